@@ -1,0 +1,259 @@
+"""Load ns-3 and the transportlab native library into one cppyy namespace, fast.
+
+``from ns import ns`` parses all 42 ns-3 module headers with cling, which takes
+10-15 s and ~640 MB per process. A cling precompiled header (PCH) holding those
+headers and ours cuts that to ~1.5 s. The PCH is tied to the exact cppyy-cling
+version and to absolute header paths, so it is built once per environment into
+a cache directory keyed by the versions, the wheel location and the content of
+our headers, under a file lock so that concurrent worker processes build it once.
+
+If the cache cannot be written (read-only home, no space...), the slow path is
+used with a one-line warning.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import importlib.metadata
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+LIBRARY_NAME = "libtransportlab.so"
+TEST_LIBRARY_NAME = "libtransportlab-tests.so"
+PCH_FILE_NAME = "allDict.ns3.pch"
+# Preprocessor switches the wheel's loader defines for its optional libraries;
+# the PCH must be built with the same ones.
+NS3_DEFINES = ["HAVE_GSL", "HAVE_LIBXML2", "HAVE_SQLITE3", "NS3_CLICK", "NS3_OPENFLOW",
+               "ENABLE_OPENFLOW"]
+
+
+class NativeLibraryNotFound(ImportError):
+    """The compiled transportlab library is not installed."""
+
+
+def ns3_wheel_dir() -> Path:
+    """``<site-packages>/ns3``, found without importing ns-3 (a namespace package)."""
+    spec = importlib.util.find_spec("ns3")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("the ns3 wheel is not installed (pip install ns3==3.44.post0)")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def native_dir() -> Path:
+    """Folder holding ``lib/libtransportlab.so`` and ``include/``.
+
+    In a normal install it is this package's folder. In an editable install
+    (scikit-build-core redirect mode) the Python files stay in ``src/`` while the
+    native files are installed under ``<site-packages>/transportlab``.
+    """
+    here = Path(__file__).resolve().parent
+    candidates = [here] + [Path(p) / "transportlab" for p in sys.path if p]
+    for candidate in candidates:
+        if (candidate / "lib" / LIBRARY_NAME).is_file():
+            return candidate
+    raise NativeLibraryNotFound(
+        f"{LIBRARY_NAME} not found; build it with `make install` (pip install .)"
+    )
+
+
+def native_modules(include_dir: Path) -> list[str]:
+    """Names of our ns-3 style modules, in build order (from the installed modules.txt)."""
+    listing = include_dir / "modules.txt"
+    return [m for m in listing.read_text().split() if m]
+
+
+def ns3_modules(wheel: Path) -> list[str]:
+    """ns-3 module names with a library and an umbrella header in the wheel."""
+    modules = []
+    for lib in sorted((wheel / "lib64").glob("libns3.*-*.so")):
+        name = lib.name.split("-", 1)[1][: -len(".so")]
+        if (wheel / "include" / "ns3" / f"{name}-module.h").is_file():
+            modules.append(name)
+    return modules
+
+
+def cache_root() -> Path:
+    """Writable cache folder: $TRANSPORTLAB_CACHE, else $XDG_CACHE_HOME/transportlab."""
+    if os.environ.get("TRANSPORTLAB_CACHE"):
+        return Path(os.environ["TRANSPORTLAB_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "transportlab"
+
+
+def pch_key(wheel: Path, include_dir: Path) -> str:
+    """Key of the PCH: cppyy-cling and ns3 versions, wheel path, our headers' content."""
+    digest = hashlib.sha256()
+    for dist in ("cppyy-cling", "cppyy-backend", "ns3"):
+        try:
+            digest.update(f"{dist}={importlib.metadata.version(dist)};".encode())
+        except importlib.metadata.PackageNotFoundError:
+            digest.update(f"{dist}=?;".encode())
+    digest.update(str(wheel).encode())
+    digest.update(str(include_dir).encode())
+    for header in sorted(include_dir.rglob("*.h")):
+        digest.update(header.name.encode())
+        digest.update(header.read_bytes())
+    digest.update((include_dir / "modules.txt").read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def pch_path(wheel: Path, include_dir: Path) -> Path:
+    return cache_root() / f"pch-{pch_key(wheel, include_dir)}" / PCH_FILE_NAME
+
+
+def _cppyy_backend_dir() -> Path:
+    spec = importlib.util.find_spec("cppyy_backend")
+    if spec is None or spec.origin is None:
+        raise ImportError("cppyy_backend is not installed")
+    return Path(spec.origin).parent
+
+
+def build_pch(target: Path, wheel: Path, include_dir: Path) -> Path:
+    """Build the cling PCH of all ns-3 module headers plus ours into ``target``.
+
+    Takes ~15 s and ~0.9 GB once. Runs rootcling from cppyy_backend (no system
+    compiler needed). Written to a temporary name, then renamed, so a reader
+    never sees half a file.
+    """
+    target.parent.mkdir(parents=True, exist_ok=True)
+    backend = _cppyy_backend_dir()
+    with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
+        umbrella = Path(tmp) / "transportlab-all.h"
+        lines = [f'#include "ns3/{m}-module.h"' for m in ns3_modules(wheel)]
+        lines += [f'#include "ns3/{m}-module.h"' for m in native_modules(include_dir)]
+        umbrella.write_text("\n".join(lines) + "\n")
+        cmd = [
+            str(backend / "bin" / "rootcling"), "-rootbuild", "-generate-pch",
+            "-f", str(Path(tmp) / "allDict.cxx"), "-noDictSelection",
+            "-D__CLING__", "-DROOT_PCH",
+            "-I" + str(backend / "include"), "-I" + str(backend / "etc"),
+            "-I" + str(backend / "etc" / "dictpch"), "-I" + str(backend / "etc" / "cling"),
+            "-I" + str(wheel / "include"), "-I" + str(include_dir),
+            *[f"-D{d}" for d in NS3_DEFINES],
+            "-cxxflags", "-std=c++2a -Wno-implicit-fallthrough -pipe -fsigned-char -pthread",
+            str(backend / "etc" / "dictpch" / "allHeaders.h"),
+            str(umbrella),
+            str(backend / "etc" / "dictpch" / "allLinkDefs.h"),
+        ]
+        env = dict(os.environ)
+        env["LD_LIBRARY_PATH"] = os.pathsep.join(
+            [str(backend / "lib")] + [p for p in env.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p]
+        )
+        result = subprocess.run(cmd, cwd=backend, env=env, capture_output=True, text=True)
+        produced = Path(tmp) / "allDict_rdict.pch"
+        if result.returncode != 0 or not produced.is_file():
+            tail = (result.stderr or result.stdout).strip().splitlines()[-5:]
+            raise RuntimeError("rootcling failed to build the PCH: " + " | ".join(tail))
+        os.replace(produced, target)
+    return target
+
+
+def ensure_pch(wheel: Path, include_dir: Path) -> Path | None:
+    """Return a usable PCH, building it under a lock if needed; None if impossible."""
+    if os.environ.get("TRANSPORTLAB_NO_PCH"):
+        return None
+    try:
+        target = pch_path(wheel, include_dir)
+        if target.is_file():
+            return target
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target.parent / ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building it right now
+            if not target.is_file():
+                build_pch(target, wheel, include_dir)
+        return target
+    except Exception as exc:  # noqa: BLE001 - any failure means: use the slow path
+        warnings.warn(
+            f"transportlab: no precompiled header ({exc}); importing ns-3 the slow way (~12 s)",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        return None
+
+
+@contextlib.contextmanager
+def _quiet_cwd():
+    """Import ns-3 from an empty folder.
+
+    The wheel's loader globs the current directory recursively for *.so files;
+    from a project root holding a virtual environment that costs seconds.
+    """
+    previous = os.getcwd()
+    with tempfile.TemporaryDirectory() as empty:
+        os.chdir(empty)
+        try:
+            yield
+        finally:
+            os.chdir(previous)
+
+
+_loaded = None
+load_seconds: float | None = None
+used_pch: Path | None = None
+
+
+def load():
+    """Import ns-3 (with the PCH when possible) and load our library; returns ``ns``."""
+    global _loaded, load_seconds, used_pch
+    if _loaded is not None:
+        return _loaded
+    start = time.perf_counter()
+    wheel = ns3_wheel_dir()
+    native = native_dir()
+    include_dir = native / "include"
+    if "cppyy" not in sys.modules and "CLING_STANDARD_PCH" not in os.environ:
+        used_pch = ensure_pch(wheel, include_dir)
+        if used_pch is not None:
+            os.environ["CLING_STANDARD_PCH"] = str(used_pch)
+    with _quiet_cwd():
+        from ns import ns  # noqa: PLC0415 - the expensive import, done once
+
+    import cppyy  # noqa: PLC0415
+
+    cppyy.add_include_path(str(include_dir))
+    for module in native_modules(include_dir):
+        cppyy.include(f"ns3/{module}-module.h")
+    cppyy.load_library(str(native / "lib" / LIBRARY_NAME))
+    _loaded = ns
+    load_seconds = time.perf_counter() - start
+    return ns
+
+
+def load_test_library() -> bool:
+    """Load the ns-3 TestSuites of our modules (libtransportlab-tests.so) if built."""
+    import cppyy  # noqa: PLC0415
+
+    load()
+    lib = native_dir() / "lib" / TEST_LIBRARY_NAME
+    if not lib.is_file():
+        return False
+    cppyy.load_library(str(lib))
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m transportlab._native [--build-pch|--info]``."""
+    args = sys.argv[1:] if argv is None else argv
+    wheel = ns3_wheel_dir()
+    native = native_dir()
+    if "--build-pch" in args:
+        path = ensure_pch(wheel, native / "include")
+        print(path if path else "no PCH (see warning)")
+        return 0 if path else 1
+    print(f"ns3 wheel : {wheel}")
+    print(f"native    : {native}")
+    print(f"modules   : {', '.join(native_modules(native / 'include'))}")
+    print(f"pch       : {pch_path(wheel, native / 'include')}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
