@@ -36,13 +36,20 @@ def published_dir() -> Path:
     return project_root() / "data" / "published"
 
 
-def results_dir(study: str | None = None) -> Path:
+def results_dir(study: str | None = None, quick: bool = False) -> Path:
+    """``data/results[/quick]/<study>``: quick-mode results never overwrite full ones."""
     base = project_root() / "data" / "results"
+    if quick:
+        base = base / "quick"
     return base / study if study else base
 
 
-def figures_dir() -> Path:
-    return project_root() / "figures"
+def figures_dir(study: str | None = None, quick: bool = False) -> Path:
+    """``figures[/quick]/<study>``: the committed figures come from full-mode runs."""
+    base = project_root() / "figures"
+    if quick:
+        base = base / "quick"
+    return base / study if study else base
 
 
 def cache_dir() -> Path:
