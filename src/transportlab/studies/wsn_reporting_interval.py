@@ -414,7 +414,7 @@ def _config_defaults(ns, params: Mapping[str, Any]) -> None:
 def _install_transport(ns, protocol: str, nodes) -> None:
     """Install the transport protocol's stack where ns-3's InternetStackHelper does not."""
     if protocol == "sctp":
-        found, _ = ns.TypeId.LookupByNameFailSafe(SOCKET_FACTORIES["sctp"])
+        found = ns.TypeId.LookupByNameFailSafe(SOCKET_FACTORIES["sctp"], ns.TypeId())
         if not found or not hasattr(ns, "SctpStackHelper"):
             raise RuntimeError(
                 "SCTP is not available in this build: the sctp module (ns3::SctpSocketFactory, "
@@ -575,7 +575,7 @@ def range_probe(
         counter.WatchWifiMacRx("/NodeList/1/DeviceList/*/$ns3::WifiNetDevice/Mac")
         sender = devices.Get(0)
         for _ in range(frames):
-            sender.Send(ns.Packet(100), sender.GetBroadcast(), 0x0800)
+            sender.Send(ns.Create[ns.Packet](100), sender.GetBroadcast(), 0x0800)
         ns.Simulator.Stop(ns.Seconds(1.0))
         ns.Simulator.Run()
         received = sum(
