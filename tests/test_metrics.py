@@ -99,6 +99,8 @@ def test_one_way_delay_and_loss(trace):
     assert delay.tolist() == pytest.approx([0.15, 0.20, 0.10, 0.25, 0.20])
     # Packet 4 of 6 is lost.
     assert metrics.loss_ratio(trace) == pytest.approx(1 / 6)
+    # Only packets sent by 0.35 s (seq 0-3, all delivered): no loss.
+    assert metrics.loss_ratio(trace, sent_before=0.35) == 0.0
     assert metrics.loss_ratio(sent=10, received=7) == pytest.approx(0.3)
     with pytest.raises(ValueError, match="received must be"):
         metrics.loss_ratio(sent=10, received=11)
@@ -191,7 +193,7 @@ def test_awk_throughput_hand_computed(awk_trace):
     assert [m for _, _, m in rows] == [False, True, True, False]
     assert [t for t, _, _ in rows] == pytest.approx([1.60, 2.60, 6.00, 7.00])
     assert [v for _, v, _ in rows] == pytest.approx([4000 / 0.6 * 0.008, 0, 0, 1000 / 5.4 * 0.008])
-    assert series.attrs["unit"] == "kbit/s"
+    assert series.attrs["unit"] == "kbps"
     # The table entry: mean of the printed values without the markers.
     expected = (4000 / 0.6 * 0.008 + 1000 / 5.4 * 0.008) / 2  # 27.407 kbit/s
     assert metrics.awk_table_average(series) == pytest.approx(expected)

@@ -270,13 +270,20 @@ def one_way_delay(records, *, flow=None) -> pd.Series:
 
 
 def loss_ratio(
-    records=None, *, sent: int | None = None, received: int | None = None, flow=None
+    records=None,
+    *,
+    sent: int | None = None,
+    received: int | None = None,
+    flow=None,
+    sent_before: float | None = None,
 ) -> float:
     """Fraction of packets sent and never received (0..1).
 
     From records: distinct ``seq`` values sent minus those received, over those
-    sent (duplicates and retransmissions of one packet count once). From
-    counts: ``(sent - received) / sent``.
+    sent (duplicates and retransmissions of one packet count once). Packets
+    still in flight (or in a send buffer) when the recording stopped count as
+    lost; ``sent_before`` (s) only counts packets first sent at or before that
+    time. From counts: ``(sent - received) / sent``.
     """
     if records is not None:
         if sent is not None or received is not None:
@@ -284,6 +291,9 @@ def loss_ratio(
         tx = _events(records, flow, SENT)
         rx = _events(records, flow, RECEIVED)
         _require(tx, ["seq"], "a loss ratio")
+        if sent_before is not None:
+            first_sent = tx.groupby("seq")["time"].min()
+            tx = tx[tx["seq"].isin(first_sent.index[first_sent <= sent_before])]
         if len(tx) == 0:
             raise ValueError("no sent packets recorded: the loss ratio is undefined")
         sent_ids = set(tx["seq"].tolist())
@@ -291,6 +301,8 @@ def loss_ratio(
         return (len(sent_ids) - len(delivered)) / len(sent_ids)
     if sent is None or received is None:
         raise ValueError("give packet records, or both sent= and received= counts")
+    if sent_before is not None:
+        raise ValueError("sent_before= needs packet records")
     if sent <= 0:
         raise ValueError(f"sent must be > 0, got {sent}")
     if not 0 <= received <= sent:
@@ -448,7 +460,7 @@ def awk_throughput_series(
             recv = 0.0
             curr_time = 0.0
         prev_time = time
-    return _awk_series(rows, "kbit/s")
+    return _awk_series(rows, "kbps")
 
 
 def _awk_packets(records, flow, pkt) -> tuple[list[float], list[float]]:
