@@ -68,10 +68,11 @@ with a lower id that arrived later); ``e2eDelay = recvTime[i] - sendTime[i]`` is
 the one-way delay. From the third packet on, ``jitter1 += |e2eDelay -
 prev_e2eDelay|`` (an RFC 3393 consecutive-id IPDV). The clamped gaps accumulate
 in ``currTime``; once ``currTime >= tic`` the script prints the receive time and
-``jitter1 * 1000 / tmp_recv`` (the summed |IPDV| of the window, in ms, over the
-number of packets of the window, which includes the window's first packet whose
-IPDV belongs to the previous pair, and in the very first window two packets
-without one) and resets ``jitter1``, ``currTime`` and ``tmp_recv``.
+``jitter1 * 1000 / tmp_recv`` and resets ``jitter1``, ``currTime`` and
+``tmp_recv``: the mean |IPDV| of the window's packets in ms, each packet paired
+with its predecessor in id order (for the window's first packet, the last one of
+the previous window); in the very first window the first two packets are
+counted without contributing a term.
 
 "Delay" (per window, s). The same loop, but at each window end it prints
 ``delay``: the clamped inter-arrival gap of the packet that closed the window,
@@ -85,12 +86,14 @@ fields (flow, type, src, dst, time, 0) instead of two.
 
 Tables. The thesis says (sections 3.4, 4.4) that the metrics were read from the
 script output and presented "in graph and table format"; its tables give one
-"average" per node pair. Its Table 4.7 confirms that its "SCTP result" is the
-plain mean of the five pair averages. We therefore take a table entry to be the
-arithmetic mean of the values the script printed for that pair, without the
-zero-valued gap markers (:func:`awk_table_average`; ``include_gap_markers=True``
-gives the other reading). The scripts print "delay" in seconds while the tables
-say ms, so a table value is 1000 x that mean. The AWK functions below reproduce
+"average" per node pair ("Average jitter has been used in this study"), and its
+Table 4.7 shows that it averaged with plain means (its SCTP delay and both
+jitter entries are the means of the five pair averages). It says nothing more,
+so we take a table entry to be the arithmetic mean of the values the script
+printed for that pair, without the zero-valued gap markers
+(:func:`awk_table_average`; ``include_gap_markers=True`` gives the other
+reading). The scripts print "delay" in seconds while the tables say ms, so a
+table value is 1000 x that mean. The AWK functions below reproduce
 these steps with the same floating-point operations in the same order, so their
 values equal the scripts' output (which prints 6 significant digits);
 ``tests/test_metrics.py`` runs the scripts with awk to check it.
