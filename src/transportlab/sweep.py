@@ -432,7 +432,7 @@ def local_cluster(n_workers: int | None = None, memory_limit: int | str | None =
             threads_per_worker=1,
             processes=True,
             memory_limit=memory_limit or _memory_limit(n_workers),
-            dashboard_address=None,
+            dashboard_address=":0",  # a free port: several clusters may run at once
             silence_logs=logging.ERROR,
         )
         try:
