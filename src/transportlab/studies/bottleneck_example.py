@@ -341,8 +341,104 @@ def summarise(
         "delay_min_s": float(received["delay"].min()) if len(received) else np.nan,
         "delay_max_s": float(received["delay"].max()) if len(received) else np.nan,
         "ip_loss_ratio": lost / tx if tx else np.nan,
+        "packets_sent": int((packets["event"] == "sent").sum()),
         "packets_received": len(received),
     }
+
+
+# --------------------------------------------------------------------------- comparison
+
+COMPARISON_COLUMNS = [
+    "study", "seed_file", "source", "protocol", "metric", "row", "unit", "published",
+    "reproduced", "ci_low", "ci_high", "n_runs", "ratio", "verdict",
+]  # fmt: skip
+
+
+def mean_ci(values, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean and Student-t confidence interval over replications (NaN bounds for one run)."""
+    from scipy import stats  # noqa: PLC0415
+
+    values = np.asarray(values, dtype=float)
+    mean = float(values.mean())
+    if len(values) < 2:
+        return mean, np.nan, np.nan
+    half = float(stats.t.ppf(0.5 + confidence / 2, len(values) - 1) * stats.sem(values))
+    if not np.isfinite(half):  # identical values: sem is 0
+        half = 0.0
+    return mean, mean - half, mean + half
+
+
+def compare_with_hand_calculation(summary: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
+    """The comparison table (columns of ``comparison.csv``) of a sweep's summary.
+
+    ``summary`` is the sweep's ``summary`` table over protocol x error_rate with
+    the other parameters equal to ``params``. Each hand-calculated value is
+    compared with the mean over runs; ``matches`` means within the tolerance
+    stated per row: the delay exactly (1 ns), the lossless goodputs within 1 %
+    (one packet more or less in the measurement window), loss within three
+    binomial standard deviations of all packets sent.
+    """
+    rows = []
+
+    def add(protocol, metric, row, unit, hand, values, tolerance):
+        mean, low, high = mean_ci(values)
+        rows.append({
+            "study": STUDY.name, "seed_file": "", "source": "hand calculation",
+            "protocol": protocol, "metric": metric, "row": row, "unit": unit,
+            "published": hand, "reproduced": mean, "ci_low": low, "ci_high": high,
+            "n_runs": len(values), "ratio": mean / hand if hand else np.nan,
+            "verdict": "matches" if abs(mean - hand) <= tolerance else "differs",
+        })  # fmt: skip
+
+    for (protocol, error_rate), group in summary.groupby(["protocol", "error_rate"], sort=True):
+        point = dict(params, protocol=protocol, error_rate=error_rate)
+        label = f"error rate {error_rate:g}"
+        goodput_kbps = group["goodput_bps"] / 1e3
+        hand_kbps = expected_goodput(point) / 1e3
+        if protocol == "udp" and udp_below_capacity(point):
+            if error_rate == 0:
+                add(
+                    "UDP",
+                    "one-way delay",
+                    label,
+                    "ms",
+                    expected_udp_delay(point) * 1e3,
+                    group["delay_max_s"] * 1e3,
+                    1e-6,
+                )
+                add("UDP", "goodput", label, "kb/s", hand_kbps, goodput_kbps, 0.01 * hand_kbps)
+            else:
+                sigma = np.sqrt(error_rate * (1 - error_rate) / group["packets_sent"].sum())
+                add(
+                    "UDP",
+                    "loss ratio",
+                    label,
+                    "%",
+                    error_rate * 100,
+                    group["ip_loss_ratio"] * 100,
+                    3 * sigma * 100,
+                )
+        elif protocol == "tcp" and error_rate == 0:
+            add("TCP", "goodput", label, "kb/s", hand_kbps, goodput_kbps, 0.01 * hand_kbps)
+    return pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
+
+
+def write_csv(frame: pd.DataFrame, path) -> None:
+    """Write ``frame`` to ``path`` atomically (temporary file, then rename)."""
+    import os  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".csv.tmp")
+    try:
+        with os.fdopen(fd, "w") as stream:
+            frame.to_csv(stream, index=False)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 STUDY = Study(
