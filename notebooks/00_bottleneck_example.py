@@ -63,7 +63,7 @@ example.STUDY.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
 # %%
 # NBVAL_IGNORE_OUTPUT
 # ns-3 with the transportlab library (~2 s with the precompiled header, 10+ s without).
-from transportlab import ns  # noqa: E402, F401
+from transportlab import ns  # noqa: F401
 
 # %% [markdown]
 # ## 2. Hand calculation
@@ -158,10 +158,10 @@ print(comparison[["protocol", "metric", "row", "unit", "published", "reproduced"
 # ## 5. Figure
 
 # %%
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-from transportlab.figures import save_figure  # noqa: E402
-from transportlab.paths import project_root  # noqa: E402
+from transportlab.figures import save_figure
+from transportlab.paths import project_root
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
 for offset, (protocol, group) in zip((-0.2, 0.2), summary.groupby("protocol"), strict=True):
@@ -202,7 +202,8 @@ print(path.relative_to(project_root()))
 # `data/results[/quick]/summary.csv`.
 
 # %%
-from transportlab.paths import results_dir  # noqa: E402
+from transportlab.files import write_csv
+from transportlab.paths import results_dir
 
-example.write_csv(comparison, results_dir(example.STUDY.name, quick) / "comparison.csv")
+write_csv(comparison, results_dir(example.STUDY.name, quick) / "comparison.csv")
 comparison

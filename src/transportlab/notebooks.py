@@ -34,7 +34,7 @@ from transportlab.studies import get as get_study
 KERNEL_NAME = "transportlab"
 
 
-class NotebookFailed(RuntimeError):
+class NotebookError(RuntimeError):
     """A cell raised; the executed notebook (with the traceback) is kept for inspection."""
 
     def __init__(self, message: str, notebook: Path) -> None:
@@ -62,7 +62,8 @@ def output_path(study: Study, quick: bool, output_dir: str | Path | None = None)
 def _same_interpreter(argv0: str) -> bool:
     # jupyter_client runs a kernelspec whose command is plain "python"/"python3"/
     # "python3.X" with the interpreter that starts the kernel, i.e. this one.
-    plain = {"python", f"python{sys.version_info[0]}", "python%i.%i" % sys.version_info[:2]}
+    major, minor = sys.version_info[:2]
+    plain = {"python", f"python{major}", f"python{major}.{minor}"}
     if argv0 in plain:
         return True
     with contextlib.suppress(OSError):
@@ -129,7 +130,7 @@ def execute(
     ``params`` is validated (``ParameterError``) before the kernel starts. The
     executed notebook is written under a temporary name and renamed when every
     cell has run; if a cell fails, it is kept as ``<study>.failed.ipynb`` and
-    :class:`NotebookFailed` is raised.
+    :class:`NotebookError` is raised.
     """
     import papermill  # noqa: PLC0415
 
@@ -175,7 +176,7 @@ def execute(
         os.replace(partial, failed)
         with contextlib.suppress(FileNotFoundError):
             target.unlink()  # an older result would no longer describe the current code
-        raise NotebookFailed(
+        raise NotebookError(
             f"{source.name} failed in cell {exc.exec_count}: {exc.ename}: {exc.evalue}", failed
         ) from exc
     except BaseException:

@@ -423,24 +423,6 @@ def compare_with_hand_calculation(summary: pd.DataFrame, params: Mapping[str, An
     return pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
 
 
-def write_csv(frame: pd.DataFrame, path) -> None:
-    """Write ``frame`` to ``path`` atomically (temporary file, then rename)."""
-    import os  # noqa: PLC0415
-    import tempfile  # noqa: PLC0415
-    from pathlib import Path  # noqa: PLC0415
-
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".csv.tmp")
-    try:
-        with os.fdopen(fd, "w") as stream:
-            frame.to_csv(stream, index=False)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
 STUDY = Study(
     name="bottleneck_example",
     title="Example: one TCP or UDP flow through a 1 Mb/s bottleneck, against a hand calculation",
