@@ -105,7 +105,8 @@ def test_every_sensor_has_a_two_way_path_to_the_sink():
 def test_study_is_registered():
     study = get("wsn_reporting_interval")
     assert study.notebook == "04_wsn_reporting_interval.ipynb"
-    assert study.validate({}, quick=True)["duration"] == 30.0
+    quick = study.validate({}, quick=True)
+    assert quick["duration"] == 20.0 and len(wsn.sources(quick)) == 11
 
 
 @pytest.mark.parametrize(
@@ -129,7 +130,7 @@ def test_bad_parameters_are_refused_before_running(values, message):
 def test_effective_interval_and_sources():
     p = wsn.PARAMETERS.validate({"reporting_interval": 5, "interval_scale": 0.1, "n_sources": 3})
     assert wsn.effective_interval_s(p) == pytest.approx(0.5)
-    assert wsn.sources(p) == [1, 2, 3]
+    assert wsn.sources(p) == [1, 19, 37]
     assert len(wsn.sources(DEFAULTS)) == 55
 
 

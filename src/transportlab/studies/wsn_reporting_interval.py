@@ -209,9 +209,12 @@ def link_table(params: Mapping[str, Any]) -> pd.DataFrame:
 
 
 def sources(params: Mapping[str, Any]) -> list[int]:
-    """Sensor nodes that report to the sink: all of 1..55, or the first ``n_sources``."""
+    """Sensor nodes that report to the sink: all of 1..55, or ``n_sources`` spread over them."""
+    sensors = list(range(1, N_NODES))
     n = params["n_sources"]
-    return list(range(1, N_NODES))[: (N_NODES - 1 if n == 0 else n)]
+    if n == 0:
+        return sensors
+    return sensors[:: max(1, len(sensors) // n)][:n]
 
 
 def effective_interval_s(params: Mapping[str, Any]) -> float:
@@ -231,8 +234,10 @@ def _positive_range(params: Mapping[str, Any]) -> str | None:
 
 def _warmup_before_stop(params: Mapping[str, Any]) -> str | None:
     if params["start_time"] >= params["duration"]:
-        return (f"start_time ({params['start_time']} s) must be before "
-                f"duration ({params['duration']} s)")
+        return (
+            f"start_time ({params['start_time']} s) must be before "
+            f"duration ({params['duration']} s)"
+        )
     return None
 
 
@@ -269,7 +274,7 @@ PARAMETERS = ParameterSpace(
         minimum=1.0,
         maximum=10000.0,
         unit="s",
-        quick=30.0,
+        quick=20.0,
     ),
     Param(
         "start_time",
@@ -284,9 +289,10 @@ PARAMETERS = ParameterSpace(
         "n_sources",
         0,
         int,
-        "number of reporting sensors (nodes 1..n); 0 = all 55",
+        "number of reporting sensors, every (55 // n)-th of nodes 1..55; 0 = all 55",
         minimum=0,
         maximum=N_NODES - 1,
+        quick=11,
     ),
     Param(
         "packet_size",
