@@ -743,7 +743,7 @@ def _tables(
     keep = [
         (s, r) not in NOT_A_DROP for s, r in zip(drops["source"], drops["reason"], strict=False)
     ]
-    drops = drops[keep]
+    drops = drops[np.array(keep, dtype=bool)]
     phy_tx = counts[counts["source"] == "wifi-phy-tx"]
     mac_tx = counts[counts["source"] == "wifi-mac-tx"]
     routing_packets = int(mac_tx.loc[mac_tx["packet_class"] == "routing", "count"].sum())
