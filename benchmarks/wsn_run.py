@@ -22,13 +22,16 @@ import subprocess
 import sys
 
 CHILD = r"""
-import hashlib, json, sys, time
+import hashlib, json, resource, sys, time
 import pandas as pd
 from transportlab.studies import wsn_reporting_interval as w
 params, options = json.loads(sys.argv[1]), json.loads(sys.argv[2])
-t0 = time.perf_counter()
+def cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+t0, c0 = time.perf_counter(), cpu()
 r = w.run_scenario(params, seed=1, run=1, options=w.RunOptions(**options))
-total = time.perf_counter() - t0
+total, cpu_total = time.perf_counter() - t0, cpu() - c0
 s = r["summary"].iloc[0]
 def digest(frame):
     values = pd.util.hash_pandas_object(frame, index=False).values
@@ -36,6 +39,7 @@ def digest(frame):
 out = {
     "wall_run_s": float(r["performance"]["wall_s"].iloc[0]),
     "wall_total_s": total,
+    "cpu_total_s": cpu_total,
     "events": int(r["performance"]["events"].iloc[0]),
     "peak_rss_mb": float(r["performance"]["peak_rss_mb"].iloc[0]),
     "delivered": int(s["delivered"]),

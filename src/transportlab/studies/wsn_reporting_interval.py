@@ -749,10 +749,8 @@ def _tables(
     routing_packets = int(mac_tx.loc[mac_tx["packet_class"] == "routing", "count"].sum())
     mac_frames = int(phy_tx["count"].sum())
     summary = {
-        "protocol": params["protocol"],
-        "reporting_interval": params["reporting_interval"],
         "interval_s": effective_interval_s(params),
-        "n_sources": len(sources(params)),
+        "reporting_sensors": len(sources(params)),
         "duration_s": duration,
         "sent": int(len(sent)),
         "delivered": delivered,
@@ -778,7 +776,10 @@ def _tables(
 
 
 def simulate(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFrame]:
-    """One replication: summary (one row), packets, counts, energy, performance tables."""
+    """One replication: summary (one row), packets, counts, energy, performance tables.
+
+    The tables carry no parameter columns (the sweep adds the point's parameters).
+    """
     return run_scenario(params, seed=seed, run=run)
 
 
