@@ -13,7 +13,7 @@
 #     name: python3
 # ---
 
-# %% [markdown] papermill={"duration": 0.012618, "end_time": "2026-11-21T15:43:29.860845+00:00", "exception": false, "start_time": "2026-11-21T15:43:29.848227+00:00", "status": "completed"}
+# %% [markdown]
 # # TCP, UDP and SCTP on a 56-node sensor network, by data reporting interval
 #
 # **Study:** `wsn_reporting_interval`, reproducing seed `003_3eccc45171f7c0ea.txt`
@@ -58,16 +58,16 @@
 #
 # **Runs:** every figure states how many replications (ns-3 RngRun) stand behind it.
 
-# %% papermill={"duration": 0.031902, "end_time": "2026-11-21T15:43:29.906362+00:00", "exception": false, "start_time": "2026-11-21T15:43:29.874460+00:00", "status": "completed"} tags=["parameters"]
+# %% tags=["parameters"]
 quick = True  # quick mode: 20 s, 11 reporting sensors, intervals 1/5/20, 1 run
 scheduler = None  # None: in this process when quick, a local Dask cluster otherwise
 runs = None  # replications per point; None: 1 quick, 2 full
 params = {}  # study parameters that differ from the defaults
 
-# %% [markdown] papermill={"duration": 0.067444, "end_time": "2026-11-21T15:43:29.979131+00:00", "exception": false, "start_time": "2026-11-21T15:43:29.911687+00:00", "status": "completed"}
+# %% [markdown]
 # ## 1. Parameters
 
-# %% papermill={"duration": 1.789066, "end_time": "2026-11-21T15:43:31.816092+00:00", "exception": false, "start_time": "2026-11-21T15:43:30.027026+00:00", "status": "completed"}
+# %%
 from transportlab import sweep
 from transportlab.studies import wsn_reporting_interval as wsn
 
@@ -78,7 +78,7 @@ wsn.STUDY.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
     ["name", "value", "unit", "help"]
 ]
 
-# %% papermill={"duration": 7.871306, "end_time": "2026-11-21T15:43:39.730557+00:00", "exception": false, "start_time": "2026-11-21T15:43:31.859251+00:00", "status": "completed"}
+# %%
 # NBVAL_IGNORE_OUTPUT
 # ns-3 with the transportlab library (~2 s with the precompiled header).
 from transportlab import ns
@@ -88,7 +88,7 @@ if ns.TypeId.LookupByNameFailSafe("ns3::SctpSocketFactory", ns.TypeId()):
     PROTOCOLS.append("sctp")
 PROTOCOLS
 
-# %% [markdown] papermill={"duration": 0.057018, "end_time": "2026-11-21T15:43:39.856878+00:00", "exception": false, "start_time": "2026-11-21T15:43:39.799860+00:00", "status": "completed"}
+# %% [markdown]
 # ## 2. From ranges to transmit power, and the check
 #
 # NS-2's TwoRayGround uses Friis below the crossover distance 4π·ht·hr/λ and
@@ -96,7 +96,7 @@ PROTOCOLS
 # threshold exactly at R. The carrier-sense threshold then gives how far a node keeps
 # others from transmitting.
 
-# %% papermill={"duration": 0.049334, "end_time": "2026-11-21T15:43:39.945197+00:00", "exception": false, "start_time": "2026-11-21T15:43:39.895863+00:00", "status": "completed"}
+# %%
 # NBVAL_CHECK_OUTPUT
 f = PARAMS["frequency_hz"]
 print(f"crossover distance at {f / 1e9:g} GHz: {wsn.crossover_distance_m(f):.1f} m")
@@ -106,16 +106,39 @@ for label, rng in (("sensors 8-55", PARAMS["short_range_m"]), ("sink, 1-7", PARA
     print(f"{label}: range {rng:.0f} m -> {power * 1e3:.2f} mW ({wsn.w_to_dbm(power):.2f} dBm), "
           f"carrier sense to {cs:.0f} m")
 
-# %% [markdown] papermill={"duration": 0.037606, "end_time": "2026-11-21T15:43:40.022842+00:00", "exception": false, "start_time": "2026-11-21T15:43:39.985236+00:00", "status": "completed"}
+# %% [markdown]
 # In ns-3, with two nodes and three broadcast frames each:
 
-# %% papermill={"duration": 7.645356, "end_time": "2026-11-21T15:43:47.692745+00:00", "exception": false, "start_time": "2026-11-21T15:43:40.047389+00:00", "status": "completed"}
+# %%
 # NBVAL_CHECK_OUTPUT
 for rng, distances in ((60.0, (59.0, 61.0)), (150.0, (149.0, 151.0))):
     for d in distances:
         print(f"{rng:.0f}-m sender, receiver at {d:.0f} m: {wsn.range_probe(d, rng)} of 3 frames")
 
-# %% [markdown] papermill={"duration": 0.040082, "end_time": "2026-11-21T15:43:47.786389+00:00", "exception": false, "start_time": "2026-11-21T15:43:47.746307+00:00", "status": "completed"}
+# %% [markdown]
+# ## Speed and memory of one 100-s run
+#
+# A first try of a similar network through the `ns3` wheel needed 80-200 s and 2-4.5 GB
+# per 100 simulated seconds. Measured on this scenario (UDP, 1-s interval, 14.5 M events):
+# with ns-3's default scheduler the memory grows by about 26 MB per simulated second, to
+# 3.0 GB at 100 s, and every event gets slower as the scheduler grows. The cause is the
+# energy model: at every PHY state change `WifiRadioEnergyModel` schedules the moment its
+# battery would be empty in the new state (remaining energy / (current x voltage): about
+# 900 000 s for a MICA2 battery) and cancels the previous one. ns-3's schedulers keep a
+# cancelled event until its time comes, so 2.5 million dead events pile up every 8
+# simulated seconds (heaptrack: 101 MB of `MakeEvent<WifiRadioEnergyModel::ChangeState>`
+# and 71 MB of `MapScheduler::Insert` at 8 s); about one in six of them is even left
+# un-cancelled. `ns3::PurgingHeapScheduler` (src/scheduler) drops cancelled events when its
+# heap has doubled and does not keep events due after the run's stop time; live events run
+# in the same (time, uid) order, so the results are bit-identical (same delivered packets,
+# delays, energy, counters: `benchmarks/wsn_run.py --compare` checks it) and the memory
+# stays flat at about 0.46 GB. The rest of the time is ns-3's wifi PHY (a third of the
+# profile: every frame is delivered to every node within carrier-sense range, 256-405 m,
+# and most of them end as "preamble not detected"), the energy model's bookkeeping
+# (~6 %), malloc/free (~8 %) and, for short runs, cling's compilation of the Python
+# bindings (a fixed few seconds per process).
+
+# %% [markdown]
 # ## 3. Simulation
 #
 # 2 or 3 protocols x 5 intervals x `RUNS` replications through `transportlab.sweep`
@@ -123,7 +146,7 @@ for rng, distances in ((60.0, (59.0, 61.0)), (150.0, (149.0, 151.0))):
 # One 100-s run takes 14.5 M events for UDP at a 1-s interval (see
 # `benchmarks/wsn_run.py` for its time and memory).
 
-# %% papermill={"duration": 0.677441, "end_time": "2026-11-21T15:43:48.501080+00:00", "exception": false, "start_time": "2026-11-21T15:43:47.823639+00:00", "status": "completed"}
+# %%
 points = [
     dict(PARAMS, **point)
     for point in sweep.grid(protocol=PROTOCOLS, reporting_interval=INTERVALS)
@@ -132,10 +155,10 @@ tables = sweep.run(wsn.STUDY, points, runs=RUNS, quick=quick, scheduler=schedule
 summary = tables["summary"]
 print(f"{len(points)} points x {RUNS} runs = {len(summary)} simulations")
 
-# %% [markdown] papermill={"duration": 0.066713, "end_time": "2026-11-21T15:43:48.663781+00:00", "exception": false, "start_time": "2026-11-21T15:43:48.597068+00:00", "status": "completed"}
+# %% [markdown]
 # ## 4. Results per interval (mean over runs)
 
-# %% papermill={"duration": 0.140965, "end_time": "2026-11-21T15:43:48.888305+00:00", "exception": false, "start_time": "2026-11-21T15:43:48.747340+00:00", "status": "completed"}
+# %%
 import numpy as np
 import pandas as pd
 
@@ -148,14 +171,14 @@ METRICS = {  # our column -> (published metric, unit, axis label)
     "mean_delay_ms": ("e2e_delay", "ms", "end-to-end delay (ms)"),
 }
 
-# %% papermill={"duration": 0.107106, "end_time": "2026-11-21T15:43:49.045607+00:00", "exception": false, "start_time": "2026-11-21T15:43:48.938501+00:00", "status": "completed"}
+# %%
 # NBVAL_CHECK_OUTPUT
 table = summary.groupby(["protocol", "reporting_interval"])[
     ["sent", "delivered", *METRICS]
 ].mean()
 print(table.round(2).to_string())
 
-# %% [markdown] papermill={"duration": 0.064846, "end_time": "2026-11-21T15:43:49.203835+00:00", "exception": false, "start_time": "2026-11-21T15:43:49.138989+00:00", "status": "completed"}
+# %% [markdown]
 # ## 5. Comparison with Tables 2-4
 #
 # One row per published number; `reproduced` is the mean over runs with a 95 % Student-t
@@ -163,7 +186,7 @@ print(table.round(2).to_string())
 # paper's `Avg` rows are the mean of its five rows). Verdicts: `matches` within 20 %,
 # `same-direction` when the ordering against the other protocols agrees, else `differs`.
 
-# %% papermill={"duration": 5.020018, "end_time": "2026-11-21T15:43:54.292408+00:00", "exception": false, "start_time": "2026-11-21T15:43:49.272390+00:00", "status": "completed"}
+# %%
 from transportlab import published
 
 rows = []
@@ -178,19 +201,19 @@ if len(INTERVALS) == len(wsn.PRINTED_INTERVALS):
     reproduced = pd.concat([reproduced, averages.assign(row="Avg")], ignore_index=True)
 comparison = published.compare(wsn.STUDY.name, reproduced.drop(columns="run"), quick=quick)
 
-# %% papermill={"duration": 0.072198, "end_time": "2026-11-21T15:43:54.381495+00:00", "exception": false, "start_time": "2026-11-21T15:43:54.309297+00:00", "status": "completed"}
+# %%
 # NBVAL_CHECK_OUTPUT
 print(comparison.groupby(["protocol", "verdict"]).size().to_string())
 
-# %% papermill={"duration": 0.086642, "end_time": "2026-11-21T15:43:54.494542+00:00", "exception": false, "start_time": "2026-11-21T15:43:54.407900+00:00", "status": "completed"}
+# %%
 shown = comparison[["protocol", "metric", "row", "unit", "published", "reproduced", "ci_low",
                     "ci_high", "verdict"]]
 shown.round(2)
 
-# %% [markdown] papermill={"duration": 0.041342, "end_time": "2026-11-21T15:43:54.567188+00:00", "exception": false, "start_time": "2026-11-21T15:43:54.525846+00:00", "status": "completed"}
+# %% [markdown]
 # ## 6. Figures (the paper's Figures 2-13)
 
-# %% papermill={"duration": 10.984243, "end_time": "2026-11-21T15:44:05.580187+00:00", "exception": false, "start_time": "2026-11-21T15:43:54.595944+00:00", "status": "completed"}
+# %%
 import matplotlib.pyplot as plt
 
 from transportlab.figures import save_figure
@@ -230,11 +253,11 @@ fig.tight_layout()
 path = save_figure(fig, wsn.STUDY.name, "metrics_vs_interval", quick=quick, n_runs=RUNS)
 print(path.relative_to(project_root()))
 
-# %% [markdown] papermill={"duration": 0.044311, "end_time": "2026-11-21T15:44:05.684373+00:00", "exception": false, "start_time": "2026-11-21T15:44:05.640062+00:00", "status": "completed"}
+# %% [markdown]
 # Averages over the intervals, as the paper's Figures 3, 5, 7, 9, 11 and 13 (only
 # meaningful when all five intervals ran):
 
-# %% papermill={"duration": 3.687862, "end_time": "2026-11-21T15:44:09.423754+00:00", "exception": false, "start_time": "2026-11-21T15:44:05.735892+00:00", "status": "completed"}
+# %%
 fig, axes = plt.subplots(2, 3, figsize=(13, 6))
 for ax, (column, (metric, unit, label)) in zip(axes.flat, METRICS.items(), strict=True):
     per_run = summary.groupby(["protocol", "run"])[column].mean().groupby("protocol")
@@ -253,7 +276,7 @@ fig.tight_layout()
 path = save_figure(fig, wsn.STUDY.name, "metric_averages", quick=quick, n_runs=RUNS)
 print(path.relative_to(project_root()))
 
-# %% [markdown] papermill={"duration": 0.036774, "end_time": "2026-11-21T15:44:09.508393+00:00", "exception": false, "start_time": "2026-11-21T15:44:09.471619+00:00", "status": "completed"}
+# %% [markdown]
 # ## 7. Why our numbers differ from the paper
 #
 # See `data/results/wsn_reporting_interval/README.md` (full mode) for the `differs` rows
@@ -272,7 +295,7 @@ print(path.relative_to(project_root()))
 #   state.
 # * **Delay.** Without congestion collapse our reports arrive in tens of milliseconds.
 
-# %% papermill={"duration": 0.093267, "end_time": "2026-11-21T15:44:09.637518+00:00", "exception": false, "start_time": "2026-11-21T15:44:09.544251+00:00", "status": "completed"}
+# %%
 from transportlab.files import write_csv
 from transportlab.paths import results_dir
 
