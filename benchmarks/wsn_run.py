@@ -91,8 +91,9 @@ def main() -> int:
         base_options[name] = json.loads(value)
     print(f"# {os.cpu_count()} cores; times are wall-clock on a shared machine, events are exact")
     print(
-        f"{'protocol':8} {'variant':24} {'run s':>7} {'total s':>7} {'events':>10} "
-        f"{'events/s':>9} {'peak MB':>8} {'delivered':>9} {'J/node':>7}  load(1/5/15)  digest"
+        f"{'protocol':8} {'variant':30} {'run s':>7} {'total s':>7} {'cpu s':>7} "
+        f"{'events':>10} {'events/s':>9} {'peak MB':>8} {'delivered':>9} {'J/node':>7}"
+        f"  load(1/5/15)  digest"
     )
     failures = 0
     for protocol in args.protocol:
@@ -114,8 +115,9 @@ def main() -> int:
                 before = load()
                 r = measure(params, options)
                 print(
-                    f"{protocol:8} {label:24} {r['wall_run_s']:7.1f} {r['wall_total_s']:7.1f} "
-                    f"{r['events']:10d} {r['events'] / r['wall_run_s']:9.0f} "
+                    f"{protocol:8} {label:30} {r['wall_run_s']:7.1f} {r['wall_total_s']:7.1f} "
+                    f"{r['cpu_total_s']:7.1f} {r['events']:10d} "
+                    f"{r['events'] / r['wall_run_s']:9.0f} "
                     f"{r['peak_rss_mb']:8.0f} {r['delivered']:9d} {r['energy_per_node_j']:7.3f}"
                     f"  {before}  {r['results_digest']}",
                     flush=True,
