@@ -103,6 +103,20 @@ def test_llc_packets_and_wifi_frames(ns, counter):
     assert name(ns, counter.ClassifyWifiFrame(ns.Create[ns.Packet](4))) == "other"
 
 
+def test_a_pure_tcp_ack_seen_by_the_phy_is_not_data(ns, counter):
+    # PHY frames end with the 4-byte FCS: only the IP header says where the segment ends.
+    ack = tcp_packet(ns, 0)
+    ack.AddHeader(ipv4_header(ns, 6, ack.GetSize()))
+    llc = ns.LlcSnapHeader()
+    llc.SetType(0x0800)
+    ack.AddHeader(llc)
+    header = ns.WifiMacHeader()
+    header.SetType(ns.WIFI_MAC_DATA)
+    ack.AddHeader(header)
+    ack.AddTrailer(ns.WifiMacTrailer())
+    assert name(ns, counter.ClassifyWifiFrame(ack)) == "tcp-control"
+
+
 def test_counters_add_up_and_snapshot_is_sorted(ns, counter):
     pc = ns.PacketCounter
     counter.Add(5, pc.WIFI_PHY_TX, pc.RTS, 0, 3)

@@ -386,7 +386,9 @@ PacketCounter::ClassifyIpv4(const Ipv4Header& header, Ptr<const Packet> payload)
     {
         return IPV4_OTHER; // no transport header in a non-first fragment
     }
-    const uint32_t size = payload->GetSize();
+    // The IP header's length, not the buffer's: a frame seen by the PHY still ends with the
+    // 4-byte FCS, which would make every pure TCP ACK look like a segment with data.
+    const uint32_t size = std::min<uint32_t>(payload->GetSize(), header.GetPayloadSize());
     switch (header.GetProtocol())
     {
     case IP_PROTOCOL_UDP: {
