@@ -93,8 +93,11 @@ def test_llc_packets_and_wifi_frames(ns, counter):
     data_header.SetType(ns.WIFI_MAC_DATA)
     frame.AddHeader(data_header)
     assert name(ns, counter.ClassifyWifiFrame(frame)) == "routing"
-    for kind, expected in ((ns.WIFI_MAC_CTL_RTS, "rts"), (ns.WIFI_MAC_CTL_CTS, "cts"),
-                           (ns.WIFI_MAC_CTL_ACK, "ack")):
+    for kind, expected in (
+        (ns.WIFI_MAC_CTL_RTS, "rts"),
+        (ns.WIFI_MAC_CTL_CTS, "cts"),
+        (ns.WIFI_MAC_CTL_ACK, "ack"),
+    ):
         control = ns.Create[ns.Packet](4)  # the FCS
         header = ns.WifiMacHeader()
         header.SetType(kind)

@@ -77,9 +77,9 @@ std::size_t SizeAfterChurn(int n)
 
 @pytest.fixture(scope="module")
 def helper():
-    from transportlab import ns  # noqa: F401
-
     import cppyy
+
+    from transportlab import ns  # noqa: F401
 
     cppyy.cppdef(HELPER)
     return cppyy.gbl.tl_scheduler_test
