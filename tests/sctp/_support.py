@@ -1,0 +1,246 @@
+"""Shared scenario builders and C++ test helpers for the SCTP tests.
+
+Python callables cannot be ns-3 callbacks, so the message source and sink used by the
+tests are small C++ classes compiled by cling (``cppyy.cppdef``) once per process.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+_CXX = r"""
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/sctp-module.h"
+#include <vector>
+#include <string>
+
+namespace sctptest {
+using namespace ns3;
+
+inline uint8_t PatternByte(uint32_t seed, uint32_t k) { return static_cast<uint8_t>((seed * 31u + k * 7u) & 0xFF); }
+
+/** Accepts associations on a listening socket and records every message it reads. */
+class Collector : public SimpleRefCount<Collector> {
+  public:
+    std::vector<std::vector<uint8_t>> data;
+    std::vector<uint16_t> sids;
+    std::vector<uint16_t> ssns;
+    std::vector<uint32_t> tsns;
+    std::vector<double> times;
+    std::vector<Ptr<Socket>> accepted;
+    uint32_t normalCloses{0};
+    uint32_t errorCloses{0};
+
+    void Listen(Ptr<Socket> s) {
+        s->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                             MakeCallback(&Collector::OnAccept, this));
+        s->SetCloseCallbacks(MakeCallback(&Collector::OnNormalClose, this),
+                             MakeCallback(&Collector::OnErrorClose, this));
+        s->Listen();
+    }
+    /** Read messages from a connected socket too (both directions). */
+    void Attach(Ptr<Socket> s) { s->SetRecvCallback(MakeCallback(&Collector::OnRecv, this)); }
+    void OnAccept(Ptr<Socket> s, const Address&) {
+        accepted.push_back(s);
+        s->SetRecvCallback(MakeCallback(&Collector::OnRecv, this));
+        s->SetCloseCallbacks(MakeCallback(&Collector::OnNormalClose, this),
+                             MakeCallback(&Collector::OnErrorClose, this));
+    }
+    void OnNormalClose(Ptr<Socket>) { ++normalCloses; }
+    void OnErrorClose(Ptr<Socket>) { ++errorCloses; }
+    void OnRecv(Ptr<Socket> s) {
+        while (Ptr<Packet> p = s->Recv()) {
+            std::vector<uint8_t> bytes(p->GetSize());
+            p->CopyData(bytes.data(), bytes.size());
+            SctpReceiveInfoTag tag;
+            p->PeekPacketTag(tag);
+            data.push_back(std::move(bytes));
+            sids.push_back(tag.streamId);
+            ssns.push_back(tag.ssn);
+            tsns.push_back(tag.tsn);
+            times.push_back(Simulator::Now().GetSeconds());
+        }
+    }
+    size_t Count() const { return data.size(); }
+    uint32_t Size(size_t i) const { return static_cast<uint32_t>(data[i].size()); }
+    uint64_t TotalBytes() const { uint64_t t = 0; for (auto& d : data) t += d.size(); return t; }
+    /** true if message i is the pattern Sender writes with this seed. */
+    bool Matches(size_t i, uint32_t seed) const {
+        for (uint32_t k = 0; k < data[i].size(); ++k)
+            if (data[i][k] != PatternByte(seed, k)) return false;
+        return true;
+    }
+    uint32_t FirstSeed(size_t i) const { return data[i].empty() ? 0 : data[i][0]; }
+};
+
+/** Sends pattern messages on a socket at scheduled times. */
+class Sender : public SimpleRefCount<Sender> {
+  public:
+    Ptr<Socket> socket;
+    uint32_t sent{0};
+    uint32_t failed{0};
+    std::vector<double> sendTimes;
+    void At(double t, uint32_t size, uint16_t sid, bool unordered, uint32_t seed) {
+        Simulator::Schedule(Seconds(t) - Simulator::Now(), &Sender::DoSend, this, size, sid, unordered, seed);
+    }
+    void DoSend(uint32_t size, uint16_t sid, bool unordered, uint32_t seed) {
+        std::vector<uint8_t> bytes(size);
+        for (uint32_t k = 0; k < size; ++k) bytes[k] = PatternByte(seed, k);
+        Ptr<Packet> p = Create<Packet>(bytes.data(), size);
+        SctpSendInfoTag tag(sid, 0, unordered);
+        p->AddPacketTag(tag);
+        if (socket->Send(p) == static_cast<int>(size)) { ++sent; sendTimes.push_back(Simulator::Now().GetSeconds()); }
+        else ++failed;
+    }
+    void CloseAt(double t) { Simulator::Schedule(Seconds(t) - Simulator::Now(), &Sender::DoClose, this); }
+    void DoClose() { socket->Close(); }
+    void AbortAt(double t) { Simulator::Schedule(Seconds(t) - Simulator::Now(), &Sender::DoAbort, this); }
+    void DoAbort() { DynamicCast<SctpSocket>(socket)->Abort(); }
+    void ConnectAt(double t, Address a) { Simulator::Schedule(Seconds(t) - Simulator::Now(), &Sender::DoConnect, this, a); }
+    void DoConnect(Address a) { socket->Connect(a); }
+};
+
+/** Records the State trace of a socket. */
+class StateLog : public SimpleRefCount<StateLog> {
+  public:
+    std::vector<int> states;
+    std::vector<double> times;
+    void Watch(Ptr<SctpSocket> s) {
+        s->TraceConnectWithoutContext("State", MakeCallback(&StateLog::OnState, this));
+    }
+    void OnState(SctpState, SctpState now) { states.push_back(now); times.push_back(Simulator::Now().GetSeconds()); }
+};
+
+/** Schedules a function on a socket later (crash simulation for restart tests). */
+inline void ScheduleRemove(double t, Ptr<SctpL4Protocol> l4, Ptr<SctpSocket> s) {
+    Simulator::Schedule(Seconds(t) - Simulator::Now(), &SctpL4Protocol::RemoveSocket, l4, s);
+}
+}  // namespace sctptest
+"""
+
+_defined = False
+
+
+def cxx():
+    """The ``sctptest`` C++ namespace (compiled on first use)."""
+    global _defined
+    from transportlab import ns  # noqa: F401  (loads ns-3 and our library)
+    import cppyy
+
+    if not _defined:
+        cppyy.cppdef(_CXX)
+        _defined = True
+    return cppyy.gbl.sctptest
+
+
+def pattern(seed: int, size: int) -> bytes:
+    return bytes(((seed * 31 + k * 7) & 0xFF) for k in range(size))
+
+
+@dataclass
+class Pair:
+    """Two nodes joined by one point-to-point link, with IPv4 and SCTP."""
+
+    nodes: object
+    devices: object
+    interfaces: object
+    p2p: object
+
+    def address(self, i: int):
+        return self.interfaces.GetAddress(i)
+
+    def sctp(self, i: int):
+        ns = _ns()
+        return self.nodes.Get(i).GetObject[ns.SctpL4Protocol]()
+
+    def socket(self, i: int):
+        ns = _ns()
+        s = ns.Socket.CreateSocket(self.nodes.Get(i), ns.TypeId.LookupByName("ns3::SctpSocketFactory"))
+        return ns.DynamicCast[ns.SctpSocket](s)
+
+    def endpoint(self, i: int, port: int):
+        ns = _ns()
+        return ns.InetSocketAddress(self.address(i), port).ConvertTo()
+
+    def drop_received(self, node: int, packet_numbers: list[int]):
+        """Drop the listed packets (1 = first) arriving at ``node``'s device."""
+        ns = _ns()
+        em = ns.CreateObject[ns.ReceiveListErrorModel]()
+        import cppyy
+
+        lst = cppyy.gbl.std.list["unsigned int"]()
+        for n in packet_numbers:
+            lst.push_back(int(n))
+        em.SetList(lst)
+        self.devices.Get(node).SetAttribute("ReceiveErrorModel", ns.PointerValue(em))
+        return em
+
+
+def _ns():
+    from transportlab import ns
+
+    return ns
+
+
+def make_pair(rate: str = "10Mbps", delay: str = "10ms", mtu: int = 1500, queue: str = "100p"):
+    ns = _ns()
+    nodes = ns.NodeContainer()
+    nodes.Create(2)
+    p2p = ns.PointToPointHelper()
+    p2p.SetDeviceAttribute("DataRate", ns.StringValue(rate))
+    p2p.SetDeviceAttribute("Mtu", ns.UintegerValue(mtu))
+    p2p.SetChannelAttribute("Delay", ns.StringValue(delay))
+    p2p.SetQueue("ns3::DropTailQueue", "MaxSize", ns.StringValue(queue))
+    devices = p2p.Install(nodes)
+    ns.InternetStackHelper().Install(nodes)
+    ns.SctpStackHelper().Install(nodes)
+    addresses = ns.Ipv4AddressHelper()
+    addresses.SetBase(ns.Ipv4Address("10.1.1.0"), ns.Ipv4Mask("255.255.255.0"))
+    interfaces = addresses.Assign(devices)
+    return Pair(nodes, devices, interfaces, p2p)
+
+
+# ---------------------------------------------------------------- tshark
+
+TSHARK = shutil.which("tshark")
+needs_tshark = pytest.mark.skipif(TSHARK is None, reason="tshark is not installed (make tshark)")
+
+
+def tshark_fields(pcap: Path, *fields: str, extra: tuple[str, ...] = ()) -> list[list[str]]:
+    """Rows of the requested fields, one per frame (SCTP checksum verification on)."""
+    cmd = [TSHARK, "-r", str(pcap), "-o", "sctp.checksum:crc-32c", *extra, "-T", "fields"]
+    for f in fields:
+        cmd += ["-e", f]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    return [line.split("\t") for line in out.splitlines()]
+
+
+def chunk_sequence(pcap: Path) -> list[str]:
+    """Chunk type names of all frames in order (bundled chunks joined by '+')."""
+    names = {
+        "0": "DATA", "1": "INIT", "2": "INIT_ACK", "3": "SACK", "4": "HEARTBEAT",
+        "5": "HEARTBEAT_ACK", "6": "ABORT", "7": "SHUTDOWN", "8": "SHUTDOWN_ACK", "9": "ERROR",
+        "10": "COOKIE_ECHO", "11": "COOKIE_ACK", "14": "SHUTDOWN_COMPLETE",
+    }
+    rows = tshark_fields(pcap, "sctp.chunk_type")
+    return ["+".join(names.get(t, t) for t in row[0].split(",")) for row in rows if row[0]]
+
+
+def assert_pcap_clean(pcap: Path) -> int:
+    """Every SCTP frame has a good CRC32c and no malformed or expert error; returns frames."""
+    rows = tshark_fields(pcap, "frame.number", "sctp.checksum.status", "_ws.malformed",
+                         "_ws.expert.severity")
+    assert rows, f"no frames in {pcap}"
+    for number, status, malformed, severity in rows:
+        assert status == "1", f"frame {number}: checksum status {status!r}"
+        assert malformed == "", f"frame {number}: malformed"
+        # 8388608 = error; notes about retransmissions (2097152) and warnings are fine
+        assert "8388608" not in severity.split(","), f"frame {number}: expert error"
+    return len(rows)
