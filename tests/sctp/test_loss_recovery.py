@@ -1,0 +1,111 @@
+"""Loss recovery with losses chosen by ns-3's ReceiveListErrorModel: fast retransmit and
+fast recovery (RFC 9260 section 7.2.4) and the T3-rtx timeout (sections 6.3.3, 7.2.3)."""
+
+from __future__ import annotations
+
+import gc
+
+from tests.sctp._support import make_pair
+from tests.sctp.test_transfer import bulk_transfer
+from transportlab.recording import ValueRecorder
+from transportlab.simulation import run_until, simulation
+
+PMDCS = 1500 - 20 - 12  # path maximum data chunk size on a 1500-byte MTU
+SOCKET = "/NodeList/0/$ns3::SctpL4Protocol/SocketList/0/"
+
+
+def client_socket(ns, pair):
+    sockets = ns.ObjectVectorValue()
+    pair.sctp(0).GetAttribute("SocketList", sockets)
+    return ns.DynamicCast[ns.SctpSocket](sockets.Get(0))
+
+
+def run_with_drops(drops: list[int], n_messages: int, stop: float):
+    with simulation(seed=1, run=1) as ns:
+        pair = make_pair("10Mbps", "10ms")
+        sink, _ = bulk_transfer(ns, pair, max_bytes=n_messages * 1452)
+        pair.drop_received(1, drops)
+        values = ValueRecorder()
+        for source, kind in (("CongestionWindow", "uint32"), ("SlowStartThreshold", "uint32"),
+                             ("RTO", "time")):
+            values.watch_path(SOCKET + source, kind, source, at=0.1001)
+        run_until(stop)
+        client = client_socket(ns, pair)
+        result = {
+            "received": int(sink.GetTotalRx()),
+            "fast_retransmits": int(client.GetFastRetransmitCount()),
+            "timeouts": int(client.GetTimeoutCount()),
+            "retransmitted": int(client.GetRetransmittedChunkCount()),
+            "invariants": str(client.CheckInvariants()),
+            "state": int(client.GetState()),
+            "trace": values.to_frame(),
+        }
+        del pair, sink, client
+    gc.collect()
+    return result
+
+
+def series(frame, name):
+    part = frame[frame.series == name]
+    return list(zip(part.time, part.value, strict=True))
+
+
+def value_before(points, t):
+    """The last value set strictly before time t (or at t but earlier in order)."""
+    before = [v for (time, v) in points if time < t]
+    return before[-1]
+
+
+def test_fast_retransmit_and_fast_recovery_cwnd():
+    # Packet 20 at the receiver is a DATA chunk in slow start; 20 more follow it.
+    r = run_with_drops([20], n_messages=40, stop=5.0)
+    assert r["received"] == 40 * 1452
+    assert r["fast_retransmits"] == 1
+    assert r["timeouts"] == 0
+    assert r["retransmitted"] == 1
+    assert r["invariants"] == ""
+    cwnd = series(r["trace"], "CongestionWindow")
+    ssthresh = series(r["trace"], "SlowStartThreshold")
+    # ssthresh starts at the peer's a_rwnd, then fast retransmit sets it (7.2.4 / 7.2.3).
+    assert ssthresh[0][1] == 131072
+    t_fr, new_ssthresh = ssthresh[1]
+    cwnd_before = value_before(cwnd, t_fr)
+    assert new_ssthresh == max(cwnd_before // 2, 4 * PMDCS)
+    cwnd_at_fr = [v for (t, v) in cwnd if t == t_fr][-1]
+    assert cwnd_at_fr == new_ssthresh
+    # Initial cwnd (7.2.1): min(4*PMDCS, max(2*PMDCS, 4404)).
+    assert cwnd[0][1] == min(4 * PMDCS, max(2 * PMDCS, 4404))
+    # Slow start grows by at most one PMDCS per SACK.
+    growth = [b[1] - a[1] for a, b in zip(cwnd, cwnd[1:], strict=False) if b[0] < t_fr]
+    assert growth and all(0 < g <= PMDCS for g in growth)
+
+
+def test_t3_timeout_of_the_last_chunk():
+    # Drop the last DATA chunk of a 10-message transfer: no later SACK can reveal the
+    # loss, only the retransmission timer recovers it.
+    r = run_with_drops([11], n_messages=10, stop=5.0)
+    assert r["received"] == 10 * 1452
+    assert r["timeouts"] == 1
+    assert r["fast_retransmits"] == 0
+    assert r["invariants"] == ""
+    cwnd = series(r["trace"], "CongestionWindow")
+    ssthresh = series(r["trace"], "SlowStartThreshold")
+    rto = series(r["trace"], "RTO")
+    t_timeout, new_ssthresh = ssthresh[1]
+    assert t_timeout > 1.0  # RTO.Min is 1 s
+    cwnd_before = value_before(cwnd, t_timeout)
+    # 7.2.3: ssthresh = max(cwnd/2, 4*PMDCS), cwnd = 1 PMDCS.
+    assert new_ssthresh == max(cwnd_before // 2, 4 * PMDCS)
+    assert [v for (t, v) in cwnd if t == t_timeout][-1] == PMDCS
+    # 6.3.3 E2: the RTO doubles. Before, it was RTO.Min = 1 s (the RTT samples of
+    # ~20 ms give less), so the trace had not changed since RTO.Initial = 1 s.
+    assert [v for (t, v) in rto if t < t_timeout] in ([], [1.0])
+    assert [v for (t, v) in rto if t == t_timeout][-1] == 2.0
+
+
+def test_burst_of_losses_recovers_exactly():
+    r = run_with_drops([30, 31, 32, 33, 60, 90], n_messages=300, stop=20.0)
+    assert r["received"] == 300 * 1452
+    assert r["fast_retransmits"] >= 1
+    assert r["retransmitted"] >= 6
+    assert r["invariants"] == ""
