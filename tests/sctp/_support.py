@@ -244,3 +244,41 @@ def assert_pcap_clean(pcap: Path) -> int:
         # 8388608 = error; notes about retransmissions (2097152) and warnings are fine
         assert "8388608" not in severity.split(","), f"frame {number}: expert error"
     return len(rows)
+
+
+# ---------------------------------------------------------------- raw packets
+
+
+def chunk(chunk_type: int, flags: int, value: bytes) -> bytes:
+    """One chunk with its 4-byte header and padding."""
+    import struct
+
+    raw = struct.pack("!BBH", chunk_type, flags, 4 + len(value)) + value
+    return raw + bytes((-len(raw)) % 4)
+
+
+def packet(src_port: int, dst_port: int, tag: int, *chunks: bytes) -> bytearray:
+    """An SCTP packet with a zero checksum (the injector fixes it on request)."""
+    import struct
+
+    return bytearray(struct.pack("!HHII", src_port, dst_port, tag, 0) + b"".join(chunks))
+
+
+def init_chunk(tag: int, tsn: int = 1, rwnd: int = 65536, os_: int = 1, mis: int = 1,
+               params: bytes = b"", chunk_type: int = 1) -> bytes:
+    import struct
+
+    return chunk(chunk_type, 0, struct.pack("!IIHHI", tag, rwnd, os_, mis, tsn) + params)
+
+
+def data_chunk(tsn: int, payload: bytes, sid: int = 0, ssn: int = 0, flags: int = 3) -> bytes:
+    import struct
+
+    return chunk(0, flags, struct.pack("!IHHI", tsn, sid, ssn, 0) + payload)
+
+
+def injector(pair, node: int = 1):
+    ns = _ns()
+    inj = ns.CreateObject[ns.SctpPacketInjector]()
+    inj.SetProtocol(pair.sctp(node))
+    return inj
