@@ -55,7 +55,15 @@ class Collector : public SimpleRefCount<Collector> {
     }
     void OnNormalClose(Ptr<Socket>) { ++normalCloses; }
     void OnErrorClose(Ptr<Socket>) { ++errorCloses; }
+    /** Leave messages unread in the socket until time t (receiver window tests). */
+    void HoldUntil(double t) {
+        holdUntil = t;
+        Simulator::Schedule(Seconds(t) - Simulator::Now(), &Collector::Drain, this);
+    }
+    void Drain() { for (auto& s : accepted) OnRecv(s); }
+    double holdUntil{0};
     void OnRecv(Ptr<Socket> s) {
+        if (Simulator::Now().GetSeconds() < holdUntil) return;
         while (Ptr<Packet> p = s->Recv()) {
             std::vector<uint8_t> bytes(p->GetSize());
             p->CopyData(bytes.data(), bytes.size());

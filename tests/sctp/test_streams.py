@@ -148,3 +148,27 @@ def test_bidirectional_data_on_one_association():
         assert identify(back, range(100, 130)) == list(range(100, 130))
         del pair, server, client, collector, sender, back, reply, accepted
     gc.collect()
+
+
+def test_zero_window_probe_and_window_update():
+    """A receiver that stops reading closes its window; the sender probes with one chunk
+    at a time (6.1 rule A) and resumes when the reader's window update arrives."""
+    with simulation(seed=2, run=1) as ns:
+        pair = make_pair("10Mbps", "10ms")
+        server, client, collector, sender = setup(ns, pair)
+        server.SetAttribute("RcvBufSize", ns.UintegerValue(8000))
+        collector.HoldUntil(2.0)
+        for i in range(40):
+            sender.At(0.5, 1000, 0, False, i)
+        run_until(1.9)
+        accepted = ns.DynamicCast[ns.SctpSocket](collector.accepted[0])
+        assert int(collector.Count()) == 0
+        assert accepted.GetRxAvailable() <= 8000
+        assert client.GetPeerRwnd() < 1000  # the sender sees a closed window
+        stalled_at = accepted.GetCumulativeTsnReceived()
+        run_until(6.0)
+        assert identify(collector, range(40)) == list(range(40))
+        assert accepted.GetCumulativeTsnReceived() != stalled_at
+        assert client.CheckInvariants() == "" and accepted.CheckInvariants() == ""
+        del pair, server, client, collector, sender, accepted
+    gc.collect()

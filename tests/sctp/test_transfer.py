@@ -112,3 +112,28 @@ def test_onoff_application_over_sctp():
         run_until(3.0)
         sink = ns.DynamicCast[ns.PacketSink](sink_apps.Get(0))
         assert sink.GetTotalRx() == 50 * 500
+
+
+@needs_tshark
+def test_delayed_sack_every_second_packet_or_after_the_timer(tmp_path):
+    from tests.sctp._support import tshark_fields
+
+    with simulation(seed=1, run=1) as ns:
+        ns.Config.SetDefault("ns3::SctpSocket::SackDelay", ns.TimeValue(ns.MilliSeconds(150)))
+        pair = make_pair("10Mbps", "5ms")
+        bulk_transfer(ns, pair, max_bytes=7 * 1452)  # odd: the last chunk waits for the timer
+        pair.p2p.EnablePcap(str(tmp_path / "sack"), pair.devices.Get(1), True)
+        run_until(2.0)
+        del pair
+    gc.collect()
+    rows = tshark_fields(tmp_path / "sack-1-0.pcap", "frame.time_relative", "sctp.chunk_type",
+                         "sctp.sack_cumulative_tsn_ack", "sctp.data_tsn")
+    data = [(float(r[0]), int(r[3])) for r in rows if r[1] == "0"]
+    sacks = [(float(r[0]), int(r[2])) for r in rows if r[1] == "3"]
+    first = data[0][1]
+    # Every second DATA packet is acknowledged at once...
+    assert [tsn - first for _, tsn in sacks[:3]] == [1, 3, 5]
+    # ...and the seventh one after SackDelay.
+    last_data_time = data[-1][0]
+    assert sacks[3][1] - first == 6
+    assert abs(sacks[3][0] - last_data_time - 0.150) < 1e-6

@@ -621,8 +621,10 @@ SctpSocket::Send(Ptr<Packet> p, uint32_t flags)
     p->CopyData(message->data.data(), size);
     message->enqueueTime = Simulator::Now();
     m_txQueue.Enqueue(message);
-    if (s == SCTP_ESTABLISHED)
+    if (s == SCTP_ESTABLISHED && !m_processingPacket)
     {
+        // Inside packet processing (an application answering a callback) the packet's
+        // own SendPending at the end bundles this message with the SACK.
         SendPending();
     }
     return static_cast<int>(size);
@@ -676,7 +678,8 @@ SctpSocket::Recv(uint32_t maxSize, uint32_t flags)
     // from below one MTU or by half the buffer since the last SACK.
     uint32_t windowNow = GetAdvertisedWindow();
     if (IsAssociationAlive() && m_state != SCTP_COOKIE_WAIT && windowNow > windowBefore &&
-        (m_lastAdvertisedWindow < 1500 || windowNow >= m_lastAdvertisedWindow + m_rcvBufSize / 2) &&
+        ((m_lastAdvertisedWindow < 1500 && windowNow >= 1500) ||
+         windowNow >= m_lastAdvertisedWindow + m_rcvBufSize / 2) &&
         !m_windowUpdateEvent.IsPending())
     {
         m_windowUpdateEvent = Simulator::ScheduleNow(&SctpSocket::OnWindowUpdate, this);
@@ -1050,6 +1053,7 @@ SctpSocket::InitializeTransfer(uint32_t peerInitialTsn,
     }
     m_packetsSinceSack = 0;
     m_sackNeeded = false;
+    m_lastAdvertisedWindow = m_rcvBufSize; // what INIT / INIT ACK announced
     UpdatePrimaryTraces();
 }
 
@@ -1529,6 +1533,7 @@ SctpSocket::ProcessChunks(const SctpCommonHeader& header,
     bool immediateSack = false;
     bool newData = false;
     std::vector<SctpTlv> unrecognized;
+    m_processingPacket = true;
     for (std::size_t i = first; i < chunks.size(); ++i)
     {
         const SctpChunk& c = chunks[i];
@@ -1602,6 +1607,7 @@ SctpSocket::ProcessChunks(const SctpCommonHeader& header,
             break;
         }
     }
+    m_processingPacket = false;
     if (!IsAssociationAlive())
     {
         return;

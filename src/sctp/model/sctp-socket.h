@@ -306,6 +306,7 @@ class SctpSocket : public Socket
     bool m_shutdownRecv{false};
     bool m_closeRequested{false};
     bool m_registered{false}; //!< association registered in the L4 demux
+    bool m_processingPacket{false}; //!< inside ProcessChunks: sending waits for its end
 
     // Association
     TracedValue<SctpState> m_state;
