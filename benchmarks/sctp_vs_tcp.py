@@ -37,8 +37,10 @@ def run_once(protocol: str, duration: float, seed: int = 1) -> dict:
     from transportlab.simulation import event_count, simulation
 
     with simulation(seed=seed, run=1) as ns:
-        ns.Config.SetDefault("ns3::TcpL4Protocol::SocketType",
-                             ns.TypeIdValue(ns.TypeId.LookupByName("ns3::TcpNewReno")))
+        ns.Config.SetDefault(
+            "ns3::TcpL4Protocol::SocketType",
+            ns.TypeIdValue(ns.TypeId.LookupByName("ns3::TcpNewReno")),
+        )
         ns.Config.SetDefault("ns3::TcpSocket::SegmentSize", ns.UintegerValue(TCP_PAYLOAD))
         ns.Config.SetDefault("ns3::TcpSocket::SndBufSize", ns.UintegerValue(BUFFER))
         ns.Config.SetDefault("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(BUFFER))
@@ -57,13 +59,16 @@ def run_once(protocol: str, duration: float, seed: int = 1) -> dict:
         addresses.SetBase(ns.Ipv4Address("10.1.1.0"), ns.Ipv4Mask("255.255.255.0"))
         interfaces = addresses.Assign(devices)
         factory = "ns3::SctpSocketFactory" if protocol == "sctp" else "ns3::TcpSocketFactory"
-        sink = ns.PacketSinkHelper(factory,
-                                   ns.InetSocketAddress(ns.Ipv4Address.GetAny(), PORT).ConvertTo())
-        bulk = ns.BulkSendHelper(factory,
-                                 ns.InetSocketAddress(interfaces.GetAddress(1), PORT).ConvertTo())
+        sink = ns.PacketSinkHelper(
+            factory, ns.InetSocketAddress(ns.Ipv4Address.GetAny(), PORT).ConvertTo()
+        )
+        bulk = ns.BulkSendHelper(
+            factory, ns.InetSocketAddress(interfaces.GetAddress(1), PORT).ConvertTo()
+        )
         # One SCTP message fills one DATA chunk; TCP gets the same bytes per Send.
-        bulk.SetAttribute("SendSize", ns.UintegerValue(SCTP_PAYLOAD if protocol == "sctp"
-                                                       else 10 * TCP_PAYLOAD))
+        bulk.SetAttribute(
+            "SendSize", ns.UintegerValue(SCTP_PAYLOAD if protocol == "sctp" else 10 * TCP_PAYLOAD)
+        )
         sink_apps = sink.Install(nodes.Get(1))
         bulk_apps = bulk.Install(nodes.Get(0))
         sink_apps.Start(ns.Seconds(0.0))
@@ -94,10 +99,14 @@ def main(argv: list[str] | None = None) -> int:
         for protocol in ("tcp", "sctp"):
             runs[protocol].append(run_once(protocol, args.duration))
 
-    print(f"Bulk transfer, 100 Mb/s, {DELAY} one-way, {args.duration:g} s simulated, "
-          f"median of {args.repeat} runs (shared machine: wall times are noisy)")
-    header = (f"{'':5} {'wall s':>8} {'MB':>9} {'wall s/MB':>10} {'events/MB':>10} "
-              f"{'goodput Mb/s':>13} {'max Mb/s':>9} {'of max':>7}")
+    print(
+        f"Bulk transfer, 100 Mb/s, {DELAY} one-way, {args.duration:g} s simulated, "
+        f"median of {args.repeat} runs (shared machine: wall times are noisy)"
+    )
+    header = (
+        f"{'':5} {'wall s':>8} {'MB':>9} {'wall s/MB':>10} {'events/MB':>10} "
+        f"{'goodput Mb/s':>13} {'max Mb/s':>9} {'of max':>7}"
+    )
     print(header)
     summary = {}
     for protocol, payload in (("tcp", TCP_PAYLOAD), ("sctp", SCTP_PAYLOAD)):
@@ -112,8 +121,10 @@ def main(argv: list[str] | None = None) -> int:
         frame = payload + 1500 - payload + PPP_HEADER  # 1500-byte IP packets plus PPP
         max_goodput = RATE_BPS * payload / frame / 1e6
         summary[protocol] = wall / mb
-        print(f"{protocol:5} {wall:8.2f} {mb:9.1f} {wall / mb:10.5f} {events / mb:10.0f} "
-              f"{goodput:13.2f} {max_goodput:9.2f} {goodput / max_goodput:7.1%}")
+        print(
+            f"{protocol:5} {wall:8.2f} {mb:9.1f} {wall / mb:10.5f} {events / mb:10.0f} "
+            f"{goodput:13.2f} {max_goodput:9.2f} {goodput / max_goodput:7.1%}"
+        )
     ratio = summary["sctp"] / summary["tcp"]
     print(f"SCTP/TCP wall time per delivered MB: {ratio:.2f} (target <= 1.5)")
     return 0

@@ -13,125 +13,7 @@ from pathlib import Path
 
 import pytest
 
-_CXX = r"""
-#include "ns3/core-module.h"
-#include "ns3/network-module.h"
-#include "ns3/internet-module.h"
-#include "ns3/sctp-module.h"
-#include <vector>
-#include <string>
-
-namespace sctptest {
-using namespace ns3;
-
-inline uint8_t PatternByte(uint32_t seed, uint32_t k) { return static_cast<uint8_t>((seed * 31u + k * 7u) & 0xFF); }
-
-/** Accepts associations on a listening socket and records every message it reads. */
-class Collector : public SimpleRefCount<Collector> {
-  public:
-    std::vector<std::vector<uint8_t>> data;
-    std::vector<uint16_t> sids;
-    std::vector<uint16_t> ssns;
-    std::vector<uint32_t> tsns;
-    std::vector<double> times;
-    std::vector<Ptr<Socket>> accepted;
-    uint32_t normalCloses{0};
-    uint32_t errorCloses{0};
-
-    void Listen(Ptr<Socket> s) {
-        s->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-                             MakeCallback(&Collector::OnAccept, this));
-        s->SetCloseCallbacks(MakeCallback(&Collector::OnNormalClose, this),
-                             MakeCallback(&Collector::OnErrorClose, this));
-        s->Listen();
-    }
-    /** Read messages from a connected socket too (both directions). */
-    void Attach(Ptr<Socket> s) { s->SetRecvCallback(MakeCallback(&Collector::OnRecv, this)); }
-    void OnAccept(Ptr<Socket> s, const Address&) {
-        accepted.push_back(s);
-        s->SetRecvCallback(MakeCallback(&Collector::OnRecv, this));
-        s->SetCloseCallbacks(MakeCallback(&Collector::OnNormalClose, this),
-                             MakeCallback(&Collector::OnErrorClose, this));
-    }
-    void OnNormalClose(Ptr<Socket>) { ++normalCloses; }
-    void OnErrorClose(Ptr<Socket>) { ++errorCloses; }
-    /** Leave messages unread in the socket until time t (receiver window tests). */
-    void HoldUntil(double t) {
-        holdUntil = t;
-        Simulator::Schedule(Seconds(t) - Simulator::Now(), &Collector::Drain, this);
-    }
-    void Drain() { for (auto& s : accepted) OnRecv(s); }
-    double holdUntil{0};
-    void OnRecv(Ptr<Socket> s) {
-        if (Simulator::Now().GetSeconds() < holdUntil) return;
-        while (Ptr<Packet> p = s->Recv()) {
-            std::vector<uint8_t> bytes(p->GetSize());
-            p->CopyData(bytes.data(), bytes.size());
-            SctpReceiveInfoTag tag;
-            p->PeekPacketTag(tag);
-            data.push_back(std::move(bytes));
-            sids.push_back(tag.streamId);
-            ssns.push_back(tag.ssn);
-            tsns.push_back(tag.tsn);
-            times.push_back(Simulator::Now().GetSeconds());
-        }
-    }
-    size_t Count() const { return data.size(); }
-    uint32_t Size(size_t i) const { return static_cast<uint32_t>(data[i].size()); }
-    uint64_t TotalBytes() const { uint64_t t = 0; for (auto& d : data) t += d.size(); return t; }
-    /** true if message i is the pattern Sender writes with this seed. */
-    bool Matches(size_t i, uint32_t seed) const {
-        for (uint32_t k = 0; k < data[i].size(); ++k)
-            if (data[i][k] != PatternByte(seed, k)) return false;
-        return true;
-    }
-    uint32_t FirstSeed(size_t i) const { return data[i].empty() ? 0 : data[i][0]; }
-};
-
-/** Sends pattern messages on a socket at scheduled times. */
-class Sender : public SimpleRefCount<Sender> {
-  public:
-    Ptr<Socket> socket;
-    uint32_t sent{0};
-    uint32_t failed{0};
-    std::vector<double> sendTimes;
-    void At(double t, uint32_t size, uint16_t sid, bool unordered, uint32_t seed) {
-        Simulator::Schedule(Seconds(t) - Simulator::Now(), &Sender::DoSend, this, size, sid, unordered, seed);
-    }
-    void DoSend(uint32_t size, uint16_t sid, bool unordered, uint32_t seed) {
-        std::vector<uint8_t> bytes(size);
-        for (uint32_t k = 0; k < size; ++k) bytes[k] = PatternByte(seed, k);
-        Ptr<Packet> p = Create<Packet>(bytes.data(), size);
-        SctpSendInfoTag tag(sid, 0, unordered);
-        p->AddPacketTag(tag);
-        if (socket->Send(p) == static_cast<int>(size)) { ++sent; sendTimes.push_back(Simulator::Now().GetSeconds()); }
-        else ++failed;
-    }
-    void CloseAt(double t) { Simulator::Schedule(Seconds(t) - Simulator::Now(), &Sender::DoClose, this); }
-    void DoClose() { socket->Close(); }
-    void AbortAt(double t) { Simulator::Schedule(Seconds(t) - Simulator::Now(), &Sender::DoAbort, this); }
-    void DoAbort() { DynamicCast<SctpSocket>(socket)->Abort(); }
-    void ConnectAt(double t, Address a) { Simulator::Schedule(Seconds(t) - Simulator::Now(), &Sender::DoConnect, this, a); }
-    void DoConnect(Address a) { socket->Connect(a); }
-};
-
-/** Records the State trace of a socket. */
-class StateLog : public SimpleRefCount<StateLog> {
-  public:
-    std::vector<int> states;
-    std::vector<double> times;
-    void Watch(Ptr<SctpSocket> s) {
-        s->TraceConnectWithoutContext("State", MakeCallback(&StateLog::OnState, this));
-    }
-    void OnState(SctpState, SctpState now) { states.push_back(now); times.push_back(Simulator::Now().GetSeconds()); }
-};
-
-/** Schedules a function on a socket later (crash simulation for restart tests). */
-inline void ScheduleRemove(double t, Ptr<SctpL4Protocol> l4, Ptr<SctpSocket> s) {
-    Simulator::Schedule(Seconds(t) - Simulator::Now(), &SctpL4Protocol::RemoveSocket, l4, s);
-}
-}  // namespace sctptest
-"""
+_CXX_FILE = Path(__file__).with_name("sctp_test_helpers.h")
 
 _defined = False
 
@@ -139,11 +21,12 @@ _defined = False
 def cxx():
     """The ``sctptest`` C++ namespace (compiled on first use)."""
     global _defined
-    from transportlab import ns  # noqa: F401  (loads ns-3 and our library)
     import cppyy
 
+    from transportlab import ns  # noqa: F401  (loads ns-3 and our library)
+
     if not _defined:
-        cppyy.cppdef(_CXX)
+        cppyy.cppdef(_CXX_FILE.read_text())
         _defined = True
     return cppyy.gbl.sctptest
 
@@ -170,7 +53,9 @@ class Pair:
 
     def socket(self, i: int):
         ns = _ns()
-        s = ns.Socket.CreateSocket(self.nodes.Get(i), ns.TypeId.LookupByName("ns3::SctpSocketFactory"))
+        s = ns.Socket.CreateSocket(
+            self.nodes.Get(i), ns.TypeId.LookupByName("ns3::SctpSocketFactory")
+        )
         return ns.DynamicCast[ns.SctpSocket](s)
 
     def endpoint(self, i: int, port: int):
@@ -233,9 +118,19 @@ def tshark_fields(pcap: Path, *fields: str, extra: tuple[str, ...] = ()) -> list
 def chunk_sequence(pcap: Path) -> list[str]:
     """Chunk type names of all frames in order (bundled chunks joined by '+')."""
     names = {
-        "0": "DATA", "1": "INIT", "2": "INIT_ACK", "3": "SACK", "4": "HEARTBEAT",
-        "5": "HEARTBEAT_ACK", "6": "ABORT", "7": "SHUTDOWN", "8": "SHUTDOWN_ACK", "9": "ERROR",
-        "10": "COOKIE_ECHO", "11": "COOKIE_ACK", "14": "SHUTDOWN_COMPLETE",
+        "0": "DATA",
+        "1": "INIT",
+        "2": "INIT_ACK",
+        "3": "SACK",
+        "4": "HEARTBEAT",
+        "5": "HEARTBEAT_ACK",
+        "6": "ABORT",
+        "7": "SHUTDOWN",
+        "8": "SHUTDOWN_ACK",
+        "9": "ERROR",
+        "10": "COOKIE_ECHO",
+        "11": "COOKIE_ACK",
+        "14": "SHUTDOWN_COMPLETE",
     }
     rows = tshark_fields(pcap, "sctp.chunk_type")
     return ["+".join(names.get(t, t) for t in row[0].split(",")) for row in rows if row[0]]
@@ -243,8 +138,9 @@ def chunk_sequence(pcap: Path) -> list[str]:
 
 def assert_pcap_clean(pcap: Path) -> int:
     """Every SCTP frame has a good CRC32c and no malformed or expert error; returns frames."""
-    rows = tshark_fields(pcap, "frame.number", "sctp.checksum.status", "_ws.malformed",
-                         "_ws.expert.severity")
+    rows = tshark_fields(
+        pcap, "frame.number", "sctp.checksum.status", "_ws.malformed", "_ws.expert.severity"
+    )
     assert rows, f"no frames in {pcap}"
     for number, status, malformed, severity in rows:
         assert status == "1", f"frame {number}: checksum status {status!r}"
@@ -272,8 +168,15 @@ def packet(src_port: int, dst_port: int, tag: int, *chunks: bytes) -> bytearray:
     return bytearray(struct.pack("!HHII", src_port, dst_port, tag, 0) + b"".join(chunks))
 
 
-def init_chunk(tag: int, tsn: int = 1, rwnd: int = 65536, os_: int = 1, mis: int = 1,
-               params: bytes = b"", chunk_type: int = 1) -> bytes:
+def init_chunk(
+    tag: int,
+    tsn: int = 1,
+    rwnd: int = 65536,
+    os_: int = 1,
+    mis: int = 1,
+    params: bytes = b"",
+    chunk_type: int = 1,
+) -> bytes:
     import struct
 
     return chunk(chunk_type, 0, struct.pack("!IIHHI", tag, rwnd, os_, mis, tsn) + params)

@@ -43,8 +43,14 @@ def test_graceful_shutdown_delivers_everything_first():
         accepted = ns.DynamicCast[ns.SctpSocket](collector.accepted[0])
         assert client.GetState() == CLOSED and accepted.GetState() == CLOSED
         assert int(collector.normalCloses) == 1 and int(collector.errorCloses) == 0
-        assert list(log.states) == [COOKIE_WAIT, COOKIE_ECHOED, ESTABLISHED, SHUTDOWN_PENDING,
-                                    SHUTDOWN_SENT, CLOSED]
+        assert list(log.states) == [
+            COOKIE_WAIT,
+            COOKIE_ECHOED,
+            ESTABLISHED,
+            SHUTDOWN_PENDING,
+            SHUTDOWN_SENT,
+            CLOSED,
+        ]
         del pair, server, client, collector, sender, accepted
 
 
@@ -72,7 +78,7 @@ def test_abort_reaches_the_peer(tmp_path):
 
 
 def test_init_collision_gives_one_association():
-    with simulation(seed=7, run=1) as ns:
+    with simulation(seed=7, run=1):
         pair = make_pair("10Mbps", "10ms")
         t = cxx()
         a, b = pair.socket(0), pair.socket(1)
@@ -102,7 +108,6 @@ def test_peer_restart_is_recognized_by_tie_tags():
         pair = make_pair("10Mbps", "10ms")
         t = cxx()
         server, client, collector, sender = setup(ns, pair)
-        client.Bind  # already bound by Connect (ephemeral port)
         sender.At(0.5, 1000, 0, False, 0)
         run_until(0.9)
         local_port = client.GetLocalPort()
@@ -110,7 +115,6 @@ def test_peer_restart_is_recognized_by_tie_tags():
         old_tags = (accepted.GetLocalVerificationTag(), accepted.GetPeerVerificationTag())
         # The client host "crashes": its association vanishes without a word to the peer.
         pair.sctp(0).RemoveSocket(client)
-        client.Abort  # noqa: B018 (not called: a crash sends nothing)
         reborn = pair.socket(0)
         reborn.Bind(pair.endpoint(0, local_port))
         again = t.Sender()
@@ -171,8 +175,15 @@ def test_stale_cookie_then_cookie_preservative(tmp_path):
     pcap = tmp_path / "stale-0-0.pcap"
     assert_pcap_clean(pcap)
     sequence = chunk_sequence(pcap)
-    assert sequence[:7] == ["INIT", "INIT_ACK", "COOKIE_ECHO", "ERROR", "INIT", "INIT_ACK",
-                            "COOKIE_ECHO"]
+    assert sequence[:7] == [
+        "INIT",
+        "INIT_ACK",
+        "COOKIE_ECHO",
+        "ERROR",
+        "INIT",
+        "INIT_ACK",
+        "COOKIE_ECHO",
+    ]
     rows = tshark_fields(pcap, "sctp.cause_code", "sctp.parameter_type")
     assert rows[3][0] == "0x0003"  # Stale Cookie Error
     assert "0x0009" in rows[4][1].split(",")  # Cookie Preservative in the second INIT
@@ -186,12 +197,12 @@ def test_out_of_the_blue_packets(tmp_path):
         a, b = pair.address(0), pair.address(1)
         at = 0.1
         cases = [
-            packet(40000, 7777, 0, init_chunk(0xCAFE0001)),            # -> ABORT, tag 0xCAFE0001
+            packet(40000, 7777, 0, init_chunk(0xCAFE0001)),  # -> ABORT, tag 0xCAFE0001
             packet(40000, 7777, 0x12345678, data_chunk(5, b"hello")),  # -> ABORT, T bit
-            packet(40000, 7777, 0x0BADF00D, chunk(8, 0, b"")),         # SHUTDOWN ACK -> SD COMPLETE
-            packet(40000, 7777, 0x1, chunk(6, 0, b"")),                # ABORT: silence
-            packet(40000, 7777, 0x1, chunk(14, 1, b"")),               # SHUTDOWN COMPLETE: silence
-            packet(40000, 7777, 0x1, chunk(11, 0, b"")),               # COOKIE ACK: silence
+            packet(40000, 7777, 0x0BADF00D, chunk(8, 0, b"")),  # SHUTDOWN ACK -> SD COMPLETE
+            packet(40000, 7777, 0x1, chunk(6, 0, b"")),  # ABORT: silence
+            packet(40000, 7777, 0x1, chunk(14, 1, b"")),  # SHUTDOWN COMPLETE: silence
+            packet(40000, 7777, 0x1, chunk(11, 0, b"")),  # COOKIE ACK: silence
         ]
         for i, raw in enumerate(cases):
             inj.Schedule(ns.Seconds(at + 0.1 * i), raw, len(raw), a, b, True)
@@ -204,9 +215,16 @@ def test_out_of_the_blue_packets(tmp_path):
         assert l4.GetOutOfTheBluePackets() == 6
         del pair, inj, l4
     gc.collect()
-    rows = tshark_fields(tmp_path / "ootb-1-0.pcap", "sctp.chunk_type", "sctp.verification_tag",
-                         "sctp.abort_t_bit", "sctp.shutdown_complete_t_bit", "sctp.srcport",
-                         "sctp.dstport", "sctp.checksum.status")
+    rows = tshark_fields(
+        tmp_path / "ootb-1-0.pcap",
+        "sctp.chunk_type",
+        "sctp.verification_tag",
+        "sctp.abort_t_bit",
+        "sctp.shutdown_complete_t_bit",
+        "sctp.srcport",
+        "sctp.dstport",
+        "sctp.checksum.status",
+    )
     assert [r[0] for r in rows] == ["6", "6", "14"]
     assert rows[0][1:3] == ["0xcafe0001", "0"]
     assert rows[1][1:3] == ["0x12345678", "1"]
@@ -230,13 +248,13 @@ def test_wrong_tags_and_forged_cookies_change_nothing():
         a, b = pair.address(0), pair.address(1)
         tsn = accepted.GetCumulativeTsnReceived() + 1
         attacks = [
-            packet(cport, PORT, wrong, data_chunk(tsn, b"forged")),       # wrong tag
-            packet(cport, PORT, wrong, chunk(6, 0, b"")),                  # ABORT, wrong tag
-            packet(cport, PORT, good, chunk(6, 1, b"")),                   # T bit needs peer tag
+            packet(cport, PORT, wrong, data_chunk(tsn, b"forged")),  # wrong tag
+            packet(cport, PORT, wrong, chunk(6, 0, b"")),  # ABORT, wrong tag
+            packet(cport, PORT, good, chunk(6, 1, b"")),  # T bit needs peer tag
             packet(cport, PORT, wrong, chunk(7, 0, struct.pack("!I", tsn))),  # SHUTDOWN
-            packet(41000, PORT, 0x4242, chunk(10, 0, bytes(120))),          # forged cookie
-            packet(cport, PORT, good, chunk(10, 0, bytes(100))),            # forged, in assoc
-            packet(cport, PORT, peer, chunk(14, 0, b"")),                   # SHUTDOWN COMPLETE
+            packet(41000, PORT, 0x4242, chunk(10, 0, bytes(120))),  # forged cookie
+            packet(cport, PORT, good, chunk(10, 0, bytes(100))),  # forged, in assoc
+            packet(cport, PORT, peer, chunk(14, 0, b"")),  # SHUTDOWN COMPLETE
         ]
         for i, raw in enumerate(attacks):
             inj.Schedule(ns.Seconds(0.6 + 0.02 * i), raw, len(raw), a, b, True)

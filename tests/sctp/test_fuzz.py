@@ -50,21 +50,28 @@ def tlv(draw, types=(1, 5, 6, 7, 8, 9, 11, 12, 0x8000, 0xC000, 0x4001, 0x8002, 0
 @st.composite
 def chunk_body(draw, base_tsn: int):
     """(type, flags, value) of one chunk; base_tsn is near the live TSNs."""
-    kind = draw(st.sampled_from([0, 0, 0, 1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 192])
-                | u8)
+    kind = draw(
+        st.sampled_from([0, 0, 0, 1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 192]) | u8
+    )
     flags = draw(u8)
     near = st.integers(-8, 64).map(lambda d: (base_tsn + d) & 0xFFFFFFFF)
     if kind == 0:
-        value = struct.pack("!IHHI", draw(near | u32), draw(st.integers(0, 12) | u16),
-                            draw(st.integers(0, 8) | u16), draw(u32))
+        value = struct.pack(
+            "!IHHI",
+            draw(near | u32),
+            draw(st.integers(0, 12) | u16),
+            draw(st.integers(0, 8) | u16),
+            draw(u32),
+        )
         value += draw(st.binary(max_size=64))
         flags = draw(st.integers(0, 15))
     elif kind in (1, 2):
         value = struct.pack("!IIHHI", draw(u32), draw(u32), draw(u16), draw(u16), draw(u32))
         value += b"".join(draw(st.lists(tlv(), max_size=4)))
     elif kind == 3:
-        gaps = draw(st.lists(st.tuples(st.integers(0, 40) | u16, st.integers(0, 40) | u16),
-                             max_size=6))
+        gaps = draw(
+            st.lists(st.tuples(st.integers(0, 40) | u16, st.integers(0, 40) | u16), max_size=6)
+        )
         dups = draw(st.lists(near, max_size=3))
         count_gaps = draw(st.just(len(gaps)) | st.integers(0, 300))
         value = struct.pack("!IIHH", draw(near | u32), draw(u32), count_gaps, len(dups))
@@ -155,8 +162,13 @@ def identify_prefix(collector):
 # ~40 packets per example: 50 + 25 examples inject about 3000 packets. Raise
 # SCTP_FUZZ_EXAMPLES for a longer campaign (the examples are derandomized: reproducible).
 EXAMPLES = int(os.environ.get("SCTP_FUZZ_EXAMPLES", "50"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-                suppress_health_check=list(HealthCheck), database=None)
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=list(HealthCheck),
+    database=None,
+)
 
 
 @FUZZ
@@ -168,8 +180,13 @@ def test_fuzzed_packets_never_break_the_association(data, victim):
     assert outcome["invariants"] == ("", "")
 
 
-@settings(max_examples=max(1, EXAMPLES // 2), deadline=None, derandomize=True,
-          suppress_health_check=list(HealthCheck), database=None)
+@settings(
+    max_examples=max(1, EXAMPLES // 2),
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=list(HealthCheck),
+    database=None,
+)
 @given(data=st.data(), victim=st.sampled_from([0, 1]))
 def test_packets_without_a_valid_tag_change_nothing(data, victim):
     outcome, n = fuzz_once(data, victim, strict=True)

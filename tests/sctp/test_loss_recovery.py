@@ -26,8 +26,11 @@ def run_with_drops(drops: list[int], n_messages: int, stop: float):
         sink, _ = bulk_transfer(ns, pair, max_bytes=n_messages * 1452)
         pair.drop_received(1, drops)
         values = ValueRecorder()
-        for source, kind in (("CongestionWindow", "uint32"), ("SlowStartThreshold", "uint32"),
-                             ("RTO", "time")):
+        for source, kind in (
+            ("CongestionWindow", "uint32"),
+            ("SlowStartThreshold", "uint32"),
+            ("RTO", "time"),
+        ):
             values.watch_path(SOCKET + source, kind, source, at=0.1001)
         run_until(stop)
         client = client_socket(ns, pair)

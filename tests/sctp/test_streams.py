@@ -53,8 +53,10 @@ def run_messages(messages, drops, stop=5.0, rate="10Mbps", delay="10ms"):
         sids = [int(collector.sids[j]) for j in range(int(collector.Count()))]
         sent_times = [float(x) for x in sender.sendTimes]
         assert int(sender.failed) == 0
-        invariants = str(client.CheckInvariants()), str(
-            ns.DynamicCast[ns.SctpSocket](collector.accepted[0]).CheckInvariants())
+        invariants = (
+            str(client.CheckInvariants()),
+            str(ns.DynamicCast[ns.SctpSocket](collector.accepted[0]).CheckInvariants()),
+        )
         del pair, server, client, collector, sender
     gc.collect()
     return order, dict(zip(order, times, strict=True)), sids, sent_times, invariants
@@ -98,8 +100,9 @@ def test_unordered_messages_bypass_a_loss(unordered):
 
 
 def test_twenty_kilobyte_message_reassembled_intact():
-    order, _, _, _, invariants = run_messages([(0.5, 20000, 0, False), (0.6, 5000, 1, False)],
-                                              drops=[5])  # lose the 4th fragment
+    order, _, _, _, invariants = run_messages(
+        [(0.5, 20000, 0, False), (0.6, 5000, 1, False)], drops=[5]
+    )  # lose the 4th fragment
     assert invariants == ("", "")
     assert order == [0, 1]
 
@@ -116,8 +119,14 @@ def test_fragments_on_the_wire(tmp_path):
         assert int(collector.Size(0)) == 20000 and collector.Matches(0, 7)
         del pair, server, client, collector, sender
     gc.collect()
-    rows = tshark_fields(tmp_path / "frag-0-0.pcap", "sctp.data_tsn", "sctp.data_b_bit",
-                         "sctp.data_e_bit", "sctp.data_ssn", "sctp.checksum.status")
+    rows = tshark_fields(
+        tmp_path / "frag-0-0.pcap",
+        "sctp.data_tsn",
+        "sctp.data_b_bit",
+        "sctp.data_e_bit",
+        "sctp.data_ssn",
+        "sctp.checksum.status",
+    )
     data = [r for r in rows if r[0]]
     assert len(data) == 14  # ceil(20000 / 1452)
     assert [r[1] for r in data] == ["1"] + ["0"] * 13

@@ -19,8 +19,10 @@ SINK_PORT = 9
 
 
 def bulk_transfer(ns, pair, max_bytes: int, send_size: int = 1452, seq_ts: bool = False):
-    sink = ns.PacketSinkHelper("ns3::SctpSocketFactory",
-                               ns.InetSocketAddress(ns.Ipv4Address.GetAny(), SINK_PORT).ConvertTo())
+    sink = ns.PacketSinkHelper(
+        "ns3::SctpSocketFactory",
+        ns.InetSocketAddress(ns.Ipv4Address.GetAny(), SINK_PORT).ConvertTo(),
+    )
     bulk = ns.BulkSendHelper("ns3::SctpSocketFactory", pair.endpoint(1, SINK_PORT))
     bulk.SetAttribute("MaxBytes", ns.UintegerValue(max_bytes))
     bulk.SetAttribute("SendSize", ns.UintegerValue(send_size))
@@ -67,9 +69,15 @@ def test_init_parameters_decode_in_tshark(tmp_path):
         run_until(2.0)
     del pair
     gc.collect()
-    rows = tshark_fields(tmp_path / "c-0-0.pcap", "sctp.init_nr_out_streams",
-                         "sctp.init_nr_in_streams", "sctp.init_credit", "sctp.verification_tag",
-                         "sctp.initack_initiate_tag", "sctp.init_initiate_tag")
+    rows = tshark_fields(
+        tmp_path / "c-0-0.pcap",
+        "sctp.init_nr_out_streams",
+        "sctp.init_nr_in_streams",
+        "sctp.init_credit",
+        "sctp.verification_tag",
+        "sctp.initack_initiate_tag",
+        "sctp.init_initiate_tag",
+    )
     init, init_ack = rows[0], rows[1]
     assert init[0] == "10" and init[1] == "10" and init[2] == "131072"
     assert init[3] == "0x00000000"
@@ -101,7 +109,8 @@ def test_onoff_application_over_sctp():
         pair = make_pair("10Mbps", "10ms")
         sink_helper = ns.PacketSinkHelper(
             "ns3::SctpSocketFactory",
-            ns.InetSocketAddress(ns.Ipv4Address.GetAny(), SINK_PORT).ConvertTo())
+            ns.InetSocketAddress(ns.Ipv4Address.GetAny(), SINK_PORT).ConvertTo(),
+        )
         onoff = ns.OnOffHelper("ns3::SctpSocketFactory", pair.endpoint(1, SINK_PORT))
         onoff.SetConstantRate(ns.DataRate("1Mbps"), 500)
         onoff.SetAttribute("MaxBytes", ns.UintegerValue(50 * 500))
@@ -126,8 +135,13 @@ def test_delayed_sack_every_second_packet_or_after_the_timer(tmp_path):
         run_until(2.0)
         del pair
     gc.collect()
-    rows = tshark_fields(tmp_path / "sack-1-0.pcap", "frame.time_relative", "sctp.chunk_type",
-                         "sctp.sack_cumulative_tsn_ack", "sctp.data_tsn")
+    rows = tshark_fields(
+        tmp_path / "sack-1-0.pcap",
+        "frame.time_relative",
+        "sctp.chunk_type",
+        "sctp.sack_cumulative_tsn_ack",
+        "sctp.data_tsn",
+    )
     data = [(float(r[0]), int(r[3])) for r in rows if r[1] == "0"]
     sacks = [(float(r[0]), int(r[2])) for r in rows if r[1] == "3"]
     first = data[0][1]

@@ -99,8 +99,13 @@ def test_init_chunk_round_trip_and_padding(std, ns):
     assert chunks.size() == 1
     parsed = ns.SctpInitChunk()
     assert parsed.Deserialize(chunks[0])
-    assert (parsed.initiateTag, parsed.aRwnd, parsed.outboundStreams, parsed.inboundStreams,
-            parsed.initialTsn) == (0xDEADBEEF, 65536, 10, 5, 42)
+    assert (
+        parsed.initiateTag,
+        parsed.aRwnd,
+        parsed.outboundStreams,
+        parsed.inboundStreams,
+        parsed.initialTsn,
+    ) == (0xDEADBEEF, 65536, 10, 5, 42)
     assert parsed.parameters.size() == 2
     assert parsed.Find(ns.SctpTlv.IPV4_ADDRESS) is not None
 
@@ -132,10 +137,10 @@ def test_sack_round_trip_and_inconsistent_counts(std, ns):
 @pytest.mark.parametrize(
     "raw, whole, count",
     [
-        (b"\x00\x03\x00\x02", False, 0),                       # length < 4
-        (b"\x0b\x00\x00\x04\x00\x00\x00\xc8", False, 1),       # second chunk claims 200 bytes
-        (b"\x0b\x00\x00\x04\x0e\x01\x00\x04", True, 2),        # two well-formed chunks
-        (b"\x0b\x00\x00\x04\x00", False, 1),                   # one stray byte
+        (b"\x00\x03\x00\x02", False, 0),  # length < 4
+        (b"\x0b\x00\x00\x04\x00\x00\x00\xc8", False, 1),  # second chunk claims 200 bytes
+        (b"\x0b\x00\x00\x04\x0e\x01\x00\x04", True, 2),  # two well-formed chunks
+        (b"\x0b\x00\x00\x04\x00", False, 1),  # one stray byte
     ],
 )
 def test_chunk_splitter_bounds(std, ns, raw, whole, count):

@@ -36,10 +36,12 @@ def main() -> None:
         addresses.SetBase(ns.Ipv4Address("10.1.1.0"), ns.Ipv4Mask("255.255.255.0"))
         interfaces = addresses.Assign(devices)
 
-        sink = ns.PacketSinkHelper("ns3::SctpSocketFactory",
-                                   ns.InetSocketAddress(ns.Ipv4Address.GetAny(), 9).ConvertTo())
-        bulk = ns.BulkSendHelper("ns3::SctpSocketFactory",
-                                 ns.InetSocketAddress(interfaces.GetAddress(1), 9).ConvertTo())
+        sink = ns.PacketSinkHelper(
+            "ns3::SctpSocketFactory", ns.InetSocketAddress(ns.Ipv4Address.GetAny(), 9).ConvertTo()
+        )
+        bulk = ns.BulkSendHelper(
+            "ns3::SctpSocketFactory", ns.InetSocketAddress(interfaces.GetAddress(1), 9).ConvertTo()
+        )
         bulk.SetAttribute("SendSize", ns.UintegerValue(1452))
         bulk.SetAttribute("MaxBytes", ns.UintegerValue(int(args.megabytes * 1e6)))
         sink_apps = sink.Install(nodes.Get(1))
@@ -54,9 +56,11 @@ def main() -> None:
         nodes.Get(0).GetObject[ns.SctpL4Protocol]().GetAttribute("SocketList", sockets)
         client = ns.DynamicCast[ns.SctpSocket](sockets.Get(0))
         print(f"delivered {received} bytes; state {ns.SctpStateName(client.GetState())}")
-        print(f"fast retransmits {client.GetFastRetransmitCount()}, "
-              f"timeouts {client.GetTimeoutCount()}, "
-              f"retransmitted chunks {client.GetRetransmittedChunkCount()}")
+        print(
+            f"fast retransmits {client.GetFastRetransmitCount()}, "
+            f"timeouts {client.GetTimeoutCount()}, "
+            f"retransmitted chunks {client.GetRetransmittedChunkCount()}"
+        )
 
 
 if __name__ == "__main__":
