@@ -374,17 +374,24 @@ def _execute(
 
 
 def default_workers() -> int:
-    """One worker per core, but no more than memory allows at 2 GiB per worker."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    """One worker per core, but no more than memory allows at 2 GiB per worker.
+
+    Cores and memory as Dask sees them: container (cgroup) limits included, so a
+    Binder session with 2 GB gets one worker, not one per core of the host.
+    """
+    from dask.system import cpu_count  # noqa: PLC0415
+
     memory = _total_memory()
-    by_memory = max(1, memory // WORKER_MEMORY_FLOOR) if memory else cores
-    return max(1, min(cores or 1, by_memory))
+    by_memory = max(1, memory // WORKER_MEMORY_FLOOR) if memory else cpu_count()
+    return max(1, min(cpu_count(), by_memory))
 
 
 def _total_memory() -> int | None:
     try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
+        from distributed.system import MEMORY_LIMIT  # noqa: PLC0415 - cgroup-aware
+
+        return int(MEMORY_LIMIT)
+    except (ImportError, ValueError, TypeError):
         return None
 
 
