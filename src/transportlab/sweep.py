@@ -35,7 +35,7 @@ Cache
       way the fingerprint below cannot see, e.g. in a shared Python helper);
     * the transportlab version and the ``ns3`` wheel version;
     * a *code fingerprint*: the SHA-256 of the study's module source,
-      ``simulation.py``, ``recording.py`` and the native library
+      ``simulation.py``, ``recording.py``, ``metrics.py`` and the native library
       ``libtransportlab.so``. Any change of the scenario code or of a C++ model
       therefore starts a fresh cache instead of silently reusing results of
       older code (the price: also a comment edit in the study module does);
@@ -175,13 +175,15 @@ def _native_library() -> Path | None:
 
 def code_fingerprint(simulate: Callable) -> str:
     """SHA-256 over the code a simulation runs: the module defining ``simulate``,
-    transportlab's ``simulation.py`` and ``recording.py``, and the native library."""
+    transportlab's ``simulation.py``, ``recording.py`` and ``metrics.py`` (studies
+    summarise their runs with it), and the native library."""
     package = Path(transportlab.__file__).resolve().parent
     module = sys.modules.get(simulate.__module__)
     files: list[tuple[str, Path | None]] = [
         ("study", Path(module.__file__).resolve() if module and module.__file__ else None),
         ("simulation", package / "simulation.py"),
         ("recording", package / "recording.py"),
+        ("metrics", package / "metrics.py"),
         ("native", _native_library()),
     ]
     digest = hashlib.sha256()
