@@ -95,8 +95,9 @@ def data_chunk(ns, keep, tsn, sid, ssn, flags, payload: bytes):
 def test_reassembly_in_any_order_delivers_each_stream_in_order(seed):
     """Fragmented messages on two streams arrive in random order (across the TSN wrap):
     each message comes out whole, once, and each stream in SSN order."""
-    from transportlab import ns
     import cppyy
+
+    from transportlab import ns
 
     rng = random.Random(seed)
     queue = ns.SctpReassemblyQueue()
@@ -104,7 +105,7 @@ def test_reassembly_in_any_order_delivers_each_stream_in_order(seed):
     chunks, keep, expected = [], [], {}
     tsn = 0xFFFFFFF0  # cross the TSN wrap too
     ssn = [0, 0]  # every stream starts at SSN 0
-    for m in range(12):
+    for _ in range(12):
         sid = rng.randrange(2)
         size = rng.randrange(1, 5000)
         payload = bytes(rng.randrange(256) for _ in range(size))
@@ -131,7 +132,7 @@ def test_reassembly_in_any_order_delivers_each_stream_in_order(seed):
         delivered[key] = bytes(data)
         per_stream[key[0]].append(key[1])
     assert delivered == expected
-    for sid, ssns in per_stream.items():
+    for ssns in per_stream.values():
         assert ssns == list(range(len(ssns)))
 
 
