@@ -503,8 +503,13 @@ SctpSocket::Close()
     case SCTP_CLOSED:
         return 0;
     case SCTP_COOKIE_WAIT:
-        // The peer holds no state yet: just forget the association.
-        DeleteAssociation(false, false);
+        if (m_txQueue.IsEmpty())
+        {
+            // The peer holds no state yet and nothing waits: forget the association.
+            DeleteAssociation(false, false);
+            return 0;
+        }
+        m_closeRequested = true; // deliver the queued messages first, then shut down
         return 0;
     case SCTP_COOKIE_ECHOED:
         m_closeRequested = true; // shut down as soon as the COOKIE ACK arrives
@@ -2105,9 +2110,7 @@ SctpSocket::HandleCookieEcho(const SctpCommonHeader& header,
                                cookie.peerRwnd,
                                cookie.outboundStreams,
                                cookie.inboundStreams);
-            Simulator::Cancel(m_t1Event);
-            SetState(SCTP_ESTABLISHED);
-            NotifyConnectionSucceeded();
+            EnterEstablished();
         }
         std::vector<uint8_t> ack;
         SctpByteWriter w(ack);
@@ -2131,9 +2134,7 @@ SctpSocket::HandleCookieEcho(const SctpCommonHeader& header,
                                    cookie.outboundStreams,
                                    cookie.inboundStreams);
             }
-            Simulator::Cancel(m_t1Event);
-            SetState(SCTP_ESTABLISHED);
-            NotifyConnectionSucceeded();
+            EnterEstablished();
         }
         std::vector<uint8_t> ack;
         SctpByteWriter w(ack);
@@ -2189,12 +2190,19 @@ SctpSocket::HandleCookieAck()
     {
         return; // section 5.2.5
     }
+    EnterEstablished();
+}
+
+void
+SctpSocket::EnterEstablished()
+{
     Simulator::Cancel(m_t1Event);
     m_cookieEcho.clear();
     SetState(SCTP_ESTABLISHED);
     NotifyConnectionSucceeded();
     if (m_closeRequested && m_state == SCTP_ESTABLISHED)
     {
+        // Close() came before the association was up: queued messages go first.
         SetState(SCTP_SHUTDOWN_PENDING);
         CheckShutdownProgress();
     }

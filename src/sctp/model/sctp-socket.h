@@ -226,6 +226,7 @@ class SctpSocket : public Socket
                              const Address& source,
                              const Address& destination);
     void HandleCookieAck();
+    void EnterEstablished();
     void HandleAbort(const SctpChunk& chunk);
     void HandleShutdown(const SctpChunk& chunk);
     void HandleShutdownAck(const SctpCommonHeader& header);
