@@ -266,3 +266,30 @@ def test_wrong_tags_and_forged_cookies_change_nothing():
         assert inj.GetFirstViolation() == ""
         assert accepted.GetLocalVerificationTag() == good
         del pair, server, client, collector, sender, accepted, inj
+
+
+@needs_tshark
+def test_both_ends_shut_down_at_once(tmp_path):
+    with simulation(seed=2, run=1) as ns:
+        pair = make_pair("10Mbps", "10ms")
+        t = cxx()
+        server, client, collector, sender = setup(ns, pair)
+        sender.At(0.3, 1000, 0, False, 0)
+        run_until(0.5)
+        accepted = ns.DynamicCast[ns.SctpSocket](collector.accepted[0])
+        other = t.Sender()
+        other.socket = accepted
+        log = t.StateLog()
+        log.Watch(client)
+        sender.CloseAt(1.0)
+        other.CloseAt(1.0)  # the two SHUTDOWN chunks cross on the link
+        pair.p2p.EnablePcap(str(tmp_path / "both"), pair.devices.Get(0), True)
+        run_until(3.0)
+        assert client.GetState() == CLOSED and accepted.GetState() == CLOSED
+        assert list(log.states) == [SHUTDOWN_PENDING, SHUTDOWN_SENT, SHUTDOWN_ACK_SENT, CLOSED]
+        assert identify(collector, range(1)) == [0]
+        del pair, server, client, collector, sender, accepted, other, log
+    gc.collect()
+    sequence = chunk_sequence(tmp_path / "both-0-0.pcap")
+    assert sequence[-6:] == ["SHUTDOWN", "SHUTDOWN", "SHUTDOWN_ACK", "SHUTDOWN_ACK",
+                             "SHUTDOWN_COMPLETE", "SHUTDOWN_COMPLETE"]

@@ -69,6 +69,8 @@ def test_loss_on_one_stream_does_not_delay_the_other():
     order, delivered, sids, sent, invariants = run_messages(messages, drops=[6])
     assert invariants == ("", "")
     assert sorted(order) == list(range(20))
+    # The SctpReceiveInfoTag on every message names its stream.
+    assert sids == [i % 2 for i in order]
     one_way = 0.010 + 1062 * 8 / 10e6  # propagation + transmission of a 1062-byte frame
     late = {i: delivered[i] - sent[i] for i in range(20)}
     # Stream 1 never waits: every message arrives after one one-way delay.
