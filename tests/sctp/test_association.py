@@ -291,5 +291,11 @@ def test_both_ends_shut_down_at_once(tmp_path):
         del pair, server, client, collector, sender, accepted, other, log
     gc.collect()
     sequence = chunk_sequence(tmp_path / "both-0-0.pcap")
-    assert sequence[-6:] == ["SHUTDOWN", "SHUTDOWN", "SHUTDOWN_ACK", "SHUTDOWN_ACK",
-                             "SHUTDOWN_COMPLETE", "SHUTDOWN_COMPLETE"]
+    assert sequence[-6:] == [
+        "SHUTDOWN",
+        "SHUTDOWN",
+        "SHUTDOWN_ACK",
+        "SHUTDOWN_ACK",
+        "SHUTDOWN_COMPLETE",
+        "SHUTDOWN_COMPLETE",
+    ]
