@@ -142,6 +142,9 @@ SctpL4Protocol::AddSocket(Ptr<SctpSocket> socket)
 void
 SctpL4Protocol::RemoveSocket(Ptr<SctpSocket> socket)
 {
+    // The socket may outlive its place here (its user holds it): silence its timers,
+    // whose events point at it.
+    socket->CancelAllTimers();
     Unbind(socket);
     UnregisterAssociation(socket);
     auto it = std::find(m_sockets.begin(), m_sockets.end(), socket);

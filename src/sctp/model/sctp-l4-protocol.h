@@ -91,6 +91,10 @@ class SctpL4Protocol : public IpL4Protocol
                              uint16_t peerPort,
                              const Address& peerAddress);
     void UnregisterAssociation(Ptr<SctpSocket> socket);
+    /**
+     * Forget \p socket entirely (bindings, associations, timers) without sending
+     * anything: what a host crash looks like to the peer (restart tests).
+     */
     void RemoveSocket(Ptr<SctpSocket> socket);
     void AddSocket(Ptr<SctpSocket> socket);
 
