@@ -299,3 +299,65 @@ def test_both_ends_shut_down_at_once(tmp_path):
         "SHUTDOWN_COMPLETE",
         "SHUTDOWN_COMPLETE",
     ]
+
+
+@needs_tshark
+def test_unrecognized_chunks_and_parameters_by_their_high_bits(tmp_path):
+    """RFC 9260 3.2 and 3.2.1: the two high-order bits of an unknown chunk or parameter
+    type say whether to skip it and whether to report it."""
+    with simulation(seed=4, run=1) as ns:
+        pair = make_pair("10Mbps", "10ms")
+        server, client, collector, sender = setup(ns, pair)
+        run_until(0.4)
+        accepted = ns.DynamicCast[ns.SctpSocket](collector.accepted[0])
+        tag = accepted.GetLocalVerificationTag()
+        cport = client.GetLocalPort()
+        inj = injector(pair, 1)
+        a, b = pair.address(0), pair.address(1)
+
+        def heartbeat(info: bytes) -> bytes:
+            return chunk(4, 0, struct.pack("!HH", 1, 4 + len(info)) + info)
+
+        packets = [
+            # 0xC1 = 11: skip and report; the HEARTBEAT after it is answered.
+            packet(cport, PORT, tag, chunk(0xC1, 0, b"abcd"), heartbeat(b"one")),
+            # 0x41 = 01: stop processing and report; the HEARTBEAT is not processed.
+            packet(cport, PORT, tag, chunk(0x41, 0, b""), heartbeat(b"two")),
+            # 0x81 = 10: skip silently; the HEARTBEAT is answered.
+            packet(cport, PORT, tag, chunk(0x81, 0, b"zz"), heartbeat(b"three")),
+            # INIT to the listener with parameters 0xC005 (skip, report) and 0x8006 (skip).
+            packet(
+                42000,
+                PORT,
+                0,
+                init_chunk(0xABCD0001, params=struct.pack("!HHIHHI", 0xC005, 8, 1, 0x8006, 8, 2)),
+            ),
+            # INIT with a Host Name Address: aborted (RFC 9260 5.1.2).
+            packet(
+                42001, PORT, 0, init_chunk(0xABCD0002, params=struct.pack("!HH4s", 11, 8, b"host"))
+            ),
+        ]
+        for i, raw in enumerate(packets):
+            inj.Schedule(ns.Seconds(0.5 + 0.05 * i), raw, len(raw), a, b, True)
+        pair.p2p.EnablePcap(str(tmp_path / "unk"), pair.devices.Get(1), True)
+        run_until(2.0)
+        assert accepted.GetState() == ESTABLISHED
+        del pair, server, client, collector, sender, accepted, inj
+    gc.collect()
+    rows = tshark_fields(
+        tmp_path / "unk-1-0.pcap",
+        "sctp.chunk_type",
+        "sctp.cause_code",
+        "sctp.parameter_type",
+        "sctp.verification_tag",
+        "sctp.dstport",
+    )
+    errors = [r for r in rows if "9" in r[0].split(",")]
+    assert len(errors) == 2  # for 0xC1 and 0x41; 0x81 is skipped silently
+    assert all(r[1] == "0x0006" for r in errors)  # Unrecognized Chunk Type
+    assert sum(r[0].split(",").count("5") for r in rows) == 2  # HEARTBEAT ACKs: one, three
+    init_ack = [r for r in rows if r[0] == "2"]
+    assert len(init_ack) == 1 and init_ack[0][4] == "42000"
+    assert "0x0008" in init_ack[0][2].split(",")  # Unrecognized Parameter reported
+    aborts = [r for r in rows if r[0] == "6"]
+    assert aborts[-1][3] == "0xabcd0002" and aborts[-1][1] == "0x0005"  # Unresolvable Address
