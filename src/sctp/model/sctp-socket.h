@@ -1,8 +1,8 @@
 /*
  * The SCTP socket: the user API of ns-3 sockets (one-to-one style, one association per
  * socket as with TCP, RFC 6458 section 4) and the association it owns: state machine
- * and control chunks (sctp-socket.cc), send side (sctp-socket-tx.cc) and receive side
- * (sctp-socket-rx.cc).
+ * and control chunks (sctp-socket.cc), association set-up and collisions
+ * (sctp-socket-setup.cc), send side (sctp-socket-tx.cc) and receive side (sctp-socket-rx.cc).
  *
  * One Send() is one user message. Messages keep their boundaries: Recv() returns one
  * whole message (or the first maxSize bytes of it).
