@@ -181,3 +181,14 @@ def test_sctp_without_the_sctp_module_is_a_clear_error():
         pytest.skip("SCTP is built")
     with pytest.raises(RuntimeError, match="SCTP is not available"):
         wsn.run_scenario({"protocol": "sctp", "duration": 2.0, "n_sources": 1})
+
+
+def test_short_sctp_run_delivers_reports():
+    from transportlab import ns
+
+    if not ns.TypeId.LookupByNameFailSafe("ns3::SctpSocketFactory", ns.TypeId()):
+        pytest.skip("SCTP is not built")
+    s = wsn.run_scenario(dict(SHORT, protocol="sctp"), seed=1, run=1)["summary"].iloc[0]
+    assert s["sent"] > 0
+    assert 0 < s["delivered"] <= s["sent"]
+    assert s["throughput_kbps"] == pytest.approx(s["delivered"] * 256 * 8 / 6.0 / 1000)

@@ -426,6 +426,8 @@ def _install_transport(ns, protocol: str, nodes) -> None:
                 "SCTP is not available in this build: the sctp module (ns3::SctpSocketFactory, "
                 "ns3::SctpStackHelper) has not been merged yet"
             )
+        # NS-2.35's Agent/SCTP defaults (the seed ran NS-2's SCTP with its defaults).
+        ns.SctpStackHelper.SetNs2Defaults()
         ns.SctpStackHelper().Install(nodes)
 
 
