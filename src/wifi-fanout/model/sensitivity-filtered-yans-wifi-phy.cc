@@ -1,0 +1,225 @@
+#include "sensitivity-filtered-yans-wifi-phy.h"
+
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/mobility-model.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/propagation-delay-model.h"
+#include "ns3/propagation-loss-model.h"
+#include "ns3/simulator.h"
+#include "ns3/wifi-net-device.h"
+#include "ns3/wifi-ppdu.h"
+#include "ns3/wifi-utils.h"
+#include "ns3/yans-wifi-channel.h"
+
+#include <map>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SensitivityFilteredYansWifiPhy");
+NS_OBJECT_ENSURE_REGISTERED(SensitivityFilteredYansWifiPhy);
+
+TypeId
+SensitivityFilteredYansWifiPhy::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::SensitivityFilteredYansWifiPhy")
+            .SetParent<YansWifiPhy>()
+            .SetGroupName("Wifi")
+            .AddConstructor<SensitivityFilteredYansWifiPhy>()
+            .AddAttribute("FilterBelowSensitivity",
+                          "Schedule no arrival event at receivers where the signal is below "
+                          "their RxSensitivity (YansWifiChannel would discard it on arrival). "
+                          "false: send through YansWifiChannel::Send like a YansWifiPhy.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&SensitivityFilteredYansWifiPhy::m_filter),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+SensitivityFilteredYansWifiPhy::SensitivityFilteredYansWifiPhy()
+    : m_filter(true),
+      m_scheduled(0),
+      m_skipped(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+SensitivityFilteredYansWifiPhy::~SensitivityFilteredYansWifiPhy()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+SensitivityFilteredYansWifiPhy::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    // The list holds references to the other PHYs (and to this one): break the cycles.
+    m_channelPhys.clear();
+    m_listedChannel = nullptr;
+    YansWifiPhy::DoDispose();
+}
+
+uint64_t
+SensitivityFilteredYansWifiPhy::GetArrivalsScheduled() const
+{
+    return m_scheduled;
+}
+
+uint64_t
+SensitivityFilteredYansWifiPhy::GetArrivalsSkipped() const
+{
+    return m_skipped;
+}
+
+dBm_u
+SensitivityFilteredYansWifiPhy::SensitivityThreshold(Ptr<const YansWifiPhy> receiver,
+                                                     Ptr<const WifiPpdu> ppdu)
+{
+    // The expression of YansWifiChannel::Receive (ns-3.44), operand for operand, so that
+    // the decision taken here is bit for bit the one taken there.
+    return receiver->GetRxSensitivity() + RatioToDb(ppdu->GetTxChannelWidth() / MHz_u{20});
+}
+
+void
+SensitivityFilteredYansWifiPhy::StartTx(Ptr<const WifiPpdu> ppdu)
+{
+    NS_LOG_FUNCTION(this << ppdu);
+    if (!m_filter)
+    {
+        YansWifiPhy::StartTx(ppdu);
+        return;
+    }
+    // As YansWifiPhy::StartTx: the transmission trace, then the channel.
+    m_signalTransmissionCb(ppdu, ppdu->GetTxVector());
+    const dBm_u txPower = GetTxPowerForTransmission(ppdu) + GetTxGain();
+    if (!SendToSensingPhys(ppdu, txPower))
+    {
+        NS_LOG_WARN("cannot list the PHYs of the channel; sending through YansWifiChannel");
+        auto channel = DynamicCast<YansWifiChannel>(GetChannel());
+        NS_ABORT_MSG_UNLESS(channel, "SensitivityFilteredYansWifiPhy needs a YansWifiChannel");
+        channel->Send(this, ppdu, txPower);
+    }
+}
+
+bool
+SensitivityFilteredYansWifiPhy::ListChannelPhys(Ptr<YansWifiChannel> channel)
+{
+    NS_LOG_FUNCTION(this << channel);
+    m_channelPhys.clear();
+    m_listedChannel = nullptr;
+    // YansWifiChannel::GetDevice(i) is the device of its i-th PHY; find that PHY among the
+    // device's PHYs (the k-th PHY of the device on this channel for its k-th appearance).
+    std::map<Ptr<NetDevice>, std::size_t> seen;
+    for (std::size_t i = 0; i < channel->GetNDevices(); ++i)
+    {
+        auto device = DynamicCast<WifiNetDevice>(channel->GetDevice(i));
+        if (!device)
+        {
+            return false; // a PHY without a device yet: try again at the next transmission
+        }
+        std::size_t wanted = seen[device]++;
+        Ptr<YansWifiPhy> found;
+        for (const auto& phy : device->GetPhys())
+        {
+            auto yans = DynamicCast<YansWifiPhy>(phy);
+            if (yans && yans->GetChannel() == channel && wanted-- == 0)
+            {
+                found = yans;
+                break;
+            }
+        }
+        if (!found)
+        {
+            return false;
+        }
+        m_channelPhys.push_back(found);
+    }
+    m_listedChannel = channel;
+    return true;
+}
+
+bool
+SensitivityFilteredYansWifiPhy::SendToSensingPhys(Ptr<const WifiPpdu> ppdu, dBm_u txPower)
+{
+    NS_LOG_FUNCTION(this << ppdu << txPower);
+    auto channel = DynamicCast<YansWifiChannel>(GetChannel());
+    if (!channel)
+    {
+        return false;
+    }
+    if (channel != m_listedChannel || channel->GetNDevices() != m_channelPhys.size())
+    {
+        if (!ListChannelPhys(channel))
+        {
+            return false;
+        }
+    }
+    // The models are read at every transmission, as the channel uses its current ones.
+    PointerValue lossValue;
+    PointerValue delayValue;
+    channel->GetAttribute("PropagationLossModel", lossValue);
+    channel->GetAttribute("PropagationDelayModel", delayValue);
+    auto loss = lossValue.Get<PropagationLossModel>();
+    auto delayModel = delayValue.Get<PropagationDelayModel>();
+    NS_ABORT_MSG_UNLESS(loss && delayModel, "YansWifiChannel without loss or delay model");
+
+    Ptr<MobilityModel> senderMobility = GetMobility();
+    NS_ASSERT(senderMobility);
+    const uint8_t channelNumber = GetChannelNumber();
+    for (const auto& receiver : m_channelPhys)
+    {
+        if (PeekPointer(receiver) == this)
+        {
+            continue;
+        }
+        // From here on what YansWifiChannel::Send does for each receiver, in its order.
+        if (receiver->GetChannelNumber() != channelNumber)
+        {
+            continue;
+        }
+        Ptr<MobilityModel> receiverMobility = receiver->GetMobility()->GetObject<MobilityModel>();
+        const Time delay = delayModel->GetDelay(senderMobility, receiverMobility);
+        const dBm_u rxPower = loss->CalcRxPower(txPower, senderMobility, receiverMobility);
+        if (rxPower + receiver->GetRxGain() < SensitivityThreshold(receiver, ppdu))
+        {
+            // YansWifiChannel::Receive would return at once (after the SignalArrival trace).
+            ++m_skipped;
+            continue;
+        }
+        ++m_scheduled;
+        Ptr<WifiNetDevice> device = receiver->GetDevice();
+        const uint32_t dstNode = device ? device->GetNode()->GetId() : 0xffffffff;
+        Simulator::ScheduleWithContext(dstNode,
+                                       delay,
+                                       &SensitivityFilteredYansWifiPhy::Arrive,
+                                       receiver,
+                                       ppdu,
+                                       rxPower);
+    }
+    return true;
+}
+
+void
+SensitivityFilteredYansWifiPhy::Arrive(Ptr<YansWifiPhy> receiver,
+                                       Ptr<const WifiPpdu> ppdu,
+                                       dBm_u rxPower)
+{
+    NS_LOG_FUNCTION(receiver << ppdu << rxPower);
+    // What YansWifiChannel::Receive does (ns-3.44).
+    const dBm_u totalRxPower = rxPower + receiver->GetRxGain();
+    receiver->TraceSignalArrival(ppdu, totalRxPower, ppdu->GetTxDuration());
+    if (totalRxPower < SensitivityThreshold(receiver, ppdu))
+    {
+        NS_LOG_INFO("Received signal too weak to process: " << rxPower << " dBm");
+        return;
+    }
+    RxPowerWattPerChannelBand rxPowerW;
+    // YANS has one band; the key is the dummy band of YansWifiPhy::GetBand.
+    rxPowerW.insert({{{{0, 0}}, {{Hz_u{0}, Hz_u{0}}}}, DbmToW(totalRxPower)});
+    receiver->StartReceivePreamble(ppdu, rxPowerW, ppdu->GetTxDuration());
+}
+
+} // namespace ns3

@@ -1,0 +1,98 @@
+/*
+ * A YansWifiPhy whose transmissions reach only the receivers that can sense them.
+ *
+ * ns-3's YansWifiChannel::Send schedules one arrival event (YansWifiChannel::Receive)
+ * for every other PHY on the channel, whatever the distance. On arrival, Receive fires
+ * the receiver's SignalArrival trace and then discards the signal if its power plus the
+ * receiver's RxGain is below RxSensitivity + 10 log10(width / 20 MHz): such a signal is
+ * never added to the interference helper and has no other effect. In a large network
+ * most arrival events are of that kind (in the 56-node sensor field of seed 003, a frame
+ * is below the sensitivity at about half of the 55 other nodes).
+ *
+ * SensitivityFilteredYansWifiPhy makes that comparison at send time, with the same
+ * operands and the same expression, and schedules no arrival event for the signals the
+ * channel would discard. Everything else is done as YansWifiChannel does it, in the same
+ * order: the loss and delay models are asked for every other PHY on the channel (so a
+ * random loss model draws the same numbers), arrivals are scheduled in the channel's PHY
+ * order with the receiver's node as context, and the arrival runs the stock code
+ * (SignalArrival trace, threshold, StartReceivePreamble). Events that remain keep their
+ * relative order, so a simulation gives the same results with fewer events.
+ *
+ * Conditions (all hold for the usual static scenarios): the receiver's RxGain,
+ * RxSensitivity and channel do not change while a signal propagates (nanoseconds to
+ * microseconds), and nothing needs the SignalArrival trace for signals below the
+ * sensitivity (it is not fired for them). The attribute FilterBelowSensitivity = false
+ * restores the stock YansWifiPhy behaviour.
+ */
+#ifndef SENSITIVITY_FILTERED_YANS_WIFI_PHY_H
+#define SENSITIVITY_FILTERED_YANS_WIFI_PHY_H
+
+#include "ns3/yans-wifi-phy.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class YansWifiChannel;
+class PropagationLossModel;
+class PropagationDelayModel;
+
+/**
+ * \ingroup wifi
+ * \brief YansWifiPhy that schedules no arrival event for signals below the receiver's
+ * sensitivity.
+ *
+ * Install it with SensitivityFilteredYansWifiPhyHelper (a YansWifiPhyHelper that
+ * creates this class); every PHY on the channel may be of either class.
+ */
+class SensitivityFilteredYansWifiPhy : public YansWifiPhy
+{
+  public:
+    static TypeId GetTypeId();
+
+    SensitivityFilteredYansWifiPhy();
+    ~SensitivityFilteredYansWifiPhy() override;
+
+    void StartTx(Ptr<const WifiPpdu> ppdu) override;
+
+    /** Arrival events this PHY's transmissions scheduled (signal at or above sensitivity). */
+    uint64_t GetArrivalsScheduled() const;
+    /** Arrival events this PHY's transmissions did not schedule (signal below sensitivity). */
+    uint64_t GetArrivalsSkipped() const;
+
+    /**
+     * The threshold YansWifiChannel::Receive compares the received power (plus RxGain)
+     * with: RxSensitivity normalised to the PPDU's width.
+     */
+    static dBm_u SensitivityThreshold(Ptr<const YansWifiPhy> receiver,
+                                      Ptr<const WifiPpdu> ppdu);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /**
+     * Deliver \p ppdu to every PHY on the channel where it is at or above the sensitivity,
+     * as YansWifiChannel::Send does for all of them.
+     * \return false if the channel's PHYs could not be listed (then nothing was sent).
+     */
+    bool SendToSensingPhys(Ptr<const WifiPpdu> ppdu, dBm_u txPower);
+
+    /** (Re)build the list of the channel's PHYs in the channel's order. */
+    bool ListChannelPhys(Ptr<YansWifiChannel> channel);
+
+    /** The arrival of a signal: what YansWifiChannel::Receive does. */
+    static void Arrive(Ptr<YansWifiPhy> receiver, Ptr<const WifiPpdu> ppdu, dBm_u rxPower);
+
+    bool m_filter;                           //!< attribute FilterBelowSensitivity
+    Ptr<YansWifiChannel> m_listedChannel;    //!< channel whose PHYs m_channelPhys lists
+    std::vector<Ptr<YansWifiPhy>> m_channelPhys; //!< the channel's PHYs, in its order
+    uint64_t m_scheduled;                    //!< arrival events scheduled
+    uint64_t m_skipped;                      //!< arrival events not scheduled
+};
+
+} // namespace ns3
+
+#endif // SENSITIVITY_FILTERED_YANS_WIFI_PHY_H
