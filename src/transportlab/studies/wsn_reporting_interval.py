@@ -369,6 +369,9 @@ class RunOptions:
     #: decide at send time which receivers sense a frame (ns3::SensitivityFilteredYansWifiPhy)
     #: instead of scheduling an arrival at all 55 others, most of which discard it on arrival
     filter_weak_signals: bool = True
+    #: ns3::HorizonWifiRadioEnergyModel: no rescheduling of "battery empty" events that
+    #: cannot run before the end of the run (the MICA2 battery lasts days)
+    energy_horizon: bool = True
     checksums: bool = False  #: compute IPv4/UDP/TCP checksums (only needed for pcap files)
     record_packets: bool = True  #: per-packet delays (needed for the delay metric)
     progress_interval: float = 0.0  #: >0: sample events and memory every this many seconds
@@ -506,12 +509,21 @@ def _mobility(ns, nodes) -> None:
     mobility.Install(nodes)
 
 
-def _energy(ns, devices, nodes):
+def _energy(ns, devices, nodes, horizon_s: float | None = None):
+    """MICA2 batteries and radio energy models.
+
+    ``horizon_s``: install ``ns3::HorizonWifiRadioEnergyModel`` with that Horizon (same
+    results, see its header) instead of ``ns3::WifiRadioEnergyModel``.
+    """
     source_helper = ns.BasicEnergySourceHelper()
     source_helper.Set("BasicEnergySourceInitialEnergyJ", ns.DoubleValue(MICA2["initial_energy_j"]))
     source_helper.Set("BasicEnergySupplyVoltageV", ns.DoubleValue(MICA2["voltage_v"]))
     sources_ = source_helper.Install(nodes)
-    radio = ns.WifiRadioEnergyModelHelper()
+    if horizon_s is None:
+        radio = ns.WifiRadioEnergyModelHelper()
+    else:
+        radio = ns.HorizonWifiRadioEnergyModelHelper()
+        radio.Set("Horizon", ns.TimeValue(ns.Seconds(horizon_s)))
     radio.Set("TxCurrentA", ns.DoubleValue(MICA2["tx_current_a"]))
     radio.Set("RxCurrentA", ns.DoubleValue(MICA2["rx_current_a"]))
     radio.Set("IdleCurrentA", ns.DoubleValue(MICA2["idle_current_a"]))
@@ -609,6 +621,11 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
+def _cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _current_rss_mb() -> float:
     with open("/proc/self/statm") as f:
         pages = int(f.read().split()[1])
@@ -643,12 +660,14 @@ def run_scenario(
         interfaces = address.Assign(devices)
         # The wifi MAC queue is NS-2's interface queue: no queue disc in front of it.
         ns.TrafficControlHelper().Uninstall(devices)
-        energy_sources, radio_models = _energy(ns, devices, nodes)
+        energy_sources, radio_models = _energy(
+            ns, devices, nodes, params["duration"] if options.energy_horizon else None
+        )
         counter = _counter(ns)
         recorder = PacketRecorder()
         _applications(ns, params, nodes, interfaces, recorder)
 
-        wall0 = time.perf_counter()
+        wall0, cpu0 = time.perf_counter(), _cpu_s()
         progress = []
         duration = params["duration"]
         step = options.progress_interval
@@ -669,7 +688,7 @@ def run_scenario(
                 )
         else:
             ns.Simulator.Run()
-        wall = time.perf_counter() - wall0
+        wall, cpu = time.perf_counter() - wall0, _cpu_s() - cpu0
         events = int(ns.Simulator.GetEventCount())
 
         energy = []
@@ -683,6 +702,7 @@ def run_scenario(
                 }
             )
         arrivals = _arrival_counts(ns, devices)
+        reschedules = _energy_reschedules(ns, radio_models)
         counter.Snapshot()
         packets = recorder.to_frame()
         counts = _counts_frame(ns, counter)
@@ -691,10 +711,12 @@ def run_scenario(
         [
             {
                 "wall_s": wall,
+                "cpu_s": cpu,
                 "events": events,
                 "events_per_s": events / wall if wall > 0 else np.nan,
                 "peak_rss_mb": _rss_mb(),
                 **arrivals,
+                **reschedules,
             }
         ]
     )
@@ -717,6 +739,18 @@ def _arrival_counts(ns, devices) -> dict[str, float]:
         scheduled += int(phy.GetArrivalsScheduled())
         skipped += int(phy.GetArrivalsSkipped())
     return {"arrivals_scheduled": scheduled, "arrivals_skipped": skipped}
+
+
+def _energy_reschedules(ns, models) -> dict[str, float]:
+    """'Battery empty' reschedules HorizonWifiRadioEnergyModel skipped (NaN if stock)."""
+    skipped = deferred = 0
+    for i in range(models.GetN()):
+        model = ns.DynamicCast[ns.HorizonWifiRadioEnergyModel](models.Get(i))
+        if not model:
+            return {"energy_reschedules_skipped": np.nan, "energy_reschedules_done": np.nan}
+        skipped += int(model.GetSkippedReschedules())
+        deferred += int(model.GetDeferredReschedules())
+    return {"energy_reschedules_skipped": skipped, "energy_reschedules_done": deferred}
 
 
 def _counts_frame(ns, counter) -> pd.DataFrame:
