@@ -6,8 +6,9 @@
  * in the current PHY state (remaining energy / (current x voltage)). It reschedules it
  * whenever the energy source reports a change (HandleEnergyChanged), and the source
  * reports one at every PHY state change, every periodic update and every energy check
- * before a transmission. In a 56-node 802.11 sensor field that cascade (a nested
- * source update, a cancel, a new event) is about a third of the energy model's cost.
+ * before a transmission. In the 56-node 802.11 sensor field of wsn_reporting_interval
+ * that cascade (a nested source update, a cancel, a new event that can never run) is 7 %
+ * of a run's CPU samples (perf, UDP at a 1-s interval).
  *
  * HorizonWifiRadioEnergyModel skips the rescheduling while the battery provably
  * cannot run out before Horizon (the time the run stops), and behaves exactly like its
