@@ -132,18 +132,37 @@ for rng, distances in ((60.0, (59.0, 61.0)), (150.0, (149.0, 151.0))):
 # heap has doubled and does not keep events due after the run's stop time; live events run
 # in the same (time, uid) order, so the results are bit-identical (same delivered packets,
 # delays, energy, counters: `benchmarks/wsn_run.py --compare` checks it) and the memory
-# stays flat at about 0.46 GB. The rest of the time is ns-3's wifi PHY (a third of the
-# profile: every frame is delivered to every node within carrier-sense range, 256-405 m,
-# and most of them end as "preamble not detected"), the energy model's bookkeeping
-# (~6 %), malloc/free (~8 %) and, for short runs, cling's compilation of the Python
-# bindings (a fixed few seconds per process).
+# stays flat at about 0.46 GB.
+#
+# Two more models cut work without changing what is simulated (each can be turned off in
+# `RunOptions`; `benchmarks/wsn_run.py --compare` and `tests/test_wifi_*.py` check that the
+# results are identical):
+#
+# * `ns3::SensitivityFilteredYansWifiPhy` (src/wifi-fanout): `YansWifiChannel` schedules
+#   an arrival event at all 55 other nodes for every frame; about a third of them are
+#   below the receiver's sensitivity and discarded on arrival. The filtered PHY makes the
+#   same comparison at send time and schedules only the others: 10-17 % fewer events.
+# * `ns3::HorizonWifiRadioEnergyModel` (src/wifi-energy): `WifiRadioEnergyModel`
+#   reschedules its "battery empty" event whenever the battery's charge changes; while
+#   the battery provably cannot run out before the end of the run (MICA2: not for days)
+#   the rescheduling is skipped (750 000 times in 10 simulated seconds).
+#
+# Measured on a lightly loaded 2-core machine (UDP, 1-s interval, 100 s, one process,
+# `benchmarks/wsn_run.py --duration 100 --repeat 2`): 14.5 M events, 36.8 s of CPU in
+# `Simulator::Run`, 40.7 s in all and 0.46 GB before; 13.0 M events, 34.5 s and 39.4 s
+# and 0.46 GB after (the speed-ups above save ~6 % of the CPU time). The remaining time is
+# ns-3's wifi PHY (every frame reaches every node within carrier-sense range, 256-405 m,
+# and most end as "preamble not detected"), the energy model's bookkeeping at each of those
+# PHY state changes, malloc/free, and cling's compilation of the bindings (a fixed few
+# seconds per process). On the shared machine the same run takes 2-3 times longer in wall
+# time when other simulations compete for the two cores.
 
 # %% [markdown]
 # ## 3. Simulation
 #
 # 2 or 3 protocols x 5 intervals x `RUNS` replications through `transportlab.sweep`
 # (a local Dask cluster in full mode, or a scheduler address), cached per point and run.
-# One 100-s run takes 14.5 M events for UDP at a 1-s interval (see
+# One 100-s run takes 13.0 M events for UDP at a 1-s interval (see
 # `benchmarks/wsn_run.py` for its time and memory).
 
 # %%

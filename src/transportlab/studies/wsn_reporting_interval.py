@@ -367,7 +367,7 @@ class RunOptions:
     #: them until their time, like ns-3's default MapScheduler does
     purge_cancelled_events: bool = True
     #: decide at send time which receivers sense a frame (ns3::SensitivityFilteredYansWifiPhy)
-    #: instead of scheduling an arrival at all 55 others, most of which discard it on arrival
+    #: instead of scheduling an arrival at all 55 others (a third of them discard it on arrival)
     filter_weak_signals: bool = True
     #: ns3::HorizonWifiRadioEnergyModel: no rescheduling of "battery empty" events that
     #: cannot run before the end of the run (the MICA2 battery lasts days)

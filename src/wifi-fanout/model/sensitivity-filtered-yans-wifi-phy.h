@@ -6,8 +6,8 @@
  * the receiver's SignalArrival trace and then discards the signal if its power plus the
  * receiver's RxGain is below RxSensitivity + 10 log10(width / 20 MHz): such a signal is
  * never added to the interference helper and has no other effect. In a large network
- * most arrival events are of that kind (in the 56-node sensor field of seed 003, a frame
- * is below the sensitivity at about half of the 55 other nodes).
+ * many arrival events are of that kind (in the 56-node sensor field of seed 003, a frame
+ * is below the sensitivity at about a third of the 55 other nodes).
  *
  * SensitivityFilteredYansWifiPhy makes that comparison at send time, with the same
  * operands and the same expression, and schedules no arrival event for the signals the
