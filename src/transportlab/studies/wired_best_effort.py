@@ -427,7 +427,7 @@ def _install_sctp(ns, nodes, params: Mapping[str, Any]) -> None:
     helper.Install(nodes)
 
 
-class _Dumbbell:
+class Dumbbell:
     """The 22-node topology (for the default parameters) with its devices."""
 
     def __init__(self, ns, params: Mapping[str, Any], pairs: pd.DataFrame) -> None:
@@ -683,7 +683,7 @@ def simulate(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.Dat
     wall_start = time.perf_counter()
     with simulation(seed=seed, run=run, checksums=bool(params["pcap_prefix"])) as ns:
         _configure_tcp(ns, params)
-        net = _Dumbbell(ns, params, pairs)
+        net = Dumbbell(ns, params, pairs)
         starts = _start_times(ns, params, pairs)
         sinks = _install_applications(ns, params, pairs, net, starts)
         recorder = _watch_packets(ns, params, pairs, net) if params["record_packets"] else None

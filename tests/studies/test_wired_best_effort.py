@@ -1,0 +1,236 @@
+"""The wired best-effort dumbbell (seeds 000/004): topology, queue semantics, hand calculations."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from transportlab.params import ParameterError
+from transportlab.studies import get
+from transportlab.studies import wired_best_effort as wbe
+
+
+def params(**overrides):
+    return wbe.PARAMETERS.validate(overrides)
+
+
+# ----------------------------------------------------------------------------- pure Python
+
+
+def test_registered_with_its_seeds():
+    study = get("wired_best_effort")
+    assert study.seed_files == ("000_efd8d8b62659a846.txt", "004_c8175ad9bda103cf.txt")
+    assert study.simulate is wbe.simulate
+    assert study.notebook == "01_wired_best_effort.ipynb"
+
+
+def test_node_pairs_follow_the_ns2_script():
+    pairs = wbe.node_pairs(params())
+    assert wbe.node_count(params()) == 22
+    assert list(pairs["source"]) == list(range(2, 12))
+    assert list(pairs["sink"]) == list(range(12, 22))
+    assert list(pairs["application"]) == ["ftp"] * 5 + ["cbr"] * 5
+    assert list(pairs["transport"]) == ["tcp"] * 5 + ["udp"] * 5
+    assert list(pairs["script_start"]) == [10, 15, 15, 20, 20, 30, 35, 30, 40, 50]
+    assert pairs["pair"].iloc[0] == "nodes 2-12" and pairs["pair"].iloc[-1] == "nodes 11-21"
+    sctp = wbe.node_pairs(params(protocol="sctp", ftp_starts=[1.0], cbr_starts=[2.0, 3.0]))
+    assert list(sctp["transport"]) == ["sctp", "udp", "udp"]
+    assert list(sctp["source"]) == [2, 3, 4] and list(sctp["sink"]) == [5, 6, 7]
+
+
+def test_packet_sizes_against_ns2():
+    sizes = wbe.packet_sizes(params()).set_index("packet")
+    # NS-2: 1000 B + 40 B header; ns-3: 20 B IP + 20 B TCP, no options, + 2 B PPP.
+    assert sizes.loc["TCP data", "ns2"] == 1040 and sizes.loc["TCP data", "ns3_ip"] == 1040
+    assert sizes.loc["TCP data", "ns3_wire"] == 1042
+    assert sizes.loc["TCP ACK", "ns2"] == 40 and sizes.loc["TCP ACK", "ns3_wire"] == 42
+    # NS-2's UDP adds no header at all.
+    assert sizes.loc["UDP CBR", "ns2"] == 1000 and sizes.loc["UDP CBR", "ns3_wire"] == 1030
+    assert sizes.loc["UDP CBR", "ns3_wire / ns2"] == pytest.approx(1.03)
+    # NS-2.35 SCTP: 1452 B of data + 16 B chunk header + 12 B common header + 20 B IP.
+    assert sizes.loc["SCTP DATA", "ns2"] == 1500
+    assert sizes.loc["TCP data", "transmission_ms"] == pytest.approx(1042 * 8 / 500)
+    with_timestamps = wbe.packet_sizes(params(tcp_timestamps=True)).set_index("packet")
+    assert with_timestamps.loc["TCP data", "ns3_ip"] == 1052
+
+
+def test_queue_layout_keeps_ns2_limit():
+    assert wbe.queue_layout(params()) == {"queue_disc": 0, "device": 49, "in_transmission": 1}
+    for discipline in ("fifo", "fq_codel"):
+        layout = wbe.queue_layout(params(queue_discipline=discipline))
+        assert layout == {"queue_disc": 48, "device": 1, "in_transmission": 1}
+    assert sum(wbe.queue_layout(params(queue_limit=10)).values()) == 10
+
+
+def test_cbr_interval_is_ns2s():
+    assert wbe.cbr_interval(params()) == pytest.approx(0.8)
+
+
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        ({"bottleneck_rate": 0.5}, "unknown parameter 'bottleneck_rate'"),
+        ({"protocol": "dccp"}, "not one of"),
+        ({"queue_limit": 50.5}, "expected int"),
+        ({"duration": 0}, "must be > 0"),
+        ({"ftp_starts": [10.0, 2000.0]}, "must be before the end"),
+        ({"ftp_starts": [], "cbr_starts": []}, "no flows"),
+        ({"tcp_window": 80}, "exceeds 65535 B without tcp_window_scaling"),
+        ({"queue_limit": 2, "queue_discipline": "fifo"}, "too small for fifo"),
+        ({"sample_interval": 5.0, "duration": 2.0}, "exceeds duration"),
+        ({"cbr_starts": "30"}, "cbr_starts: expected"),
+    ],
+)
+def test_bad_parameters_fail_before_anything_runs(overrides, message):
+    with pytest.raises(ParameterError, match=message):
+        wbe.PARAMETERS.validate(overrides)
+
+
+def test_presets_are_valid_parameter_sets():
+    for name, preset in wbe.PRESETS.items():
+        values = wbe.PARAMETERS.validate(preset)
+        assert all(values[k] == v for k, v in preset.items()), name
+    assert wbe.PRESETS["modern_aqm"]["queue_discipline"] == "fq_codel"
+
+
+def test_quick_mode_is_shorter():
+    assert wbe.PARAMETERS.defaults(quick=True)["duration"] < wbe.PARAMETERS.defaults()["duration"]
+
+
+# ----------------------------------------------------------------------------- ns-3
+
+
+def test_topology_facts():
+    from transportlab.simulation import simulation
+
+    values = params()
+    pairs = wbe.node_pairs(values)
+    with simulation() as ns:
+        net = wbe.Dumbbell(ns, values, pairs)
+        assert net.nodes.GetN() == 22
+        degrees = [net.nodes.Get(i).GetNDevices() for i in range(22)]
+        # Every node also has a loopback device.
+        assert degrees[:2] == [12, 12] and set(degrees[2:]) == {2}
+
+        def rate_and_delay(device):
+            p2p = ns.DynamicCast[ns.PointToPointNetDevice](device)
+            rate = ns.DataRateValue()
+            p2p.GetAttribute("DataRate", rate)
+            delay = ns.TimeValue()
+            p2p.GetChannel().GetAttribute("Delay", delay)
+            return rate.Get().GetBitRate(), delay.Get().GetSeconds()
+
+        assert rate_and_delay(net.bottleneck) == (500_000, 0.1)
+        assert rate_and_delay(net.bottleneck_reverse) == (500_000, 0.1)
+        for flow in range(10):
+            assert rate_and_delay(net.source_devices[flow]) == (1_000_000, 0.01)
+            assert rate_and_delay(net.sink_devices[flow]) == (1_000_000, 0.03)
+        layer = net.nodes.Get(0).GetObject[ns.TrafficControlLayer]()
+        for device in [net.bottleneck, *net.source_devices.values()]:
+            queue = ns.DynamicCast[ns.PointToPointNetDevice](device).GetQueue()
+            assert queue.GetMaxSize().GetValue() == 49
+        assert not layer.GetRootQueueDiscOnDevice(net.bottleneck)
+
+
+def _burst(discipline: str) -> dict[str, pd.DataFrame]:
+    # 60 CBR sources send one packet each at the same instant, then nothing for 1.6 s:
+    # 60 packets reach router 0 together over identical access links.
+    return wbe.simulate(
+        params(
+            duration=4.0,
+            ftp_starts=[],
+            cbr_starts=[1.0] * 60,
+            cbr_rate_mbps=0.005,
+            start_jitter_ms=0.0,
+            queue_discipline=discipline,
+            sample_interval=1.0,
+        ),
+        seed=1,
+        run=1,
+    )
+
+
+def test_droptail_holds_49_waiting_plus_one_in_transmission():
+    out = _burst("droptail")
+    packets = out["packets"]
+    per_burst = packets.assign(burst=(packets["time"] > 2.5).astype(int))
+    counts = per_burst.groupby(["burst", "point"], observed=False).size().unstack()
+    assert list(counts["sent"]) == [60, 60]
+    assert list(counts["bottleneck"]) == [50, 50]
+    assert list(counts["dropped"]) == [10, 10]
+    assert list(counts["received"]) == [50, 50]
+    assert out["queue"]["packets"].max() == 49
+    # The burst drains one packet per transmission time: 1030 B at 0.5 Mb/s.
+    sent_on_link = np.diff(packets.loc[packets["point"] == "bottleneck", "time"].to_numpy()[:50])
+    assert sent_on_link == pytest.approx(np.full(49, 1030 * 8 / 500_000))
+
+
+def test_fifo_queue_disc_holds_the_same_buffer_but_wakes_late():
+    # Through the traffic-control layer (queue disc 48 + device 1 + 1 in transmission) the
+    # queue disc is woken in a separate event, so a simultaneous burst gets one packet less.
+    out = _burst("fifo")
+    packets = out["packets"]
+    first = packets[packets["time"] < 2.5]
+    assert (first["point"] == "bottleneck").sum() == 49
+    assert (first["point"] == "dropped").sum() == 11
+    maxima = out["queue"].groupby("queue")["packets"].max()
+    assert maxima["device"] == 1 and maxima["queue_disc"] == 48
+
+
+def test_one_tcp_flow_fills_the_bottleneck():
+    values = params(duration=40.0, ftp_starts=[1.0], cbr_starts=[], start_jitter_ms=0.0)
+    out = wbe.simulate(values, seed=1, run=1)
+    goodput = out["goodput"]
+    steady = goodput[(goodput["time"] > 10) & (goodput["time"] <= 40)]
+    measured = steady["bytes"].sum() * 8 / 30
+    # A 20-segment window (20 x 8336 bits per 0.315-s RTT > 500 kb/s) keeps the link busy
+    # without loss; each 1042-byte frame carries 1000 bytes of data.
+    assert measured == pytest.approx(500_000 * 1000 / 1042, rel=0.005)
+    assert out["flows"]["packets_dropped"].iloc[0] == 0
+    assert out["run"]["bottleneck_utilisation"].iloc[0] > 0.95
+    cwnd = out["cwnd"]
+    assert cwnd[cwnd["variable"] == "ssthresh"]["bytes"].iloc[0] == 20_000
+    assert cwnd[cwnd["variable"] == "cwnd"]["bytes"].iloc[0] == 2_000
+
+
+def test_cbr_flow_matches_hand_calculation():
+    values = params(duration=20.5, ftp_starts=[], cbr_starts=[1.0], start_jitter_ms=0.0)
+    out = wbe.simulate(values, seed=1, run=1)
+    packets = out["packets"]
+    sent = packets[packets["point"] == "sent"]
+    received = packets[packets["point"] == "received"]
+    # NS-2's CBR: first packet at the start, then one every 1000 * 8 / 10 000 = 0.8 s.
+    expected_times = 1.0 + 0.8 * np.arange(math.floor(19.5 / 0.8) + 1)
+    assert sent["time"].to_numpy() == pytest.approx(expected_times)
+    assert set(sent["size"]) == {1028}  # 1000 B payload + 8 UDP + 20 IP
+    # Store and forward over three links of an empty network.
+    wire_bits = 1030 * 8
+    delay = wire_bits / 1e6 + 0.01 + wire_bits / 5e5 + 0.1 + wire_bits / 1e6 + 0.03
+    assert received["time"].to_numpy() - sent["time"].to_numpy() == pytest.approx(delay, abs=1e-9)
+    assert out["flows"]["rx_bytes"].iloc[0] == 1000 * len(expected_times)
+
+
+def test_same_run_is_identical_and_runs_differ():
+    values = params(duration=60.0)
+    first = wbe.simulate(values, seed=1, run=1)
+    again = wbe.simulate(values, seed=1, run=1)
+    other = wbe.simulate(values, seed=1, run=2)
+    pd.testing.assert_frame_equal(first["packets"], again["packets"])
+    pd.testing.assert_frame_equal(first["flows"], again["flows"])
+    assert not np.array_equal(first["flows"]["start"], other["flows"]["start"])
+    starts = other["flows"]["start"] - other["flows"]["script_start"]
+    assert ((starts >= 0) & (starts < 0.1)).all()
+    exact = wbe.simulate(dict(values, start_jitter_ms=0.0), seed=1, run=3)
+    assert list(exact["flows"]["start"]) == list(exact["flows"]["script_start"])
+
+
+def test_sctp_needs_the_sctp_model():
+    if wbe.sctp_available():
+        pytest.skip("the SCTP model is built in")
+    with pytest.raises(RuntimeError, match="SCTP model"):
+        wbe.simulate(
+            params(protocol="sctp", duration=5.0, ftp_starts=[1.0], cbr_starts=[]), seed=1, run=1
+        )
