@@ -147,6 +147,7 @@ def _burst(discipline: str) -> dict[str, pd.DataFrame]:
             start_jitter_ms=0.0,
             queue_discipline=discipline,
             sample_interval=1.0,
+            record_packets=True,
         ),
         seed=1,
         run=1,
@@ -162,7 +163,8 @@ def test_droptail_holds_49_waiting_plus_one_in_transmission():
     assert list(counts["bottleneck"]) == [50, 50]
     assert list(counts["dropped"]) == [10, 10]
     assert list(counts["received"]) == [50, 50]
-    assert out["queue"]["packets"].max() == 49
+    queue = out["series"].query("metric == 'queue_max_packets'")
+    assert queue["flow"].eq(-1).all() and queue["value"].max() == 49
     # The burst drains one packet per transmission time: 1030 B at 0.5 Mb/s.
     sent_on_link = np.diff(packets.loc[packets["point"] == "bottleneck", "time"].to_numpy()[:50])
     assert sent_on_link == pytest.approx(np.full(49, 1030 * 8 / 500_000))
@@ -176,28 +178,36 @@ def test_fifo_queue_disc_holds_the_same_buffer_but_wakes_late():
     first = packets[packets["time"] < 2.5]
     assert (first["point"] == "bottleneck").sum() == 49
     assert (first["point"] == "dropped").sum() == 11
-    maxima = out["queue"].groupby("queue")["packets"].max()
-    assert maxima["device"] == 1 and maxima["queue_disc"] == 48
+    queue = out["series"].query("metric == 'queue_max_packets'")
+    assert queue["value"].max() == 48
 
 
 def test_one_tcp_flow_fills_the_bottleneck():
-    values = params(duration=40.0, ftp_starts=[1.0], cbr_starts=[], start_jitter_ms=0.0)
+    values = params(
+        duration=40.0, ftp_starts=[1.0], cbr_starts=[], start_jitter_ms=0.0, record_packets=True
+    )
     out = wbe.simulate(values, seed=1, run=1)
-    goodput = out["goodput"]
+    goodput = out["series"].query("metric == 'goodput_kbps'")
     steady = goodput[(goodput["time"] > 10) & (goodput["time"] <= 40)]
-    measured = steady["bytes"].sum() * 8 / 30
+    measured = steady["value"].mean() * 1e3
     # A 20-segment window (20 x 8336 bits per 0.315-s RTT > 500 kb/s) keeps the link busy
     # without loss; each 1042-byte frame carries 1000 bytes of data.
     assert measured == pytest.approx(500_000 * 1000 / 1042, rel=0.005)
-    assert out["flows"]["packets_dropped"].iloc[0] == 0
+    assert out["flows"]["data_dropped"].iloc[0] == 0
     assert out["run"]["bottleneck_utilisation"].iloc[0] > 0.95
-    cwnd = out["cwnd"]
-    assert cwnd[cwnd["variable"] == "ssthresh"]["bytes"].iloc[0] == 20_000
-    assert cwnd[cwnd["variable"] == "cwnd"]["bytes"].iloc[0] == 2_000
+    # Slow start up to ssthresh = window_ = 20 segments, then congestion avoidance with the
+    # window limited by the receiver's 20 segments: no loss, ssthresh never changes.
+    series = out["series"]
+    ssthresh = series[(series["metric"] == "ssthresh_bytes") & (series["time"] >= 2)]
+    assert (ssthresh["value"] == 20_000).all()
+    cwnd = series[(series["metric"] == "cwnd_bytes") & (series["time"] >= 10)]
+    assert (cwnd["value"] >= 20_000).all()
 
 
 def test_cbr_flow_matches_hand_calculation():
-    values = params(duration=20.5, ftp_starts=[], cbr_starts=[1.0], start_jitter_ms=0.0)
+    values = params(
+        duration=20.5, ftp_starts=[], cbr_starts=[1.0], start_jitter_ms=0.0, record_packets=True
+    )
     out = wbe.simulate(values, seed=1, run=1)
     packets = out["packets"]
     sent = packets[packets["point"] == "sent"]
@@ -210,11 +220,26 @@ def test_cbr_flow_matches_hand_calculation():
     wire_bits = 1030 * 8
     delay = wire_bits / 1e6 + 0.01 + wire_bits / 5e5 + 0.1 + wire_bits / 1e6 + 0.03
     assert received["time"].to_numpy() - sent["time"].to_numpy() == pytest.approx(delay, abs=1e-9)
-    assert out["flows"]["rx_bytes"].iloc[0] == 1000 * len(expected_times)
+    flow = out["flows"].iloc[0]
+    assert flow["rx_bytes"] == 1000 * len(expected_times)
+    # Constant delay: no jitter in any definition; the AWK "delay" is the 0.8-s gap of the
+    # packet closing each window (two packets per 1-s window), its e2eDelay the path delay.
+    assert flow["delay_ms"] == pytest.approx(delay * 1e3)
+    assert flow["awk_e2e_delay_ms"] == pytest.approx(delay * 1e3)
+    assert flow["awk_jitter_ms"] == pytest.approx(0, abs=1e-9)
+    assert flow["rfc3550_jitter_ms"] == pytest.approx(0, abs=1e-9)
+    assert flow["ipdv_ms"] == pytest.approx(0, abs=1e-9)
+    assert flow["awk_delay_s"] == pytest.approx(0.8)
+    # 1028-byte datagrams count as 1000 bytes. The script's clock starts at the first trace
+    # event (the first send, 1.0 s): the first window closes with the third packet
+    # (3000 B over 1.77296 s), the next 11 with every second one (2000 B over 1.6 s).
+    first_window = 3000 / (2 * 0.8 + delay) * 8 / 1000
+    assert flow["awk_throughput_kbps"] == pytest.approx((first_window + 11 * 10.0) / 12)
+    assert flow["loss_ratio"] == 0
 
 
 def test_same_run_is_identical_and_runs_differ():
-    values = params(duration=60.0)
+    values = params(duration=60.0, record_packets=True)
     first = wbe.simulate(values, seed=1, run=1)
     again = wbe.simulate(values, seed=1, run=1)
     other = wbe.simulate(values, seed=1, run=2)

@@ -27,16 +27,14 @@ from ``src/sctp`` (``ns3::SctpSocketFactory``); the FTP flows reach their
 transport only through its socket factory name, so every transport that
 provides one plugs in here.
 
-Measurements (:func:`simulate`):
-
-* ``packets``: every data packet at its source device (NS-2's ``+`` at the
-  source node), on the bottleneck (``-``), when dropped (``d``) and at the
-  destination device (``r``), keyed by a per-transmission number as NS-2's
-  packet uid (:class:`~transportlab.recording.PathRecorder`); this is what
-  the AWK scripts of seed 004 Appendix B read from the trace file.
-* ``goodput``: application bytes delivered per sampling interval.
-* ``queue``, ``cwnd``: bottleneck queue length and congestion windows.
-* ``flows``, ``run``: per-flow and per-run summaries.
+Measurements (:func:`simulate`): every data packet is recorded at its source
+device (NS-2's ``+`` at the source node), on the bottleneck (``-``), when
+dropped (``d``) and at the destination device (``r``), keyed by a
+per-transmission number like NS-2's packet uid
+(:class:`~transportlab.recording.PathRecorder`): what the AWK scripts of seed
+004 Appendix B read from the trace file. :func:`flow_metrics` turns them into
+the papers' metrics and standard ones per node pair; the run also samples the
+sinks' byte counters, the congestion windows and the bottleneck queue.
 """
 
 from __future__ import annotations
@@ -264,8 +262,17 @@ PARAMETERS = ParameterSpace(
           minimum=1, maximum=65000, unit="bytes"),
     Param("sample_interval", 1.0, float, "goodput sampling interval", minimum=0.01,
           unit="s"),
-    Param("record_packets", True, bool,
-          "record every data packet at its source, the bottleneck, drops and its destination"),
+    Param("awk_tic", 1.0, float,
+          "window of the seed 004 AWK scripts (their `tic`; the thesis does not give it)",
+          minimum=0.001, unit="s"),
+    Param("awk_pkt", 1000, int,
+          "packet size argument of the AWK scripts (`pkt`): smaller packets are ignored and "
+          "sizes are rounded down to a multiple of it",
+          minimum=1, unit="bytes"),
+    Param("record_series", True, bool,
+          "return the time series (goodput, cwnd, queue, AWK series) of every flow"),
+    Param("record_packets", False, bool,
+          "return every recorded transmission (source, bottleneck, drop, destination)"),
     Param("pcap_prefix", "", str,
           "if set, write pcap traces of the bottleneck link to <prefix>-<node>-<device>.pcap"),
     consistency=[_starts_before_end, _some_flow, _queue_room, _window_fits, _cbr_sends,
@@ -628,11 +635,7 @@ def _watch_state(ns, params, pairs, net, starts):
 
 def _run_sampled(ns, params, sinks) -> pd.DataFrame:
     """Run to the end, reading each sink's byte counter every ``sample_interval``."""
-    interval = params["sample_interval"]
-    duration = params["duration"]
-    edges = np.arange(1, int(np.floor(duration / interval + 1e-9)) + 1) * interval
-    if len(edges) == 0 or edges[-1] < duration - 1e-9:
-        edges = np.append(edges, duration)
+    edges = _edges(params)
     flows = sorted(sinks)
     totals = np.zeros((len(edges), len(flows)), dtype=np.int64)
     for i, edge in enumerate(edges):
@@ -647,35 +650,179 @@ def _run_sampled(ns, params, sinks) -> pd.DataFrame:
     })  # fmt: skip
 
 
-def _series_frame(recorder, value_name: str) -> pd.DataFrame:
-    frame = recorder.to_frame()
-    if frame.empty:
-        return pd.DataFrame(
-            {
-                "flow": pd.Series(dtype=np.int64),
-                "variable": pd.Series(dtype=str),
-                "time": pd.Series(dtype=float),
-                value_name: pd.Series(dtype=float),
-            }
+def _step_series(times: np.ndarray, values: np.ndarray, edges: np.ndarray):
+    """Time-weighted mean, maximum and last value of a step function per interval.
+
+    The function is 0 before its first change; interval ``i`` is
+    ``[edges[i-1], edges[i])`` with ``edges[-1] = 0`` before the first.
+    """
+    t = np.concatenate([[0.0], times])
+    v = np.concatenate([[0.0], values])
+    area = np.concatenate([[0.0], np.cumsum(v[:-1] * np.diff(t))])
+
+    def integral(x):
+        j = np.searchsorted(t, x, side="right") - 1
+        return area[j] + v[j] * (x - t[j])
+
+    lower = np.concatenate([[0.0], edges[:-1]])
+    mean = (integral(edges) - integral(lower)) / (edges - lower)
+    at_start = v[np.searchsorted(t, lower, side="right") - 1]
+    inside = np.searchsorted(lower, t, side="right") - 1
+    peak = at_start.copy()
+    valid = (inside >= 0) & (t < edges[-1])
+    np.maximum.at(peak, inside[valid], v[valid])
+    last = v[np.searchsorted(t, edges, side="left") - 1]
+    return mean, peak, last
+
+
+def _edges(params: Mapping[str, Any]) -> np.ndarray:
+    interval, duration = params["sample_interval"], params["duration"]
+    edges = np.arange(1, int(np.floor(duration / interval + 1e-9)) + 1) * interval
+    if len(edges) == 0 or edges[-1] < duration - 1e-9:
+        edges = np.append(edges, duration)
+    return edges
+
+
+def _long(flow: int, metric: str, time, value) -> pd.DataFrame:
+    time = np.asarray(time, dtype=float)
+    return pd.DataFrame({
+        "flow": np.full(len(time), flow, dtype=np.int64),
+        "metric": metric,
+        "time": time,
+        "value": np.asarray(value, dtype=float),
+    })  # fmt: skip
+
+
+def packet_records(packets: pd.DataFrame, pkt: float) -> pd.DataFrame:
+    """Sends and receives of data packets as :mod:`transportlab.metrics` records.
+
+    ``packets`` is the recorder's table; only transmissions of at least ``pkt``
+    bytes (IP datagram) are kept, as the AWK scripts keep them (this leaves out
+    SYNs, pure ACKs and SACKs). ``seq`` numbers a flow's data transmissions
+    0, 1, 2, ... in sending order (the AWK scripts visit NS-2 uids in increasing
+    order, which within one flow is the same order), ``sent_time`` and ``delay``
+    are set on received rows.
+    """
+    sent = packets[(packets["point"] == "sent") & (packets["size"] >= pkt)]
+    sent = sent.sort_values(["flow", "packet"], kind="mergesort")
+    seq = sent.groupby("flow").cumcount()
+    seq_of = pd.Series(seq.to_numpy(), index=sent["packet"].to_numpy())
+    sent_time = pd.Series(sent["time"].to_numpy(), index=sent["packet"].to_numpy())
+    received = packets[(packets["point"] == "received") & (packets["size"] >= pkt)]
+    frames = []
+    for event, rows in (("sent", sent), ("received", received)):
+        ids = rows["packet"].to_numpy()
+        frame = pd.DataFrame({
+            "event": event,
+            "flow": rows["flow"].to_numpy(),
+            "seq": seq_of.reindex(ids).to_numpy(),
+            "packet": ids,
+            "size": rows["size"].to_numpy(),
+            "time": rows["time"].to_numpy(),
+            "sent_time": sent_time.reindex(ids).to_numpy(),
+        })  # fmt: skip
+        frames.append(frame)
+    records = pd.concat(frames, ignore_index=True).sort_values("time", kind="mergesort")
+    records["event"] = pd.Categorical(records["event"], categories=["sent", "received"])
+    records["seq"] = records["seq"].astype(np.int64)
+    received_rows = records["event"] == "received"
+    records["delay"] = np.where(received_rows, records["time"] - records["sent_time"], np.nan)
+    records.loc[~received_rows, "sent_time"] = np.nan
+    return records.reset_index(drop=True)
+
+
+def flow_metrics(
+    packets: pd.DataFrame, flows: pd.DataFrame, params: Mapping[str, Any]
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per-flow metrics (one row per flow) and their time series (long table).
+
+    The papers' own definitions, from :mod:`transportlab.metrics` (the seed 004
+    AWK scripts, ``tic = awk_tic``, ``pkt = awk_pkt``; table entry = mean of the
+    printed values without gap markers):
+
+    * ``awk_throughput_kbps``: the throughput script (sizes rounded down to a
+      multiple of ``pkt``: 1000 of a 1040-byte TCP packet, of a 1028-byte UDP
+      packet and of a 1500-byte SCTP packet);
+    * ``awk_jitter_ms``: the jitter script (mean |delay difference| of
+      consecutive packets per window);
+    * ``awk_delay_s``: the delay script as printed: the inter-arrival gap of the
+      packet that closes a window, not a one-way delay;
+    * ``awk_e2e_delay_ms``: the one-way delay (``e2eDelay``, which the script
+      computes but does not print) of the same window-closing packets.
+
+    Standard definitions: ``goodput_kbps`` (application bytes over the flow's
+    active time), ``delay_ms`` (mean one-way delay of the data packets),
+    ``rfc3550_jitter_ms`` (mean of the RFC 3550 estimator over the flow),
+    ``ipdv_ms`` (mean |RFC 3393 IPDV| of packets consecutive in sending order),
+    ``loss_ratio`` (data transmissions dropped / sent; a TCP retransmission is
+    a transmission of its own).
+    """
+    from transportlab import metrics  # noqa: PLC0415
+
+    tic, pkt = params["awk_tic"], params["awk_pkt"]
+    records = packet_records(packets, pkt)
+    # The throughput script starts its clock at the first line of the NS-2 trace.
+    trace_start = float(packets["time"].min()) if len(packets) else 0.0
+    dropped = packets[(packets["point"] == "dropped") & (packets["size"] >= pkt)]
+    drops = dropped.groupby("flow").size()
+    rows, series = [], []
+    for flow in flows["flow"]:
+        mine = records[records["flow"] == flow]
+        received = mine[mine["event"] == "received"]
+        row = {"flow": flow}
+        n_sent = int((mine["event"] == "sent").sum())
+        row["data_sent"] = n_sent
+        row["data_received"] = len(received)
+        row["data_dropped"] = int(drops.get(flow, 0))
+        row["loss_ratio"] = row["data_dropped"] / n_sent if n_sent else np.nan
+        if len(received) < 3:
+            rows.append(row)
+            continue
+        throughput = metrics.awk_throughput_series(mine, tic=tic, pkt=pkt, trace_start=trace_start)
+        jitter = metrics.awk_jitter_series(mine, tic=tic, pkt=pkt)
+        delay = metrics.awk_delay_series(mine, tic=tic, pkt=pkt)
+        closing = delay.loc[~delay["gap_marker"], "time"].to_numpy()
+        by_arrival = received.set_index("time")["delay"]
+        e2e = by_arrival.reindex(closing).to_numpy()
+        row["awk_throughput_kbps"] = metrics.awk_table_average(throughput)
+        row["awk_jitter_ms"] = metrics.awk_table_average(jitter)
+        row["awk_delay_s"] = metrics.awk_table_average(delay)
+        row["awk_e2e_delay_ms"] = float(np.nanmean(e2e)) * 1e3 if len(e2e) else np.nan
+        one_way = metrics.one_way_delay(mine)
+        row["delay_ms"] = float(one_way.mean()) * 1e3
+        row["rfc3550_jitter_ms"] = (
+            float(metrics.rfc3550_jitter_series(one_way.to_numpy()).mean()) * 1e3
         )
-    parts = frame["series"].str.split(":", expand=True)
-    return pd.DataFrame(
-        {
-            "flow": parts[0].astype(np.int64),
-            "variable": parts[1],
-            "time": frame["time"],
-            value_name: frame["value"],
-        }
-    )
+        variation = metrics.ipdv(mine)
+        row["ipdv_ms"] = float(variation.abs().mean()) * 1e3 if len(variation) else np.nan
+        rows.append(row)
+        for name, frame, scale in (
+            ("awk_throughput_kbps", throughput, 1.0),
+            ("awk_jitter_ms", jitter, 1.0),
+        ):
+            kept = frame[~frame["gap_marker"]]
+            series.append(_long(flow, name, kept["time"], kept["value"] * scale))
+        series.append(_long(flow, "awk_e2e_delay_ms", closing, e2e * 1e3))
+    return pd.DataFrame(rows), pd.concat(series, ignore_index=True) if series else None
 
 
 def simulate(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFrame]:
     """One replication (ns-3 RngRun ``run``) of the scenario.
 
-    Tables: ``flows`` (one row per node pair), ``packets`` (if
-    ``record_packets``), ``goodput``, ``queue``, ``cwnd`` and ``run``; see the
-    module docstring.
+    Tables:
+
+    * ``flows``: one row per node pair: identity, start time, application bytes
+      and goodput, and the metrics of :func:`flow_metrics`;
+    * ``run``: one row: bottleneck utilisation (bits on the wire, PPP headers
+      included, over capacity x time since the first start), Jain's index of the
+      FTP flows' goodput and AWK throughput, drops, events, wall time;
+    * ``series`` (if ``record_series``): long table ``flow, metric, time,
+      value`` per ``sample_interval`` (goodput, congestion window, bottleneck
+      queue with flow -1) and per AWK window (the AWK series);
+    * ``packets`` (if ``record_packets``): every recorded transmission
+      (``point``: sent, bottleneck, dropped, received; ``size``: IP bytes).
     """
+    from transportlab import metrics  # noqa: PLC0415
     from transportlab.simulation import event_count, simulation  # noqa: PLC0415
 
     params = PARAMETERS.validate(params)
@@ -686,7 +833,7 @@ def simulate(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.Dat
         net = Dumbbell(ns, params, pairs)
         starts = _start_times(ns, params, pairs)
         sinks = _install_applications(ns, params, pairs, net, starts)
-        recorder = _watch_packets(ns, params, pairs, net) if params["record_packets"] else None
+        recorder = _watch_packets(ns, params, pairs, net)
         queue, windows = _watch_state(ns, params, pairs, net, starts)
         if params["pcap_prefix"]:
             ns.PointToPointHelper().EnablePcap(params["pcap_prefix"], net.bottleneck, False)
@@ -694,46 +841,73 @@ def simulate(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.Dat
         goodput = _run_sampled(ns, params, sinks)
         run_seconds = time.perf_counter() - wall_start - build_seconds
         events = event_count()
-        packets = _packets_frame(recorder) if recorder is not None else None
-        queue_frame = queue.to_frame().rename(columns={"series": "queue", "value": "packets"})
-        cwnd = _series_frame(windows, "bytes")
+        packets = _packets_frame(recorder)
+        queue_frame = queue.to_frame()
+        windows_frame = windows.to_frame()
         rx_bytes = {flow: int(sink.GetTotalRx()) for flow, sink in sinks.items()}
 
     flows = pairs.copy()
     flows["start"] = starts
     flows["rx_bytes"] = flows["flow"].map(rx_bytes)
-    active = params["duration"] - flows["start"]
-    flows["goodput_kbps"] = flows["rx_bytes"] * 8 / active / 1e3
-    if packets is not None:
-        counts = packets.groupby(["flow", "point"], observed=False).size().unstack(fill_value=0)
-        for point in ("sent", "dropped", "received"):
-            flows[f"packets_{point}"] = flows["flow"].map(counts[point]).fillna(0).astype(np.int64)
+    flows["goodput_kbps"] = flows["rx_bytes"] * 8 / (params["duration"] - flows["start"]) / 1e3
+    per_flow, awk_series = flow_metrics(packets, flows, params)
+    flows = flows.merge(per_flow, on="flow", how="left")
+
+    on_link = packets[packets["point"] == "bottleneck"]
+    wire_bits = (on_link["size"].sum() + PPP_HEADER * len(on_link)) * 8
+    busy_time = params["duration"] - float(flows["start"].min())
+    ftp = flows[flows["application"] == "ftp"]
     run_row = {
-        "protocol": params["protocol"],
-        "seed": seed,
-        "run": run,
-        "duration": params["duration"],
+        "bottleneck_utilisation": wire_bits / (params["bottleneck_rate_mbps"] * 1e6 * busy_time),
+        "bottleneck_drops": int((packets["point"] == "dropped").sum()),
+        "jain_goodput": metrics.jain_index(ftp["goodput_kbps"]) if len(ftp) else np.nan,
+        "jain_awk_throughput": (
+            metrics.jain_index(ftp["awk_throughput_kbps"].fillna(0))
+            if len(ftp) and ftp["awk_throughput_kbps"].fillna(0).sum() > 0
+            else np.nan
+        ),
         "events": events,
         "build_seconds": build_seconds,
         "run_seconds": run_seconds,
     }
-    if packets is not None:
-        on_link = packets[packets["point"] == "bottleneck"]
-        first = float(flows["start"].min())
-        wire_bits = (on_link["size"].sum() + PPP_HEADER * len(on_link)) * 8
-        run_row["bottleneck_utilisation"] = wire_bits / (
-            params["bottleneck_rate_mbps"] * 1e6 * (params["duration"] - first)
-        )
-    tables = {
-        "flows": flows,
-        "goodput": goodput,
-        "queue": queue_frame,
-        "cwnd": cwnd,
-        "run": pd.DataFrame([run_row]),
-    }
-    if packets is not None:
+    tables = {"flows": flows, "run": pd.DataFrame([run_row])}
+    if params["record_series"]:
+        tables["series"] = _series(params, goodput, queue_frame, windows_frame, awk_series)
+    if params["record_packets"]:
         tables["packets"] = packets
     return tables
+
+
+def _series(params, goodput, queue_frame, windows_frame, awk_series) -> pd.DataFrame:
+    edges = _edges(params)
+    interval = np.diff(np.concatenate([[0.0], edges]))
+    parts = []
+    for flow, group in goodput.groupby("flow"):
+        kbps = group["bytes"].to_numpy() * 8 / interval / 1e3
+        parts.append(_long(flow, "goodput_kbps", group["time"], kbps))
+    if len(queue_frame):
+        device = queue_frame[queue_frame["series"] == "device"]
+        total_t, total_v = device["time"].to_numpy(), device["value"].to_numpy()
+        if (queue_frame["series"] == "queue_disc").any():
+            # Occupancy = device queue + queue disc: merge the two step functions.
+            both = queue_frame.sort_values("time", kind="mergesort")
+            current = {"device": 0.0, "queue_disc": 0.0}
+            values = []
+            for name, value in zip(both["series"], both["value"], strict=True):
+                current[name] = value
+                values.append(current["device"] + current["queue_disc"])
+            total_t, total_v = both["time"].to_numpy(), np.array(values)
+        mean, peak, _ = _step_series(total_t, total_v, edges)
+        parts.append(_long(-1, "queue_mean_packets", edges, mean))
+        parts.append(_long(-1, "queue_max_packets", edges, peak))
+    if len(windows_frame):
+        names = windows_frame["series"].str.split(":", expand=True)
+        for (flow, variable), group in windows_frame.groupby([names[0], names[1]]):
+            *_, last = _step_series(group["time"].to_numpy(), group["value"].to_numpy(), edges)
+            parts.append(_long(int(flow), f"{variable}_bytes", edges, last))
+    if awk_series is not None:
+        parts.append(awk_series)
+    return pd.concat(parts, ignore_index=True)
 
 
 STUDY = Study(
