@@ -40,7 +40,7 @@ sinks' byte counters, the congestion windows and the bottleneck queue.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -66,6 +66,7 @@ SINK_PORT = 9000
 # ns-3 random stream for the start-time jitter: fixed, so that it does not depend on the
 # order in which other objects draw their stream numbers.
 JITTER_STREAM = 1_000_000
+SCTP_STREAM = 2_000_000
 
 TRANSPORT_FACTORIES = {
     "tcp": "ns3::TcpSocketFactory",
@@ -429,9 +430,14 @@ def _install_sctp(ns, nodes, params: Mapping[str, Any]) -> None:
             "protocol='sctp' needs the SCTP model (src/sctp, ns3::SctpSocketFactory), "
             "which this build of transportlab does not contain"
         )
+    if params["sctp_profile"] == "ns2":
+        # Attribute defaults of ns-2.35's Agent/SCTP (src/sctp/helper/sctp-stack-helper.cc);
+        # "rfc9260" keeps the model's own defaults, RFC 9260's protocol parameters.
+        ns.SctpStackHelper.SetNs2Defaults("2.35")
     helper = ns.SctpStackHelper()
-    helper.SetProfile(params["sctp_profile"])
     helper.Install(nodes)
+    # Fixed streams for the random verification tags, initial TSNs and keys.
+    helper.AssignStreams(nodes, SCTP_STREAM)
 
 
 class Dumbbell:
@@ -623,13 +629,13 @@ def _watch_state(ns, params, pairs, net, starts):
     if net.bottleneck in net.queue_discs:
         queue.watch(net.queue_discs[net.bottleneck], "PacketsInQueue", "uint32", "queue_disc")
     windows = ValueRecorder()
-    if params["protocol"] == "tcp":
-        for row in pairs[pairs["application"] == "ftp"].itertuples():
-            # The socket exists once BulkSend has started.
-            path = f"/NodeList/{row.source}/$ns3::TcpL4Protocol/SocketList/0/"
-            at = starts[row.flow] + 1e-6
-            windows.watch_path(path + "CongestionWindow", "uint32", f"{row.flow}:cwnd", at=at)
-            windows.watch_path(path + "SlowStartThreshold", "uint32", f"{row.flow}:ssthresh", at=at)
+    protocol = {"tcp": "TcpL4Protocol", "sctp": "SctpL4Protocol"}[params["protocol"]]
+    for row in pairs[pairs["application"] == "ftp"].itertuples():
+        # The socket exists once BulkSend has started.
+        path = f"/NodeList/{row.source}/$ns3::{protocol}/SocketList/0/"
+        at = starts[row.flow] + 1e-6
+        windows.watch_path(path + "CongestionWindow", "uint32", f"{row.flow}:cwnd", at=at)
+        windows.watch_path(path + "SlowStartThreshold", "uint32", f"{row.flow}:ssthresh", at=at)
     return queue, windows
 
 
@@ -908,6 +914,98 @@ def _series(params, goodput, queue_frame, windows_frame, awk_series) -> pd.DataF
     if awk_series is not None:
         parts.append(awk_series)
     return pd.concat(parts, ignore_index=True)
+
+
+# ----------------------------------------------------------------------------- analysis
+
+# The per-pair metrics of :func:`flow_metrics`: column -> (label, unit).
+METRICS = {
+    "awk_throughput_kbps": ("AWK throughput", "kbps"),
+    "awk_jitter_ms": ("AWK jitter", "ms"),
+    "awk_delay_s": ("AWK delay as printed", "s"),
+    "awk_e2e_delay_ms": ("AWK e2eDelay", "ms"),
+    "goodput_kbps": ("goodput", "kbps"),
+    "delay_ms": ("one-way delay", "ms"),
+    "rfc3550_jitter_ms": ("RFC 3550 jitter", "ms"),
+    "ipdv_ms": ("mean |IPDV| (RFC 3393)", "ms"),
+    "loss_ratio": ("loss ratio", ""),
+}
+
+
+def per_pair_summary(
+    flows: pd.DataFrame, by: Sequence[str] = ("protocol",), metrics: Sequence[str] | None = None
+) -> pd.DataFrame:
+    """Mean, 95 % Student-t interval and run count of each metric per node pair.
+
+    ``flows`` is the ``flows`` table of several replications (a sweep's, with
+    the parameter columns ``by``). One row per (``by``..., pair, metric).
+    """
+    from transportlab.published import confidence_interval  # noqa: PLC0415
+
+    metrics = list(metrics or METRICS)
+    rows = []
+    keys = [*by, "flow", "pair", "application"]
+    for key, group in flows.groupby(keys, sort=True, observed=True):
+        for metric in metrics:
+            mean, low, high, n = confidence_interval(group[metric])
+            rows.append((*key, metric, mean, low, high, n))
+    return pd.DataFrame(rows, columns=[*keys, "metric", "mean", "ci_low", "ci_high", "n_runs"])
+
+
+def reproduced_values(flows: pd.DataFrame, delay: str = "printed") -> pd.DataFrame:
+    """The FTP pairs' AWK metrics per replication, for :func:`transportlab.published.compare`.
+
+    ``delay`` chooses what stands for the published "average delay": ``"printed"``
+    (the delay script's output: an inter-arrival gap, in s) or ``"e2e"`` (the
+    one-way ``e2eDelay`` of the same packets, which the script computes but
+    does not print, in ms). Rows ``nodes 2-12`` ... and, for delay and jitter,
+    ``all pairs (mean)`` (the mean over the FTP pairs, as the thesis' Table 4.7).
+    """
+    if delay not in ("printed", "e2e"):
+        raise ValueError(f"delay must be 'printed' or 'e2e', got {delay!r}")
+    ftp = flows[flows["application"] == "ftp"]
+    columns = {
+        "awk_throughput": ("awk_throughput_kbps", "kbps"),
+        "awk_jitter": ("awk_jitter_ms", "ms"),
+        "awk_delay": ("awk_delay_s", "s") if delay == "printed" else ("awk_e2e_delay_ms", "ms"),
+    }
+    frames = []
+    for metric, (column, unit) in columns.items():
+        per_pair = pd.DataFrame({
+            "protocol": ftp["protocol"].str.upper(),
+            "metric": metric,
+            "row": ftp["pair"],
+            "unit": unit,
+            "run": ftp["run"],
+            "value": ftp[column],
+        })  # fmt: skip
+        mean = per_pair.groupby(["protocol", "metric", "unit", "run"], as_index=False)[
+            "value"
+        ].mean()
+        mean["row"] = "all pairs (mean)"
+        frames.append(per_pair)
+        if metric != "awk_throughput":
+            frames.append(mean[per_pair.columns])
+    return pd.concat(frames, ignore_index=True)
+
+
+def expected_queueing_delay(params: Mapping[str, Any], packet_bytes: int) -> float:
+    """One-way delay (s) of a packet finding ``queue_limit - 1`` packets of its size waiting.
+
+    Three propagation delays, three transmissions of the packet and the
+    transmissions of the waiting ones on the bottleneck: the ceiling of the
+    delay when the bottleneck queue is full of this flow's packets.
+    """
+    wire = (packet_bytes + PPP_HEADER) * 8
+    bottleneck = params["bottleneck_rate_mbps"] * 1e6
+    return (
+        (params["access_delay_ms"] + params["bottleneck_delay_ms"] + params["egress_delay_ms"])
+        / 1e3
+        + wire / (params["access_rate_mbps"] * 1e6)
+        + wire / bottleneck
+        + wire / (params["egress_rate_mbps"] * 1e6)
+        + (params["queue_limit"] - 1) * wire / bottleneck
+    )
 
 
 STUDY = Study(
