@@ -23,7 +23,6 @@ def main() -> None:
 
     started = time.perf_counter()
     from transportlab import ns  # noqa: F401
-
     from transportlab.studies import wired_best_effort as study
 
     print(f"start-up (import ns-3 + transportlab): {time.perf_counter() - started:.2f} s wall")
