@@ -20,7 +20,8 @@ scripts, which we follow where the text disagrees::
 * Every link is ``DropTail`` with NS-2's default ``limit_`` of 50 packets:
   49 waiting plus the one being transmitted (see :func:`queue_layout`).
 
-ns-3 has no TCP Tahoe (NS-2's default ``Agent/TCP``) and no link-less packets;
+ns-3 has no TCP Tahoe (NS-2's default ``Agent/TCP``; ``src/tcp-tahoe`` adds
+it as ``TcpTahoe`` + ``TcpTahoeRecovery``) and no link-less packets;
 :data:`TCP_DIFFERENCES` and :func:`packet_sizes` state every difference of
 the configuration, :data:`PRESETS` holds the modern alternatives. SCTP comes
 from ``src/sctp`` (``ns3::SctpSocketFactory``); the FTP flows reach their
@@ -75,11 +76,12 @@ TRANSPORT_FACTORIES = {
 }
 
 TCP_CONGESTION = (
-    "TcpNewReno", "TcpLinuxReno", "TcpCubic", "TcpBic", "TcpHighSpeed", "TcpHtcp", "TcpHybla",
+    "TcpTahoe", "TcpNewReno", "TcpLinuxReno", "TcpCubic", "TcpBic", "TcpHighSpeed", "TcpHtcp",
+    "TcpHybla",
     "TcpIllinois", "TcpLedbat", "TcpLp", "TcpScalable", "TcpVegas", "TcpVeno",
     "TcpWestwoodPlus", "TcpYeah", "TcpBbr", "TcpDctcp",
 )  # fmt: skip
-TCP_RECOVERY = ("TcpClassicRecovery", "TcpPrrRecovery")
+TCP_RECOVERY = ("TcpTahoeRecovery", "TcpClassicRecovery", "TcpPrrRecovery")
 QUEUE_DISCIPLINES = ("droptail", "fifo", "fq_codel")
 SCTP_PROFILES = ("ns2", "rfc9260")
 
@@ -87,10 +89,12 @@ SCTP_PROFILES = ("ns2", "rfc9260")
 TCP_DIFFERENCES = pd.DataFrame(
     [
         ("variant", "Tahoe (Agent/TCP)",
-         "NewReno congestion control + classic (RFC 6582) fast recovery",
-         "ns-3 has no Tahoe. Slow start and congestion avoidance are the same; after three "
-         "duplicate ACKs Tahoe sets cwnd to 1 and goes back N, NewReno halves cwnd and "
-         "retransmits one hole per RTT. The notebook sweeps the recovery choice."),
+         "TcpTahoe + TcpTahoeRecovery (src/tcp-tahoe)",
+         "ns-3 has no Tahoe, so src/tcp-tahoe adds NS-2's rules: window growth per ACK, "
+         "ssthresh = int(window/2) segments, and after three duplicate ACKs a retransmission "
+         "and slow start from one segment without window inflation. With several losses in "
+         "one window ns-3's socket retransmits one hole per partial ACK (NewReno) where "
+         "Tahoe goes back N and may resend segments the receiver holds."),
         ("limited transmit", "no", "off (LimitedTransmit=false)", "as NS-2"),
         ("SACK / timestamps / window scaling", "no / no / no", "off / off / off", "as NS-2"),
         ("segment size", "1000 B + 40 B header = 1040 B", "1000 B + 20 IP + 20 TCP = 1040 B",
@@ -232,8 +236,12 @@ PARAMETERS = ParameterSpace(
           minimum=UDP_CLIENT_HEADER, maximum=1472, unit="bytes"),
     Param("cbr_rate_mbps", 0.01, float, "CBR payload rate (NS-2 rate_)", minimum=0,
           exclusive_minimum=True, unit="Mb/s"),
-    Param("tcp_congestion", "TcpNewReno", str, "ns-3 congestion control", choices=TCP_CONGESTION),
-    Param("tcp_recovery", "TcpClassicRecovery", str, "ns-3 loss recovery", choices=TCP_RECOVERY),
+    Param("tcp_congestion", "TcpTahoe", str,
+          "congestion control: TcpTahoe = NS-2 Agent/TCP's window rules (src/tcp-tahoe), or "
+          "one of ns-3's", choices=TCP_CONGESTION),
+    Param("tcp_recovery", "TcpTahoeRecovery", str,
+          "loss recovery: TcpTahoeRecovery = fast retransmit, then slow start from one "
+          "segment (NS-2 Agent/TCP); ns-3's classic (NewReno) or PRR", choices=TCP_RECOVERY),
     Param("tcp_segment_size", 1000, int, "TCP payload per segment (NS-2 packetSize_)",
           minimum=100, maximum=1460, unit="bytes"),
     Param("tcp_window", 20, int,
