@@ -41,7 +41,7 @@
 #
 # | | NS-2 run | here | why |
 # |---|---|---|---|
-# | TCP | Agent/TCP = Tahoe | NewReno + classic recovery, no limited transmit, SACK, timestamps or window scaling | ns-3 has no Tahoe; sweep in section 7 |
+# | TCP | Agent/TCP = Tahoe | `TcpTahoe` + `TcpTahoeRecovery` (`src/tcp-tahoe`) | ns-3 has no Tahoe; with several losses per window ns-3 retransmits hole by hole where Tahoe goes back N (section 7.2 sweeps the alternatives) |
 # | headers | TCP 1040 B, UDP 1000 B, no link header | real IP/TCP/UDP headers + 2 B PPP | ns-3 builds real packets (+0.2 % TCP, +3 % UDP airtime) |
 # | SCTP | ns-2.35 Agent/SCTP | `src/sctp` with the NS-2.35 preset | our own model |
 # | start times | exactly as scripted | + U(0, 100 ms) per replication | NS-2 is deterministic; the jitter measures how much the phase of the flows matters |
@@ -131,8 +131,12 @@ print(wbe.packet_sizes(PARAMS).round(3).to_string(index=False))
 # ## 3. TCP: NS-2's Agent/TCP in ns-3
 #
 # NS-2's default `Agent/TCP` is Tahoe with a 20-packet window, 1000-byte segments,
-# an ACK for every packet and no options. ns-3 has no Tahoe; every other setting
-# is matched:
+# an ACK for every packet and no options. ns-3 has no Tahoe, so `src/tcp-tahoe`
+# adds NS-2's rules as a congestion control (`TcpTahoe`: growth per ACK,
+# `ssthresh = int(window/2)` segments) and a loss recovery (`TcpTahoeRecovery`:
+# after three duplicate ACKs retransmit and restart from one segment, no window
+# inflation); `tests/test_tcp_tahoe.py` checks the window trajectory segment by
+# segment. Every setting and what remains different:
 
 # %%
 wbe.TCP_DIFFERENCES
@@ -311,14 +315,15 @@ path = save_figure(fig, wbe.STUDY.name, "queue_cwnd", quick=quick, n_runs=1)
 print(path.relative_to(project_root()))
 
 # %% [markdown]
-# ## 6. What the "delay" tables hold
+# ## 6. What the "delay" tables hold, and how `tic` matters
 #
 # The delay script of Appendix B prints `delay = recvTime[i] - prev_time`, the gap
 # between two arrivals, at the packet that closes each `tic` window; the one-way
 # delay `e2eDelay` is computed and never printed. The printed value depends on
 # `tic` (a longer window is more likely to be closed by a packet after a long gap),
-# which the thesis does not give. Recomputing from the packets of RngRun 1 with
-# several windows:
+# which the thesis does not give. The jitter script averages per window too, so
+# windows holding a single packet after a pause count as much as full ones.
+# Recomputing from the packets of RngRun 1 with several windows:
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -329,7 +334,7 @@ for protocol in PROTOCOLS:
     packets = detail[protocol]["packets"]
     records = wbe.packet_records(packets, PARAMS["awk_pkt"])
     for tic in (0.1, 0.5, 1.0, 2.0, 5.0):
-        printed, e2e = [], []
+        printed, e2e, jitter = [], [], []
         for flow in range(5):
             mine = records[records["flow"] == flow]
             delay = metrics.awk_delay_series(mine, tic=tic, pkt=PARAMS["awk_pkt"])
@@ -337,8 +342,11 @@ for protocol in PROTOCOLS:
             printed.append(kept["value"].mean())
             by_time = mine[mine["event"] == "received"].set_index("time")["delay"]
             e2e.append(by_time.reindex(kept["time"]).mean())
-        rows.append((protocol, tic, 1e3 * np.mean(printed), 1e3 * np.mean(e2e)))
-tic_table = pd.DataFrame(rows, columns=["protocol", "tic_s", "printed_ms", "e2e_ms"])
+            jitter.append(metrics.awk_table_average(
+                metrics.awk_jitter_series(mine, tic=tic, pkt=PARAMS["awk_pkt"])))
+        rows.append((protocol, tic, 1e3 * np.mean(printed), 1e3 * np.mean(e2e), np.mean(jitter)))
+tic_table = pd.DataFrame(rows, columns=["protocol", "tic_s", "printed_delay_ms", "e2e_delay_ms",
+                                        "awk_jitter_ms"])
 print(tic_table.round(1).to_string(index=False))
 
 # %% [markdown]
@@ -393,27 +401,31 @@ print(flows[flows["application"] == "ftp"].groupby("protocol")[
 # when both transports fill the link equally. The goodput (application bytes per
 # second) of the two transports is what decides which one moves more data.
 #
-# ### 7.2 TCP's loss recovery (ns-3 has no Tahoe)
+# ### 7.2 TCP's loss recovery, the flows' phase and the bottleneck rate
 #
 # The jitter and the per-pair shares depend on what TCP does after a loss. Tahoe
-# restarts from one segment; ns-3 offers NewReno's classic fast recovery (our
-# default), Proportional Rate Reduction (PRR), SACK, and limited transmit:
+# (our default) restarts from one segment; ns-3's own TCPs halve the window
+# instead: NewReno's classic fast recovery, Proportional Rate Reduction (PRR),
+# with SACK, with limited transmit. Two more sources of difference: the exact
+# scripted start times and the text's 512 kb/s bottleneck:
 
 # %%
+NEWRENO = {"tcp_congestion": "TcpNewReno", "tcp_recovery": "TcpClassicRecovery"}
 TCP_VARIANTS = {
-    "NewReno classic (default)": {},
-    "NewReno PRR": {"tcp_recovery": "TcpPrrRecovery"},
-    "NewReno classic + SACK": {"tcp_sack": True},
-    "NewReno classic + limited transmit": {"tcp_limited_transmit": True},
-    "scripted start times (no jitter)": {"start_jitter_ms": 0.0},
-    "bottleneck 512 kb/s (the text)": {"bottleneck_rate_mbps": 0.512},
+    "Tahoe (default)": {},
+    "NewReno classic": NEWRENO,
+    "NewReno PRR": dict(NEWRENO, tcp_recovery="TcpPrrRecovery"),
+    "NewReno classic + SACK": dict(NEWRENO, tcp_sack=True),
+    "NewReno classic + limited transmit": dict(NEWRENO, tcp_limited_transmit=True),
+    "Tahoe, scripted start times": {"start_jitter_ms": 0.0},
+    "Tahoe, bottleneck 512 kb/s (the text)": {"bottleneck_rate_mbps": 0.512},
 }
 variant_points = [dict(PARAMS, protocol="tcp", record_series=False, **v)
                   for v in TCP_VARIANTS.values()]
 variants = sweep.run(wbe.STUDY, variant_points, runs=SWEEP_RUNS, quick=quick,
                      scheduler=scheduler)
-keys = ["tcp_recovery", "tcp_sack", "tcp_limited_transmit", "start_jitter_ms",
-        "bottleneck_rate_mbps"]
+keys = ["tcp_congestion", "tcp_recovery", "tcp_sack", "tcp_limited_transmit",
+        "start_jitter_ms", "bottleneck_rate_mbps"]
 labels = {tuple(dict(PARAMS, **v)[k] for k in keys): name for name, v in TCP_VARIANTS.items()}
 vflows = variants["flows"]
 vflows = vflows[vflows["application"] == "ftp"]

@@ -259,3 +259,127 @@ def test_sctp_needs_the_sctp_model():
         wbe.simulate(
             params(protocol="sctp", duration=5.0, ftp_starts=[1.0], cbr_starts=[]), seed=1, run=1
         )
+
+
+# ----------------------------------------------------------------------------- analysis helpers
+
+
+def test_step_series_means_peaks_and_last_values():
+    # 0 until 0.5 s, 4 until 1.5 s, 2 after; intervals [0, 1), [1, 2), [2, 3).
+    mean, peak, last = wbe._step_series(
+        np.array([0.5, 1.5]), np.array([4.0, 2.0]), np.array([1.0, 2.0, 3.0])
+    )
+    assert mean == pytest.approx([2.0, 3.0, 2.0])
+    assert list(peak) == [4.0, 4.0, 2.0]
+    assert list(last) == [4.0, 2.0, 2.0]
+
+
+def test_packet_records_number_each_flows_data_packets_in_sending_order():
+    packets = pd.DataFrame(
+        {
+            "point": pd.Categorical(
+                ["sent", "sent", "sent", "sent", "received", "received", "dropped"],
+                categories=["sent", "bottleneck", "dropped", "received"],
+            ),
+            "flow": [0, 1, 0, 0, 0, 1, 0],
+            "packet": [0, 1, 2, 3, 0, 1, 3],
+            "size": [40, 1040, 1040, 1040, 40, 1040, 1040],
+            "time": [1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.35],
+        }
+    )
+    records = wbe.packet_records(packets, pkt=1000)
+    sent = records[records["event"] == "sent"].sort_values("packet")
+    assert list(sent["packet"]) == [1, 2, 3]  # the 40-byte packet is left out
+    assert list(sent["seq"]) == [0, 0, 1]  # per flow
+    received = records[records["event"] == "received"]
+    assert list(received["packet"]) == [1]
+    assert received["delay"].iloc[0] == pytest.approx(0.4)
+    assert received["sent_time"].iloc[0] == pytest.approx(1.1)
+
+
+def _flows_table():
+    rows = []
+    for protocol, base in (("tcp", 90.0), ("sctp", 60.0)):
+        for run in (1, 2):
+            for flow in range(6):
+                rows.append({
+                    "protocol": protocol, "run": run, "flow": flow,
+                    "pair": f"nodes {2 + flow}-{8 + flow}",
+                    "application": "ftp" if flow < 5 else "cbr",
+                    "awk_throughput_kbps": base + flow + run, "awk_jitter_ms": 10.0 + run,
+                    "awk_delay_s": 0.5, "awk_e2e_delay_ms": 800.0 + flow,
+                })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_per_pair_summary_gives_student_intervals():
+    summary = wbe.per_pair_summary(_flows_table(), metrics=["awk_jitter_ms"])
+    row = summary[(summary["protocol"] == "tcp") & (summary["flow"] == 0)].iloc[0]
+    # Values 11 and 12: mean 11.5, half width t(0.975, 1) * 0.5 = 6.353.
+    assert row["mean"] == 11.5 and row["n_runs"] == 2
+    assert row["ci_high"] - row["mean"] == pytest.approx(12.706 * 0.5, rel=1e-3)
+
+
+def test_reproduced_values_shape_and_delay_readings():
+    flows = _flows_table()
+    printed = wbe.reproduced_values(flows, delay="printed")
+    assert set(printed["protocol"]) == {"TCP", "SCTP"}
+    delay = printed[printed["metric"] == "awk_delay"]
+    assert set(delay["unit"]) == {"s"}
+    # Five FTP pairs + their mean, per run and protocol; CBR pairs are not published.
+    assert len(delay) == 2 * 2 * 6
+    assert "nodes 7-13" not in set(printed["row"])
+    assert "all pairs (mean)" not in set(printed.loc[printed["metric"] == "awk_throughput", "row"])
+    e2e = wbe.reproduced_values(flows, delay="e2e")
+    mean = e2e[(e2e["metric"] == "awk_delay") & (e2e["row"] == "all pairs (mean)")]
+    assert set(mean["unit"]) == {"ms"} and set(mean["value"]) == {802.0}
+    with pytest.raises(ValueError, match="printed' or 'e2e"):
+        wbe.reproduced_values(flows, delay="mean")
+
+
+def test_full_queue_delay_bound():
+    values = params()
+    # 140 ms propagation + 1042-byte frame on 1, 0.5, 1 Mb/s + 49 frames on 0.5 Mb/s.
+    expected = 0.14 + 1042 * 8 * (1 / 1e6 + 1 / 5e5 + 1 / 1e6) + 49 * 1042 * 8 / 5e5
+    assert wbe.expected_queueing_delay(values, 1040) == pytest.approx(expected)
+
+
+@pytest.mark.tshark
+def test_bottleneck_pcap_decodes_and_agrees_with_the_recorder(tmp_path):
+    import shutil
+    import subprocess
+
+    if shutil.which("tshark") is None:
+        pytest.skip("tshark is not installed (make tshark)")
+    values = params(
+        duration=6.0,
+        ftp_starts=[1.0],
+        cbr_starts=[1.5],
+        start_jitter_ms=0.0,
+        record_packets=True,
+        pcap_prefix=str(tmp_path / "bottleneck"),
+    )
+    out = wbe.simulate(values, seed=1, run=1)
+    (pcap,) = tmp_path.glob("bottleneck-0-*.pcap")
+    fields = subprocess.run(
+        ["tshark", "-r", str(pcap), "-o", "ip.check_checksum:TRUE", "-o",
+         "tcp.check_checksum:TRUE", "-T", "fields", "-e", "frame.len", "-e", "ip.proto",
+         "-e", "tcp.len", "-e", "udp.length", "-e", "_ws.expert.severity", "-e", "ip.dst"],
+        capture_output=True, text=True, check=True,
+    ).stdout.split("\n")  # fmt: skip
+    both_ways = [line.split("\t") for line in fields if line]
+    # The trace holds both directions; data goes to the sinks, ACKs come back from them.
+    sinks = {r[5] for r in both_ways if r[2] not in ("", "0") or r[1] == "17"}
+    rows = [r for r in both_ways if r[5] in sinks]
+    assert len(rows) < len(both_ways)
+    packets = out["packets"]
+    on_link = packets[packets["point"] == "bottleneck"]
+    # Every frame the bottleneck sent is in the trace (PPP header included in frame.len).
+    assert len(rows) == len(on_link)
+    assert sorted(int(r[0]) for r in rows) == sorted(on_link["size"] + 2)
+    tcp_data = [r for r in rows if r[1] == "6" and r[2] not in ("", "0")]
+    assert tcp_data and {int(r[2]) for r in tcp_data} == {1000}
+    udp = [r for r in rows if r[1] == "17"]
+    assert udp and {int(r[3]) for r in udp} == {1008}  # 1000 B payload + 8 B header
+    # Real checksums: no malformed packets or checksum errors (expert severity "error").
+    assert not [r for r in both_ways if r[4] in ("error", "8388608")]
