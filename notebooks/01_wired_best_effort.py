@@ -229,6 +229,8 @@ import matplotlib.pyplot as plt
 from transportlab.figures import save_figure
 from transportlab.paths import project_root
 
+plt.rcParams["figure.dpi"] = 60  # inline previews; the saved PNGs have their own resolution
+
 PUBLISHED = published.load(wbe.STUDY.name)
 COLORS = {"tcp": "tab:blue", "sctp": "tab:red"}
 PANELS = [("awk_throughput", "awk_throughput_kbps", "kbps", "AWK throughput (kb/s)", 1.0),
