@@ -133,14 +133,18 @@ class PathRecorder:
     def origin(self, obj, trace_source: str, flow: int, point: str = "sent") -> None:
         """Tag packets passing ``trace_source`` of ``obj`` as ``flow`` and record them."""
         if not self._recorder.WatchOrigin(obj, trace_source, int(flow), self._code(point)):
-            raise ValueError(f"cannot tag at {self._describe(obj, trace_source)}: no such trace "
-                             "source, or not a one-packet (or queue-disc item) signature")
+            raise ValueError(
+                f"cannot tag at {self._describe(obj, trace_source)}: no such trace "
+                "source, or not a one-packet (or queue-disc item) signature"
+            )
 
     def watch(self, obj, trace_source: str, point: str) -> None:
         """Record tagged packets passing ``trace_source`` of ``obj`` at ``point``."""
         if not self._recorder.Watch(obj, trace_source, self._code(point)):
-            raise ValueError(f"cannot watch {self._describe(obj, trace_source)}: no such trace "
-                             "source, or not a one-packet (or queue-disc item) signature")
+            raise ValueError(
+                f"cannot watch {self._describe(obj, trace_source)}: no such trace "
+                "source, or not a one-packet (or queue-disc item) signature"
+            )
 
     def __len__(self) -> int:
         return int(self._recorder.GetN())
