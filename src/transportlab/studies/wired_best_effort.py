@@ -852,7 +852,9 @@ def simulate(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.Dat
         if params["pcap_prefix"]:
             ns.PointToPointHelper().EnablePcap(params["pcap_prefix"], net.bottleneck, False)
         build_seconds = time.perf_counter() - wall_start
+        cpu_start = time.process_time()
         goodput = _run_sampled(ns, params, sinks)
+        run_cpu_seconds = time.process_time() - cpu_start
         run_seconds = time.perf_counter() - wall_start - build_seconds
         events = event_count()
         packets = _packets_frame(recorder)
@@ -883,6 +885,7 @@ def simulate(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.Dat
         "events": events,
         "build_seconds": build_seconds,
         "run_seconds": run_seconds,
+        "run_cpu_seconds": run_cpu_seconds,
     }
     tables = {"flows": flows, "run": pd.DataFrame([run_row])}
     if params["record_series"]:
