@@ -252,6 +252,30 @@ def test_same_run_is_identical_and_runs_differ():
     assert list(exact["flows"]["start"]) == list(exact["flows"]["script_start"])
 
 
+def test_one_sctp_flow_fills_the_bottleneck_with_full_packets():
+    if not wbe.sctp_available():
+        pytest.skip("the SCTP model is not built in")
+    values = params(
+        protocol="sctp",
+        duration=40.0,
+        ftp_starts=[1.0],
+        cbr_starts=[],
+        start_jitter_ms=0.0,
+        record_packets=True,
+    )
+    out = wbe.simulate(values, seed=1, run=1)
+    packets = out["packets"]
+    data = packets[(packets["point"] == "sent") & (packets["size"] > 200)]
+    # NS-2.35 preset: 1452 data bytes + 16 (DATA chunk) + 12 (common header) + 20 (IP).
+    assert set(data["size"]) == {1500}
+    series = out["series"]
+    goodput = series[(series["metric"] == "goodput_kbps") & (series["time"] > 10)]
+    # A 64-kB receive window keeps the 0.5 Mb/s link busy; 1452 of every 1502 bytes are data.
+    assert goodput["value"].mean() == pytest.approx(500 * 1452 / 1502, rel=0.005)
+    assert out["flows"]["data_dropped"].iloc[0] == 0
+    assert series[series["metric"] == "cwnd_bytes"]["value"].max() > 4380
+
+
 def test_sctp_needs_the_sctp_model():
     if wbe.sctp_available():
         pytest.skip("the SCTP model is built in")
