@@ -241,3 +241,12 @@ def test_cjm_rejects_bad_arguments():
         ChunkPlayout(chunk_packets=0)
     with pytest.raises(ValueError, match="start_chunks"):
         ChunkPlayout(buffer_chunks=2, start_chunks=3)
+
+
+def test_adaptive_margin_is_added_to_every_playout_delay():
+    trace = trace_a()
+    plain = AdaptivePlayout(alpha=0.5).schedule(trace)
+    padded = AdaptivePlayout(alpha=0.5, margin=0.01).schedule(trace)
+    np.testing.assert_allclose(padded.slot - plain.slot, 0.01)
+    with pytest.raises(ValueError, match="margin"):
+        AdaptivePlayout(margin=-0.001)

@@ -226,7 +226,10 @@ class AdaptivePlayout(PlayoutPolicy):
     estimates: d = delay of the first packet to arrive, v = ``initial_variation``.
     ``talkspurt_gap`` (default 1.5 frame intervals) separates talkspurts;
     ``resync_interval`` adds adjustment points inside long talkspurts (see
-    :func:`talkspurt_segments`).
+    :func:`talkspurt_segments`). ``margin`` (default 0, as published) is added
+    to every playout delay: where the network has almost no jitter, ``beta * v``
+    vanishes and packets a few microseconds later than the estimate are late;
+    a practical buffer keeps a floor.
     """
 
     def __init__(
@@ -236,6 +239,7 @@ class AdaptivePlayout(PlayoutPolicy):
         talkspurt_gap: float | None = None,
         resync_interval: float | None = None,
         initial_variation: float = 0.0,
+        margin: float = 0.0,
         name: str = "adaptive",
     ) -> None:
         if not 0 <= alpha < 1:
@@ -248,11 +252,14 @@ class AdaptivePlayout(PlayoutPolicy):
             raise ValueError(f"resync_interval must be > 0 s, got {resync_interval}")
         if not initial_variation >= 0:
             raise ValueError(f"initial_variation must be >= 0 s, got {initial_variation}")
+        if not margin >= 0:
+            raise ValueError(f"margin must be >= 0 s, got {margin}")
         self.alpha = float(alpha)
         self.beta = float(beta)
         self.talkspurt_gap = talkspurt_gap
         self.resync_interval = resync_interval
         self.initial_variation = float(initial_variation)
+        self.margin = float(margin)
         self.name = name
 
     def estimates(self, trace: VoiceTrace) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -276,7 +283,7 @@ class AdaptivePlayout(PlayoutPolicy):
         if len(order):
             seg_in_arrival_order = segment[order]
             seen, first = np.unique(seg_in_arrival_order, return_index=True)
-            segment_delay[seen] = d[first] + self.beta * v[first]
+            segment_delay[seen] = d[first] + self.beta * v[first] + self.margin
         slot = trace.send + segment_delay[segment] if n_segments else trace.send * np.nan
         return PlayoutSchedule(
             self.name,
