@@ -63,7 +63,7 @@ class Param:
             return float(value)
         if self.kind is list and isinstance(value, tuple):
             value = list(value)
-        if self.kind is list and self.element_kind is float:
+        if self.kind is list and self.element_kind is float and isinstance(value, list):
             return [float(v) if _is_int(v) else v for v in value]
         return value
 
