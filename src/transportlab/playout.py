@@ -40,6 +40,8 @@ from typing import Any
 import numpy as np
 from scipy.signal import lfilter
 
+from transportlab import metrics
+
 #: Weighting factor of Ramjee et al. (1994), algorithm 1.
 RAMJEE_ALPHA = 0.998002
 #: Safety factor on the delay variation in Ramjee et al.'s playout delay d + 4 v.
@@ -419,23 +421,6 @@ class ChunkPlayout(PlayoutPolicy):
         return PlayoutSchedule(self.name, slot, deadline, dropped, details)
 
 
-def rfc3550_jitter(send: np.ndarray, receive: np.ndarray) -> np.ndarray:
-    """Running RFC 3550 interarrival jitter after each packet (s).
-
-    Packets in the order they were received. ``J += (|D| - J) / 16`` with
-    ``D = (R_j - R_i) - (S_j - S_i)`` for consecutive packets i, j; J starts
-    at 0 and the first packet leaves it at 0.
-    """
-    send = np.asarray(send, dtype=np.float64)
-    receive = np.asarray(receive, dtype=np.float64)
-    if len(send) < 2:
-        return np.zeros(len(send))
-    transit = receive - send
-    d = np.abs(np.diff(transit))
-    j = lfilter([1 / 16], [1, -15 / 16], d)
-    return np.concatenate(([0.0], j))
-
-
 def _stats(values: np.ndarray, prefix: str) -> dict[str, float]:
     if len(values) == 0:
         return {f"{prefix}_mean": np.nan, f"{prefix}_p99": np.nan, f"{prefix}_max": np.nan}
@@ -447,20 +432,28 @@ def _stats(values: np.ndarray, prefix: str) -> dict[str, float]:
 
 
 def _jitter_stats(send: np.ndarray, receive: np.ndarray, prefix: str) -> dict[str, float]:
-    """Mean and final RFC 3550 jitter and mean |IPDV| over packets in receive order."""
-    order = np.argsort(receive, kind="stable")
-    send, receive = send[order], receive[order]
-    if len(send) < 2:
+    """Jitter of one stream: ``receive`` is NaN for packets not in it.
+
+    ``<prefix>_jitter``: RFC 3550 interarrival jitter, mean of the running
+    estimate over the packets in receive order; ``_jitter_final``: its last
+    value; ``_ipdv_mean``: mean |RFC 3393 IPDV| of packets consecutive in
+    sending order (:mod:`transportlab.metrics`).
+    """
+    present = ~np.isnan(receive)
+    if present.sum() < 2:
         return {
             f"{prefix}_jitter": np.nan,
             f"{prefix}_jitter_final": np.nan,
             f"{prefix}_ipdv_mean": np.nan,
         }
-    j = rfc3550_jitter(send, receive)
+    order = np.flatnonzero(present)
+    order = order[np.argsort(receive[order], kind="stable")]
+    j = metrics.rfc3550_jitter_series(receive[order] - send[order]).to_numpy()
+    variation = metrics.ipdv(receive - send).to_numpy()
     return {
         f"{prefix}_jitter": float(j.mean()),
         f"{prefix}_jitter_final": float(j[-1]),
-        f"{prefix}_ipdv_mean": float(np.mean(np.abs(np.diff(receive - send)))),
+        f"{prefix}_ipdv_mean": float(np.mean(np.abs(variation))) if len(variation) else np.nan,
     }
 
 
@@ -471,8 +464,9 @@ def evaluate(trace: VoiceTrace, schedule: PlayoutSchedule) -> dict[str, float]:
     arrived), ``late_loss_rate`` (arrived, not played), ``loss_rate`` (both).
     ``delay_*`` is the one-way network delay of received packets (before
     playout), ``playout_delay_*`` the send-to-playout time of played packets.
-    Jitter (RFC 3550, mean of the running estimate over the packets) before
-    playout is taken on arrival times, after playout on playout times.
+    Jitter (RFC 3550, mean of the running estimate over the packets; RFC 3393
+    IPDV of consecutive packets) before playout is taken on arrival times, after
+    playout on playout times.
     """
     n = len(trace)
     received = trace.received
@@ -489,6 +483,6 @@ def evaluate(trace: VoiceTrace, schedule: PlayoutSchedule) -> dict[str, float]:
     }
     result.update(_stats(trace.arrival[received] - trace.send[received], "delay"))
     result.update(_stats(schedule.slot[played] - trace.send[played], "playout_delay"))
-    result.update(_jitter_stats(trace.send[received], trace.arrival[received], "before"))
-    result.update(_jitter_stats(trace.send[played], schedule.slot[played], "after"))
+    result.update(_jitter_stats(trace.send, trace.arrival, "before"))
+    result.update(_jitter_stats(trace.send, np.where(played, schedule.slot, np.nan), "after"))
     return result
