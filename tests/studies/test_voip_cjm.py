@@ -57,7 +57,7 @@ def test_short_udp_run_delivers_every_frame_at_the_propagation_delay():
     tables = study.simulate({**SHORT, "transport": "udp"}, seed=1, run=1)
     summary = tables["summary"].set_index("policy")
     calls = tables["calls"]
-    assert set(tables) == {"summary", "calls", "per_second", "sample", "run"}
+    assert set(tables) == {"summary", "calls", "per_second", "sample", "cost"}
     assert summary.loc["arrival", "network_loss_rate"] == 0
     assert summary.loc["arrival", "frames_per_s"] == pytest.approx(4 * 50, abs=2)
     assert summary.loc["arrival", "ip_packets_per_frame"] == pytest.approx(1.0)
@@ -76,13 +76,13 @@ def test_short_udp_run_delivers_every_frame_at_the_propagation_delay():
 
 
 def test_short_tcp_run_and_random_loss():
-    tables = study.simulate({**SHORT, "transport": "tcp", "loss_rate": 0.05}, seed=1, run=1)
+    tables = study.simulate({**SHORT, "transport": "tcp", "link_loss_rate": 0.05}, seed=1, run=1)
     summary = tables["summary"].set_index("policy")
     # TCP recovers every loss: nothing missing, but retransmissions make frames late
     assert summary.loc["arrival", "network_loss_rate"] == 0
     assert summary.loc["fixed", "late_loss_rate"] > 0
     assert summary.loc["arrival", "delay_max_ms"] > 130.0
-    udp = study.simulate({**SHORT, "transport": "udp", "loss_rate": 0.05}, seed=1, run=1)
+    udp = study.simulate({**SHORT, "transport": "udp", "link_loss_rate": 0.05}, seed=1, run=1)
     lost = udp["summary"].set_index("policy").loc["arrival", "network_loss_rate"]
     assert 0.01 < lost < 0.12
 
@@ -96,8 +96,42 @@ def test_same_seed_and_run_are_identical_other_runs_differ():
     assert not a["sample"]["send"].equals(c["sample"]["send"])  # other call start times
 
 
+def test_the_sweep_runner_takes_its_tables():
+    from transportlab import sweep
+
+    tables = sweep.run(
+        study.STUDY, [SHORT], runs=1, quick=True, scheduler="serial", cache=False, progress=False
+    )
+    assert tables["summary"]["n_calls"].eq(4).all()
+    assert set(tables["summary"]["policy"]) == set(study.PLAYOUT_POLICIES)
+
+
 def test_sctp_without_the_model_is_a_clear_error():
     if study.sctp_available():
         pytest.skip("this build has the SCTP model")
     with pytest.raises(RuntimeError, match="SCTP model"):
         study.simulate({**SHORT, "transport": "sctp"}, 1, 1)
+
+
+@pytest.mark.parametrize("ns2", [True, False])
+def test_tcp_sockets_get_the_ns2_defaults_or_ns3s(ns2):
+    from transportlab.simulation import simulation
+
+    p = study.PARAMETERS.validate({"transport": "tcp", "ns2_defaults": ns2})
+    with simulation() as ns:
+        study._configure_transport(ns, p)
+        node = ns.CreateObject[ns.Node]()
+        ns.InternetStackHelper().Install(node)
+        socket = ns.Socket.CreateSocket(node, ns.TcpSocketFactory.GetTypeId())
+
+        def attribute(name, value):
+            socket.GetAttribute(name, value)
+            return value
+
+        assert attribute("SegmentSize", ns.UintegerValue()).Get() == 536  # 576-byte packets
+        assert not attribute("Timestamp", ns.BooleanValue()).Get()
+        min_rto = attribute("MinRto", ns.TimeValue()).Get().GetMilliSeconds()
+        assert min_rto == (200 if ns2 else 1000)
+        assert attribute("Sack", ns.BooleanValue()).Get() == (not ns2)
+        assert attribute("InitialCwnd", ns.UintegerValue()).Get() == (2 if ns2 else 10)
+        assert attribute("DelAckCount", ns.UintegerValue()).Get() == (1 if ns2 else 2)

@@ -35,13 +35,16 @@ Our reading of each gap (every alternative is a parameter):
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from transportlab import emodel, metrics, playout, voice
 from transportlab.emodel import CODECS
 from transportlab.params import Param, ParameterSpace
 from transportlab.playout import (
@@ -123,6 +126,14 @@ def _cjm(p: Mapping[str, Any]) -> str | None:
 PARAMETERS = ParameterSpace(
     # transport
     Param("transport", "udp", str, "transport protocol of the voice calls", choices=TRANSPORTS),
+    Param(
+        "ns2_defaults",
+        True,
+        bool,
+        "TCP (and SCTP) with the NS-2 defaults the seed ran with: TCP window 20 segments, "
+        "initial window 2, min RTO 200 ms, 10 ms clock, an ACK per segment, no SACK; "
+        "False: ns-3's defaults",
+    ),
     Param(
         "tcp_variant",
         "TcpNewReno",
@@ -273,7 +284,7 @@ PARAMETERS = ParameterSpace(
         unit="bytes",
     ),
     Param(
-        "loss_rate",
+        "link_loss_rate",
         0.0,
         float,
         "random packet loss on the shared link (each direction)",
@@ -427,11 +438,11 @@ class _Network:
         if p["cross_traffic"] != "none":
             self.cross_source = self._link(self.cross.Get(0), r1, p["access_rate_mbps"], 1.0)
             self.cross_sink = self._link(r2, self.cross.Get(1), p["access_rate_mbps"], 1.0)
-        if p["loss_rate"] > 0:
+        if p["link_loss_rate"] > 0:
             for index in (0, 1):  # both directions of the shared link
                 model = ns.CreateObject[ns.RateErrorModel]()
                 model.SetAttribute("ErrorUnit", ns.StringValue("ERROR_UNIT_PACKET"))
-                model.SetAttribute("ErrorRate", ns.DoubleValue(p["loss_rate"]))
+                model.SetAttribute("ErrorRate", ns.DoubleValue(p["link_loss_rate"]))
                 self.bottleneck[0].Get(index).SetAttribute(
                     "ReceiveErrorModel", ns.PointerValue(model)
                 )
@@ -474,18 +485,43 @@ def _socket_factory(p: Mapping[str, Any]) -> str:
     }[p["transport"]]
 
 
+#: NS-2 (ns-default.tcl) values of the TCP agent and sink the seed's NS-2 would have used,
+#: as ns-3 attributes (shared/reference/ns2-defaults.md, section 2.2).
+NS2_TCP_WINDOW_PACKETS = 20  # Agent/TCP window_ (also the initial ssthresh)
+NS2_TCP_WINDOW_INIT = 2  # windowInit_
+NS2_TCP_MIN_RTO_S = 0.2  # minrto_
+NS2_TCP_TICK_S = 0.01  # tcpTick_
+
+
 def _configure_transport(ns, p: Mapping[str, Any]) -> None:
     if p["transport"] == "tcp":
+        segment = p["mtu_bytes"] - IPV4_HEADER_BYTES - TCP_HEADER_BYTES
         ns.Config.SetDefault(
             "ns3::TcpL4Protocol::SocketType",
             ns.TypeIdValue(ns.TypeId.LookupByName(f"ns3::{p['tcp_variant']}")),
         )
         # No options, so that a full segment is exactly an MTU-sized IP packet.
         ns.Config.SetDefault("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(False))
-        ns.Config.SetDefault(
-            "ns3::TcpSocket::SegmentSize",
-            ns.UintegerValue(p["mtu_bytes"] - IPV4_HEADER_BYTES - TCP_HEADER_BYTES),
-        )
+        ns.Config.SetDefault("ns3::TcpSocket::SegmentSize", ns.UintegerValue(segment))
+        if p["ns2_defaults"]:
+            window = NS2_TCP_WINDOW_PACKETS * segment
+            ns.Config.SetDefault("ns3::TcpSocketBase::MaxWindowSize", ns.UintegerValue(window))
+            ns.Config.SetDefault(
+                "ns3::TcpSocket::InitialSlowStartThreshold", ns.UintegerValue(window)
+            )
+            ns.Config.SetDefault(
+                "ns3::TcpSocket::InitialCwnd", ns.UintegerValue(NS2_TCP_WINDOW_INIT)
+            )
+            ns.Config.SetDefault(
+                "ns3::TcpSocketBase::MinRto", ns.TimeValue(ns.Seconds(NS2_TCP_MIN_RTO_S))
+            )
+            ns.Config.SetDefault(
+                "ns3::TcpSocketBase::ClockGranularity", ns.TimeValue(ns.Seconds(NS2_TCP_TICK_S))
+            )
+            # Agent/TCPSink acknowledges every segment; Agent/TCP has no SACK.
+            ns.Config.SetDefault("ns3::TcpSocket::DelAckCount", ns.UintegerValue(1))
+            ns.Config.SetDefault("ns3::TcpSocketBase::Sack", ns.BooleanValue(False))
+            ns.Config.SetDefault("ns3::TcpSocketBase::LimitedTransmit", ns.BooleanValue(False))
     elif p["transport"] == "sctp":
         raise NotImplementedError("the SCTP voice configuration arrives with the SCTP model")
 
@@ -618,7 +654,6 @@ def analyse(raw: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, pd.D
     per_frame = raw["ip_packets_to_receivers"] / frames_received if frames_received else np.nan
     summary["ip_packets_per_frame"] = per_frame
     summary["ip_packets_per_s"] = summary["frames_per_s"] * per_frame
-    summary.insert(0, "transport", p["transport"])
 
     # One call's packets over the first seconds, for playout diagrams.
     sample_call = min(traces)
@@ -641,10 +676,97 @@ def simulate(params: Mapping[str, Any], seed: int = 1, run: int = 1) -> dict[str
     """One replication: the calls over the network, then every playout policy on them."""
     raw = run_network(params, seed, run)
     tables = analyse(raw, params)
-    tables["run"] = pd.DataFrame(
-        {"seed": [seed], "run": [run], "events": [raw["events"]], "recorded": [len(raw["packets"])]}
-    )
+    tables["cost"] = pd.DataFrame({"events": [raw["events"]], "recorded": [len(raw["packets"])]})
     return tables
+
+
+# ----------------------------------------------------------------------------- results
+
+
+def configuration(point: Mapping[str, Any]) -> str:
+    """A short label for the transport configuration of a point, e.g. 'SCTP unordered'."""
+    transport = point["transport"]
+    if transport != "sctp":
+        return transport.upper()
+    label = f"SCTP {point['sctp_delivery']}"
+    if point.get("sctp_pr_lifetime_ms", 0) > 0:
+        label += f" PR {point['sctp_pr_lifetime_ms']:g} ms"
+    if point.get("sctp_association") == "shared":
+        label += " shared"
+    return label
+
+
+def with_confidence(
+    table: pd.DataFrame, by: list[str], columns: list[str], level: float = 0.95
+) -> pd.DataFrame:
+    """Mean, Student-t confidence interval and number of runs of ``columns`` per group.
+
+    ``table`` has one row per run (and group); the result one row per group with
+    ``<column>``, ``<column>_low``, ``<column>_high`` and ``runs``.
+    """
+    from transportlab.published import confidence_interval  # noqa: PLC0415
+
+    rows = []
+    for key, group in table.groupby(by, sort=False):
+        row = dict(zip(by, key if isinstance(key, tuple) else (key,), strict=True))
+        for column in columns:
+            mean, low, high, n = confidence_interval(group[column], level)
+            row.update({column: mean, f"{column}_low": low, f"{column}_high": high})
+        row["runs"] = len(group)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+#: Published metric -> (summary column, unit, policy whose numbers it is compared with).
+#: Delay and jitter are those of the network, before any playout buffer: the seed's
+#: 150/180 ms maxima cannot include a CJM buffer, which alone adds 50 frames (1 s).
+PUBLISHED_METRICS = {
+    "packets_received_per_second": ("frames_per_s", "packets/s", "arrival"),
+    "delay_max": ("delay_max_ms", "ms", "arrival"),
+    "jitter": ("before_jitter_ms", "ms", "arrival"),
+}
+PUBLISHED_ROWS = {
+    "packets_received_per_second": "homogeneous topology (Fig. 1)",
+    "delay_max": "15-minute voice transfer",
+    "jitter": "15-minute voice transfer",
+}
+
+
+def reproduced_values(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per-run values in the shape :func:`transportlab.published.compare` takes.
+
+    ``summary`` is the study's summary table over runs of the seed's configuration
+    (one row per transport configuration, policy and run). The seed's SCTP is
+    NS-2's default for legacy applications: one association per call, one
+    ordered, fully reliable stream ('SCTP ordered'); UDP has no published value.
+    """
+    labels = {"TCP": "TCP", "SCTP ordered": "SCTP"}
+    rows = []
+    for metric, (column, unit, policy) in PUBLISHED_METRICS.items():
+        chosen = summary[(summary["policy"] == policy) & summary["configuration"].isin(labels)]
+        for _, r in chosen.iterrows():
+            rows.append(
+                {
+                    "protocol": labels[r["configuration"]],
+                    "metric": metric,
+                    "row": PUBLISHED_ROWS[metric],
+                    "unit": unit,
+                    "value": r[column],
+                }
+            )
+    return pd.DataFrame(rows, columns=["protocol", "metric", "row", "unit", "value"])
+
+
+def _helpers_version() -> str:
+    """Hash of the pure-Python helpers simulate() runs after ns-3 (playout, E-model, metrics).
+
+    The sweep cache key covers this module and the simulation code but not these
+    helpers; their hash as the study version keeps cached results honest.
+    """
+    digest = hashlib.sha256()
+    for module in (playout, voice, emodel, metrics):
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()[:16]
 
 
 STUDY = Study(
@@ -659,4 +781,5 @@ STUDY = Study(
         "CJM, fixed and adaptive playout on the same arrivals; G.107 R and MOS."
     ),
     tags=("voip", "playout", "sctp", "tcp", "udp"),
+    version=_helpers_version(),
 )
