@@ -169,7 +169,7 @@ def _native_library() -> Path | None:
 
     try:
         return _native.native_dir() / "lib" / _native.LIBRARY_NAME
-    except _native.NativeLibraryNotFound:
+    except _native.NativeLibraryNotFoundError:
         return None
 
 
