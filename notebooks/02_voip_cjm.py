@@ -39,9 +39,9 @@
 # | speech activity | continuous (G.711 without silence suppression), so 48 calls give exactly 2400 frames/s | `voice_activity` (`talkspurts`: exponential on/off, means 1.0 s / 1.35 s) |
 # | "maximum size of a packet is 576 bytes" | every link has a 576-byte MTU: TCP segments (MSS 536, no options) and SCTP packets never exceed it | `mtu_bytes` |
 # | topology 1 (Fig. 1, "homogeneous network … associations may experience different propagation delays") | dumbbell: one sender and one receiver host per call, identical 100 Mb/s access links whose delays are spread evenly over 2–20 ms per call, one shared 5 Mb/s, 20 ms link, DropTail queues of 50 packets (NS-2's default) | `topology="homogeneous"`, `access_*`, `bottleneck_*`, `queue_packets` |
-# | topology 2 (Fig. 2, "architecture of the proposed system": sender → network → buffer → CJM → playout) | a trunk: all calls between one sender and one receiver host (two VoIP gateways) over the same shared link; there calls can also share one SCTP association, one stream per call | `topology="trunk"`, `sctp_association` |
+# | topology 2 (Fig. 2, "architecture of the proposed system": sender → network → buffer → CJM → playout) | a trunk: all calls between one sender and one receiver host (two VoIP gateways) over the same shared link; there calls can also share one TCP connection or one SCTP association (one stream per call) | `topology="trunk"`, `connection` |
 # | cross traffic, loss | none (the seed mentions none) | `cross_traffic`, `link_loss_rate` |
-# | SCTP configuration | NS-2's default for a legacy application: one association per call, one ordered, fully reliable stream; unordered delivery and PR-SCTP are variants | `sctp_delivery`, `sctp_pr_lifetime_ms`, `sctp_association` |
+# | SCTP configuration | NS-2's default for a legacy application: one association per call, one ordered, fully reliable stream; unordered delivery and PR-SCTP are variants | `sctp_delivery`, `sctp_pr_lifetime_ms`, `connection` |
 # | where delay and jitter are measured | the seed's maxima (150/180 ms) cannot include CJM, which by construction holds a full chunk (50 × 20 ms = 1 s) before playing it; we compare them with the network's one-way delay and RFC 3550 jitter *before* the playout buffer, and report both sides | — |
 #
 # ### The playout buffer
@@ -61,9 +61,16 @@
 #
 # ### Configuration that differs from the original, and why
 #
-# * ns-3 (3.44) instead of NS-2; SCTP is transportlab's own ns-3 model (RFC 9260), TCP is ns-3's
-#   NewReno with SACK (NS-2's default agent was Tahoe without SACK). Link rates, delays and the
-#   number of calls are our reading: the figures that held them are missing.
+# * ns-3 (3.44) instead of NS-2. SCTP is transportlab's own ns-3 model (RFC 9260). TCP is ns-3's
+#   NewReno configured with the NS-2 defaults that matter here (`ns2_defaults`): a window of 20
+#   segments, initial window 2, minimum RTO 200 ms, a 10 ms clock, an ACK for every segment, no
+#   SACK. NS-2's default agent was Tahoe, which ns-3 does not have; ns-3 also keeps limited
+#   transmit on (with both SACK and limited transmit off, ns-3.44 aborts on an internal
+#   assertion). Link rates, delays and the number of calls are our reading: the figures that
+#   held them are missing.
+# * The voice calls are transportlab's `VoiceTrunkSource`/`VoiceTrunkSink` (C++, `src/voice`):
+#   one 172-byte message per call every 20 ms, carrying the call, a sequence number and the
+#   send time in its first 14 bytes, over one socket per call or over one socket for all.
 # * The playout models run on the recorded arrival times rather than inside the receiving
 #   application. A playout buffer does not send anything, so it cannot change the network;
 #   running the three models on the same arrivals makes the comparison exact.
@@ -361,14 +368,21 @@ print(cross_table.set_index(["configuration", "policy"]).drop(columns="runs")[
      "after_jitter_ms", "playout_delay_mean_ms", "R"]].round(3).to_string())
 
 # %% [markdown]
-# ### 5.3 The trunk topology
+# ### 5.3 The trunk topology: one connection per call, or one for all
 #
-# All calls between two gateways: the same shared link, the same propagation delay
-# (2 + 20 + 2 ms) for every call. With the SCTP model, calls can also share one association
-# (one stream per call).
+# All calls between two gateways, each with the same propagation delay (2 + 20 + 2 ms), with
+# 1 % loss on the shared link. A gateway can open a TCP connection per call or carry all calls
+# over one connection; then a lost segment holds up every call behind it (head-of-line
+# blocking across calls), which SCTP avoids by giving each call its own stream of one
+# association.
 
 # %%
-trunk_configs = list(CONFIGS)
+trunk_configs = list(CONFIGS) + [{"transport": "tcp", "connection": "shared"}]
+if SCTP:
+    trunk_configs += [
+        {"transport": "sctp", "sctp_delivery": "ordered", "connection": "shared"},
+        {"transport": "sctp", "sctp_delivery": "unordered", "connection": "shared"},
+    ]
 trunk_points = [dict(PARAMS, **BEYOND, **c, topology="trunk", link_loss_rate=0.01)
                 for c in trunk_configs]
 trunk = sweep.run(study.STUDY, trunk_points, runs=BEYOND_RUNS, quick=quick, scheduler=scheduler)
@@ -385,6 +399,32 @@ trunk_table = study.with_confidence(
 print(trunk_table[trunk_table["policy"] != "arrival"].set_index(["configuration", "policy"])
       .drop(columns="runs")[["frames_per_s", "network_loss_rate", "late_loss_rate",
                              "delay_max_ms", "before_jitter_ms", "R"]].round(3).to_string())
+
+# %% [markdown]
+# ### 5.3b Talkspurts
+#
+# With silence suppression a call sends only while its speaker talks (exponential talkspurts
+# of 1.0 s and silences of 1.35 s on average: 43 % activity), so 113 calls offer the seed's
+# 2400 frames/s on average. The load on the shared link now fluctuates, and Ramjee et al.'s
+# algorithm works as designed: it adjusts the playout delay at the start of each talkspurt.
+
+# %%
+spurt_points = [dict(PARAMS, **BEYOND, **c, voice_activity="talkspurts", n_calls=113)
+                for c in CONFIGS]
+spurts = sweep.run(study.STUDY, spurt_points, runs=BEYOND_RUNS, quick=quick, scheduler=scheduler)
+spurt_summary = spurts["summary"]
+spurt_summary["configuration"] = spurt_summary.apply(study.configuration, axis=1)
+
+# %%
+# NBVAL_CHECK_OUTPUT
+spurt_table = study.with_confidence(
+    spurt_summary, ["configuration", "policy"],
+    ["frames_per_s", "network_loss_rate", "late_loss_rate", "delay_p99_ms", "delay_max_ms",
+     "before_jitter_ms", "playout_delay_mean_ms", "R"],
+)
+print(spurt_table.set_index(["configuration", "policy"]).drop(columns="runs")[
+    ["frames_per_s", "network_loss_rate", "late_loss_rate", "delay_p99_ms", "delay_max_ms",
+     "before_jitter_ms", "playout_delay_mean_ms", "R"]].round(3).to_string())
 
 # %% [markdown]
 # ### 5.4 The playout models on one recording

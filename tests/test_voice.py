@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab.playout import FixedPlayout, PlayOnArrival
+from transportlab.playout import FixedPlayout, PlayOnArrival, VoiceTrace
 from transportlab.voice import (
     VoiceQualitySettings,
     assess_calls,
@@ -94,3 +94,15 @@ def test_per_second_counts_and_delays():
 def test_quality_settings_reject_unknown_codec():
     with pytest.raises(ValueError, match="unknown codec"):
         VoiceQualitySettings(codec="opus")
+
+
+def test_r_is_reported_on_its_0_to_100_scale():
+    # 400 frames, the last 300 late in one burst: BurstR is large, G.107 gives R << 0
+    n = 400
+    send = np.arange(n) * FRAME
+    arrival = send + np.where(np.arange(n) < 100, 0.05, 5.0)
+    trace = VoiceTrace(np.arange(n), send, arrival, FRAME)
+    calls, _ = assess_calls({0: trace}, [FixedPlayout(0.1, name="fixed")], VoiceQualitySettings())
+    assert calls.loc[0, "loss_rate"] == pytest.approx(0.75)
+    assert calls.loc[0, "R"] == 0.0
+    assert calls.loc[0, "MOS"] == 1.0

@@ -121,6 +121,10 @@ def assess_calls(
     Times in the table are in ms. ``mouth_to_ear_ms`` is Ta of the E-model;
     ``R`` and ``MOS`` are NaN for policies in :data:`UNRATED_POLICIES` (playing
     packets as they arrive is no playout strategy a listener could bear).
+
+    ``R`` is reported on the rating scale, 0 to 100: under long bursts of loss the
+    G.107 loss formula gives Ie,eff above 95 and R far below 0, which means no more
+    than R = 0 does (MOS 1), but would dominate a mean over calls.
     """
     names = [p.name for p in policies]
     if len(set(names)) != len(names):
@@ -151,7 +155,7 @@ def assess_calls(
                     codec=quality.codec,
                     plc=quality.plc,
                 )
-                row.update(mouth_to_ear_ms=ta, R=rating.R, MOS=rating.MOS)
+                row.update(mouth_to_ear_ms=ta, R=max(rating.R, 0.0), MOS=rating.MOS)
             rows.append(row)
     return pd.DataFrame(rows), slots
 
