@@ -44,6 +44,7 @@ def test_scenario_facts():
         ({"access_delay_min_ms": 30.0}, "access_delay_max_ms must be >="),
         ({"mtu_bytes": 150}, "larger than mtu_bytes"),
         ({"transport": "tcp", "connection": "shared"}, "needs topology = 'trunk'"),
+        ({"transport": "udp", "sctp_delivery": "unordered"}, "apply to transport = 'sctp' only"),
         ({"cross_traffic": "udp_onoff", "cross_rate_mbps": 6.0}, "below bottleneck"),
         ({"cjm_start_chunks": 5, "cjm_buffer_chunks": 4}, "cannot exceed"),
     ],

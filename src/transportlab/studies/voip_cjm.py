@@ -98,6 +98,12 @@ def _frame_fits(p: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _sctp_only(p: Mapping[str, Any]) -> str | None:
+    if p["transport"] != "sctp" and (p["sctp_delivery"] != "ordered" or p["sctp_pr_lifetime_ms"]):
+        return "sctp_delivery and sctp_pr_lifetime_ms apply to transport = 'sctp' only"
+    return None
+
+
 def _connection(p: Mapping[str, Any]) -> str | None:
     if p["connection"] == "shared" and p["topology"] != "trunk":
         return (
@@ -345,7 +351,7 @@ PARAMETERS = ParameterSpace(
     ),
     Param("cjm_start_chunks", 1, int, "CJM: complete chunks before playout starts", minimum=1),
     Param("plc", True, bool, "the receiver conceals lost frames (G.711 Appendix I) - E-model Bpl"),
-    consistency=(_delay_range, _frame_fits, _connection, _cross, _cjm),
+    consistency=(_delay_range, _frame_fits, _sctp_only, _connection, _cross, _cjm),
 )
 
 
