@@ -60,7 +60,7 @@ def test_call_traces_cut_at_stop_time_and_reject_unknown_frames():
 def test_assess_and_pool_two_calls():
     traces = call_traces(packet_table(), FRAME)
     policies = [PlayOnArrival(), FixedPlayout(0.055, name="fixed")]
-    calls, slots = assess_calls(traces, policies, VoiceQualitySettings(frame_ms=20.0))
+    calls, schedules = assess_calls(traces, policies, VoiceQualitySettings(frame_ms=20.0))
     fixed = calls[calls["policy"] == "fixed"].set_index("call")
     # call 0: delays 50 (played), lost, 60 ms (> 55: late); call 1: delays 70, 40 ms
     assert fixed.loc[0, "played"] == 1 and fixed.loc[0, "late"] == 1
@@ -70,7 +70,7 @@ def test_assess_and_pool_two_calls():
     assert fixed.loc[0, "loss_rate"] == pytest.approx(2 / 3)
     assert calls.loc[calls["policy"] == "arrival", "R"].isna().all()
 
-    summary = pool(calls, traces, slots).set_index("policy")
+    summary = pool(calls, traces, schedules).set_index("policy")
     assert summary.loc["fixed", "sent"] == 5
     assert summary.loc["fixed", "network_loss_rate"] == pytest.approx(1 / 5)
     assert summary.loc["fixed", "late_loss_rate"] == pytest.approx(2 / 5)

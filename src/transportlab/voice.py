@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from transportlab.emodel import CODECS, burst_ratio, voice_rating
-from transportlab.playout import PlayoutPolicy, VoiceTrace, evaluate
+from transportlab.playout import PlayoutPolicy, PlayoutSchedule, VoiceTrace, evaluate
 
 # ITU-T limits the seed quotes (G.114 one-way delay; the 30 ms jitter guideline).
 ONE_WAY_DELAY_LIMIT_MS = 150.0
@@ -116,7 +116,7 @@ def assess_calls(
     policies: Sequence[PlayoutPolicy],
     quality: VoiceQualitySettings,
 ) -> tuple[pd.DataFrame, dict[tuple[int, str], np.ndarray]]:
-    """Every policy on every call: one row per (call, policy), and the playout slots.
+    """Every policy on every call: one row per (call, policy), and the schedules.
 
     Times in the table are in ms. ``mouth_to_ear_ms`` is Ta of the E-model;
     ``R`` and ``MOS`` are NaN for policies in :data:`UNRATED_POLICIES` (playing
@@ -130,13 +130,13 @@ def assess_calls(
     if len(set(names)) != len(names):
         raise ValueError(f"playout policies need distinct names, got {names}")
     rows = []
-    slots: dict[tuple[int, str], np.ndarray] = {}
+    schedules: dict[tuple[int, str], PlayoutSchedule] = {}
     for call, trace in traces.items():
         for policy in policies:
             schedule = policy.schedule(trace)
             metrics = evaluate(trace, schedule)
             played = schedule.played(trace)
-            slots[(call, policy.name)] = np.where(played, schedule.slot, np.nan)
+            schedules[(call, policy.name)] = schedule
             row: dict[str, float | int | str] = {"call": call, "policy": policy.name}
             for key, value in metrics.items():
                 if key in _SECONDS_TO_MS:
@@ -157,13 +157,13 @@ def assess_calls(
                 )
                 row.update(mouth_to_ear_ms=ta, R=max(rating.R, 0.0), MOS=rating.MOS)
             rows.append(row)
-    return pd.DataFrame(rows), slots
+    return pd.DataFrame(rows), schedules
 
 
 def pool(
     calls: pd.DataFrame,
     traces: Mapping[int, VoiceTrace],
-    slots: Mapping[tuple[int, str], np.ndarray],
+    schedules: Mapping[tuple[int, str], PlayoutSchedule],
 ) -> pd.DataFrame:
     """One row per policy over all calls.
 
@@ -176,7 +176,14 @@ def pool(
         [t.network_delay[t.received] for t in traces.values()] or [np.empty(0)]
     )
     for policy, group in calls.groupby("policy", sort=False):
-        playout = np.concatenate([slots[(c, policy)] - traces[c].send for c in traces])
+        playout = np.concatenate(
+            [
+                (schedules[(c, policy)].slot - traces[c].send)[
+                    schedules[(c, policy)].played(traces[c])
+                ]
+                for c in traces
+            ]
+        )
         playout = playout[~np.isnan(playout)]
         sent = group["sent"].sum()
         row = {

@@ -657,12 +657,12 @@ def analyse(raw: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, pd.D
     packets = raw["packets"]
     traces = call_traces(packets, frame, stop_time=raw["end"])
     quality = VoiceQualitySettings(codec=p["codec"], plc=p["plc"], frame_ms=p["frame_ms"])
-    calls, slots = assess_calls(traces, playout_policies(p), quality)
+    calls, schedules = assess_calls(traces, playout_policies(p), quality)
     delays = access_delays_ms(p)
     calls.insert(
         1, "propagation_ms", [2 * delays[c] + p["bottleneck_delay_ms"] for c in calls["call"]]
     )
-    summary = pool(calls, traces, slots)
+    summary = pool(calls, traces, schedules)
 
     # Frames received per second: every call sends for duration_s, so the frames that
     # arrived (before the end of the run) over duration_s are the aggregate rate the calls
@@ -688,7 +688,9 @@ def analyse(raw: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, pd.D
         }
     )
     for policy in PLAYOUT_POLICIES:
-        sample[f"slot_{policy}"] = slots[(sample_call, policy)][keep]
+        schedule = schedules[(sample_call, policy)]
+        sample[f"slot_{policy}"] = schedule.slot[keep]
+        sample[f"played_{policy}"] = schedule.played(trace)[keep]
     return {"summary": summary, "calls": calls, "per_second": rate, "sample": sample}
 
 
