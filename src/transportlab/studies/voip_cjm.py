@@ -213,7 +213,7 @@ PARAMETERS = ParameterSpace(
         "voice sent per call (seed: 15 minutes)",
         minimum=1.0,
         maximum=7200.0,
-        quick=30.0,
+        quick=10.0,
         unit="s",
     ),
     Param(
