@@ -3,6 +3,7 @@
 #include "voice-frame-header.h"
 
 #include "ns3/address-utils.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
@@ -10,6 +11,11 @@
 #include "ns3/string.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
+
+#if __has_include("ns3/sctp-message-tag.h")
+#include "ns3/sctp-message-tag.h"
+#define VOICE_HAVE_SCTP 1
+#endif
 
 namespace ns3
 {
@@ -84,6 +90,23 @@ VoiceTrunkSource::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&VoiceTrunkSource::m_recorder),
                           MakePointerChecker<PacketEventRecorder>())
+            .AddAttribute("SctpStreamPerCall",
+                          "SCTP: send each call on its own stream (the call's index on this "
+                          "source); the association needs that many outbound streams.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&VoiceTrunkSource::m_sctpStreamPerCall),
+                          MakeBooleanChecker())
+            .AddAttribute("SctpUnordered",
+                          "SCTP: send the messages unordered (U bit).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&VoiceTrunkSource::m_sctpUnordered),
+                          MakeBooleanChecker())
+            .AddAttribute("SctpLifetime",
+                          "SCTP: PR-SCTP timed reliability, abandon a message this long after "
+                          "it was sent (0: fully reliable).",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&VoiceTrunkSource::m_sctpLifetime),
+                          MakeTimeChecker(Seconds(0)))
             .AddTraceSource("Tx",
                             "A voice frame was created (packet, call id, sequence number).",
                             MakeTraceSourceAccessor(&VoiceTrunkSource::m_txTrace),
@@ -95,6 +118,9 @@ VoiceTrunkSource::VoiceTrunkSource()
     : m_calls(1),
       m_firstCall(0),
       m_payloadSize(172),
+      m_sctpStreamPerCall(false),
+      m_sctpUnordered(false),
+      m_sctp(false),
       m_connected(false),
       m_framesSent(0),
       m_sendFailures(0)
@@ -141,6 +167,10 @@ VoiceTrunkSource::StartApplication()
     NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(m_firstCall + m_calls > 65536, "call ids must fit in 16 bits");
     m_state.assign(m_calls, Call{});
+    m_sctp = m_protocol.GetName() == "ns3::SctpSocketFactory";
+#ifndef VOICE_HAVE_SCTP
+    NS_ABORT_MSG_IF(m_sctp, "VoiceTrunkSource: built without the SCTP module");
+#endif
     if (!m_socket)
     {
         m_socket = Socket::CreateSocket(GetNode(), m_protocol);
@@ -228,6 +258,10 @@ VoiceTrunkSource::SendFrame(uint32_t index)
     header.SetSendTime(now);
     Ptr<Packet> packet = Create<Packet>(m_payloadSize - VoiceFrameHeader::SIZE);
     packet->AddHeader(header);
+    if (m_sctp)
+    {
+        TagForSctp(packet, index);
+    }
     m_txTrace(packet, callId, call.seq);
     if (m_recorder)
     {
@@ -241,6 +275,19 @@ VoiceTrunkSource::SendFrame(uint32_t index)
     }
     ++call.seq;
     call.next = Simulator::Schedule(m_frameInterval, &VoiceTrunkSource::SendFrame, this, index);
+}
+
+void
+VoiceTrunkSource::TagForSctp(Ptr<Packet> packet, uint32_t index) const
+{
+#ifdef VOICE_HAVE_SCTP
+    SctpSendInfoTag tag(static_cast<uint16_t>(m_sctpStreamPerCall ? index : 0), 0, m_sctpUnordered);
+    if (m_sctpLifetime.IsStrictlyPositive())
+    {
+        tag.SetPrPolicy(SctpPrPolicy::TTL, static_cast<uint32_t>(m_sctpLifetime.GetMilliSeconds()));
+    }
+    packet->AddPacketTag(tag);
+#endif
 }
 
 } // namespace ns3

@@ -31,6 +31,10 @@ namespace ns3
  * independent uniform random offsets within StartSpread once the socket is connected,
  * and each lasts CallDuration (0: until the application stops).
  *
+ * Over SCTP every message carries an SctpSendInfoTag: stream = the call's index on this
+ * source when SctpStreamPerCall is set (else 0), unordered delivery when SctpUnordered
+ * is set, and PR-SCTP timed reliability when SctpLifetime is positive.
+ *
  * Every frame handed to the socket is recorded as sent (in the Recorder, if set, and
  * by the Tx trace), also when the socket refuses it (a full send buffer): such frames
  * are lost, as a real gateway would lose them.
@@ -64,6 +68,8 @@ class VoiceTrunkSource : public Application
     void StartCall(uint32_t index);
     void StartTalkspurt(uint32_t index);
     void SendFrame(uint32_t index);
+    /** Add the per-message SCTP metadata (stream, ordering, lifetime) to \p packet. */
+    void TagForSctp(Ptr<Packet> packet, uint32_t index) const;
 
     /** State of one call. */
     struct Call
@@ -86,6 +92,10 @@ class VoiceTrunkSource : public Application
     Ptr<RandomVariableStream> m_offTime;
     Ptr<UniformRandomVariable> m_startOffset;
     Ptr<PacketEventRecorder> m_recorder;
+    bool m_sctpStreamPerCall;
+    bool m_sctpUnordered;
+    Time m_sctpLifetime;
+    bool m_sctp; //!< Protocol is SCTP (messages get an SctpSendInfoTag)
 
     Ptr<Socket> m_socket;
     bool m_connected;
