@@ -193,8 +193,8 @@ print(table[table["policy"] != "arrival"].set_index(["configuration", "policy"])
 # a millisecond of queueing. Constant-rate sources with fixed phases see the same queue every
 # 20 ms, so the jitter before playout is in microseconds, far below the seed's 30–35 ms.
 # The fixed playout point loses nothing and rates R = 89.5 (its 150 ms budget is the only
-# impairment). CJM plays every frame but about one second after it was sent: R ≈ 38
-# ("nearly all users dissatisfied" in G.109's terms). The adaptive algorithm, as published,
+# impairment). CJM plays every frame but about one second after it was sent: R ≈ 38, below
+# the R = 50 that G.109 calls "not recommended". The adaptive algorithm, as published,
 # keeps no margin when the network has no jitter (4*v* → 0) and loses the frames that arrive
 # microseconds later than its estimate; `adaptive_margin_ms` adds the floor a practical buffer
 # keeps (section 5.4).
