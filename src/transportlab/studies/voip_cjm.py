@@ -397,6 +397,18 @@ def sctp_available() -> bool:
     return bool(ok)
 
 
+def pr_sctp_available() -> bool:
+    """Whether the SCTP model implements PR-SCTP (it reports abandoned messages)."""
+    from transportlab import ns  # noqa: PLC0415
+
+    if not sctp_available():
+        return False
+    tid = ns.TypeId.LookupByName("ns3::SctpSocket")
+    names = [tid.GetTraceSource(i).name for i in range(tid.GetTraceSourceN())]
+    names += [tid.GetAttribute(i).name for i in range(tid.GetAttributeN())]
+    return any("bandon" in str(name) for name in names)
+
+
 # ----------------------------------------------------------------------------- network
 
 
@@ -641,6 +653,11 @@ def run_network(params: Mapping[str, Any], seed: int = 1, run: int = 1) -> dict[
     if p["transport"] == "sctp" and not sctp_available():
         raise RuntimeError(
             "transport 'sctp' needs the SCTP model (ns3::SctpSocketFactory), which this "
+            "build does not have yet"
+        )
+    if p["sctp_pr_lifetime_ms"] > 0 and not pr_sctp_available():
+        raise RuntimeError(
+            "sctp_pr_lifetime_ms > 0 needs PR-SCTP (RFC 3758) in the SCTP model, which this "
             "build does not have yet"
         )
     stop_sending = CALL_START_S + CALL_START_SPREAD_S + p["duration_s"]

@@ -7,15 +7,11 @@
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
+#include "ns3/sctp-message-tag.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
-
-#if __has_include("ns3/sctp-message-tag.h")
-#include "ns3/sctp-message-tag.h"
-#define VOICE_HAVE_SCTP 1
-#endif
 
 namespace ns3
 {
@@ -168,9 +164,7 @@ VoiceTrunkSource::StartApplication()
     NS_ABORT_MSG_IF(m_firstCall + m_calls > 65536, "call ids must fit in 16 bits");
     m_state.assign(m_calls, Call{});
     m_sctp = m_protocol.GetName() == "ns3::SctpSocketFactory";
-#ifndef VOICE_HAVE_SCTP
-    NS_ABORT_MSG_IF(m_sctp, "VoiceTrunkSource: built without the SCTP module");
-#endif
+
     if (!m_socket)
     {
         m_socket = Socket::CreateSocket(GetNode(), m_protocol);
@@ -280,14 +274,12 @@ VoiceTrunkSource::SendFrame(uint32_t index)
 void
 VoiceTrunkSource::TagForSctp(Ptr<Packet> packet, uint32_t index) const
 {
-#ifdef VOICE_HAVE_SCTP
     SctpSendInfoTag tag(static_cast<uint16_t>(m_sctpStreamPerCall ? index : 0), 0, m_sctpUnordered);
     if (m_sctpLifetime.IsStrictlyPositive())
     {
         tag.SetPrPolicy(SctpPrPolicy::TTL, static_cast<uint32_t>(m_sctpLifetime.GetMilliSeconds()));
     }
     packet->AddPacketTag(tag);
-#endif
 }
 
 } // namespace ns3
