@@ -82,7 +82,7 @@
 # %% tags=["parameters"]
 quick = True  # quick mode: 10 s of voice per call, 2 replications (tests, CI, Binder)
 scheduler = None  # None: in this process when quick, a local Dask cluster otherwise
-runs = None  # replications (ns-3 RngRun 1..runs) per point; None: 2 quick, 5 full
+runs = None  # replications (ns-3 RngRun 1..runs) per point; None: 2 quick, 3 full
 params = {}  # study parameters that differ from the defaults (see the table below)
 
 # %% [markdown]
@@ -90,15 +90,16 @@ params = {}  # study parameters that differ from the defaults (see the table bel
 #
 # The cell below validates the values this notebook was given (an unknown name, a wrong
 # type or an impossible value stops here). In full mode every call sends for 15 minutes, as
-# in the seed; the experiments beyond the seed (section 5) use 2 minutes.
+# in the seed (3 runs per configuration); the experiments beyond the seed (section 5) send for
+# 1 minute (3 runs each). Quick mode sends for 10 s everywhere.
 
 # %%
 from transportlab import sweep
 from transportlab.studies import voip_cjm as study
 
 PARAMS = study.STUDY.validate(params, quick=quick)
-RUNS = runs or (2 if quick else 5)
-BEYOND = {} if quick else {"duration_s": 120.0}  # section 5
+RUNS = runs or (2 if quick else 3)
+BEYOND = {} if quick else {"duration_s": 60.0}  # section 5
 BEYOND_RUNS = 1 if quick else 3
 study.STUDY.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
     ["name", "value", "unit", "help"]
@@ -194,10 +195,12 @@ print(table[table["policy"] != "arrival"].set_index(["configuration", "policy"])
 # 20 ms, so the jitter before playout is in microseconds, far below the seed's 30–35 ms.
 # The fixed playout point loses nothing and rates R = 89.5 (its 150 ms budget is the only
 # impairment). CJM plays every frame but about one second after it was sent: R ≈ 38, below
-# the R = 50 that G.109 calls "not recommended". The adaptive algorithm, as published,
-# keeps no margin when the network has no jitter (4*v* → 0) and loses the frames that arrive
-# microseconds later than its estimate; `adaptive_margin_ms` adds the floor a practical buffer
-# keeps (section 5.4).
+# the R = 50 that G.109 calls "not recommended". The adaptive algorithm, as published, keeps
+# no margin when the network has no jitter (4*v* → 0) and loses, as late, every frame that
+# arrives a few microseconds after its estimate — here a large share of them, which drags its
+# R far down. A practical buffer keeps a floor; with 5 ms (`adaptive_margin_ms`) it loses
+# nothing (section 5.4). SCTP ordered and unordered are indistinguishable here: nothing is
+# lost, so nothing waits.
 
 # %%
 import matplotlib.pyplot as plt
@@ -276,20 +279,22 @@ print(comparison[["protocol", "metric", "unit", "published", "reproduced", "ci_l
 write_csv(table, results_dir(study.STUDY.name, quick) / "summary.csv")
 
 # %% [markdown]
-# Why the rows differ:
+# Why the rows match or differ:
 #
-# * **Packets received per second.** Every transport delivers the offered 2400 frames/s:
-#   the network is loaded but not overloaded, and TCP and SCTP, reliable, deliver all of it.
-#   A TCP rate 8 % below SCTP's, as in the seed, needs a TCP that cannot keep up with the
-#   offered load (a congested or lossy path, section 5) — or a count of TCP segments rather
-#   than voice packets: when its send buffer backs up, TCP packs up to three 172-byte
-#   messages into one 536-byte segment (`ip_packets_per_s` above counts the IP packets that
-#   carried the frames).
-# * **Maximum delay and jitter.** With nothing competing, the maximum one-way delay is the
-#   longest propagation delay (60 ms) plus a little queueing, and the jitter is close to
-#   zero. The seed's 150–180 ms and 30–35 ms describe a congested network (or a transfer
-#   that fills the queue, as a bulk source would); its topology figures, which would say,
-#   are missing. Section 5 shows which conditions produce such numbers.
+# * **Packets received per second.** Every transport delivers the offered 2400 frames/s, so
+#   SCTP matches the seed and TCP does not: the network is loaded but not overloaded, and
+#   TCP, reliable, delivers all of it. A TCP rate 8 % below SCTP's needs a TCP that cannot
+#   keep up with the offered load (section 5.3 shows one: all calls on one connection over a
+#   lossy path) — or a count of TCP segments rather than voice packets: when its send buffer
+#   backs up, TCP packs up to three 172-byte messages into one 536-byte segment
+#   (`ip_packets_per_s` above counts the IP packets that carried the frames).
+# * **Maximum delay.** TCP's maximum is above SCTP's, as in the seed (`same-direction`), but
+#   both are about 60 ms: the longest propagation delay (20 ms + 2 × 20 ms) plus at most a
+#   few milliseconds of queueing. The seed's 150 and 180 ms need queues that fill
+#   (section 5.2).
+# * **Jitter.** SCTP "meets the 30 ms limit", trivially: the jitter is in microseconds. TCP's
+#   "almost 35 ms" is far from ours. Jitter of the seed's order appears only when something
+#   competes for the link (section 5.2).
 # * **CJM does not reduce delay.** Whatever the transport, CJM adds about one second (a
 #   50-frame chunk) to every frame, and the E-model rates that far below a fixed or adaptive
 #   buffer.
@@ -302,11 +307,20 @@ write_csv(table, results_dir(study.STUDY.name, quick) / "summary.csv")
 # Loss (in each direction of the shared link) is where the transports part: UDP loses the
 # frames, TCP and SCTP recover them by retransmission, but a retransmitted frame (and, with
 # ordered delivery, every frame behind it) comes too late for a playout point a few tens of
-# milliseconds after the network delay.
+# milliseconds after the network delay. Unordered SCTP delivers the frames behind a loss at
+# once: only the lost frame itself waits, and the late loss at the fixed playout point drops
+# to about the link's loss rate. SCTP's worst delays exceed a second, TCP's stay at a few
+# hundred milliseconds: a retransmission timeout waits at least RTO.Min, 1 s for NS-2's (and
+# RFC 9260's) SCTP, 200 ms for NS-2's TCP.
 
 # %%
 LOSSES = [0.02] if quick else [0.01, 0.03]
-loss_points = [dict(PARAMS, **BEYOND, **c, link_loss_rate=x) for x in LOSSES for c in CONFIGS]
+loss_configs = list(CONFIGS)
+if study.pr_sctp_available():  # PR-SCTP (RFC 3758): abandon a frame 100 ms after sending it
+    loss_configs.append(
+        {"transport": "sctp", "sctp_delivery": "unordered", "sctp_pr_lifetime_ms": 100.0})
+loss_points = [dict(PARAMS, **BEYOND, **c, link_loss_rate=x)
+               for x in LOSSES for c in loss_configs]
 lossy = sweep.run(study.STUDY, loss_points, runs=BEYOND_RUNS, quick=quick, scheduler=scheduler)
 lossy_summary = lossy["summary"]
 lossy_summary["configuration"] = lossy_summary.apply(study.configuration, axis=1)
@@ -327,8 +341,11 @@ print(loss_table[loss_table["policy"] != "arrival"].set_index(
 # ### 5.2 Bursty cross traffic
 #
 # A UDP on/off source (exponential bursts of 0.5 s at 2 Mb/s, mean 1 Mb/s, 548-byte packets)
-# shares the 5 Mb/s link: during a burst the link is overloaded, the 50-packet queue fills and
-# the voice frames see tens of milliseconds of queueing — jitter of the order the seed reports.
+# shares the 5 Mb/s link: during a burst the link is overloaded and the 50-packet queue fills.
+# UDP voice loses the frames that find it full; TCP and SCTP back off and queue the voice in
+# their send buffers, so they deliver everything, seconds late, with jitter before playout of
+# 25–45 ms — the order of the seed's 30–35 ms. No playout buffer rescues such a call; only
+# CJM, which never discards a frame, keeps R clearly above zero.
 
 # %%
 cross_points = [dict(PARAMS, **BEYOND, **c, cross_traffic="udp_onoff") for c in CONFIGS]
@@ -377,10 +394,15 @@ print(save_figure(fig, study.STUDY.name, "playout_call0", quick=quick, n_runs=1)
 # ### 5.3 The trunk topology: one connection per call, or one for all
 #
 # All calls between two gateways, each with the same propagation delay (2 + 20 + 2 ms), with
-# 1 % loss on the shared link. A gateway can open a TCP connection per call or carry all calls
-# over one connection; then a lost segment holds up every call behind it (head-of-line
-# blocking across calls), which SCTP avoids by giving each call its own stream of one
-# association.
+# 1 % loss on the shared link. A gateway can open a TCP connection (SCTP association) per call
+# or carry all calls over one; on one TCP connection a lost segment holds up every call behind
+# it, which SCTP avoids by giving each call a stream of its own (the test suite checks that
+# per-call streams deliver earlier than one stream). Here, though, capacity decides: one
+# connection has one congestion window, and at 1 % loss a single TCP or SCTP flow with
+# 536-byte segments and a 48 ms round trip carries roughly MSS/RTT × 1.22/√p ≈ 1 Mb/s, a
+# quarter of the 4 Mb/s the 48 calls need (SCTP also stalls for RTO.Min = 1 s after each
+# timeout). The send buffer overflows and most frames are lost at the sender, streams and
+# unordered delivery notwithstanding. One association per call gives each call its own window.
 
 # %%
 trunk_configs = list(CONFIGS) + [{"transport": "tcp", "connection": "shared"}]
@@ -411,8 +433,12 @@ print(trunk_table[trunk_table["policy"] != "arrival"].set_index(["configuration"
 #
 # With silence suppression a call sends only while its speaker talks (exponential talkspurts
 # of 1.0 s and silences of 1.35 s on average: 43 % activity), so 113 calls offer the seed's
-# 2400 frames/s on average. The load on the shared link now fluctuates, and Ramjee et al.'s
-# algorithm works as designed: it adjusts the playout delay at the start of each talkspurt.
+# 2400 frames/s on average. The load on the shared link now fluctuates: when more than about
+# 60 calls talk at once the link is overloaded, the queue fills and drops frames, and TCP and
+# SCTP recover them with retransmissions that take hundreds of milliseconds to seconds. CJM
+# fares worst here: a 50-frame chunk now spans talkspurts and silences (about 2.4 s of
+# conversation), and since it keeps the sender's spacing and plays chunk after chunk, its
+# delay only ever grows, to the longest chunk seen.
 
 # %%
 spurt_points = [dict(PARAMS, **BEYOND, **c, voice_activity="talkspurts", n_calls=113)
@@ -485,12 +511,18 @@ print(save_figure(fig, study.STUDY.name, "playout_tradeoff", quick=quick, n_runs
 #
 # * In our reading of the seed's network (48 G.711 calls, 2400 frames/s, on a 5 Mb/s link
 #   that they load to 78–85 %), UDP, TCP and SCTP all deliver the offered 2400 frames/s with
-#   one-way delays of 24–60 ms and practically no jitter. The seed's lower TCP rate and its
-#   150–180 ms / 30–35 ms need a congested or lossy network, which its text does not describe.
+#   one-way delays of 24–60 ms and practically no jitter. SCTP's 2400 packets/s and its
+#   jitter within 30 ms are reproduced; TCP's lower rate and the 150–180 ms / 30–35 ms are
+#   not, and need a congested or lossy network that the seed's text does not describe. With
+#   bursty cross traffic our jitter reaches the seed's order of magnitude, and TCP and SCTP
+#   delays grow to seconds.
 # * CJM does not reduce delay: holding a 50-frame chunk adds a second to every frame, far
-#   beyond ITU-T G.114's 150 ms, and the E-model rates it around R = 38, where a fixed or
-#   adaptive playout point rates close to 90 on the same packets.
+#   beyond ITU-T G.114's 150 ms, and the E-model rates it around R = 38, where a fixed
+#   playout point rates close to 90 on the same packets. Its one virtue, never discarding a
+#   frame, pays only when the network is so bad that every other buffer fails.
 # * With loss, reliable ordered transports turn network loss into late loss: a retransmitted
-#   frame (and the frames queued behind it) misses a playout point set for the usual delay.
-#   The reliability that makes TCP and SCTP deliver every frame buys nothing for interactive
-#   voice unless the playout buffer waits for it.
+#   frame, and the frames queued behind it, miss a playout point set for the usual delay.
+#   SCTP's unordered delivery removes the frames queued behind it from that count; what
+#   remains is the retransmission delay itself, which RTO.Min (1 s) makes long. Carrying
+#   many calls over one connection or association is the worst choice on a lossy path: one
+#   congestion window for all of them.
