@@ -95,3 +95,30 @@ def test_bad_seed_or_run_is_refused(seed, run, error):
 def test_run_until_needs_a_positive_time():
     with pytest.raises(ValueError, match="stop time must be > 0"):
         run_until(0)
+
+
+def test_other_threads_run_while_the_simulator_runs():
+    """A long Run() must not hold the GIL: Dask workers answer heartbeats from a thread."""
+    import threading
+    import time
+
+    ticks: list[float] = []
+    done = threading.Event()
+
+    def tick():
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.02)
+
+    thread = threading.Thread(target=tick)
+    thread.start()
+    try:
+        start = time.perf_counter()
+        random_scenario.scenario(stop=600.0)
+        elapsed = time.perf_counter() - start
+    finally:
+        done.set()
+        thread.join()
+    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
+    assert elapsed > 0.5  # long enough for a held GIL to show
+    assert max(gaps) < 0.4 * elapsed
