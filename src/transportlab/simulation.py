@@ -80,11 +80,6 @@ def run_until(stop_seconds: float) -> None:
         raise ValueError(f"stop time must be > 0 s, got {stop_seconds}")
     ns = _ns()
     ns.Simulator.Stop(ns.Seconds(float(stop_seconds)))
-    # cppyy keeps the GIL through a C++ call unless told otherwise. Holding it for a whole
-    # Run() starves every other thread of the process: a Dask worker's heartbeat stops,
-    # and after its time-to-live (5 min) the scheduler declares the worker dead and kills
-    # the simulation. Run() calls no Python (trace sinks are C++), so it can let go.
-    ns.Simulator.Run.__release_gil__ = True
     ns.Simulator.Run()
 
 

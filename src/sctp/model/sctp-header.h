@@ -35,26 +35,20 @@ class SctpByteWriter
 
     void WriteU16(uint16_t v)
     {
-        uint8_t b[2] = {static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v)};
-        m_buf.insert(m_buf.end(), b, b + 2);
+        m_buf.push_back(static_cast<uint8_t>(v >> 8));
+        m_buf.push_back(static_cast<uint8_t>(v));
     }
 
     void WriteU32(uint32_t v)
     {
-        uint8_t b[4] = {static_cast<uint8_t>(v >> 24),
-                        static_cast<uint8_t>(v >> 16),
-                        static_cast<uint8_t>(v >> 8),
-                        static_cast<uint8_t>(v)};
-        m_buf.insert(m_buf.end(), b, b + 4);
+        m_buf.push_back(static_cast<uint8_t>(v >> 24));
+        m_buf.push_back(static_cast<uint8_t>(v >> 16));
+        m_buf.push_back(static_cast<uint8_t>(v >> 8));
+        m_buf.push_back(static_cast<uint8_t>(v));
     }
 
-    void WriteBytes(const uint8_t* data, std::size_t length)
-    {
-        if (length > 0)
-        {
-            m_buf.insert(m_buf.end(), data, data + length);
-        }
-    }
+    /** Append \p length bytes (out of line: GCC 12 inlining gives false overflow warnings). */
+    void WriteBytes(const uint8_t* data, std::size_t length);
 
     /** Append zero bytes up to the next multiple of 4 (chunk and parameter padding). */
     void PadTo4()
