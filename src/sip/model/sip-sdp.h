@@ -1,0 +1,28 @@
+/*
+ * Session descriptions (RFC 4566) for INVITE offers and 200 OK answers, so
+ * that those messages have the size of real ones (an audio session offering
+ * PCMU, PCMA and telephone events).
+ */
+#ifndef SIP_SDP_H
+#define SIP_SDP_H
+
+#include "ns3/ipv4-address.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+namespace sip
+{
+
+/** An SDP audio offer/answer of a typical softphone (about 250 bytes). */
+std::string MakeAudioSdp(const std::string& user,
+                         Ipv4Address address,
+                         uint32_t sessionId,
+                         uint16_t rtpPort);
+
+} // namespace sip
+} // namespace ns3
+
+#endif // SIP_SDP_H
