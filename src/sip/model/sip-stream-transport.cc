@@ -50,6 +50,13 @@ SipStreamTransport::GetTypeId()
                           "port for messages to it (RFC 3261 18 connection index).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&SipStreamTransport::m_sendOnAccepted),
+                          MakeBooleanChecker())
+            .AddAttribute("AliasIncomingConnections",
+                          "Index a connection the peer opened also under the Via sent-by of "
+                          "the requests arriving on it (RFC 5923 alias), so that requests to "
+                          "the peer reuse it.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&SipStreamTransport::m_alias),
                           MakeBooleanChecker());
     return tid;
 }
@@ -60,6 +67,7 @@ SipStreamTransport::SipStreamTransport()
       m_outboundPort(0),
       m_responsesOnIncoming(true),
       m_sendOnAccepted(true),
+      m_alias(false),
       m_nextConnectionId(1),
       m_openedCount(0)
 {
@@ -414,6 +422,28 @@ SipStreamTransport::HandleRead(Ptr<Socket> socket)
 }
 
 void
+SipStreamTransport::MessageParsed(Ptr<SipMessage> message, const SipSource& source)
+{
+    if (!m_alias || !message->IsRequest())
+    {
+        return;
+    }
+    Connection* connection = FindConnection(source.connection);
+    sip::SipVia via;
+    uint32_t address = 0;
+    if (connection == nullptr || !connection->accepted || !message->GetTopVia(via) ||
+        !sip::ParseIpv4(via.host, address) || address != connection->peer.Get())
+    {
+        return; // only a peer's own address may be aliased to its connection
+    }
+    const auto key = std::make_pair(address, via.GetPortOrDefault());
+    if (m_accepted.find(key) == m_accepted.end())
+    {
+        m_accepted[key] = connection->id;
+    }
+}
+
+void
 SipStreamTransport::HandleSendSpace(Ptr<Socket> socket, uint32_t available)
 {
     if (Connection* connection = FindBySocket(socket))
@@ -449,12 +479,12 @@ SipStreamTransport::RemoveConnection(uint64_t id, bool failed)
         return;
     }
     Connection& connection = it->second;
-    const auto key = std::make_pair(connection.peer.Get(), connection.peerPort);
-    auto& index = connection.accepted ? m_accepted : m_originated;
-    auto indexed = index.find(key);
-    if (indexed != index.end() && indexed->second == id)
+    for (auto* index : {&m_accepted, &m_originated})
     {
-        index.erase(indexed);
+        for (auto entry = index->begin(); entry != index->end();)
+        {
+            entry = (entry->second == id) ? index->erase(entry) : std::next(entry);
+        }
     }
     const bool undelivered = !connection.pending.empty();
     const Ipv4Address peer = connection.peer;

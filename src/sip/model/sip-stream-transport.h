@@ -35,6 +35,11 @@ namespace ns3
  *    from that address and port;
  *  - otherwise a new connection, from OutboundPort (0: an ephemeral port).
  *
+ * With AliasIncomingConnections, a connection the peer opened is also indexed
+ * under the sent-by address of the requests that arrive on it (when that is
+ * the address the connection comes from), so that requests to the peer reuse
+ * it: the "alias" of RFC 5923, and one connection per pair of elements.
+ *
  * With the defaults this is RFC 3261's behaviour. The SCTP testbed of seed
  * 002 (Partysip with inbound port 5060 and outbound port 5061, sending every
  * message through its outbound socket) is OutboundPort = 5061,
@@ -97,6 +102,8 @@ class SipStreamTransport : public SipTransport
                                    Connection& connection,
                                    const SipDestination& destination,
                                    uint16_t& stream);
+    /** RFC 5923-style alias: index the connection under the request's sent-by. */
+    void MessageParsed(Ptr<SipMessage> message, const SipSource& source) override;
     /** Hook: SCTP stream a received packet arrived on (0 by default). */
     virtual uint16_t GetReceivedStream(Ptr<Packet> packet) const;
 
@@ -124,6 +131,7 @@ class SipStreamTransport : public SipTransport
     uint16_t m_outboundPort;
     bool m_responsesOnIncoming;
     bool m_sendOnAccepted;
+    bool m_alias;
     Ptr<Socket> m_listener;
     std::map<uint64_t, Connection> m_connections;
     std::map<std::pair<uint32_t, uint16_t>, uint64_t> m_originated; //!< by destination

@@ -94,11 +94,17 @@ SipTransport::Deliver(const std::string& text, const SipSource& source)
     event.connection = source.connection;
     event.stream = source.stream;
     event.size = static_cast<uint32_t>(text.size());
+    MessageParsed(message, source);
     m_rxTrace(message, event);
     if (!m_receive.IsNull())
     {
         m_receive(message, source);
     }
+}
+
+void
+SipTransport::MessageParsed(Ptr<SipMessage> message, const SipSource& source)
+{
 }
 
 void

@@ -116,6 +116,8 @@ class SipTransport : public Object
     void DoDispose() override;
     /** Parse \p text received from \p source and deliver it (or drop it if malformed). */
     void Deliver(const std::string& text, const SipSource& source);
+    /** Hook: \p message from \p source parsed well, about to be delivered. */
+    virtual void MessageParsed(Ptr<SipMessage> message, const SipSource& source);
     /** Report a message handed to a socket. */
     void NotifySent(Ptr<const SipMessage> message, const SipTransportEvent& event);
     /** Report a failure to reach \p address:\p port. */
