@@ -31,11 +31,17 @@ TEST_LIBRARY_NAME = "libtransportlab-tests.so"
 PCH_FILE_NAME = "allDict.ns3.pch"
 # Preprocessor switches the wheel's loader defines for its optional libraries;
 # the PCH must be built with the same ones.
-NS3_DEFINES = ["HAVE_GSL", "HAVE_LIBXML2", "HAVE_SQLITE3", "NS3_CLICK", "NS3_OPENFLOW",
-               "ENABLE_OPENFLOW"]
+NS3_DEFINES = [
+    "HAVE_GSL",
+    "HAVE_LIBXML2",
+    "HAVE_SQLITE3",
+    "NS3_CLICK",
+    "NS3_OPENFLOW",
+    "ENABLE_OPENFLOW",
+]
 
 
-class NativeLibraryNotFound(ImportError):
+class NativeLibraryNotFoundError(ImportError):
     """The compiled transportlab library is not installed."""
 
 
@@ -59,7 +65,7 @@ def native_dir() -> Path:
     for candidate in candidates:
         if (candidate / "lib" / LIBRARY_NAME).is_file():
             return candidate
-    raise NativeLibraryNotFound(
+    raise NativeLibraryNotFoundError(
         f"{LIBRARY_NAME} not found; build it with `make install` (pip install .)"
     )
 
@@ -131,21 +137,31 @@ def build_pch(target: Path, wheel: Path, include_dir: Path) -> Path:
         lines += [f'#include "ns3/{m}-module.h"' for m in native_modules(include_dir)]
         umbrella.write_text("\n".join(lines) + "\n")
         cmd = [
-            str(backend / "bin" / "rootcling"), "-rootbuild", "-generate-pch",
-            "-f", str(Path(tmp) / "allDict.cxx"), "-noDictSelection",
-            "-D__CLING__", "-DROOT_PCH",
-            "-I" + str(backend / "include"), "-I" + str(backend / "etc"),
-            "-I" + str(backend / "etc" / "dictpch"), "-I" + str(backend / "etc" / "cling"),
-            "-I" + str(wheel / "include"), "-I" + str(include_dir),
+            str(backend / "bin" / "rootcling"),
+            "-rootbuild",
+            "-generate-pch",
+            "-f",
+            str(Path(tmp) / "allDict.cxx"),
+            "-noDictSelection",
+            "-D__CLING__",
+            "-DROOT_PCH",
+            "-I" + str(backend / "include"),
+            "-I" + str(backend / "etc"),
+            "-I" + str(backend / "etc" / "dictpch"),
+            "-I" + str(backend / "etc" / "cling"),
+            "-I" + str(wheel / "include"),
+            "-I" + str(include_dir),
             *[f"-D{d}" for d in NS3_DEFINES],
-            "-cxxflags", "-std=c++2a -Wno-implicit-fallthrough -pipe -fsigned-char -pthread",
+            "-cxxflags",
+            "-std=c++2a -Wno-implicit-fallthrough -pipe -fsigned-char -pthread",
             str(backend / "etc" / "dictpch" / "allHeaders.h"),
             str(umbrella),
             str(backend / "etc" / "dictpch" / "allLinkDefs.h"),
         ]
         env = dict(os.environ)
         env["LD_LIBRARY_PATH"] = os.pathsep.join(
-            [str(backend / "lib")] + [p for p in env.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p]
+            [str(backend / "lib")]
+            + [p for p in env.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p]
         )
         result = subprocess.run(cmd, cwd=backend, env=env, capture_output=True, text=True)
         produced = Path(tmp) / "allDict_rdict.pch"

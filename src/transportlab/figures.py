@@ -19,8 +19,15 @@ def save_figure(fig, study: str, name: str, quick: bool = False, n_runs: int | N
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{name}.png"
     if n_runs is not None:
-        fig.text(0.99, 0.005, f"n = {n_runs} run{'s' if n_runs != 1 else ''}",
-                 ha="right", va="bottom", fontsize=7, color="0.35")
+        fig.text(
+            0.99,
+            0.005,
+            f"n = {n_runs} run{'s' if n_runs != 1 else ''}",
+            ha="right",
+            va="bottom",
+            fontsize=7,
+            color="0.35",
+        )
     fd, tmp = tempfile.mkstemp(dir=folder, suffix=".png.tmp")
     os.close(fd)
     try:

@@ -58,12 +58,16 @@ class Param:
             raise ValueError(f"quick value of {self.name!r} is invalid: {self.problem(self.quick)}")
 
     def coerce(self, value: Any) -> Any:
-        """Value converted to the declared kind where that is lossless (int -> float, tuple -> list)."""
-        if self.kind is float and isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        """Value converted to the declared kind where lossless (int -> float, tuple -> list)."""
+        if (
+            self.kind is float
+            and isinstance(value, numbers.Integral)
+            and not isinstance(value, bool)
+        ):
             return float(value)
         if self.kind is list and isinstance(value, tuple):
             value = list(value)
-        if self.kind is list and self.element_kind is float:
+        if self.kind is list and self.element_kind is float and isinstance(value, list):
             return [float(v) if _is_int(v) else v for v in value]
         return value
 
@@ -71,13 +75,16 @@ class Param:
         """Why ``value`` is not acceptable, or None."""
         value = self.coerce(value)
         if not _has_kind(value, self.kind):
-            return f"expected {_TYPE_NAMES.get(self.kind, self.kind.__name__)}, got {type(value).__name__} {value!r}"
+            expected = _TYPE_NAMES.get(self.kind, self.kind.__name__)
+            return f"expected {expected}, got {type(value).__name__} {value!r}"
         items = value if self.kind is list else [value]
         if self.kind is list and self.element_kind is not None:
             for item in items:
                 if not _has_kind(item, self.element_kind):
-                    return (f"expected a list of {_TYPE_NAMES.get(self.element_kind)}, "
-                            f"got element {item!r}")
+                    return (
+                        f"expected a list of {_TYPE_NAMES.get(self.element_kind)}, "
+                        f"got element {item!r}"
+                    )
         for item in items:
             if self.choices is not None and item not in self.choices:
                 return f"{item!r} is not one of {list(self.choices)}"
@@ -115,8 +122,9 @@ class ParameterSpace:
     returns an error message or None.
     """
 
-    def __init__(self, *params: Param,
-                 consistency: Iterable[Callable[[Mapping[str, Any]], str | None]] = ()) -> None:
+    def __init__(
+        self, *params: Param, consistency: Iterable[Callable[[Mapping[str, Any]], str | None]] = ()
+    ) -> None:
         names = [p.name for p in params]
         duplicates = {n for n in names if names.count(n) > 1}
         if duplicates:
@@ -175,16 +183,22 @@ class ParameterSpace:
             if p.choices is not None:
                 allowed = " | ".join(map(str, p.choices))
             elif p.minimum is not None or p.maximum is not None:
-                low = "" if p.minimum is None else f"{'>' if p.exclusive_minimum else '>='} {p.minimum}"
+                low = (
+                    ""
+                    if p.minimum is None
+                    else f"{'>' if p.exclusive_minimum else '>='} {p.minimum}"
+                )
                 high = "" if p.maximum is None else f"<= {p.maximum}"
                 allowed = ", ".join(x for x in (low, high) if x)
-            rows.append({
-                "name": p.name,
-                "type": _TYPE_NAMES.get(p.kind, p.kind.__name__),
-                "default": p.default,
-                "quick": p.quick if p.quick is not None else p.default,
-                "unit": p.unit,
-                "allowed": allowed,
-                "help": p.help,
-            })
+            rows.append(
+                {
+                    "name": p.name,
+                    "type": _TYPE_NAMES.get(p.kind, p.kind.__name__),
+                    "default": p.default,
+                    "quick": p.quick if p.quick is not None else p.default,
+                    "unit": p.unit,
+                    "allowed": allowed,
+                    "help": p.help,
+                }
+            )
         return pd.DataFrame(rows)

@@ -111,10 +111,13 @@ class ValueRecorder:
         """Connect ``trace_source`` of ``obj`` now."""
         series = self._series(name or trace_source)
         if not self._recorder.Watch(obj, trace_source, VALUE_TYPES[value_type], series):
-            raise ValueError(f"no trace source {trace_source!r} on {obj.GetInstanceTypeId().GetName()}")
+            raise ValueError(
+                f"no trace source {trace_source!r} on {obj.GetInstanceTypeId().GetName()}"
+            )
 
-    def watch_path(self, path: str, value_type: str, name: str | None = None,
-                   at: float | None = None) -> None:
+    def watch_path(
+        self, path: str, value_type: str, name: str | None = None, at: float | None = None
+    ) -> None:
         """Connect every trace source matching the Config ``path``.
 
         With ``at`` (seconds), connect at that simulation time: sockets only

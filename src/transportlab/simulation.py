@@ -15,8 +15,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 
-
-
 @dataclass(frozen=True)
 class RunIdentity:
     """The seed and the replication (ns-3 RngRun) of one simulation."""

@@ -40,6 +40,10 @@ class Study:
     simulate: SimulateFn
     description: str = ""
     tags: tuple[str, ...] = field(default_factory=tuple)
+    # Part of every cached result's key (transportlab.sweep): bump it when the
+    # scenario changes in a way the code fingerprint cannot see (e.g. a shared
+    # Python helper the study calls), so old cached results are not reused.
+    version: str = "1"
 
     def validate(self, values: Mapping[str, Any], quick: bool = False) -> dict[str, Any]:
         return self.parameters.validate(values, quick=quick)

@@ -1,0 +1,189 @@
+"""Execute study notebooks with papermill.
+
+Every study notebook starts with a cell tagged ``parameters`` holding at least::
+
+    quick = True       # quick mode: short runs, few replications (tests, CI, Binder)
+    scheduler = None   # None: in-process when quick, a local Dask cluster otherwise
+    runs = None        # replications per point; None: the notebook's quick/full default
+    params = {}        # study parameters that differ from the defaults
+
+:func:`execute` validates ``params`` against the study's parameter space first
+(so a bad value stops before a kernel starts), then runs the notebook with
+papermill into ``output[/quick]/<study>.ipynb``. The notebook runs under a Jupyter
+kernel of *this* Python environment: :func:`ensure_kernel` registers a kernelspec
+named ``transportlab`` in ``<sys.prefix>/share/jupyter/kernels`` (the same as
+``python -m ipykernel install --sys-prefix --name transportlab``) whose command
+is this interpreter, and checks that Jupyter resolves the name to it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from transportlab import paths
+from transportlab.studies import Study
+from transportlab.studies import get as get_study
+
+KERNEL_NAME = "transportlab"
+
+
+class NotebookError(RuntimeError):
+    """A cell raised; the executed notebook (with the traceback) is kept for inspection."""
+
+    def __init__(self, message: str, notebook: Path) -> None:
+        super().__init__(message)
+        self.notebook = notebook
+
+
+def notebook_path(study: Study) -> Path:
+    """``notebooks/<study.notebook>`` in the project folder."""
+    path = paths.project_root() / "notebooks" / study.notebook
+    if not path.is_file():
+        raise FileNotFoundError(f"notebook of study {study.name!r} not found: {path}")
+    return path
+
+
+def output_path(study: Study, quick: bool, output_dir: str | Path | None = None) -> Path:
+    """``output/<study>.ipynb`` (full mode) or ``output/quick/<study>.ipynb``."""
+    if output_dir is None:
+        output_dir = paths.project_root() / "output"
+        if quick:
+            output_dir = output_dir / "quick"
+    return Path(output_dir) / f"{study.name}.ipynb"
+
+
+def _same_interpreter(argv0: str) -> bool:
+    # jupyter_client runs a kernelspec whose command is plain "python"/"python3"/
+    # "python3.X" with the interpreter that starts the kernel, i.e. this one.
+    major, minor = sys.version_info[:2]
+    plain = {"python", f"python{major}", f"python{major}.{minor}"}
+    if argv0 in plain:
+        return True
+    with contextlib.suppress(OSError):
+        return os.path.samefile(argv0, sys.executable)
+    return False
+
+
+def ensure_kernel(name: str = KERNEL_NAME) -> str:
+    """Register (if needed) a kernelspec ``name`` running this interpreter; return the name.
+
+    The spec goes to ``<sys.prefix>/share/jupyter/kernels/<name>``. Raises
+    RuntimeError with instructions if Jupyter resolves ``name`` to another
+    interpreter (e.g. a user-level spec of the same name shadows it).
+    """
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel  # noqa: PLC0415
+
+    manager = KernelSpecManager()
+    try:
+        spec = manager.get_kernel_spec(name)
+        if _same_interpreter(spec.argv[0]):
+            return name
+    except NoSuchKernel:
+        spec = None
+    if spec is None or Path(spec.resource_dir).is_relative_to(sys.prefix):
+        from ipykernel.kernelspec import install  # noqa: PLC0415
+
+        install(
+            kernel_spec_manager=manager,
+            kernel_name=name,
+            display_name=f"Python {sys.version_info[0]}.{sys.version_info[1]} (transportlab)",
+            prefix=sys.prefix,
+        )
+        spec = KernelSpecManager().get_kernel_spec(name)
+        if _same_interpreter(spec.argv[0]):
+            return name
+    raise RuntimeError(
+        f"the Jupyter kernel {name!r} runs {spec.argv[0]}, not this interpreter "
+        f"({sys.executable}); its spec in {spec.resource_dir} shadows the one of this "
+        f"environment. Remove it (jupyter kernelspec remove {name}) or pass another "
+        "kernel name."
+    )
+
+
+def notebook_parameters(path: Path) -> dict[str, Any]:
+    """Names and values declared in the notebook's ``parameters`` cell (papermill's view)."""
+    import papermill  # noqa: PLC0415
+
+    return {p["name"]: p["default"] for p in papermill.inspect_notebook(str(path)).values()}
+
+
+def execute(
+    study: str | Study,
+    *,
+    quick: bool = False,
+    scheduler: str | None = None,
+    params: Mapping[str, Any] | None = None,
+    runs: int | None = None,
+    output_dir: str | Path | None = None,
+    kernel_name: str | None = None,
+    log_output: bool = False,
+) -> Path:
+    """Run the study's notebook with papermill; return the executed notebook's path.
+
+    ``params`` is validated (``ParameterError``) before the kernel starts. The
+    executed notebook is written under a temporary name and renamed when every
+    cell has run; if a cell fails, it is kept as ``<study>.failed.ipynb`` and
+    :class:`NotebookError` is raised.
+    """
+    import papermill  # noqa: PLC0415
+
+    study = study if isinstance(study, Study) else get_study(study)
+    params = dict(params or {})
+    study.validate(params, quick=quick)
+    if runs is not None and (isinstance(runs, bool) or not isinstance(runs, int) or runs < 1):
+        raise ValueError(f"runs must be an int >= 1, got {runs!r}")
+    source = notebook_path(study)
+    declared = notebook_parameters(source)
+    missing = {"quick", "scheduler", "runs", "params"} - set(declared)
+    if missing:
+        raise ValueError(f"{source.name}: its parameters cell lacks {sorted(missing)}")
+    target = output_path(study, quick, output_dir)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    kernel = kernel_name or ensure_kernel()
+
+    # papermill saves the notebook after every cell: run under a temporary name.
+    fd, partial_name = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{study.name}.", suffix=".partial.ipynb"
+    )
+    os.close(fd)
+    partial = Path(partial_name)
+    failed = target.with_name(f"{study.name}.failed.ipynb")
+    # JSON round trip: papermill writes the values as Python literals into the notebook.
+    parameters = {
+        "quick": bool(quick),
+        "scheduler": scheduler,
+        "runs": runs,
+        "params": json.loads(json.dumps(params)),
+    }
+    try:
+        papermill.execute_notebook(
+            str(source),
+            str(partial),
+            parameters=parameters,
+            kernel_name=kernel,
+            cwd=str(source.parent),
+            progress_bar=False,
+            log_output=log_output,
+        )
+    except papermill.PapermillExecutionError as exc:
+        os.replace(partial, failed)
+        with contextlib.suppress(FileNotFoundError):
+            target.unlink()  # an older result would no longer describe the current code
+        raise NotebookError(
+            f"{source.name} failed in cell {exc.exec_count}: {exc.ename}: {exc.evalue}", failed
+        ) from exc
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            partial.unlink()
+        raise
+    os.replace(partial, target)
+    with contextlib.suppress(FileNotFoundError):
+        failed.unlink()
+    return target

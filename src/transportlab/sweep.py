@@ -1,0 +1,651 @@
+"""Run a study over a grid of points x replications, cached, resumable, on Dask.
+
+A *point* is a set of parameter values of a study (missing ones take their
+defaults); a *replication* is one ns-3 RngRun of a point. Each (point, run) is
+one *task*: one call of the study's ``simulate(params, seed, run)`` in a worker
+process, returning a dict of DataFrames.
+
+::
+
+    from transportlab import sweep
+    tables = sweep.run("bottleneck_example",
+                       sweep.grid(protocol=["udp", "tcp"], error_rate=[0.0, 0.01]),
+                       runs=5)
+    tables["summary"]            # one DataFrame: the study's columns + parameters + seed + run
+
+Schedulers
+    ``"local"`` (default in full mode) starts a Dask ``LocalCluster`` of worker
+    processes with one thread each, so each process runs one simulation at a
+    time (ns-3 is single-threaded and keeps global state). A scheduler address
+    (``"tcp://host:8786"``) or a ``distributed.Client`` uses an existing cluster;
+    start its workers with ``--nthreads 1`` (simulations in one process are
+    serialised by a lock anyway). ``"serial"`` (default in quick mode) runs
+    every task in the calling process, without Dask: for notebooks in quick mode
+    and for debugging with a plain traceback. Every scheduler gives the same
+    results: ns-3 is reset before each simulation (:mod:`transportlab.simulation`).
+
+Cache
+    Every finished task is stored as one file ``<cache_dir>/<study>/<key>.pkl``,
+    written to a temporary file and renamed, so a file that exists is complete.
+    A sweep that is interrupted (Ctrl-C, a killed process, a failed point) and
+    started again computes only the tasks whose file is missing. The key is the
+    SHA-256 of a canonical JSON document (:func:`task_identity`) holding:
+
+    * the study name and its ``version`` (bump it when the scenario changes in a
+      way the fingerprint below cannot see, e.g. in a shared Python helper);
+    * the transportlab version and the ``ns3`` wheel version;
+    * a *code fingerprint*: the SHA-256 of the study's module source,
+      ``simulation.py``, ``recording.py`` and the native library
+      ``libtransportlab.so``. Any change of the scenario code or of a C++ model
+      therefore starts a fresh cache instead of silently reusing results of
+      older code (the price: also a comment edit in the study module does);
+    * the complete validated parameters (defaults filled in, ints converted to
+      floats where the parameter is a float, so ``1`` and ``1.0`` hash alike),
+      the seed and the run.
+
+    The cache is derived data: deleting the folder is always safe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import importlib.metadata
+import itertools
+import json
+import logging
+import os
+import pickle
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+import transportlab
+from transportlab import paths
+from transportlab.params import ParameterError
+from transportlab.studies import Study
+from transportlab.studies import get as get_study
+
+__all__ = [
+    "SimulationError",
+    "Task",
+    "cached_count",
+    "code_fingerprint",
+    "default_workers",
+    "grid",
+    "local_cluster",
+    "plan",
+    "run",
+    "task_identity",
+]
+
+CACHE_SCHEMA = 1
+"""Version of the cache file layout and of the key document; bump to invalidate all caches."""
+
+WORKER_MEMORY_FLOOR = 2 * 2**30
+"""Smallest memory limit of a local worker: ns-3 alone takes 0.3-0.6 GB per process."""
+
+log = logging.getLogger(__name__)
+
+
+class SimulationError(RuntimeError):
+    """A task raised; the message names the study, the point and the run."""
+
+
+# --------------------------------------------------------------------------- points
+
+
+def grid(**axes: Iterable[Any]) -> list[dict[str, Any]]:
+    """Cartesian product of parameter values, in the order given.
+
+    ``grid(protocol=["udp", "tcp"], rate=[1, 2])`` gives four points. A value
+    that is itself a list (a list-valued parameter) must be wrapped in a list.
+    """
+    names = list(axes)
+    values = []
+    for name in names:
+        axis = axes[name]
+        if isinstance(axis, str | bytes) or not isinstance(axis, Iterable):
+            raise TypeError(f"grid axis {name!r} must be a list of values, got {axis!r}")
+        axis = list(axis)
+        if not axis:
+            raise ValueError(f"grid axis {name!r} is empty")
+        values.append(axis)
+    return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*values)]
+
+
+# --------------------------------------------------------------------------- identity
+
+
+def _canonical_json(document: Any) -> str:
+    """JSON with sorted keys and no whitespace: the same document gives the same text."""
+    return json.dumps(
+        document,
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=True,
+        allow_nan=False,
+        default=_json_default,
+    )
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, tuple | set | frozenset):
+        return sorted(value) if isinstance(value, set | frozenset) else list(value)
+    # numpy scalars (e.g. from np.linspace in a grid)
+    if hasattr(value, "item") and callable(value.item):
+        return value.item()
+    raise TypeError(f"parameter value {value!r} ({type(value).__name__}) cannot be hashed")
+
+
+def _file_digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_digest(path: str, size: int, mtime_ns: int) -> str:
+    return _file_digest(Path(path))
+
+
+def _digest(path: Path) -> str:
+    stat = path.stat()
+    return _cached_digest(str(path), stat.st_size, stat.st_mtime_ns)
+
+
+def _native_library() -> Path | None:
+    from transportlab import _native  # noqa: PLC0415 - no ns-3 import, only a file lookup
+
+    try:
+        return _native.native_dir() / "lib" / _native.LIBRARY_NAME
+    except _native.NativeLibraryNotFoundError:
+        return None
+
+
+def code_fingerprint(simulate: Callable) -> str:
+    """SHA-256 over the code a simulation runs: the module defining ``simulate``,
+    transportlab's ``simulation.py`` and ``recording.py``, and the native library."""
+    package = Path(transportlab.__file__).resolve().parent
+    module = sys.modules.get(simulate.__module__)
+    files: list[tuple[str, Path | None]] = [
+        ("study", Path(module.__file__).resolve() if module and module.__file__ else None),
+        ("simulation", package / "simulation.py"),
+        ("recording", package / "recording.py"),
+        ("native", _native_library()),
+    ]
+    digest = hashlib.sha256()
+    for label, path in files:
+        text = _digest(path) if path is not None and path.is_file() else "missing"
+        digest.update(f"{label}={text};".encode())
+    return digest.hexdigest()
+
+
+def _ns3_version() -> str:
+    try:
+        return importlib.metadata.version("ns3")
+    except importlib.metadata.PackageNotFoundError:
+        return "missing"
+
+
+def task_identity(
+    study: Study, params: Mapping[str, Any], seed: int, run: int, fingerprint: str | None = None
+) -> dict[str, Any]:
+    """The document whose hash is the cache key of one task (see the module docstring)."""
+    return {
+        "schema": CACHE_SCHEMA,
+        "study": study.name,
+        "study_version": str(getattr(study, "version", "1")),
+        "transportlab": transportlab.__version__,
+        "ns3": _ns3_version(),
+        "code": fingerprint if fingerprint is not None else code_fingerprint(study.simulate),
+        "params": dict(params),
+        "seed": int(seed),
+        "run": int(run),
+    }
+
+
+@dataclass(frozen=True)
+class Task:
+    """One simulation: a validated point of a study and one replication."""
+
+    study: str
+    params: Mapping[str, Any]
+    seed: int
+    run: int
+    key: str
+    identity: Mapping[str, Any] = field(repr=False, compare=False)
+
+    def path(self, cache: Path | None = None) -> Path:
+        return (cache or paths.cache_dir()) / self.study / f"{self.key}.pkl"
+
+    def describe(self, varying: Sequence[str] | None = None) -> str:
+        shown = {k: v for k, v in self.params.items() if varying is None or k in varying}
+        return f"{self.study} {shown} seed={self.seed} run={self.run}"
+
+
+def _run_numbers(runs: int | Iterable[int]) -> list[int]:
+    if isinstance(runs, bool):
+        raise TypeError("runs must be an int or a list of run numbers")
+    if isinstance(runs, int):
+        if runs < 1:
+            raise ValueError(f"runs must be >= 1, got {runs}")
+        return list(range(1, runs + 1))
+    numbers = list(runs)
+    bad = [r for r in numbers if isinstance(r, bool) or not isinstance(r, int) or r < 1]
+    if bad or not numbers:
+        raise ValueError(f"run numbers must be ints >= 1, got {numbers!r}")
+    return list(dict.fromkeys(numbers))
+
+
+def _resolve_study(study: str | Study) -> Study:
+    return study if isinstance(study, Study) else get_study(study)
+
+
+def plan(
+    study: str | Study,
+    points: Iterable[Mapping[str, Any]] | None = None,
+    *,
+    runs: int | Iterable[int] = 1,
+    seed: int = 1,
+    quick: bool = False,
+) -> list[Task]:
+    """Validate every point and list the tasks, points outermost, runs innermost.
+
+    Raises :class:`~transportlab.params.ParameterError` naming every invalid
+    point before anything runs. Points that validate to the same parameters are
+    run once.
+    """
+    study = _resolve_study(study)
+    points = [{}] if points is None else [dict(p) for p in points]
+    if not points:
+        raise ValueError("no points to run")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 1:
+        raise ValueError(f"seed must be an int >= 1, got {seed!r}")
+    run_numbers = _run_numbers(runs)
+    validated, problems = [], []
+    for index, point in enumerate(points):
+        try:
+            validated.append(study.validate(point, quick=quick))
+        except ParameterError as exc:
+            problems.append(f"point {index} {point}: {exc}")
+    if problems:
+        raise ParameterError(f"{study.name}: " + "\n".join(problems))
+    fingerprint = code_fingerprint(study.simulate)
+    tasks: dict[str, Task] = {}
+    for params in validated:
+        for run_number in run_numbers:
+            identity = task_identity(study, params, seed, run_number, fingerprint)
+            key = hashlib.sha256(_canonical_json(identity).encode()).hexdigest()
+            tasks.setdefault(key, Task(study.name, params, seed, run_number, key, identity))
+    return list(tasks.values())
+
+
+# --------------------------------------------------------------------------- cache files
+
+
+def _store(task: Task, tables: Mapping[str, pd.DataFrame], elapsed: float, cache: Path) -> Path:
+    """Write the result of ``task`` atomically (temporary file in the same folder, rename)."""
+    target = task.path(cache)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    record = {
+        "key": task.key,
+        "identity": dict(task.identity),
+        "tables": dict(tables),
+        "elapsed_seconds": elapsed,
+        "finished": time.time(),
+    }
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{task.key[:12]}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            pickle.dump(record, stream, protocol=pickle.HIGHEST_PROTOCOL)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return target
+
+
+def _load(task: Task, cache: Path) -> dict[str, pd.DataFrame] | None:
+    """The cached tables of ``task``, or None if missing or unreadable (then it is rerun)."""
+    path = task.path(cache)
+    try:
+        with open(path, "rb") as stream:
+            record = pickle.load(stream)
+    except FileNotFoundError:
+        return None
+    except Exception as exc:  # noqa: BLE001 - a damaged or foreign file is recomputed
+        log.warning("ignoring unreadable cache file %s (%s)", path, exc)
+        return None
+    if not isinstance(record, dict) or record.get("key") != task.key:
+        log.warning("ignoring cache file %s: it belongs to another task", path)
+        return None
+    return record["tables"]
+
+
+def cached_count(tasks: Iterable[Task], cache: Path | None = None) -> int:
+    """How many of ``tasks`` have a finished result in the cache."""
+    cache = cache or paths.cache_dir()
+    return sum(task.path(cache).is_file() for task in tasks)
+
+
+# --------------------------------------------------------------------------- execution
+
+# ns-3 is one simulator per process: a worker with several threads must still
+# run its simulations one after the other.
+_SIMULATION_LOCK = threading.Lock()
+
+
+def _execute(
+    simulate: Callable, params: Mapping[str, Any], seed: int, run_number: int, fingerprint: str
+) -> tuple[dict[str, pd.DataFrame], float]:
+    """Run one task in this process (a Dask worker or the caller) and check its result."""
+    here = code_fingerprint(simulate)
+    if here != fingerprint:
+        raise RuntimeError(
+            "this worker runs different transportlab code than the client that planned the "
+            "sweep (code fingerprints differ); start the workers from the same installation"
+        )
+    with _SIMULATION_LOCK:
+        start = time.perf_counter()
+        tables = simulate(dict(params), seed, run_number)
+        elapsed = time.perf_counter() - start
+    if not isinstance(tables, Mapping) or not all(
+        isinstance(name, str) and isinstance(frame, pd.DataFrame) for name, frame in tables.items()
+    ):
+        raise TypeError(
+            f"{simulate.__module__}.{simulate.__name__} must return a dict of "
+            f"DataFrames, got {type(tables).__name__}"
+        )
+    return dict(tables), elapsed
+
+
+def default_workers() -> int:
+    """One worker per core, but no more than memory allows at 2 GiB per worker."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    memory = _total_memory()
+    by_memory = max(1, memory // WORKER_MEMORY_FLOOR) if memory else cores
+    return max(1, min(cores or 1, by_memory))
+
+
+def _total_memory() -> int | None:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _memory_limit(n_workers: int) -> int:
+    """Per-worker memory limit: an equal share of the machine, at least 2 GiB.
+
+    The limit is a safety net against a runaway simulation, not a budget: Dask
+    restarts a worker that exceeds 95 % of it. ns-3 itself takes 0.3-0.6 GB per
+    process; large wireless scenarios reach several GB, so the share is generous.
+    """
+    memory = _total_memory() or WORKER_MEMORY_FLOOR * n_workers
+    return max(WORKER_MEMORY_FLOOR, memory // n_workers)
+
+
+# Results are small and a worker's memory is ns-3's, not Dask's: never spill to
+# disk, and do not pause a worker for "unmanaged" memory that is simply ns-3.
+_DASK_CONFIG = {
+    "distributed.worker.memory.target": False,
+    "distributed.worker.memory.spill": False,
+    "distributed.worker.memory.pause": False,
+    "distributed.worker.memory.terminate": 0.95,
+    "distributed.scheduler.allowed-failures": 1,
+}
+
+
+@contextlib.contextmanager
+def local_cluster(n_workers: int | None = None, memory_limit: int | str | None = None):
+    """A Dask ``LocalCluster`` for simulations, yielding a connected ``Client``.
+
+    Worker processes (not threads), one thread each; ``n_workers`` defaults to
+    :func:`default_workers`. Use it to share one cluster between several
+    :func:`run` calls (the workers keep ns-3 imported)::
+
+        with sweep.local_cluster() as client:
+            a = sweep.run(study, points_a, scheduler=client)
+            b = sweep.run(study, points_b, scheduler=client)
+    """
+    import dask  # noqa: PLC0415 - Dask is only needed for cluster runs
+    from distributed import Client, LocalCluster  # noqa: PLC0415
+
+    n_workers = n_workers or default_workers()
+    with dask.config.set(_DASK_CONFIG):
+        cluster = LocalCluster(
+            n_workers=n_workers,
+            threads_per_worker=1,
+            processes=True,
+            memory_limit=memory_limit or _memory_limit(n_workers),
+            dashboard_address=":0",  # a free port: several clusters may run at once
+            silence_logs=logging.ERROR,
+        )
+        try:
+            with Client(cluster) as client:
+                yield client
+        finally:
+            cluster.close()
+
+
+def _progress(total: int, initial: int, description: str, enabled: bool):
+    from tqdm import tqdm  # noqa: PLC0415
+
+    return tqdm(
+        total=total,
+        initial=initial,
+        desc=description,
+        unit="sim",
+        disable=not enabled,
+        file=sys.stderr,
+        mininterval=1.0,
+        dynamic_ncols=True,
+    )
+
+
+def _run_serial(
+    study: Study, pending: list[Task], fingerprint: str, cache: Path, bar
+) -> Iterator[tuple[Task, dict[str, pd.DataFrame]]]:
+    for task in pending:
+        try:
+            tables, elapsed = _execute(
+                study.simulate, task.params, task.seed, task.run, fingerprint
+            )
+        except Exception as exc:
+            raise SimulationError(f"{task.describe()} failed: {exc}") from exc
+        _store(task, tables, elapsed, cache)
+        bar.update(1)
+        yield task, tables
+
+
+def _run_dask(
+    study: Study,
+    pending: list[Task],
+    fingerprint: str,
+    cache: Path,
+    bar,
+    scheduler: Any,
+    n_workers: int | None,
+    memory_limit: int | str | None,
+) -> Iterator[tuple[Task, dict[str, pd.DataFrame]]]:
+    from distributed import Client, as_completed  # noqa: PLC0415
+
+    with contextlib.ExitStack() as stack:
+        if isinstance(scheduler, Client):
+            client = scheduler
+        elif scheduler == "local":
+            client = stack.enter_context(local_cluster(n_workers, memory_limit))
+        else:
+            client = stack.enter_context(Client(scheduler, timeout="30s"))
+        futures = {}
+        for task in pending:
+            future = client.submit(
+                _execute,
+                study.simulate,
+                dict(task.params),
+                task.seed,
+                task.run,
+                fingerprint,
+                key=f"{study.name}-{task.key}",
+                pure=False,
+                retries=0,
+            )
+            futures[future.key] = (future, task)
+        try:
+            for future in as_completed([f for f, _ in futures.values()]):
+                task = futures[future.key][1]
+                try:
+                    tables, elapsed = future.result()
+                except Exception as exc:
+                    raise SimulationError(f"{task.describe()} failed: {exc}") from exc
+                _store(task, tables, elapsed, cache)
+                future.release()
+                bar.update(1)
+                yield task, tables
+        finally:
+            # Interrupted or failed: drop what has not finished (finished tasks are stored).
+            unfinished = [f for f, _ in futures.values() if not f.done()]
+            if unfinished:
+                client.cancel(unfinished)
+
+
+def _with_point_columns(frame: pd.DataFrame, task: Task, table: str) -> pd.DataFrame:
+    clash = [name for name in (*task.params, "seed", "run") if name in frame.columns]
+    if clash:
+        raise ValueError(
+            f"table {table!r} of study {task.study!r} has columns named like "
+            f"parameters {clash}; rename them in the study's simulate()"
+        )
+    columns = {name: _hashable(value) for name, value in task.params.items()}
+    columns["seed"] = task.seed
+    columns["run"] = task.run
+    prefix = pd.DataFrame(
+        {name: [value] * len(frame) for name, value in columns.items()}, index=frame.index
+    )
+    return pd.concat([prefix, frame], axis=1)
+
+
+def _hashable(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def run(
+    study: str | Study,
+    points: Iterable[Mapping[str, Any]] | None = None,
+    *,
+    runs: int | Iterable[int] = 1,
+    seed: int = 1,
+    quick: bool = False,
+    scheduler: Any = None,
+    n_workers: int | None = None,
+    memory_limit: int | str | None = None,
+    cache: bool | str | Path = True,
+    progress: bool = True,
+) -> dict[str, pd.DataFrame]:
+    """Run ``study`` over ``points`` x ``runs`` and return its tables concatenated.
+
+    Parameters
+    ----------
+    study
+        A study name (see ``transportlab list``) or a :class:`~transportlab.studies.Study`.
+    points
+        Parameter dicts (e.g. from :func:`grid`); missing parameters take their
+        defaults (quick-mode values with ``quick=True``). ``None``: the defaults.
+    runs
+        Number of replications (ns-3 RngRun 1..runs) or explicit run numbers.
+    seed
+        ns-3 RngSeed, the same for every task.
+    scheduler
+        ``"serial"``, ``"local"``, a scheduler address or a ``distributed.Client``.
+        ``None``: ``"serial"`` in quick mode, ``"local"`` otherwise.
+    n_workers, memory_limit
+        For ``"local"``: worker processes (default: :func:`default_workers`) and
+        the memory limit of each (default: an equal share, at least 2 GiB).
+    cache
+        ``True``: :func:`transportlab.paths.cache_dir`; a folder; ``False``:
+        compute everything and keep nothing.
+    progress
+        Show a progress bar (stderr).
+
+    Returns
+    -------
+    dict of DataFrames, one per table the study returns, each with the point's
+    parameters, ``seed`` and ``run`` as leading columns, in task order (points
+    as given, runs ascending).
+    """
+    study = _resolve_study(study)
+    tasks = plan(study, points, runs=runs, seed=seed, quick=quick)
+    if scheduler is None:
+        scheduler = "serial" if quick else "local"
+    if cache is True:
+        cache_folder = paths.cache_dir()
+    elif cache is False:
+        cache_folder = Path(tempfile.mkdtemp(prefix="transportlab-nocache-"))
+    else:
+        cache_folder = Path(cache)
+    try:
+        results: dict[str, dict[str, pd.DataFrame]] = {}
+        pending = []
+        for task in tasks:
+            tables = _load(task, cache_folder) if cache is not False else None
+            if tables is None:
+                pending.append(task)
+            else:
+                results[task.key] = tables
+        fingerprint = tasks[0].identity["code"]
+        with _progress(len(tasks), len(tasks) - len(pending), study.name, progress) as bar:
+            if pending:
+                if scheduler == "serial":
+                    finished = _run_serial(study, pending, fingerprint, cache_folder, bar)
+                else:
+                    finished = _run_dask(
+                        study,
+                        pending,
+                        fingerprint,
+                        cache_folder,
+                        bar,
+                        scheduler,
+                        n_workers,
+                        memory_limit,
+                    )
+                for task, tables in finished:
+                    results[task.key] = tables
+    finally:
+        if cache is False:
+            import shutil  # noqa: PLC0415
+
+            shutil.rmtree(cache_folder, ignore_errors=True)
+    return _concatenate(tasks, results)
+
+
+def _concatenate(
+    tasks: list[Task], results: Mapping[str, Mapping[str, pd.DataFrame]]
+) -> dict[str, pd.DataFrame]:
+    names: list[str] = []
+    for task in tasks:
+        for name in results[task.key]:
+            if name not in names:
+                names.append(name)
+    combined = {}
+    for name in names:
+        frames = [
+            _with_point_columns(results[t.key][name], t, name)
+            for t in tasks
+            if name in results[t.key]
+        ]
+        combined[name] = pd.concat(frames, ignore_index=True)
+    return combined

@@ -1,0 +1,120 @@
+"""Notebook conventions (nbval runs them: see pyproject.toml) and the papermill runner."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import jupytext
+import nbformat
+import papermill
+import pytest
+
+from transportlab import notebooks, studies
+from transportlab.params import ParameterError
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+IPYNB = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+
+
+def test_there_are_notebooks():
+    assert IPYNB, "no notebooks found"
+
+
+def test_every_study_has_its_notebook_and_every_notebook_a_study():
+    by_notebook = {s.notebook: s.name for s in studies.all_studies().values()}
+    assert set(by_notebook) == {p.name for p in IPYNB}
+
+
+@pytest.mark.parametrize("path", IPYNB, ids=lambda p: p.name)
+def test_notebook_and_its_jupytext_pair_hold_the_same_cells(path):
+    paired = path.with_suffix(".py")
+    assert paired.is_file(), f"{paired.name} missing: jupytext --set-formats ipynb,py:percent"
+    notebook, script = jupytext.read(path), jupytext.read(paired)
+    assert notebook.metadata["jupytext"]["formats"] == "ipynb,py:percent"
+    cells = [(c.cell_type, c.source) for c in notebook.cells]
+    assert cells == [(c.cell_type, c.source) for c in script.cells], (
+        f"{path.name} and {paired.name} differ: run `jupytext --sync` or "
+        "`python scripts/execute_notebook.py` on the .py"
+    )
+
+
+@pytest.mark.parametrize("path", IPYNB, ids=lambda p: p.name)
+def test_parameters_cell_comes_first_and_is_validated_next(path):
+    notebook = nbformat.read(path, 4)
+    code = [c for c in notebook.cells if c.cell_type == "code"]
+    assert "parameters" in code[0].metadata.get("tags", [])
+    declared = papermill.inspect_notebook(str(path))
+    assert declared["quick"]["default"] == "True"
+    assert {"quick", "scheduler", "runs", "params"} <= set(declared)
+    assert ".validate(params, quick=quick)" in code[1].source
+
+
+@pytest.mark.parametrize("path", IPYNB, ids=lambda p: p.name)
+def test_committed_outputs_are_quick_mode_checked_and_error_free(path):
+    notebook = nbformat.read(path, 4)
+    code = [c for c in notebook.cells if c.cell_type == "code"]
+    assert all(c.execution_count for c in code), "every cell executed (quick mode)"
+    errors = [o for c in code for o in c.outputs if o.output_type == "error"]
+    assert not errors
+    checked = [c for c in code if c.source.startswith("# NBVAL_CHECK_OUTPUT")]
+    assert checked and all(c.outputs for c in checked)
+    ns_import = [c for c in code if "from transportlab import ns" in c.source]
+    assert ns_import and all(c.source.startswith("# NBVAL_IGNORE_OUTPUT") for c in ns_import)
+    assert notebook.metadata["kernelspec"]["name"] == "python3"
+
+
+def test_execute_validates_parameters_before_starting_a_kernel(monkeypatch):
+    monkeypatch.setattr(papermill, "execute_notebook", lambda *a, **k: pytest.fail("ran"))
+    with pytest.raises(ParameterError, match="unknown parameter 'duraton'"):
+        notebooks.execute("bottleneck_example", quick=True, params={"duraton": 1.0})
+    with pytest.raises(ValueError, match="runs must be an int >= 1"):
+        notebooks.execute("bottleneck_example", quick=True, runs=0)
+
+
+def test_a_failing_notebook_is_kept_as_failed_and_nothing_else(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRANSPORTLAB_RESULTS_CACHE", str(tmp_path / "cache"))
+    study = studies.get("bottleneck_example")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "bottleneck_example.ipynb").write_text("{}")  # an older result
+
+    def failing(source, target, **kwargs):
+        Path(target).write_text("{}")
+        raise papermill.PapermillExecutionError(3, 4, "1 / 0", "ZeroDivisionError", "", [])
+
+    monkeypatch.setattr(papermill, "execute_notebook", failing)
+    with pytest.raises(notebooks.NotebookError, match="ZeroDivisionError") as error:
+        notebooks.execute(study, quick=True, output_dir=out, kernel_name="python3")
+    assert error.value.notebook == out / "bottleneck_example.failed.ipynb"
+    assert sorted(p.name for p in out.iterdir()) == ["bottleneck_example.failed.ipynb"]
+
+
+def test_output_paths_separate_quick_and_full_mode():
+    study = studies.get("bottleneck_example")
+    quick = notebooks.output_path(study, quick=True)
+    full = notebooks.output_path(study, quick=False)
+    assert quick.parts[-3:] == ("output", "quick", "bottleneck_example.ipynb")
+    assert full.parts[-2:] == ("output", "bottleneck_example.ipynb")
+
+
+def test_the_kernel_runs_this_interpreter():
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    name = notebooks.ensure_kernel()
+    spec = KernelSpecManager().get_kernel_spec(name)
+    assert Path(spec.argv[0]).resolve() == Path(sys.executable).resolve()
+    assert Path(spec.resource_dir).is_relative_to(sys.prefix)
+
+
+def test_a_shadowing_kernelspec_is_reported(tmp_path, monkeypatch):
+    spec_dir = tmp_path / "kernels" / "transportlab-shadowed"
+    spec_dir.mkdir(parents=True)
+    (spec_dir / "kernel.json").write_text(json.dumps(
+        {"argv": ["/usr/bin/false", "-f", "{connection_file}"], "display_name": "other",
+         "language": "python"}
+    ))  # fmt: skip
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path))
+    with pytest.raises(RuntimeError, match="runs /usr/bin/false, not this interpreter"):
+        notebooks.ensure_kernel("transportlab-shadowed")
