@@ -236,10 +236,13 @@ def build_testbed(
     call_interval: float = 1.0,
     answer_delay: float = 0.0,
     max_calls: int = 0,
+    re_register: float = 0.0,
     record_messages: bool = False,
     stack_attributes: dict[str, Any] | None = None,
     proxy_processing_delay: float = 0.0,
     agent_processing_delay: float = 0.0,
+    transport_attributes: dict[str, Any] | None = None,
+    pcap_prefix: str | None = None,
 ) -> SipTestbed:
     """Build the seed 002 testbed: hosts A and B with ``n_pairs`` user agents each
     (ai calls bi through the proxy), the proxy host, one router.
@@ -247,6 +250,9 @@ def build_testbed(
     Call this inside :func:`transportlab.simulation.simulation`. Times in seconds.
     ``loss_rate`` is the packet drop probability at the router from ``loss_start``
     on. ``stack_attributes`` are extra ``ns3::SipStack`` attributes (T1, T2...).
+    ``re_register`` > 0 refreshes each registration that long after it succeeded.
+    ``transport_attributes`` are extra transport attributes (e.g. the SCTP
+    ``StreamMapping``) for every stack.
     """
     if transport not in TRANSPORTS:
         raise ValueError(f"unknown transport {transport!r}; one of {TRANSPORTS}")
@@ -289,6 +295,9 @@ def build_testbed(
             error_models.append(model)
     ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
     address_a, address_b, proxy_address = host_addresses
+    if pcap_prefix:
+        # The proxy's link, as the seed's Ethereal on the proxy host saw it.
+        p2p.EnablePcap(pcap_prefix, devices[2].Get(1), True)
 
     def helper(role: str, processing: float):
         sip = ns.SipHelper()
@@ -296,6 +305,8 @@ def build_testbed(
         if transport != "udp":
             for name, value in _layout_attributes(layout, role).items():
                 sip.SetTransportAttribute(name, value)
+        for name, value in (transport_attributes or {}).items():
+            sip.SetTransportAttribute(name, value)
         for name, value in (stack_attributes or {}).items():
             sip.SetStackAttribute(name, value)
         sip.SetStackAttribute("ProcessingDelay", ns.TimeValue(ns.Seconds(float(processing))))
@@ -316,6 +327,8 @@ def build_testbed(
     agent_sip.SetUserAgentAttribute("AnswerDelay", ns.StringValue(
         f"ns3::ConstantRandomVariable[Constant={float(answer_delay)!r}]"))
     agent_sip.SetUserAgentAttribute("MaxCalls", ns.UintegerValue(int(max_calls)))
+    agent_sip.SetUserAgentAttribute("ReRegisterInterval",
+                                    ns.TimeValue(ns.Seconds(float(re_register))))
     callers, callees = [], []
     for i in range(1, n_pairs + 1):
         callee = agent_sip.InstallUserAgent(stack_b, f"b{i}", proxy_address)

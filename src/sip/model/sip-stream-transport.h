@@ -109,6 +109,7 @@ class SipStreamTransport : public SipTransport
 
     std::string m_socketFactory; //!< TypeId name of the socket factory (attribute)
     bool m_messageBoundaries;    //!< each received packet is one message (attribute)
+    std::map<uint64_t, Connection> m_connections; //!< open connections by id
 
   private:
     Connection* FindConnection(uint64_t id);
@@ -133,7 +134,6 @@ class SipStreamTransport : public SipTransport
     bool m_sendOnAccepted;
     bool m_alias;
     Ptr<Socket> m_listener;
-    std::map<uint64_t, Connection> m_connections;
     std::map<std::pair<uint32_t, uint16_t>, uint64_t> m_originated; //!< by destination
     std::map<std::pair<uint32_t, uint16_t>, uint64_t> m_accepted;   //!< by peer address
     uint64_t m_nextConnectionId;

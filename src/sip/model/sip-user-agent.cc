@@ -60,6 +60,11 @@ SipUserAgent::GetTypeId()
                           UintegerValue(3600),
                           MakeUintegerAccessor(&SipUserAgent::m_registerExpires),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ReRegisterInterval",
+                          "Refresh the registration this long after each success (0: never).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&SipUserAgent::m_reRegister),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("CallTo",
                           "User to call (empty: never call).",
                           StringValue(""),
@@ -236,6 +241,10 @@ SipUserAgent::StopApplication()
 void
 SipUserAgent::SendRegister()
 {
+    if (!m_running)
+    {
+        return;
+    }
     const std::string aor = GetAddressOfRecord();
     Ptr<SipMessage> request = SipMessage::CreateRequest("REGISTER", "sip:" + m_domain);
     request->AddHeader("Max-Forwards", "70");
@@ -263,6 +272,10 @@ SipUserAgent::HandleRegisterResponse(Ptr<SipClientTransaction> transaction,
     const SipTransactionRecord& record = transaction->GetRecord();
     m_registered = response && response->GetStatusCode() < 300;
     m_registeredTrace(record.status, record.end - record.start);
+    if (m_registered && m_running && m_reRegister.IsStrictlyPositive())
+    {
+        Simulator::Schedule(m_reRegister, &SipUserAgent::SendRegister, this);
+    }
     NS_LOG_INFO(m_user << " registration: " << record.status);
 }
 

@@ -40,7 +40,9 @@ namespace ns3
  * with an SDP answer). A 2xx is retransmitted (T1 doubling up to T2) until the
  * ACK arrives, for at most 64*T1, on every transport (RFC 3261 13.3.1.4).
  *
- * With Register, a REGISTER is sent when the application starts.
+ * With Register, a REGISTER is sent when the application starts and, with
+ * ReRegisterInterval, refreshed that long after each successful registration
+ * (so that later registrations find the connection or association up).
  *
  * Several user agents may share one SipStack (one host, one port).
  */
@@ -141,6 +143,7 @@ class SipUserAgent : public Application
     uint16_t m_proxyPort;
     bool m_register;
     uint32_t m_registerExpires;
+    Time m_reRegister;
     std::string m_callTo;
     Time m_callStartDelay;
     Ptr<RandomVariableStream> m_callDuration;

@@ -1,0 +1,12 @@
+#include "object-transfer-stream.h"
+
+namespace ns3
+{
+
+void
+TagObjectTransferStream(Ptr<Packet> packet, uint16_t stream)
+{
+    // No SCTP in this build: nothing to tag.
+}
+
+} // namespace ns3

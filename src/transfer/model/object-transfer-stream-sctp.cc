@@ -1,0 +1,15 @@
+#include "object-transfer-stream.h"
+
+#include "ns3/sctp-message-tag.h"
+
+namespace ns3
+{
+
+void
+TagObjectTransferStream(Ptr<Packet> packet, uint16_t stream)
+{
+    SctpSendInfoTag tag(stream, 0, false);
+    packet->ReplacePacketTag(tag);
+}
+
+} // namespace ns3
