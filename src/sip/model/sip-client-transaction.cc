@@ -325,11 +325,13 @@ SipClientTransaction::Abandon()
     {
         return;
     }
+    // Silently: the stack is shutting down and nobody listens any more.
+    m_outcome = MakeNullCallback<void, Ptr<SipClientTransaction>>();
+    m_response = MakeNullCallback<void, Ptr<SipClientTransaction>, Ptr<SipMessage>>();
     if (m_record.end.IsNegative())
     {
         Finish(SipTransactionRecord::ABANDONED);
     }
-    m_response = MakeNullCallback<void, Ptr<SipClientTransaction>, Ptr<SipMessage>>();
     Terminate();
 }
 

@@ -390,6 +390,7 @@ SipProxy::Registrar(Ptr<SipServerTransaction> transaction, Ptr<SipMessage> reque
     }
     ++m_registrations;
     transaction->SendResponse(ok);
+    m_stack->ReleaseStreamKey(request->GetCallId()); // SCTP: the registration is done
 }
 
 } // namespace ns3

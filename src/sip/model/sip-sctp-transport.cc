@@ -58,6 +58,16 @@ SipSctpTransport::SipSctpTransport()
 
 SipSctpTransport::~SipSctpTransport() = default;
 
+void
+SipSctpTransport::NotifyConstructionCompleted()
+{
+    // The base class's SocketFactory and MessageBoundaries attributes were just set
+    // to their (TCP) defaults after our constructor ran.
+    SipStreamTransport::NotifyConstructionCompleted();
+    m_socketFactory = "ns3::SctpSocketFactory";
+    m_messageBoundaries = true;
+}
+
 std::string
 SipSctpTransport::GetProtocolName() const
 {

@@ -46,6 +46,8 @@ class SipSctpTransport : public SipStreamTransport
     void ReleaseStreamKey(const std::string& key) override;
 
   protected:
+    /** Always SCTP sockets with message boundaries, whatever the inherited attributes say. */
+    void NotifyConstructionCompleted() override;
     void ConfigureSocket(Ptr<Socket> socket) override;
     Ptr<Packet> MakePacket(const std::string& text,
                            Connection& connection,

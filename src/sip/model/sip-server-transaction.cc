@@ -254,6 +254,8 @@ SipServerTransaction::OnTimerJ()
 void
 SipServerTransaction::Abandon()
 {
+    // Silently: the stack is shutting down and nobody listens any more.
+    m_outcome = MakeNullCallback<void, Ptr<SipServerTransaction>>();
     if (m_record.end.IsNegative())
     {
         Finish(SipTransactionRecord::ABANDONED);

@@ -75,7 +75,14 @@ SipStack::~SipStack() = default;
 void
 SipStack::DoDispose()
 {
+    // Abandon the transactions, but leave the transport's sockets alone: this runs
+    // when the simulation is torn down, when sending anything is no longer possible.
+    m_started = false;
     Stop();
+    if (m_transport)
+    {
+        m_transport->Dispose();
+    }
     m_transport = nullptr;
     m_node = nullptr;
     m_defaultRequest = RequestCallback();

@@ -78,7 +78,29 @@ SipStreamTransport::~SipStreamTransport() = default;
 void
 SipStreamTransport::DoDispose()
 {
-    Stop();
+    // Called when the simulation is torn down, possibly after the nodes' protocols
+    // were disposed: forget the sockets without closing them (closing would send).
+    for (auto& [id, connection] : m_connections)
+    {
+        if (connection.socket)
+        {
+            connection.socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+            connection.socket->SetSendCallback(MakeNullCallback<void, Ptr<Socket>, uint32_t>());
+            connection.socket->SetCloseCallbacks(MakeNullCallback<void, Ptr<Socket>>(),
+                                                 MakeNullCallback<void, Ptr<Socket>>());
+            connection.socket->SetConnectCallback(MakeNullCallback<void, Ptr<Socket>>(),
+                                                  MakeNullCallback<void, Ptr<Socket>>());
+        }
+    }
+    m_connections.clear();
+    m_originated.clear();
+    m_accepted.clear();
+    if (m_listener)
+    {
+        m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                      MakeNullCallback<void, Ptr<Socket>, const Address&>());
+        m_listener = nullptr;
+    }
     SipTransport::DoDispose();
 }
 
@@ -157,6 +179,19 @@ uint32_t
 SipStreamTransport::GetOpenedConnectionCount() const
 {
     return m_openedCount;
+}
+
+Ptr<Socket>
+SipStreamTransport::GetConnectionSocket(uint32_t i) const
+{
+    for (const auto& [id, connection] : m_connections)
+    {
+        if (i-- == 0)
+        {
+            return connection.socket;
+        }
+    }
+    return nullptr;
 }
 
 void

@@ -67,6 +67,8 @@ class SipStreamTransport : public SipTransport
     uint32_t GetConnectionCount() const;
     /** Number of connections opened by this transport since Start. */
     uint32_t GetOpenedConnectionCount() const;
+    /** Socket of the \p i-th open connection (in order of creation), for inspection. */
+    Ptr<Socket> GetConnectionSocket(uint32_t i) const;
 
   protected:
     /** State of one connection (association). */

@@ -29,7 +29,11 @@ SipUdpTransport::~SipUdpTransport() = default;
 void
 SipUdpTransport::DoDispose()
 {
-    Stop();
+    if (m_socket)
+    {
+        m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+        m_socket = nullptr; // no Close(): the node may be gone already
+    }
     SipTransport::DoDispose();
 }
 

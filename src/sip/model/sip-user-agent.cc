@@ -270,6 +270,7 @@ SipUserAgent::HandleRegisterResponse(Ptr<SipClientTransaction> transaction,
         return;
     }
     const SipTransactionRecord& record = transaction->GetRecord();
+    m_stack->ReleaseStreamKey(m_registerCallId); // SCTP: the stream is free again
     m_registered = response && response->GetStatusCode() < 300;
     m_registeredTrace(record.status, record.end - record.start);
     if (m_registered && m_running && m_reRegister.IsStrictlyPositive())
