@@ -155,9 +155,10 @@ class SipRecorder:
 
         Columns: endpoint, direction (sent/received), method, status (0 for requests),
         kind ("INVITE" or "180 INVITE"...), size (bytes of SIP text), time (s),
-        stream, connection, peer (IPv4 as text).
+        stream, connection, peer (IPv4 as text), call_id.
         """
         r = self.native
+        n = int(r.GetMessageCount())
         methods = [METHODS.get(int(m), "other") for m in _column(r.GetMsgMethods(), np.uint8)]
         status = _column(r.GetMsgStatus(), np.uint16).astype(np.int64)
         peers = _column(r.GetMsgPeers(), np.uint32)
@@ -173,6 +174,7 @@ class SipRecorder:
             "stream": _column(r.GetMsgStreams(), np.uint16).astype(np.int64),
             "connection": _column(r.GetMsgConnections(), np.uint64).astype(np.int64),
             "peer": [f"{p >> 24}.{(p >> 16) & 255}.{(p >> 8) & 255}.{p & 255}" for p in peers],
+            "call_id": [str(r.GetMsgCallId(i)) for i in range(n)],
         })
 
 

@@ -49,7 +49,17 @@ def one_call(transport: str, until: float = 4.0, **options):
         }
 
 
-@pytest.fixture(scope="module", params=["udp", "tcp"])
+def _sctp_built() -> bool:
+    from transportlab.studies.sip_over_sctp import sctp_available  # noqa: PLC0415
+
+    return sctp_available()
+
+
+TRANSPORTS = ["udp", "tcp"] + (["sctp"] if _sctp_built() else [])
+STREAM_TRANSPORTS = [t for t in TRANSPORTS if t != "udp"]
+
+
+@pytest.fixture(scope="module", params=TRANSPORTS)
 def call(request):
     return request.param, one_call(request.param)
 
@@ -180,7 +190,7 @@ def test_callee_rejecting_busy_is_acknowledged_hop_by_hop(ns):
     assert set(calls["invite_status"]) == {486}
 
 
-@pytest.mark.parametrize("transport", ["tcp"])
+@pytest.mark.parametrize("transport", STREAM_TRANSPORTS)
 @pytest.mark.parametrize("layout, expected", [("seed", 4), ("shared", 2)])
 def test_connection_layouts(ns, transport, layout, expected):
     """seed: the proxy sends from port 5061, one connection per host and direction;

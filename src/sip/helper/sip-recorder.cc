@@ -135,6 +135,7 @@ SipRecorder::Message(uint32_t endpoint,
     m_msgStream.push_back(event.stream);
     m_msgConnection.push_back(event.connection);
     m_msgPeer.push_back(event.peer.Get());
+    m_msgCallId.push_back(message->GetCallId());
 }
 
 std::size_t
@@ -339,6 +340,12 @@ const std::vector<uint32_t>&
 SipRecorder::GetMsgPeers() const
 {
     return m_msgPeer;
+}
+
+std::string
+SipRecorder::GetMsgCallId(std::size_t i) const
+{
+    return i < m_msgCallId.size() ? m_msgCallId[i] : "";
 }
 
 } // namespace ns3

@@ -90,6 +90,8 @@ class SipRecorder : public Object
     const std::vector<uint16_t>& GetMsgStreams() const;
     const std::vector<uint64_t>& GetMsgConnections() const;
     const std::vector<uint32_t>& GetMsgPeers() const;
+    /** Call-ID of message \p i. */
+    std::string GetMsgCallId(std::size_t i) const;
 
     /** Number of time columns of the call table (inviteSent ... answerDelay). */
     static constexpr uint32_t CALL_TIME_COLUMNS = 8;
@@ -135,6 +137,7 @@ class SipRecorder : public Object
     std::vector<uint16_t> m_msgStream;
     std::vector<uint64_t> m_msgConnection;
     std::vector<uint32_t> m_msgPeer;
+    std::vector<std::string> m_msgCallId;
 };
 
 } // namespace ns3

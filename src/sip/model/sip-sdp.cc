@@ -8,7 +8,11 @@ namespace sip
 {
 
 std::string
-MakeAudioSdp(const std::string& user, Ipv4Address address, uint32_t sessionId, uint16_t rtpPort)
+MakeAudioSdp(const std::string& user,
+             Ipv4Address address,
+             uint32_t sessionId,
+             uint16_t rtpPort,
+             uint32_t extraCandidates)
 {
     std::ostringstream sdp;
     sdp << "v=0\r\n"
@@ -24,6 +28,11 @@ MakeAudioSdp(const std::string& user, Ipv4Address address, uint32_t sessionId, u
         << "a=fmtp:101 0-15\r\n"
         << "a=ptime:20\r\n"
         << "a=sendrecv\r\n";
+    for (uint32_t i = 0; i < extraCandidates; ++i)
+    {
+        sdp << "a=candidate:" << 1000 + i << " 1 UDP " << 2130706431u - i << " " << address << " "
+            << rtpPort + 2 * (i + 1) << " typ host generation 0\r\n";
+    }
     return sdp.str();
 }
 

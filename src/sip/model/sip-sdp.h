@@ -16,11 +16,16 @@ namespace ns3
 namespace sip
 {
 
-/** An SDP audio offer/answer of a typical softphone (about 250 bytes). */
+/**
+ * An SDP audio offer/answer of a typical softphone (about 250 bytes), plus
+ * \p extraCandidates ICE-style candidate lines (about 75 bytes each) for
+ * larger messages, as an endpoint with many addresses would send.
+ */
 std::string MakeAudioSdp(const std::string& user,
                          Ipv4Address address,
                          uint32_t sessionId,
-                         uint16_t rtpPort);
+                         uint16_t rtpPort,
+                         uint32_t extraCandidates = 0);
 
 } // namespace sip
 } // namespace ns3

@@ -101,6 +101,12 @@ SipUserAgent::GetTypeId()
                           UintegerValue(200),
                           MakeUintegerAccessor(&SipUserAgent::m_answerCode),
                           MakeUintegerChecker<uint16_t>(200, 699))
+            .AddAttribute("SdpCandidates",
+                          "Extra candidate lines in the SDP offers and answers (about 75 bytes "
+                          "each), for messages larger than the path MTU.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&SipUserAgent::m_sdpCandidates),
+                          MakeUintegerChecker<uint32_t>(0, 500))
             .AddTraceSource("CallEnd",
                             "A call ended (completed or failed), as caller or callee.",
                             MakeTraceSourceAccessor(&SipUserAgent::m_callEndTrace),
@@ -118,6 +124,7 @@ SipUserAgent::SipUserAgent()
       m_registerExpires(3600),
       m_maxCalls(0),
       m_answerCode(200),
+      m_sdpCandidates(0),
       m_running(false),
       m_registered(false),
       m_registerCSeq(0),
@@ -319,7 +326,8 @@ SipUserAgent::MakeCall()
                     sip::MakeAudioSdp(m_user,
                                       m_stack->GetAddress(),
                                       m_callsStarted,
-                                      static_cast<uint16_t>(40000 + 2 * (m_callsStarted % 1000))));
+                                      static_cast<uint16_t>(40000 + 2 * (m_callsStarted % 1000)),
+                                      m_sdpCandidates));
     call.record.inviteSent = Simulator::Now();
     Ptr<SipClientTransaction> transaction =
         m_stack->SendRequest(invite,
@@ -708,7 +716,8 @@ SipUserAgent::Answer(std::string callId)
                       sip::MakeAudioSdp(m_user,
                                         m_stack->GetAddress(),
                                         call.record.callNumber,
-                                        static_cast<uint16_t>(50000 + 2 * (call.record.callNumber % 1000))));
+                                        static_cast<uint16_t>(50000 + 2 * (call.record.callNumber % 1000)),
+                                        m_sdpCandidates));
     call.ok = response;
     call.record.answered = Simulator::Now();
     call.record.inviteStatus = m_answerCode;

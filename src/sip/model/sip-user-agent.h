@@ -151,6 +151,7 @@ class SipUserAgent : public Application
     Ptr<RandomVariableStream> m_answerDelay;
     uint32_t m_maxCalls;
     uint16_t m_answerCode;
+    uint32_t m_sdpCandidates;
 
     bool m_running;
     bool m_registered;
