@@ -25,8 +25,16 @@ METHODS = {0: "REGISTER", 1: "INVITE", 2: "ACK", 3: "BYE", 4: "CANCEL", 5: "OPTI
 #: SipTransactionRecord::Outcome values besides status codes
 OUTCOMES = {-1: "pending", 0: "timeout", -2: "transport-error", -3: "abandoned"}
 #: columns of SipRecorder::GetCallTimes
-CALL_TIME_COLUMNS = ("invite", "trying", "ringing", "answered", "ack", "bye_sent", "bye_done",
-                     "answer_delay")
+CALL_TIME_COLUMNS = (
+    "invite",
+    "trying",
+    "ringing",
+    "answered",
+    "ack",
+    "bye_sent",
+    "bye_done",
+    "callee_answer_delay",
+)
 TRANSPORTS = ("udp", "tcp", "sctp")
 #: How connections/associations are laid out between user-agent hosts and the proxy.
 #: "seed": the Partysip set-up of seed 002 section 5.3.1 (inbound port 5060, outbound
@@ -106,20 +114,24 @@ class SipRecorder:
         status = _column(r.GetTxStatus(), np.int32).astype(np.int64)
         start = _seconds(_column(r.GetTxStartNs(), np.int64))
         end = _seconds(_column(r.GetTxEndNs(), np.int64))
-        frame = pd.DataFrame({
-            "endpoint": self._names_of(_column(r.GetTxEndpoints(), np.uint32)),
-            "role": np.where(_column(r.GetTxClient(), np.uint8) == 1, "client", "server"),
-            "method": [METHODS.get(int(m), "other") for m in _column(r.GetTxMethods(), np.uint8)],
-            "status": status,
-            "outcome": [OUTCOMES.get(int(s), "response") for s in status],
-            "start": start,
-            "provisional": _seconds(_column(r.GetTxProvisionalNs(), np.int64)),
-            "end": end,
-            "duration": end - start,
-            "retransmissions": _column(r.GetTxRetransmissions(), np.uint32).astype(np.int64),
-            "reliable": _column(r.GetTxReliable(), np.uint8).astype(bool),
-            "call_id": [str(r.GetTxCallId(i)) for i in range(n)],
-        })
+        frame = pd.DataFrame(
+            {
+                "endpoint": self._names_of(_column(r.GetTxEndpoints(), np.uint32)),
+                "role": np.where(_column(r.GetTxClient(), np.uint8) == 1, "client", "server"),
+                "method": [
+                    METHODS.get(int(m), "other") for m in _column(r.GetTxMethods(), np.uint8)
+                ],
+                "status": status,
+                "outcome": [OUTCOMES.get(int(s), "response") for s in status],
+                "start": start,
+                "provisional": _seconds(_column(r.GetTxProvisionalNs(), np.int64)),
+                "end": end,
+                "duration": end - start,
+                "retransmissions": _column(r.GetTxRetransmissions(), np.uint32).astype(np.int64),
+                "reliable": _column(r.GetTxReliable(), np.uint8).astype(bool),
+                "call_id": [str(r.GetTxCallId(i)) for i in range(n)],
+            }
+        )
         return frame
 
     def calls(self) -> pd.DataFrame:
@@ -135,20 +147,23 @@ class SipRecorder:
             data[name] = _seconds(_column(r.GetCallTimes(i), np.int64))
         data["invite_status"] = _column(r.GetCallInviteStatus(), np.int32).astype(np.int64)
         data["bye_status"] = _column(r.GetCallByeStatus(), np.int32).astype(np.int64)
-        data["ok_retransmissions"] = _column(r.GetCallOkRetransmissions(),
-                                             np.uint32).astype(np.int64)
+        data["ok_retransmissions"] = _column(r.GetCallOkRetransmissions(), np.uint32).astype(
+            np.int64
+        )
         data["call_id"] = [str(r.GetCallId(i)) for i in range(n)]
         return pd.DataFrame(data)
 
     def registrations(self) -> pd.DataFrame:
         """One row per REGISTER outcome: endpoint, status, end (s), duration (s)."""
         r = self.native
-        return pd.DataFrame({
-            "endpoint": self._names_of(_column(r.GetRegEndpoints(), np.uint32)),
-            "status": _column(r.GetRegStatus(), np.int32).astype(np.int64),
-            "end": _seconds(_column(r.GetRegEndNs(), np.int64)),
-            "duration": _column(r.GetRegDurationNs(), np.int64) / 1e9,
-        })
+        return pd.DataFrame(
+            {
+                "endpoint": self._names_of(_column(r.GetRegEndpoints(), np.uint32)),
+                "status": _column(r.GetRegStatus(), np.int32).astype(np.int64),
+                "end": _seconds(_column(r.GetRegEndNs(), np.int64)),
+                "duration": _column(r.GetRegDurationNs(), np.int64) / 1e9,
+            }
+        )
 
     def messages(self) -> pd.DataFrame:
         """One row per message sent/received by a watched transport.
@@ -162,20 +177,23 @@ class SipRecorder:
         methods = [METHODS.get(int(m), "other") for m in _column(r.GetMsgMethods(), np.uint8)]
         status = _column(r.GetMsgStatus(), np.uint16).astype(np.int64)
         peers = _column(r.GetMsgPeers(), np.uint32)
-        return pd.DataFrame({
-            "endpoint": self._names_of(_column(r.GetMsgEndpoints(), np.uint32)),
-            "direction": np.where(_column(r.GetMsgReceived(), np.uint8) == 1,
-                                  "received", "sent"),
-            "method": methods,
-            "status": status,
-            "kind": [m if s == 0 else f"{s} {m}" for m, s in zip(methods, status, strict=True)],
-            "size": _column(r.GetMsgSizes(), np.uint32).astype(np.int64),
-            "time": _column(r.GetMsgTimesNs(), np.int64) / 1e9,
-            "stream": _column(r.GetMsgStreams(), np.uint16).astype(np.int64),
-            "connection": _column(r.GetMsgConnections(), np.uint64).astype(np.int64),
-            "peer": [f"{p >> 24}.{(p >> 16) & 255}.{(p >> 8) & 255}.{p & 255}" for p in peers],
-            "call_id": [str(r.GetMsgCallId(i)) for i in range(n)],
-        })
+        return pd.DataFrame(
+            {
+                "endpoint": self._names_of(_column(r.GetMsgEndpoints(), np.uint32)),
+                "direction": np.where(
+                    _column(r.GetMsgReceived(), np.uint8) == 1, "received", "sent"
+                ),
+                "method": methods,
+                "status": status,
+                "kind": [m if s == 0 else f"{s} {m}" for m, s in zip(methods, status, strict=True)],
+                "size": _column(r.GetMsgSizes(), np.uint32).astype(np.int64),
+                "time": _column(r.GetMsgTimesNs(), np.int64) / 1e9,
+                "stream": _column(r.GetMsgStreams(), np.uint16).astype(np.int64),
+                "connection": _column(r.GetMsgConnections(), np.uint64).astype(np.int64),
+                "peer": [f"{p >> 24}.{(p >> 16) & 255}.{(p >> 8) & 255}.{p & 255}" for p in peers],
+                "call_id": [str(r.GetMsgCallId(i)) for i in range(n)],
+            }
+        )
 
 
 @dataclass
@@ -213,14 +231,18 @@ def _layout_attributes(layout: str, role: str) -> dict[str, Any]:
     """
     ns = _ns()
     if layout == "seed":
-        return {"OutboundPort": ns.UintegerValue(5061 if role == "proxy" else 0),
-                "ResponsesOnIncomingConnection": ns.BooleanValue(False),
-                "SendOnAcceptedConnections": ns.BooleanValue(False),
-                "AliasIncomingConnections": ns.BooleanValue(False)}
-    return {"OutboundPort": ns.UintegerValue(0),
-            "ResponsesOnIncomingConnection": ns.BooleanValue(True),
-            "SendOnAcceptedConnections": ns.BooleanValue(True),
-            "AliasIncomingConnections": ns.BooleanValue(True)}
+        return {
+            "OutboundPort": ns.UintegerValue(5061 if role == "proxy" else 0),
+            "ResponsesOnIncomingConnection": ns.BooleanValue(False),
+            "SendOnAcceptedConnections": ns.BooleanValue(False),
+            "AliasIncomingConnections": ns.BooleanValue(False),
+        }
+    return {
+        "OutboundPort": ns.UintegerValue(0),
+        "ResponsesOnIncomingConnection": ns.BooleanValue(True),
+        "SendOnAcceptedConnections": ns.BooleanValue(True),
+        "AliasIncomingConnections": ns.BooleanValue(True),
+    }
 
 
 def build_testbed(
@@ -239,6 +261,7 @@ def build_testbed(
     answer_delay: float = 0.0,
     max_calls: int = 0,
     re_register: float = 0.0,
+    setup_timeout: float = 0.0,
     record_messages: bool = False,
     stack_attributes: dict[str, Any] | None = None,
     proxy_processing_delay: float = 0.0,
@@ -253,6 +276,7 @@ def build_testbed(
     ``loss_rate`` is the packet drop probability at the router from ``loss_start``
     on. ``stack_attributes`` are extra ``ns3::SipStack`` attributes (T1, T2...).
     ``re_register`` > 0 refreshes each registration that long after it succeeded.
+    ``setup_timeout`` > 0: a caller gives up a call without final response after it.
     ``transport_attributes`` are extra transport attributes (e.g. the SCTP
     ``StreamMapping``) for every stack.
     """
@@ -322,15 +346,23 @@ def build_testbed(
     agent_sip = helper("agent", agent_processing_delay)
     stack_a = agent_sip.InstallStack(host_a, address_a, 5060)
     stack_b = agent_sip.InstallStack(host_b, address_b, 5060)
-    agent_sip.SetUserAgentAttribute("CallDuration", ns.StringValue(
-        f"ns3::ConstantRandomVariable[Constant={float(call_duration)!r}]"))
-    agent_sip.SetUserAgentAttribute("CallInterval", ns.StringValue(
-        f"ns3::ConstantRandomVariable[Constant={float(call_interval)!r}]"))
-    agent_sip.SetUserAgentAttribute("AnswerDelay", ns.StringValue(
-        f"ns3::ConstantRandomVariable[Constant={float(answer_delay)!r}]"))
+    agent_sip.SetUserAgentAttribute(
+        "CallDuration",
+        ns.StringValue(f"ns3::ConstantRandomVariable[Constant={float(call_duration)!r}]"),
+    )
+    agent_sip.SetUserAgentAttribute(
+        "CallInterval",
+        ns.StringValue(f"ns3::ConstantRandomVariable[Constant={float(call_interval)!r}]"),
+    )
+    agent_sip.SetUserAgentAttribute(
+        "AnswerDelay",
+        ns.StringValue(f"ns3::ConstantRandomVariable[Constant={float(answer_delay)!r}]"),
+    )
     agent_sip.SetUserAgentAttribute("MaxCalls", ns.UintegerValue(int(max_calls)))
-    agent_sip.SetUserAgentAttribute("ReRegisterInterval",
-                                    ns.TimeValue(ns.Seconds(float(re_register))))
+    agent_sip.SetUserAgentAttribute("SetupTimeout", ns.TimeValue(ns.Seconds(float(setup_timeout))))
+    agent_sip.SetUserAgentAttribute(
+        "ReRegisterInterval", ns.TimeValue(ns.Seconds(float(re_register)))
+    )
     callers, callees = [], []
     for i in range(1, n_pairs + 1):
         callee = agent_sip.InstallUserAgent(stack_b, f"b{i}", proxy_address)
@@ -342,8 +374,9 @@ def build_testbed(
         # Start the caller's application (REGISTER) with the callees, and delay
         # its first INVITE to call_start.
         caller.SetStartTime(ns.Seconds(float(register_at)))
-        caller.SetAttribute("CallStartDelay",
-                            ns.TimeValue(ns.Seconds(max(0.0, call_start - register_at))))
+        caller.SetAttribute(
+            "CallStartDelay", ns.TimeValue(ns.Seconds(max(0.0, call_start - register_at)))
+        )
         callers.append(caller)
 
     recorder = SipRecorder()
@@ -356,8 +389,21 @@ def build_testbed(
         recorder.watch_transport(proxy_stack.GetTransport(), "proxy")
         recorder.watch_transport(stack_a.GetTransport(), "host_a")
         recorder.watch_transport(stack_b.GetTransport(), "host_b")
-    return SipTestbed(transport=transport, nodes=nodes, router=router, host_a=host_a,
-                      host_b=host_b, proxy_host=proxy_host, proxy_address=proxy_address,
-                      proxy_stack=proxy_stack, proxy=proxy, stack_a=stack_a, stack_b=stack_b,
-                      callers=callers, callees=callees, error_models=error_models,
-                      recorder=recorder, devices=devices)
+    return SipTestbed(
+        transport=transport,
+        nodes=nodes,
+        router=router,
+        host_a=host_a,
+        host_b=host_b,
+        proxy_host=proxy_host,
+        proxy_address=proxy_address,
+        proxy_stack=proxy_stack,
+        proxy=proxy,
+        stack_a=stack_a,
+        stack_b=stack_b,
+        callers=callers,
+        callees=callees,
+        error_models=error_models,
+        recorder=recorder,
+        devices=devices,
+    )

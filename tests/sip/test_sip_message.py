@@ -42,7 +42,8 @@ def test_serialize_round_trip_is_byte_exact(ns):
 def test_compact_forms_and_folded_lines(ns):
     text = (
         "SIP/2.0 180 Ringing\r\n"
-        "v: SIP/2.0/UDP 10.1.3.2:5060;branch=z9hG4bKa, SIP/2.0/UDP 10.1.1.2:5060;branch=z9hG4bKb\r\n"
+        "v: SIP/2.0/UDP 10.1.3.2:5060;branch=z9hG4bKa, "
+        "SIP/2.0/UDP 10.1.1.2:5060;branch=z9hG4bKb\r\n"
         "f: <sip:alice@x>;tag=1\r\n"
         "t: <sip:bob@x>\r\n ;tag=2\r\n"
         "i: 7@h\r\n"
@@ -94,9 +95,9 @@ def test_mutated_messages_never_crash(ns, data):
     action = data.draw(st.sampled_from(["replace", "delete", "insert", "truncate"]))
     junk = data.draw(st.text(st.characters(max_codepoint=127), min_size=1, max_size=8))
     if action == "replace":
-        text = text[:position] + junk + text[position + len(junk):]
+        text = text[:position] + junk + text[position + len(junk) :]
     elif action == "delete":
-        text = text[:position] + text[position + len(junk):]
+        text = text[:position] + text[position + len(junk) :]
     elif action == "insert":
         text = text[:position] + junk + text[position:]
     else:

@@ -23,15 +23,24 @@ def run(ns, n_pairs=1, until=4.0, **options):
         testbed = sip.build_testbed("sctp", n_pairs, record_messages=True, **options)
         run_until(until)
         delivered = {}
-        for name, stack in (("proxy", testbed.proxy_stack), ("host_a", testbed.stack_a),
-                            ("host_b", testbed.stack_b)):
+        for name, stack in (
+            ("proxy", testbed.proxy_stack),
+            ("host_a", testbed.stack_a),
+            ("host_b", testbed.stack_b),
+        ):
             transport = ns.DynamicCast[ns.SipStreamTransport](stack.GetTransport())
-            sockets = [ns.DynamicCast[ns.SctpSocket](transport.GetConnectionSocket(i))
-                       for i in range(transport.GetConnectionCount())]
+            sockets = [
+                ns.DynamicCast[ns.SctpSocket](transport.GetConnectionSocket(i))
+                for i in range(transport.GetConnectionCount())
+            ]
             assert all(bool(s) for s in sockets), "SIP over SCTP must run on SCTP sockets"
             delivered[name] = sum(int(s.GetDeliveredBytes()) for s in sockets)
-        return testbed.recorder.messages(), testbed.recorder.calls(), \
-            testbed.recorder.transactions(), delivered
+        return (
+            testbed.recorder.messages(),
+            testbed.recorder.calls(),
+            testbed.recorder.transactions(),
+            delivered,
+        )
 
 
 def test_one_sip_message_is_one_sctp_user_message(ns):
@@ -46,8 +55,9 @@ def test_one_sip_message_is_one_sctp_user_message(ns):
 def test_each_concurrent_call_has_its_own_stream(ns):
     messages, calls, _, _ = run(ns, n_pairs=4, max_calls=1, until=4.0)
     assert len(calls) == 8 and set(calls["bye_status"]) == {200}
-    calls_traffic = messages[(messages["direction"] == "sent")
-                             & (messages["method"].isin(["INVITE", "ACK", "BYE"]))]
+    calls_traffic = messages[
+        (messages["direction"] == "sent") & (messages["method"].isin(["INVITE", "ACK", "BYE"]))
+    ]
     for _, association in calls_traffic.groupby(["endpoint", "connection"]):
         # all messages of a call go on one stream of the association ...
         assert (association.groupby("call_id")["stream"].nunique() == 1).all()
@@ -63,8 +73,9 @@ def test_each_concurrent_call_has_its_own_stream(ns):
 def test_rfc4168_single_unordered_mapping_puts_everything_on_stream_0(ns):
     kind = ns.SipSctpTransport.SINGLE_UNORDERED
     value = ns.EnumValue[ns.SipSctpTransport.StreamMapping](kind)
-    messages, calls, _, _ = run(ns, n_pairs=2, max_calls=1,
-                                transport_attributes={"StreamMapping": value})
+    messages, calls, _, _ = run(
+        ns, n_pairs=2, max_calls=1, transport_attributes={"StreamMapping": value}
+    )
     assert (messages["stream"] == 0).all()
     assert set(calls["bye_status"]) == {200}
 
@@ -96,12 +107,16 @@ def test_no_sip_retransmission_over_sctp(ns):
         run_until(6.0)
         messages = testbed.recorder.messages()
         transactions = testbed.recorder.transactions()
-    sent_invites = messages[(messages["endpoint"] == "host_a") & (messages["kind"] == "INVITE")
-                            & (messages["direction"] == "sent")]
+    sent_invites = messages[
+        (messages["endpoint"] == "host_a")
+        & (messages["kind"] == "INVITE")
+        & (messages["direction"] == "sent")
+    ]
     assert len(sent_invites) == 1
     assert (transactions["retransmissions"] == 0).all()
-    invite = transactions[(transactions["endpoint"] == "host_a")
-                          & (transactions["method"] == "INVITE")].iloc[0]
+    invite = transactions[
+        (transactions["endpoint"] == "host_a") & (transactions["method"] == "INVITE")
+    ].iloc[0]
     assert invite["status"] == 200 and invite["duration"] > 0.2
 
 
@@ -115,17 +130,47 @@ def test_registration_sets_up_two_associations_as_in_the_seed(ns, tmp_path):
         sip.build_testbed("sctp", 1, max_calls=0, pcap_prefix=str(tmp_path / "proxy"))
         run_until(0.5)
     pcap = next(tmp_path.glob("proxy-*.pcap"))
-    fields = ["ip.src", "ip.dst", "sctp.srcport", "sctp.dstport", "sctp.chunk_type",
-              "sip.Method", "sip.Status-Code", "sctp.checksum.status", "_ws.malformed"]
-    command = ["tshark", "-r", str(pcap), "-o", "sctp.checksum:crc-32c", "-T", "fields",
-               "-E", "occurrence=f"] + [arg for f in fields for arg in ("-e", f)]
-    rows = [line.split("\t") for line in
-            subprocess.run(command, capture_output=True, text=True, check=True).stdout.splitlines()]
+    fields = [
+        "ip.src",
+        "ip.dst",
+        "sctp.srcport",
+        "sctp.dstport",
+        "sctp.chunk_type",
+        "sip.Method",
+        "sip.Status-Code",
+        "sctp.checksum.status",
+        "_ws.malformed",
+    ]
+    command = [
+        "tshark",
+        "-r",
+        str(pcap),
+        "-o",
+        "sctp.checksum:crc-32c",
+        "-T",
+        "fields",
+        "-E",
+        "occurrence=f",
+    ] + [arg for f in fields for arg in ("-e", f)]
+    rows = [
+        line.split("\t")
+        for line in subprocess.run(
+            command, capture_output=True, text=True, check=True
+        ).stdout.splitlines()
+    ]
     ua1, proxy = "10.1.1.2", "10.1.3.2"
     rows = [r for r in rows if ua1 in (r[0], r[1])]
     assert all(r[7] == "1" and r[8] == "" for r in rows)  # good checksums, nothing malformed
-    inbound = [(r[0], int(r[4]), r[5] or r[6]) for r in rows if r[3] == "5060" and r[1] == proxy
-               or r[2] == "5060" and r[0] == proxy and r[1] == ua1 and r[3] != "5060"]
+    inbound = [
+        (r[0], int(r[4]), r[5] or r[6])
+        for r in rows
+        if r[3] == "5060"
+        and r[1] == proxy
+        or r[2] == "5060"
+        and r[0] == proxy
+        and r[1] == ua1
+        and r[3] != "5060"
+    ]
     outbound = [(r[0], int(r[4]), r[5] or r[6]) for r in rows if r[2] == "5061" or r[3] == "5061"]
     # association 1, opened by UA1 towards the proxy's port 5060: handshake, then REGISTER
     assert [c for _, c, _ in inbound[:5]] == [INIT, INIT_ACK, COOKIE_ECHO, COOKIE_ACK, DATA]

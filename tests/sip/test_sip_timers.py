@@ -35,8 +35,9 @@ def blackout(ns, testbed, start: float, stop: float | None):
 
 def run(ns, transport, until, loss=None, drop_list=None, **options):
     with simulation(seed=1, run=1):
-        testbed = sip.build_testbed(transport, 1, max_calls=1, record_messages=True,
-                                    call_start=CALL_START, **options)
+        testbed = sip.build_testbed(
+            transport, 1, max_calls=1, record_messages=True, call_start=CALL_START, **options
+        )
         if loss is not None:
             blackout(ns, testbed, *loss)
         if drop_list is not None:
@@ -48,20 +49,28 @@ def run(ns, transport, until, loss=None, drop_list=None, **options):
             proxy_device(testbed).SetAttribute("ReceiveErrorModel", ns.PointerValue(model))
             testbed.error_models.append(model)
         run_until(until)
-        return testbed.recorder.messages(), testbed.recorder.transactions(), \
-            testbed.recorder.calls()
+        return (
+            testbed.recorder.messages(),
+            testbed.recorder.transactions(),
+            testbed.recorder.calls(),
+        )
 
 
 def sent_times(messages, endpoint, kind):
-    rows = messages[(messages["endpoint"] == endpoint) & (messages["direction"] == "sent")
-                    & (messages["kind"] == kind)]
+    rows = messages[
+        (messages["endpoint"] == endpoint)
+        & (messages["direction"] == "sent")
+        & (messages["kind"] == kind)
+    ]
     return rows["time"].to_numpy()
 
 
 def client(transactions, endpoint, method):
-    rows = transactions[(transactions["endpoint"] == endpoint)
-                        & (transactions["role"] == "client")
-                        & (transactions["method"] == method)]
+    rows = transactions[
+        (transactions["endpoint"] == endpoint)
+        & (transactions["role"] == "client")
+        & (transactions["method"] == method)
+    ]
     assert len(rows) == 1
     return rows.iloc[0]
 
@@ -69,12 +78,14 @@ def client(transactions, endpoint, method):
 def test_one_lost_invite_is_retransmitted_after_t1(ns):
     """ReceiveListErrorModel drops exactly the first INVITE at the proxy."""
     messages, _, _ = run(ns, "udp", 4.0)
-    at_proxy = messages[(messages["endpoint"] == "proxy")
-                        & (messages["direction"] == "received")]["kind"].tolist()
+    at_proxy = messages[(messages["endpoint"] == "proxy") & (messages["direction"] == "received")][
+        "kind"
+    ].tolist()
     invite_index = at_proxy.index("INVITE")  # UDP: one message, one packet
     messages, transactions, calls = run(ns, "udp", 4.0, drop_list=[invite_index])
-    np.testing.assert_allclose(sent_times(messages, "host_a", "INVITE"),
-                               [CALL_START, CALL_START + T1])
+    np.testing.assert_allclose(
+        sent_times(messages, "host_a", "INVITE"), [CALL_START, CALL_START + T1]
+    )
     invite = client(transactions, "host_a", "INVITE")
     assert invite["retransmissions"] == 1 and invite["status"] == 200
     assert T1 < invite["duration"] < T1 + 0.01
@@ -142,8 +153,9 @@ def test_lost_200_ok_is_retransmitted_by_the_callee_and_acked_again(ns):
     """A 2xx to INVITE is retransmitted by the UAS core (RFC 3261 13.3.1.4) until the ACK
     arrives, and each retransmission reaching the caller is acknowledged again."""
     messages, _, _ = run(ns, "udp", 4.0)
-    at_proxy = messages[(messages["endpoint"] == "proxy")
-                        & (messages["direction"] == "received")]["kind"].tolist()
+    at_proxy = messages[(messages["endpoint"] == "proxy") & (messages["direction"] == "received")][
+        "kind"
+    ].tolist()
     ok_index = at_proxy.index("200 INVITE")
     messages, transactions, calls = run(ns, "udp", 6.0, drop_list=[ok_index])
     ok_times = sent_times(messages, "host_b", "200 INVITE")

@@ -49,8 +49,9 @@ def test_registered_and_has_a_version_tied_to_the_testbed_code():
 
 @pytest.mark.parametrize("transport", ["udp", "tcp"])
 def test_throughput_reaches_the_wire_bound(transport):
-    summary = simulate(experiment="throughput", transport=transport, message_size=1000,
-                       throughput_duration=1.0)["summary"].iloc[0]
+    summary = simulate(
+        experiment="throughput", transport=transport, message_size=1000, throughput_duration=1.0
+    )["summary"].iloc[0]
     assert summary["goodput_mbps"] <= summary["wire_bound_mbps"] * 1.001
     assert summary["goodput_mbps"] >= summary["wire_bound_mbps"] * 0.95
 
@@ -59,11 +60,11 @@ def test_wire_bound_hand_values():
     # 1000 B over UDP: 1000 / (1000 + 8 + 20 + 2) of 100 Mb/s
     assert study.wire_bound_bps("udp", 1000, 100e6) == pytest.approx(100e6 * 1000 / 1030)
     # 3000 B over UDP: 3008 B datagram in 3 fragments, each with IP + PPP headers
-    assert study.wire_bound_bps("udp", 3000, 100e6) == pytest.approx(
-        100e6 * 3000 / (3008 + 3 * 22))
+    assert study.wire_bound_bps("udp", 3000, 100e6) == pytest.approx(100e6 * 3000 / (3008 + 3 * 22))
     # SCTP bundles three 460-byte messages (476-byte chunks) per 1500-byte packet
     assert study.wire_bound_bps("sctp", 460, 100e6) == pytest.approx(
-        100e6 * 3 * 460 / (22 + 12 + 3 * 476))
+        100e6 * 3 * 460 / (22 + 12 + 3 * 476)
+    )
 
 
 def test_single_session_udp_and_tcp():
@@ -72,7 +73,8 @@ def test_single_session_udp_and_tcp():
     for row in (udp, tcp):
         assert row["invite_status"] == 200 and row["bye_status"] == 200
         assert row["call_setup_with_answer_s"] == pytest.approx(
-            row["call_setup_s"] + STUDY.parameters.defaults()["answer_delay"])
+            row["call_setup_s"] + STUDY.parameters.defaults()["answer_delay"]
+        )
     # UDP: one round trip; a warm registration costs the same on TCP
     assert udp["registration_ms"] == pytest.approx(udp["registration_warm_ms"])
     assert tcp["registration_warm_ms"] == pytest.approx(udp["registration_ms"], rel=0.05)
@@ -85,8 +87,9 @@ def test_single_session_udp_and_tcp():
 
 def test_processing_delay_adds_to_the_transaction_times():
     base = simulate(experiment="single_session")["summary"].iloc[0]
-    slow = simulate(experiment="single_session", proxy_processing_ms=3.0,
-                    agent_processing_ms=1.0)["summary"].iloc[0]
+    slow = simulate(experiment="single_session", proxy_processing_ms=3.0, agent_processing_ms=1.0)[
+        "summary"
+    ].iloc[0]
     # REGISTER: proxy handles the request (3 ms), the UA the response (1 ms)
     assert slow["registration_ms"] == pytest.approx(base["registration_ms"] + 4.0, abs=0.01)
 
@@ -99,13 +102,11 @@ def test_multi_session_is_deterministic_and_loss_hurts():
     assert not a["calls"].equals(other["calls"])  # another RngRun, other losses
     clean = simulate(experiment="multi_session", loss_rate=0.0, window=20.0, n_pairs=4)
     assert clean["summary"]["failed_calls"].iloc[0] == 0
-    assert (a["summary"]["completed_calls"].iloc[0]
-            < clean["summary"]["completed_calls"].iloc[0])
+    assert a["summary"]["completed_calls"].iloc[0] < clean["summary"]["completed_calls"].iloc[0]
 
 
 def test_hol_tcp_configurations_complete_every_object():
     for config in ("tcp-one", "tcp-per-object"):
-        result = simulate(experiment="hol", hol_config=config, loss_rate=0.01,
-                          object_size=20_000)
+        result = simulate(experiment="hol", hol_config=config, loss_rate=0.01, object_size=20_000)
         assert result["summary"]["completed"].iloc[0] == 8
         assert result["objects"]["completion_s"].notna().all()

@@ -107,6 +107,12 @@ SipUserAgent::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&SipUserAgent::m_sdpCandidates),
                           MakeUintegerChecker<uint32_t>(0, 500))
+            .AddAttribute("SetupTimeout",
+                          "Give up a call without final response this long after the INVITE "
+                          "(0: wait for ever, as the transaction does after a 1xx).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&SipUserAgent::m_setupTimeout),
+                          MakeTimeChecker(Time(0)))
             .AddTraceSource("CallEnd",
                             "A call ended (completed or failed), as caller or callee.",
                             MakeTraceSourceAccessor(&SipUserAgent::m_callEndTrace),
@@ -338,7 +344,31 @@ SipUserAgent::MakeCall()
     {
         // failed synchronously; HandleInviteResponse ran before the map entry existed
         FinishCall(callId);
+        return;
     }
+    if (m_setupTimeout.IsStrictlyPositive())
+    {
+        m_calls[callId].setupTimer =
+            Simulator::Schedule(m_setupTimeout, &SipUserAgent::SetupTimedOut, this, callId);
+    }
+}
+
+void
+SipUserAgent::SetupTimedOut(std::string callId)
+{
+    auto it = m_calls.find(callId);
+    if (it == m_calls.end() || !it->second.record.answered.IsNegative() ||
+        it->second.record.inviteStatus != -1)
+    {
+        return;
+    }
+    NS_LOG_INFO(m_user << " gives up call " << callId << " (no final response)");
+    for (auto owner = m_callOfTransaction.begin(); owner != m_callOfTransaction.end();)
+    {
+        owner = (owner->second == callId) ? m_callOfTransaction.erase(owner) : std::next(owner);
+    }
+    it->second.record.inviteStatus = SipTransactionRecord::TIMEOUT;
+    FinishCall(callId);
 }
 
 void
@@ -384,6 +414,7 @@ SipUserAgent::HandleInviteResponse(Ptr<SipClientTransaction> transaction, Ptr<Si
         return;
     }
     // 2xx: the dialog is established (RFC 3261 12.1.2).
+    call.setupTimer.Cancel();
     call.record.answered = Simulator::Now();
     call.remoteTag = response->GetToTag();
     sip::SipNameAddr contact;
@@ -542,6 +573,7 @@ SipUserAgent::FinishCall(const std::string& callId)
     call.okGiveUp.Cancel();
     call.answerTimer.Cancel();
     call.byeTimer.Cancel();
+    call.setupTimer.Cancel();
     const SipCallRecord record = call.record;
     m_calls.erase(it);
     m_stack->ReleaseStreamKey(callId);

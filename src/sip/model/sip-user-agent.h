@@ -102,6 +102,7 @@ class SipUserAgent : public Application
         EventId okGiveUp;        //!< callee: 64*T1 without ACK
         EventId answerTimer;
         EventId byeTimer;
+        EventId setupTimer;      //!< caller: give up waiting for a final response
         bool acked{false};
     };
 
@@ -116,6 +117,7 @@ class SipUserAgent : public Application
     void SendBye(std::string callId);
     void HandleByeResponse(Ptr<SipClientTransaction> transaction, Ptr<SipMessage> response);
     void FinishCall(const std::string& callId);
+    void SetupTimedOut(std::string callId);
     void ScheduleNextCall();
 
     void HandleRequest(Ptr<SipServerTransaction> transaction,
@@ -152,6 +154,7 @@ class SipUserAgent : public Application
     uint32_t m_maxCalls;
     uint16_t m_answerCode;
     uint32_t m_sdpCandidates;
+    Time m_setupTimeout;
 
     bool m_running;
     bool m_registered;

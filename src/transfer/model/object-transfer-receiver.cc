@@ -1,6 +1,7 @@
 #include "object-transfer-receiver.h"
 
 #include "object-transfer-record.h"
+#include "object-transfer-stream.h"
 
 #include "ns3/boolean.h"
 #include "ns3/inet-socket-address.h"
@@ -119,6 +120,12 @@ ObjectTransferReceiver::GetRecordDeliveredNs() const
     return m_recordDelivered;
 }
 
+const std::vector<int32_t>&
+ObjectTransferReceiver::GetRecordStreams() const
+{
+    return m_recordStream;
+}
+
 void
 ObjectTransferReceiver::StartApplication()
 {
@@ -162,12 +169,12 @@ ObjectTransferReceiver::Read(Ptr<Socket> socket)
         const std::size_t old = buffer.size();
         buffer.resize(old + packet->GetSize());
         packet->CopyData(buffer.data() + old, packet->GetSize());
-        Parse(buffer);
+        Parse(buffer, ObjectTransferReceivedStream(packet));
     }
 }
 
 void
-ObjectTransferReceiver::Parse(std::vector<uint8_t>& buffer)
+ObjectTransferReceiver::Parse(std::vector<uint8_t>& buffer, int32_t stream)
 {
     std::size_t position = 0;
     while (buffer.size() - position >= ObjectTransferRecord::SIZE)
@@ -189,6 +196,7 @@ ObjectTransferReceiver::Parse(std::vector<uint8_t>& buffer)
         m_recordOffset.push_back(record.offset);
         m_recordSent.push_back(record.sentNs);
         m_recordDelivered.push_back(now.GetNanoSeconds());
+        m_recordStream.push_back(stream);
         m_received[record.object] += record.length;
         if (m_received[record.object] >= m_objectSize && m_completion[record.object] < 0)
         {

@@ -41,6 +41,8 @@ class ObjectTransferReceiver : public Application
     const std::vector<uint32_t>& GetRecordOffsets() const;
     const std::vector<int64_t>& GetRecordSentNs() const;
     const std::vector<int64_t>& GetRecordDeliveredNs() const;
+    /** SCTP stream of the packet that completed each record (-1 over TCP). */
+    const std::vector<int32_t>& GetRecordStreams() const;
 
   protected:
     void DoDispose() override;
@@ -50,7 +52,7 @@ class ObjectTransferReceiver : public Application
     void StopApplication() override;
     void Accept(Ptr<Socket> socket, const Address& from);
     void Read(Ptr<Socket> socket);
-    void Parse(std::vector<uint8_t>& buffer);
+    void Parse(std::vector<uint8_t>& buffer, int32_t stream);
 
     std::string m_socketFactory;
     uint16_t m_port;
@@ -68,6 +70,7 @@ class ObjectTransferReceiver : public Application
     std::vector<uint32_t> m_recordOffset;
     std::vector<int64_t> m_recordSent;
     std::vector<int64_t> m_recordDelivered;
+    std::vector<int32_t> m_recordStream;
     TracedCallback<uint32_t, Time> m_completeTrace;
 };
 

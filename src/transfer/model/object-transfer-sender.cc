@@ -63,6 +63,12 @@ ObjectTransferSender::GetTypeId()
                           "SCTP: send object i on stream i (else all on stream 0).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&ObjectTransferSender::m_streamPerObject),
+                          MakeBooleanChecker())
+            .AddAttribute("Interleave",
+                          "Alternate the records of the objects sharing a connection round "
+                          "robin (else send the objects one after the other).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&ObjectTransferSender::m_interleave),
                           MakeBooleanChecker());
     return tid;
 }
@@ -73,6 +79,7 @@ ObjectTransferSender::ObjectTransferSender()
       m_recordSize(1000),
       m_connections(1),
       m_streamPerObject(false),
+      m_interleave(false),
       m_bytesSent(0)
 {
 }
@@ -181,7 +188,8 @@ ObjectTransferSender::Fill(Link& link)
             if (m_sentOfObject[candidate] < m_objectSize)
             {
                 object = candidate;
-                link.next = (link.next + i + 1) % link.objects.size();
+                // Sequential: stay on this object until it is done.
+                link.next = (link.next + i + (m_interleave ? 1 : 0)) % link.objects.size();
                 found = true;
                 break;
             }
@@ -195,10 +203,16 @@ ObjectTransferSender::Fill(Link& link)
         record.offset = m_sentOfObject[object];
         record.length = std::min(payloadMax, m_objectSize - record.offset);
         const uint32_t size = ObjectTransferRecord::SIZE + record.length;
+        const auto undo = [&link, this]() {
+            // this object goes first when there is room again
+            if (m_interleave)
+            {
+                link.next = (link.next + link.objects.size() - 1) % link.objects.size();
+            }
+        };
         if (link.socket->GetTxAvailable() < size)
         {
-            // Undo the round-robin step: this object goes first when there is room.
-            link.next = (link.next + link.objects.size() - 1) % link.objects.size();
+            undo();
             return;
         }
         record.sentNs = Simulator::Now().GetNanoSeconds();
@@ -207,7 +221,7 @@ ObjectTransferSender::Fill(Link& link)
         TagObjectTransferStream(packet, m_streamPerObject ? static_cast<uint16_t>(object) : 0);
         if (link.socket->Send(packet) < 0)
         {
-            link.next = (link.next + link.objects.size() - 1) % link.objects.size();
+            undo();
             return;
         }
         m_sentOfObject[object] += record.length;

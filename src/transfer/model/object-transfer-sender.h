@@ -25,7 +25,10 @@ namespace ns3
  * With Connections = 1 all objects share one connection (association) and their
  * records alternate round robin; with Connections = Objects each object has its
  * own. With StreamPerObject (SCTP) object i goes on stream i, else on stream 0.
- * Records are written whenever the socket has room for a whole one.
+ * Without Interleave the objects of a connection are written one after the other
+ * (as an HTTP/1.1 server answers pipelined requests); with it, their records
+ * alternate round robin. Records are written whenever the socket has room for a
+ * whole one.
  */
 class ObjectTransferSender : public Application
 {
@@ -63,6 +66,7 @@ class ObjectTransferSender : public Application
     uint32_t m_recordSize;
     uint32_t m_connections;
     bool m_streamPerObject;
+    bool m_interleave;
     std::vector<Link> m_links;
     std::vector<uint32_t> m_sentOfObject;
     uint64_t m_bytesSent;

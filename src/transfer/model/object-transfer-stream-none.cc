@@ -10,3 +10,14 @@ TagObjectTransferStream(Ptr<Packet> packet, uint16_t stream)
 }
 
 } // namespace ns3
+
+namespace ns3
+{
+
+int32_t
+ObjectTransferReceivedStream(Ptr<const Packet> packet)
+{
+    return -1;
+}
+
+} // namespace ns3

@@ -13,3 +13,15 @@ TagObjectTransferStream(Ptr<Packet> packet, uint16_t stream)
 }
 
 } // namespace ns3
+
+namespace ns3
+{
+
+int32_t
+ObjectTransferReceivedStream(Ptr<const Packet> packet)
+{
+    SctpReceiveInfoTag tag;
+    return packet->PeekPacketTag(tag) ? static_cast<int32_t>(tag.streamId) : -1;
+}
+
+} // namespace ns3

@@ -16,6 +16,13 @@ namespace ns3
  */
 void TagObjectTransferStream(Ptr<Packet> packet, uint16_t stream);
 
+/**
+ * \ingroup transfer
+ * The SCTP stream \p packet (as returned by an SCTP socket's Recv) arrived on, or -1
+ * if it carries no SCTP receive information (TCP, or no SCTP in this build).
+ */
+int32_t ObjectTransferReceivedStream(Ptr<const Packet> packet);
+
 } // namespace ns3
 
 #endif // OBJECT_TRANSFER_STREAM_H
