@@ -110,3 +110,36 @@ def test_hol_tcp_configurations_complete_every_object():
         result = simulate(experiment="hol", hol_config=config, loss_rate=0.01, object_size=20_000)
         assert result["summary"]["completed"].iloc[0] == 8
         assert result["objects"]["completion_s"].notna().all()
+
+
+@pytest.mark.skipif(not study.sctp_available(), reason="SCTP module not in this build")
+def test_hol_sctp_streams_carry_one_transfer_each():
+    streams = simulate(
+        experiment="hol", hol_config="sctp-streams", loss_rate=0.02, object_size=20_000
+    )
+    one = simulate(
+        experiment="hol", hol_config="sctp-one-stream", loss_rate=0.02, object_size=20_000
+    )
+    for result in (streams, one):
+        assert result["summary"]["completed"].iloc[0] == 8
+    by_object = streams["records"].groupby("object")["stream"].unique()
+    assert all(list(s) == [o] for o, s in by_object.items())
+    assert set(one["records"]["stream"]) == {0}
+    # one stream: records are delivered in the order they were written
+    ordered = one["records"]
+    assert (ordered["delivered"].diff().dropna() >= 0).all()
+
+
+@pytest.mark.skipif(not study.sctp_available(), reason="SCTP module not in this build")
+def test_sip_over_sctp_single_session_sets_up_two_associations_first():
+    udp = simulate(experiment="single_session", transport="udp")["summary"].iloc[0]
+    sctp = simulate(experiment="single_session", transport="sctp")["summary"].iloc[0]
+    shared = simulate(experiment="single_session", transport="sctp", layout="shared")[
+        "summary"
+    ].iloc[0]
+    # an association set-up is two round trips (INIT/INIT ACK, COOKIE ECHO/COOKIE ACK)
+    link_delay_ms = STUDY.parameters.defaults()["link_delay_us"] / 1e3
+    set_up = 2 * 4 * link_delay_ms
+    assert sctp["registration_ms"] - udp["registration_ms"] == pytest.approx(2 * set_up, rel=0.1)
+    assert shared["registration_ms"] - udp["registration_ms"] == pytest.approx(set_up, rel=0.15)
+    assert sctp["registration_warm_ms"] == pytest.approx(udp["registration_ms"], rel=0.05)
