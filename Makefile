@@ -15,7 +15,7 @@ NATIVE_STAMP := $(VENV)/.native-built
 NATIVE_SOURCES := $(shell find src -name '*.cc' -o -name '*.h' -o -name 'CMakeLists.txt' 2>/dev/null) \
                   CMakeLists.txt $(wildcard cmake/*.cmake) pyproject.toml
 
-.PHONY: reproduce test install build pch tshark lint format bench lab clean distclean
+.PHONY: reproduce test install build pch tshark lint format bench lab notebooks clean distclean
 
 reproduce: install
 	$(VENV)/bin/transportlab reproduce --quick $(ARGS)
@@ -64,6 +64,12 @@ bench: install
 lab: install
 	$(PIP) install --quiet -c requirements/constraints.txt jupyterlab
 	$(VENV)/bin/jupyter lab notebooks/
+
+# Re-run the notebooks from their jupytext .py files and commit the quick-mode outputs
+# nbval checks, e.g. `make notebooks NOTEBOOKS=notebooks/00_bottleneck_example.py`.
+NOTEBOOKS ?= $(wildcard notebooks/[0-9][0-9]_*.py)
+notebooks: install
+	$(PY) scripts/execute_notebook.py $(NOTEBOOKS)
 
 clean:
 	rm -rf build output $(NATIVE_STAMP)

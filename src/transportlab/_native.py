@@ -187,10 +187,13 @@ def ensure_pch(wheel: Path, include_dir: Path) -> Path | None:
                 build_pch(target, wheel, include_dir)
         return target
     except Exception as exc:  # noqa: BLE001 - any failure means: use the slow path
-        warnings.warn(
+        # One line on stderr: line number 0 has no source line for the warning to show.
+        warnings.warn_explicit(
             f"transportlab: no precompiled header ({exc}); importing ns-3 the slow way (~12 s)",
             RuntimeWarning,
-            stacklevel=3,
+            filename=__file__,
+            lineno=0,
+            module=__name__,
         )
         return None
 

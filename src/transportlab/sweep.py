@@ -35,7 +35,7 @@ Cache
       way the fingerprint below cannot see, e.g. in a shared Python helper);
     * the transportlab version and the ``ns3`` wheel version;
     * a *code fingerprint*: the SHA-256 of the study's module source,
-      ``simulation.py``, ``recording.py`` and the native library
+      ``simulation.py``, ``recording.py``, ``metrics.py`` and the native library
       ``libtransportlab.so``. Any change of the scenario code or of a C++ model
       therefore starts a fresh cache instead of silently reusing results of
       older code (the price: also a comment edit in the study module does);
@@ -175,13 +175,15 @@ def _native_library() -> Path | None:
 
 def code_fingerprint(simulate: Callable) -> str:
     """SHA-256 over the code a simulation runs: the module defining ``simulate``,
-    transportlab's ``simulation.py`` and ``recording.py``, and the native library."""
+    transportlab's ``simulation.py``, ``recording.py`` and ``metrics.py`` (studies
+    summarise their runs with it), and the native library."""
     package = Path(transportlab.__file__).resolve().parent
     module = sys.modules.get(simulate.__module__)
     files: list[tuple[str, Path | None]] = [
         ("study", Path(module.__file__).resolve() if module and module.__file__ else None),
         ("simulation", package / "simulation.py"),
         ("recording", package / "recording.py"),
+        ("metrics", package / "metrics.py"),
         ("native", _native_library()),
     ]
     digest = hashlib.sha256()
@@ -374,17 +376,24 @@ def _execute(
 
 
 def default_workers() -> int:
-    """One worker per core, but no more than memory allows at 2 GiB per worker."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    """One worker per core, but no more than memory allows at 2 GiB per worker.
+
+    Cores and memory as Dask sees them: container (cgroup) limits included, so a
+    Binder session with 2 GB gets one worker, not one per core of the host.
+    """
+    from dask.system import cpu_count  # noqa: PLC0415
+
     memory = _total_memory()
-    by_memory = max(1, memory // WORKER_MEMORY_FLOOR) if memory else cores
-    return max(1, min(cores or 1, by_memory))
+    by_memory = max(1, memory // WORKER_MEMORY_FLOOR) if memory else cpu_count()
+    return max(1, min(cpu_count(), by_memory))
 
 
 def _total_memory() -> int | None:
     try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
+        from distributed.system import MEMORY_LIMIT  # noqa: PLC0415 - cgroup-aware
+
+        return int(MEMORY_LIMIT)
+    except (ImportError, ValueError, TypeError):
         return None
 
 

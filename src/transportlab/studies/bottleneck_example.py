@@ -320,52 +320,38 @@ def drain_seconds(params: Mapping[str, Any]) -> float:
 def summarise(
     packets: pd.DataFrame, flows: pd.DataFrame, params: Mapping[str, Any]
 ) -> dict[str, float]:
-    """Goodput, delay and loss of one run.
+    """Goodput, delay, jitter and loss of one run (:mod:`transportlab.metrics`).
 
-    Goodput counts application bytes received in [start + warmup, duration).
-    Loss is the IP-level loss of the data flow (FlowMonitor, after the queues have
-    drained): for UDP it is also the application's loss, for TCP it counts the
-    segments dropped by the queue or the error model (and then retransmitted).
+    Goodput counts application bytes received in (start + warmup, duration].
+    ``loss_ratio`` is the UDP application's loss (packets sent and never
+    received; the queues have drained when the simulation ends); NaN for TCP,
+    which retransmits. ``ip_loss_ratio`` is the data flow's IP-level loss
+    (FlowMonitor): for TCP the segments dropped by the queue or the error model.
     """
-    received = packets[packets["event"] == "received"]
-    window_start = START_SECONDS + params["warmup"]
-    in_window = received[
-        (received["time"] >= window_start) & (received["time"] < params["duration"])
-    ]
+    from transportlab import metrics  # noqa: PLC0415
+
+    delays = metrics.one_way_delay(packets)
     data = flows[flows["destination_port"] == SINK_PORT]
-    tx = int(data["tx_packets"].sum())
-    lost = tx - int(data["rx_packets"].sum())
+    tx, rx = int(data["tx_packets"].sum()), int(data["rx_packets"].sum())
+    received = int((packets["event"] == "received").sum())
     return {
-        "goodput_bps": in_window["size"].sum() * 8 / (params["duration"] - window_start),
-        "delay_mean_s": float(received["delay"].mean()) if len(received) else np.nan,
-        "delay_min_s": float(received["delay"].min()) if len(received) else np.nan,
-        "delay_max_s": float(received["delay"].max()) if len(received) else np.nan,
-        "ip_loss_ratio": lost / tx if tx else np.nan,
+        "goodput_bps": metrics.average_throughput(
+            packets, start=START_SECONDS + params["warmup"], end=params["duration"]
+        ),
+        "delay_mean_s": float(delays.mean()) if received else np.nan,
+        "delay_min_s": float(delays.min()) if received else np.nan,
+        "delay_max_s": float(delays.max()) if received else np.nan,
+        "jitter_rfc3550_s": metrics.rfc3550_jitter(delays) if received > 1 else np.nan,
+        # TCP delivers everything it accepted; BulkSend traces a packet as sent when
+        # it builds it, also one the full socket refused when the application stops.
+        "loss_ratio": metrics.loss_ratio(packets) if params["protocol"] == "udp" else np.nan,
+        "ip_loss_ratio": metrics.loss_ratio(sent=tx, received=rx) if tx else np.nan,
         "packets_sent": int((packets["event"] == "sent").sum()),
-        "packets_received": len(received),
+        "packets_received": received,
     }
 
 
 # --------------------------------------------------------------------------- comparison
-
-COMPARISON_COLUMNS = [
-    "study", "seed_file", "source", "protocol", "metric", "row", "unit", "published",
-    "reproduced", "ci_low", "ci_high", "n_runs", "ratio", "verdict",
-]  # fmt: skip
-
-
-def mean_ci(values, confidence: float = 0.95) -> tuple[float, float, float]:
-    """Mean and Student-t confidence interval over replications (NaN bounds for one run)."""
-    from scipy import stats  # noqa: PLC0415
-
-    values = np.asarray(values, dtype=float)
-    mean = float(values.mean())
-    if len(values) < 2:
-        return mean, np.nan, np.nan
-    half = float(stats.t.ppf(0.5 + confidence / 2, len(values) - 1) * stats.sem(values))
-    if not np.isfinite(half):  # identical values: sem is 0
-        half = 0.0
-    return mean, mean - half, mean + half
 
 
 def compare_with_hand_calculation(summary: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
@@ -374,14 +360,16 @@ def compare_with_hand_calculation(summary: pd.DataFrame, params: Mapping[str, An
     ``summary`` is the sweep's ``summary`` table over protocol x error_rate with
     the other parameters equal to ``params``. Each hand-calculated value is
     compared with the mean over runs; ``matches`` means within the tolerance
-    stated per row: the delay exactly (1 ns), the lossless goodputs within 1 %
-    (one packet more or less in the measurement window), loss within three
+    stated per row: delay and jitter exactly (1 ns), the lossless goodputs within
+    1 % (one packet more or less in the measurement window), loss within three
     binomial standard deviations of all packets sent.
     """
+    from transportlab.published import COMPARISON_COLUMNS, confidence_interval  # noqa: PLC0415
+
     rows = []
 
     def add(protocol, metric, row, unit, hand, values, tolerance):
-        mean, low, high = mean_ci(values)
+        mean, low, high, _ = confidence_interval(values)
         rows.append({
             "study": STUDY.name, "seed_file": "", "source": "hand calculation",
             "protocol": protocol, "metric": metric, "row": row, "unit": unit,
@@ -397,16 +385,26 @@ def compare_with_hand_calculation(summary: pd.DataFrame, params: Mapping[str, An
         hand_kbps = expected_goodput(point) / 1e3
         if protocol == "udp" and udp_below_capacity(point):
             if error_rate == 0:
+                hand_delay_ms = expected_udp_delay(point) * 1e3
                 add(
                     "UDP",
                     "one-way delay",
                     label,
                     "ms",
-                    expected_udp_delay(point) * 1e3,
-                    group["delay_max_s"] * 1e3,
+                    hand_delay_ms,
+                    group["delay_mean_s"] * 1e3,
                     1e-6,
                 )
-                add("UDP", "goodput", label, "kb/s", hand_kbps, goodput_kbps, 0.01 * hand_kbps)
+                add(
+                    "UDP",
+                    "jitter (RFC 3550)",
+                    label,
+                    "ms",
+                    0.0,
+                    group["jitter_rfc3550_s"] * 1e3,
+                    1e-6,
+                )
+                add("UDP", "goodput", label, "kbps", hand_kbps, goodput_kbps, 0.01 * hand_kbps)
             else:
                 sigma = np.sqrt(error_rate * (1 - error_rate) / group["packets_sent"].sum())
                 add(
@@ -415,12 +413,12 @@ def compare_with_hand_calculation(summary: pd.DataFrame, params: Mapping[str, An
                     label,
                     "%",
                     error_rate * 100,
-                    group["ip_loss_ratio"] * 100,
+                    group["loss_ratio"] * 100,
                     3 * sigma * 100,
                 )
         elif protocol == "tcp" and error_rate == 0:
-            add("TCP", "goodput", label, "kb/s", hand_kbps, goodput_kbps, 0.01 * hand_kbps)
-    return pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
+            add("TCP", "goodput", label, "kbps", hand_kbps, goodput_kbps, 0.01 * hand_kbps)
+    return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
 
 
 STUDY = Study(

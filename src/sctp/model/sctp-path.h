@@ -1,0 +1,162 @@
+/*
+ * One destination transport address of an association (RFC 9260 sections 6.3, 7, 8.2):
+ * congestion control state (cwnd, ssthresh, partial_bytes_acked, flight size), the RTO
+ * estimator and the T3-rtx timer are per destination, so multi-homing (issue 4) adds
+ * paths without changing this class.
+ */
+#ifndef SCTP_PATH_H
+#define SCTP_PATH_H
+
+#include "ns3/address.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-value.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup sctp
+ * \brief Per-destination state of an SCTP association.
+ */
+class SctpPath : public Object
+{
+  public:
+    /** Reachability of the destination (section 8.2). */
+    enum State : uint8_t
+    {
+        ACTIVE = 0,
+        INACTIVE = 1,
+    };
+
+    static TypeId GetTypeId();
+    SctpPath();
+    ~SctpPath() override;
+
+    /** Set the peer IP address (Ipv4Address or Ipv6Address converted to Address). */
+    void SetAddress(const Address& address);
+    const Address& GetAddress() const;
+    /** Index of this path in its association's path list. */
+    void SetIndex(uint32_t index);
+    uint32_t GetIndex() const;
+
+    /** Path MTU in bytes (IP header included) and the IP header size in use. */
+    void SetMtu(uint32_t mtu, uint32_t ipHeaderSize);
+    uint32_t GetMtu() const;
+    /**
+     * Path Maximum Data Chunk Size: the largest DATA chunk (header included) that fits
+     * in one packet on this path, PMTU - IP header - SCTP common header. The unit of all
+     * window arithmetic below (it equals NS-2's "MDS").
+     */
+    uint32_t GetPmdcs() const;
+
+    uint32_t GetCwnd() const;
+    uint32_t GetSsthresh() const;
+    uint32_t GetPartialBytesAcked() const;
+    uint32_t GetFlightSize() const;
+    Time GetRto() const;
+    Time GetSrtt() const;
+    Time GetRttVar() const;
+    uint32_t GetErrorCount() const;
+    State GetState() const;
+
+    /** Start of the association: cwnd and ssthresh as section 7.2.1 says (or as configured). */
+    void InitializeCongestionControl(uint32_t initialCwnd, uint32_t initialSsthresh);
+    /** RTO.Initial before any measurement (section 6.3.1 C1). */
+    void InitializeRto(Time rtoInitial);
+
+    /** \name Flight size accounting (bytes of DATA chunks outstanding on this path) */
+    //!@{
+    void AddFlight(uint32_t bytes);
+    void RemoveFlight(uint32_t bytes);
+    //!@}
+
+    /**
+     * A SACK newly acknowledged \p bytesAcked bytes sent to this destination
+     * (sections 7.2.1 and 7.2.2).
+     * \param cumTsnAdvanced the SACK advanced the Cumulative TSN Ack Point
+     * \param fullyUtilized the flight size was at least cwnd before the SACK
+     * \param inFastRecovery the association is in Fast Recovery
+     */
+    void OnBytesAcked(uint32_t bytesAcked,
+                      bool cumTsnAdvanced,
+                      bool fullyUtilized,
+                      bool inFastRecovery);
+    /** Fast retransmit on this destination (section 7.2.4): halve cwnd into ssthresh. */
+    void OnFastRetransmit();
+    /** T3-rtx expired (sections 6.3.3 E1/E2 and 7.2.3). */
+    void OnRetransmissionTimeout(Time rtoMax);
+    /** Idle destination: cwnd = max(cwnd/2, 4*PMDCS) per RTO without data (section 7.2.1). */
+    void ApplyIdleDecay(Time now);
+
+    /**
+     * New RTT measurement R (section 6.3.1 C2/C3).
+     */
+    void OnRttSample(Time r, Time rtoMin, Time rtoMax, double alpha, double beta);
+
+    /** \name RTT measurement in progress (one per round trip, Karn's algorithm) */
+    //!@{
+    bool IsRttPending() const;
+    uint32_t GetRttTsn() const;
+    void StartRttMeasurement(uint32_t tsn, Time now);
+    void CancelRttMeasurement();
+    Time GetRttSendTime() const;
+    //!@}
+
+    /** \name Error counting (section 8.2) */
+    //!@{
+    void IncrementErrorCount();
+    void ResetErrorCount();
+    void SetState(State state);
+    //!@}
+
+    /** \name T3-rtx timer bookkeeping; the association schedules the event lazily */
+    //!@{
+    bool IsT3Running() const;
+    Time GetT3Deadline() const;
+    void SetT3(bool running, Time deadline);
+    EventId& GetT3Event();
+    //!@}
+
+    void SetLastSendTime(Time t);
+    Time GetLastSendTime() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    Address m_address;
+    uint32_t m_index{0};
+    uint32_t m_mtu{1500};
+    uint32_t m_ipHeaderSize{20};
+    State m_state{ACTIVE};
+
+    TracedValue<uint32_t> m_cwnd;
+    TracedValue<uint32_t> m_ssthresh;
+    uint32_t m_partialBytesAcked{0};
+    uint32_t m_flightSize{0};
+
+    TracedValue<Time> m_rto;
+    Time m_srtt;
+    Time m_rttVar;
+    bool m_haveRttMeasurement{false};
+    TracedValue<Time> m_lastRtt;
+
+    bool m_rttPending{false};
+    uint32_t m_rttTsn{0};
+    Time m_rttSendTime;
+
+    uint32_t m_errorCount{0};
+
+    bool m_t3Running{false};
+    Time m_t3Deadline;
+    EventId m_t3Event;
+    Time m_lastSendTime;
+};
+
+} // namespace ns3
+
+#endif /* SCTP_PATH_H */

@@ -1,0 +1,106 @@
+/*
+ * Receive side above the TSN map (RFC 9260 sections 6.5, 6.6, 6.9): reassembly of
+ * fragmented user messages and per-stream ordering, so that a loss on one stream never
+ * holds back messages on another, and unordered messages bypass ordering altogether.
+ */
+#ifndef SCTP_REASSEMBLY_QUEUE_H
+#define SCTP_REASSEMBLY_QUEUE_H
+
+#include "sctp-chunk.h"
+
+#include "ns3/packet.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <vector>
+
+namespace ns3
+{
+
+/** \ingroup sctp \brief A complete user message ready for the application. */
+struct SctpReceivedMessage
+{
+    Ptr<Packet> data;
+    uint16_t streamId{0};
+    uint16_t ssn{0};
+    uint32_t tsn{0}; //!< TSN of the first fragment
+    uint32_t ppid{0};
+    bool unordered{false};
+};
+
+/**
+ * \ingroup sctp
+ * \brief Reassembly and per-stream ordered delivery of received DATA chunks.
+ */
+class SctpReassemblyQueue
+{
+  public:
+    /** \param inboundStreams number of inbound streams negotiated. */
+    void Initialize(uint16_t inboundStreams);
+
+    /**
+     * Take a new DATA chunk (its TSN was not received before). Messages that become
+     * deliverable are appended to \p out in delivery order.
+     * \return false if the chunk contradicts fragments already held (it is dropped).
+     */
+    bool Add(const SctpDataChunk& chunk, std::deque<SctpReceivedMessage>& out);
+
+    /** Bytes of user data held for reassembly or waiting for an earlier SSN. */
+    uint32_t GetBufferedBytes() const;
+
+    /** Next SSN expected on \p streamId (for tests and FORWARD TSN). */
+    uint16_t GetNextSsn(uint16_t streamId) const;
+
+    /**
+     * Issue 4 (FORWARD TSN): drop fragments at or below \p cumTsn and skip stream
+     * \p streamId past \p ssn, delivering what becomes deliverable.
+     */
+    void SkipTo(uint32_t cumTsn, std::deque<SctpReceivedMessage>& out);
+    void SkipStream(uint16_t streamId, uint16_t ssn, std::deque<SctpReceivedMessage>& out);
+
+  private:
+    struct Fragment
+    {
+        uint16_t streamId;
+        uint16_t ssn;
+        uint8_t flags;
+        uint32_t ppid;
+        std::vector<uint8_t> bytes;
+    };
+
+    struct TsnLess
+    {
+        bool operator()(uint32_t a, uint32_t b) const
+        {
+            return static_cast<int32_t>(a - b) < 0;
+        }
+    };
+
+    struct SsnLess
+    {
+        bool operator()(uint16_t a, uint16_t b) const
+        {
+            return static_cast<int16_t>(static_cast<uint16_t>(a - b)) < 0;
+        }
+    };
+
+    struct Stream
+    {
+        uint16_t nextSsn{0};
+        std::map<uint16_t, SctpReceivedMessage, SsnLess> pending;
+    };
+
+    void Deliver(SctpReceivedMessage&& message, std::deque<SctpReceivedMessage>& out);
+    void TryReassemble(uint32_t tsn, std::deque<SctpReceivedMessage>& out);
+    void FlushStream(Stream& stream, std::deque<SctpReceivedMessage>& out);
+
+    std::vector<Stream> m_streams;
+    std::map<uint32_t, Fragment, TsnLess> m_fragments;
+    uint32_t m_bufferedBytes{0};
+};
+
+} // namespace ns3
+
+#endif /* SCTP_REASSEMBLY_QUEUE_H */

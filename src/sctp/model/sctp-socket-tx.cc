@@ -1,0 +1,617 @@
+/*
+ * SctpSocket, part 2: the send side of the association. Bundling of control chunks and
+ * DATA into packets (section 6.10), fragmentation (6.9), the rwnd and cwnd rules (6.1),
+ * Max.Burst, SACK processing with gap blocks (6.2.1), RTT measurement and RTO (6.3),
+ * the T3-rtx timer (6.3.2, 6.3.3), fast retransmit and fast recovery (7.2.4) and the
+ * congestion window (7.2).
+ */
+#include "sctp-l4-protocol.h"
+#include "sctp-socket.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SctpSocketTx");
+
+uint32_t
+SctpSocket::GetMaxPayload(const SctpPath& path) const
+{
+    uint32_t max = path.GetPmdcs() - SctpDataChunk::HEADER_SIZE;
+    if (m_maxSegment != 0 && m_maxSegment < max)
+    {
+        max = m_maxSegment;
+    }
+    return max;
+}
+
+uint32_t
+SctpSocket::GetTotalFlight() const
+{
+    uint32_t total = 0;
+    for (const auto& p : m_paths)
+    {
+        total += p->GetFlightSize();
+    }
+    return total;
+}
+
+void
+SctpSocket::SendPending()
+{
+    if (!IsAssociationAlive() || m_state == SCTP_COOKIE_WAIT || m_paths.empty())
+    {
+        return;
+    }
+    if (m_state == SCTP_COOKIE_ECHOED)
+    {
+        return; // control chunks wait for the association (they go with the COOKIE ECHO)
+    }
+    SctpPath& path = *m_paths[m_primaryPath];
+    if (m_txQueue.HasUnsentData() && path.GetFlightSize() == 0)
+    {
+        path.ApplyIdleDecay(Simulator::Now());
+    }
+    bool sentNew = false;
+    if (m_fastRtxPending)
+    {
+        m_fastRtxPending = false;
+        BuildAndSendPacket(path, true, sentNew);
+    }
+    uint32_t burst = 0;
+    while (IsAssociationAlive())
+    {
+        sentNew = false;
+        if (!BuildAndSendPacket(path, false, sentNew))
+        {
+            break;
+        }
+        if (sentNew)
+        {
+            ++burst;
+            if (m_maxBurst != 0 && burst >= m_maxBurst)
+            {
+                break;
+            }
+        }
+    }
+    UpdatePrimaryTraces();
+}
+
+bool
+SctpSocket::BuildAndSendPacket(SctpPath& path, bool fastRetransmitOnly, bool& sentNewData)
+{
+    m_txBuffer.clear();
+    SctpByteWriter w(m_txBuffer);
+    SctpCommonHeader header;
+    header.sourcePort = m_localPort;
+    header.destinationPort = m_peerPort;
+    header.verificationTag = m_peerTag;
+    header.Serialize(w);
+    const std::size_t limit = SctpCommonHeader::SIZE + path.GetPmdcs();
+
+    // Control chunks lead the packet (section 6.10), then the SACK.
+    if (!m_controlChunks.empty())
+    {
+        w.WriteBytes(m_controlChunks.data(), m_controlChunks.size());
+        if (!m_txChunkTrace.IsEmpty())
+        {
+            std::vector<SctpChunk> views;
+            SctpSplitChunks(m_controlChunks.data(), m_controlChunks.size(), views);
+            for (const auto& v : views)
+            {
+                m_txChunkTrace(v.type, v.flags, v.length, 0);
+            }
+        }
+        m_controlChunks.clear();
+    }
+    if (m_sackNeeded)
+    {
+        BuildSack(w);
+    }
+
+    bool dataAllowed = m_state == SCTP_ESTABLISHED || m_state == SCTP_SHUTDOWN_PENDING ||
+                       m_state == SCTP_SHUTDOWN_RECEIVED;
+    bool anyData = false;
+    bool retransmittedLowest = false;
+    if (dataAllowed)
+    {
+        // Retransmissions first (sections 6.3.3 E3 and 7.2.4).
+        if (m_markedForRetransmit > 0)
+        {
+            auto& outstanding = m_txQueue.GetOutstanding();
+            bool lowestOnPath = true;
+            for (auto& c : outstanding)
+            {
+                if (m_markedForRetransmit == 0)
+                {
+                    break;
+                }
+                bool isLowest = lowestOnPath && !c.gapAcked;
+                if (!c.gapAcked && c.pathIndex == path.GetIndex())
+                {
+                    lowestOnPath = false;
+                }
+                if (!c.markedForRetransmit)
+                {
+                    continue;
+                }
+                if (fastRetransmitOnly && !c.fastRetransmit)
+                {
+                    continue;
+                }
+                if (!fastRetransmitOnly && path.GetFlightSize() >= path.GetCwnd())
+                {
+                    break;
+                }
+                if (w.GetPosition() + c.GetWireSize() > limit)
+                {
+                    break;
+                }
+                if (isLowest)
+                {
+                    retransmittedLowest = true;
+                }
+                TransmitChunk(c, path, true);
+                anyData = true;
+            }
+        }
+        // New data (section 6.1 rules A and B).
+        if (!fastRetransmitOnly)
+        {
+            uint32_t maxPayload = GetMaxPayload(path);
+            while (m_txQueue.HasUnsentData())
+            {
+                if (path.GetFlightSize() >= path.GetCwnd())
+                {
+                    break;
+                }
+                uint32_t length = m_txQueue.PeekNextChunkLength(maxPayload);
+                uint32_t wire = (SctpDataChunk::HEADER_SIZE + length + 3) & ~3u;
+                if (w.GetPosition() + wire > limit)
+                {
+                    break;
+                }
+                if (length > m_peerRwnd && GetTotalFlight() > 0)
+                {
+                    break; // rule A; with nothing in flight one chunk probes a zero window
+                }
+                SctpTxChunk& c = m_txQueue.NextChunk(maxPayload);
+                TransmitChunk(c, path, false);
+                anyData = true;
+                sentNewData = true;
+            }
+        }
+    }
+    if (w.GetPosition() == SctpCommonHeader::SIZE)
+    {
+        return false;
+    }
+    m_sctp->SendPacket(m_txBuffer, m_localAddress, path.GetAddress(), m_boundDevice);
+    if (anyData)
+    {
+        path.SetLastSendTime(Simulator::Now());
+        // R1: start T3 if it is not running; restart it when the lowest outstanding
+        // chunk of this destination was retransmitted (7.2.4 step 4).
+        StartT3(path, retransmittedLowest);
+    }
+    return true;
+}
+
+void
+SctpSocket::TransmitChunk(SctpTxChunk& chunk, SctpPath& path, bool retransmission)
+{
+    SctpByteWriter w(m_txBuffer);
+    SctpDataChunk::SerializeHeader(w,
+                                   chunk.flags,
+                                   chunk.tsn,
+                                   chunk.message->streamId,
+                                   chunk.message->ssn,
+                                   chunk.message->ppid,
+                                   chunk.length);
+    w.WriteBytes(chunk.message->data.data() + chunk.offset, chunk.length);
+    w.PadTo4();
+    Time now = Simulator::Now();
+    ++chunk.transmissions;
+    chunk.lastSent = now;
+    if (retransmission)
+    {
+        ++m_retransmittedChunks;
+        m_retransmissionTrace(chunk.tsn, chunk.fastRetransmit);
+        chunk.markedForRetransmit = false;
+        --m_markedForRetransmit;
+        if (chunk.fastRetransmit)
+        {
+            chunk.fastRetransmit = false;
+            chunk.fastRetransmitted = true;
+        }
+        chunk.missIndications = 0;
+        SctpPath& old = *m_paths[chunk.pathIndex];
+        if (old.IsRttPending() && old.GetRttTsn() == chunk.tsn)
+        {
+            old.CancelRttMeasurement(); // Karn's algorithm
+        }
+    }
+    chunk.pathIndex = path.GetIndex();
+    if (!chunk.inFlight)
+    {
+        chunk.inFlight = true;
+        path.AddFlight(chunk.GetWireSize());
+    }
+    m_peerRwnd = chunk.length > m_peerRwnd ? 0 : m_peerRwnd - chunk.length;
+    if (!retransmission && !path.IsRttPending())
+    {
+        path.StartRttMeasurement(chunk.tsn, now);
+    }
+    if (!m_txChunkTrace.IsEmpty())
+    {
+        m_txChunkTrace(SctpChunk::DATA,
+                       chunk.flags,
+                       static_cast<uint16_t>(SctpDataChunk::HEADER_SIZE + chunk.length),
+                       chunk.tsn);
+    }
+    NotifyDataSent(chunk.length);
+}
+
+// ------------------------------------------------------------------ T3-rtx
+
+void
+SctpSocket::StartT3(SctpPath& path, bool restart)
+{
+    if (path.IsT3Running() && !restart)
+    {
+        return;
+    }
+    Time now = Simulator::Now();
+    Time rto = path.GetRto();
+    path.SetT3(true, now + rto);
+    EventId& ev = path.GetT3Event();
+    // The event is rescheduled lazily: restarting a running timer only moves the
+    // deadline; the event re-arms itself when it fires early (no event per SACK).
+    if (ev.IsPending())
+    {
+        if (Simulator::GetDelayLeft(ev) <= rto)
+        {
+            return;
+        }
+        Simulator::Cancel(ev);
+    }
+    ev = Simulator::Schedule(rto, &SctpSocket::OnT3Event, this, path.GetIndex());
+}
+
+void
+SctpSocket::StopT3(SctpPath& path)
+{
+    path.SetT3(false, path.GetT3Deadline());
+}
+
+void
+SctpSocket::OnT3Event(uint32_t pathIndex)
+{
+    if (pathIndex >= m_paths.size())
+    {
+        return;
+    }
+    SctpPath& path = *m_paths[pathIndex];
+    if (!path.IsT3Running())
+    {
+        return;
+    }
+    Time now = Simulator::Now();
+    if (now < path.GetT3Deadline())
+    {
+        path.GetT3Event() =
+            Simulator::Schedule(path.GetT3Deadline() - now, &SctpSocket::OnT3Event, this, pathIndex);
+        return;
+    }
+    path.SetT3(false, now);
+    OnT3Expired(path);
+}
+
+void
+SctpSocket::MarkForRetransmit(SctpTxChunk& chunk, bool fast)
+{
+    if (chunk.inFlight)
+    {
+        m_paths[chunk.pathIndex]->RemoveFlight(chunk.GetWireSize());
+        chunk.inFlight = false;
+        m_peerRwnd += chunk.length;
+    }
+    if (!chunk.markedForRetransmit)
+    {
+        chunk.markedForRetransmit = true;
+        ++m_markedForRetransmit;
+    }
+    chunk.fastRetransmit = fast;
+    chunk.missIndications = 0;
+}
+
+void
+SctpSocket::OnT3Expired(SctpPath& path)
+{
+    NS_LOG_INFO(this << " T3-rtx expired on path " << path.GetIndex() << " rto " << path.GetRto());
+    ++m_timeouts;
+    path.IncrementErrorCount();
+    if (!CountAssociationError())
+    {
+        return;
+    }
+    // E1, E2 (and 7.2.3): ssthresh, cwnd = 1 PMDCS, back off the RTO.
+    path.OnRetransmissionTimeout(m_rtoMax);
+    // E3: every chunk outstanding on this destination is to be retransmitted.
+    for (auto& c : m_txQueue.GetOutstanding())
+    {
+        if (c.pathIndex == path.GetIndex() && !c.gapAcked && c.transmissions > 0)
+        {
+            MarkForRetransmit(c, false);
+        }
+    }
+    m_fastRecovery = false;
+    UpdatePrimaryTraces();
+    SendPending();
+    if (IsAssociationAlive() && !path.IsT3Running() &&
+        (path.GetFlightSize() > 0 || m_markedForRetransmit > 0))
+    {
+        StartT3(path, false);
+    }
+}
+
+// ------------------------------------------------------------------ SACK
+
+void
+SctpSocket::HandleSack(const SctpChunk& chunk)
+{
+    if (!m_sackIn.Deserialize(chunk))
+    {
+        NS_LOG_LOGIC(this << " malformed SACK discarded");
+        return;
+    }
+    if (m_state == SCTP_COOKIE_WAIT || m_state == SCTP_COOKIE_ECHOED)
+    {
+        return;
+    }
+    uint32_t cum = m_sackIn.cumTsnAck;
+    if (SctpTsnLt(cum, m_cumTsnAcked))
+    {
+        return; // section 6.2.1 D i: an old SACK that arrived out of order
+    }
+    if (SctpTsnGt(cum, m_txQueue.GetHighestSentTsn()))
+    {
+        ProtocolViolation("cumulative TSN ack beyond the highest TSN sent");
+        return;
+    }
+    HandleSackAcked(cum, m_sackIn.aRwnd, m_sackIn.gapBlocks, false);
+}
+
+void
+SctpSocket::ProcessCumulativeAck(uint32_t cumTsnAck, uint32_t aRwnd, bool fromShutdown)
+{
+    if (SctpTsnLt(cumTsnAck, m_cumTsnAcked) || SctpTsnGt(cumTsnAck, m_txQueue.GetHighestSentTsn()))
+    {
+        return;
+    }
+    static const std::vector<std::pair<uint16_t, uint16_t>> noGaps;
+    HandleSackAcked(cumTsnAck, aRwnd, noGaps, fromShutdown);
+}
+
+void
+SctpSocket::AckChunk(SctpTxChunk& c, Time now)
+{
+    SctpPath& path = *m_paths[c.pathIndex];
+    if (c.inFlight)
+    {
+        path.RemoveFlight(c.GetWireSize());
+        c.inFlight = false;
+    }
+    m_ackedPerPath[c.pathIndex] += c.GetWireSize();
+    if (path.IsRttPending() && path.GetRttTsn() == c.tsn)
+    {
+        if (c.transmissions == 1)
+        {
+            Time r = now - path.GetRttSendTime();
+            path.OnRttSample(r, m_rtoMin, m_rtoMax, m_rtoAlpha, m_rtoBeta);
+            m_rttTrace = r;
+        }
+        path.CancelRttMeasurement();
+    }
+}
+
+void
+SctpSocket::HandleSackAcked(uint32_t cum,
+                            uint32_t aRwnd,
+                            const std::vector<std::pair<uint16_t, uint16_t>>& gaps,
+                            bool fromShutdown)
+{
+    Time now = Simulator::Now();
+    std::size_t nPaths = m_paths.size();
+    m_ackedPerPath.assign(nPaths, 0);
+    m_flightBefore.resize(nPaths);
+    for (std::size_t i = 0; i < nPaths; ++i)
+    {
+        m_flightBefore[i] = m_paths[i]->GetFlightSize();
+    }
+    bool cumAdvanced = SctpTsnGt(cum, m_cumTsnAcked);
+    bool newlyAcked = false;
+    uint32_t htna = cum; // highest TSN newly acknowledged
+    uint32_t freed = 0;
+
+    // 1. Chunks covered by the cumulative TSN ack.
+    auto& outstanding = m_txQueue.GetOutstanding();
+    while (!outstanding.empty() && SctpTsnLe(outstanding.front().tsn, cum))
+    {
+        SctpTxChunk& c = outstanding.front();
+        if (c.gapAcked)
+        {
+            --m_gapAckedChunks;
+        }
+        else
+        {
+            AckChunk(c, now);
+            newlyAcked = true;
+        }
+        if (c.markedForRetransmit)
+        {
+            --m_markedForRetransmit;
+        }
+        freed += c.length;
+        m_txQueue.PopAcked(c.tsn);
+    }
+    if (cumAdvanced)
+    {
+        m_cumTsnAcked = cum;
+    }
+
+    // 2. Gap Ack Blocks (and reneging of chunks no longer reported).
+    if (!fromShutdown && (!gaps.empty() || m_gapAckedChunks > 0) && !outstanding.empty())
+    {
+        m_gapRanges.clear();
+        for (const auto& g : gaps)
+        {
+            if (g.first == 0 || g.first > g.second)
+            {
+                continue; // malformed block: ignored
+            }
+            m_gapRanges.emplace_back(cum + g.first, cum + g.second);
+        }
+        std::sort(m_gapRanges.begin(), m_gapRanges.end(), [](const auto& a, const auto& b) {
+            return SctpTsnLt(a.first, b.first);
+        });
+        std::size_t g = 0;
+        uint32_t highestReported = cum;
+        for (auto& c : outstanding)
+        {
+            while (g < m_gapRanges.size() && SctpTsnLt(m_gapRanges[g].second, c.tsn))
+            {
+                ++g;
+            }
+            bool covered = g < m_gapRanges.size() && SctpTsnGe(c.tsn, m_gapRanges[g].first) &&
+                           SctpTsnLe(c.tsn, m_gapRanges[g].second);
+            if (covered && c.transmissions > 0)
+            {
+                highestReported = c.tsn;
+                if (!c.gapAcked)
+                {
+                    c.gapAcked = true;
+                    ++m_gapAckedChunks;
+                    if (c.markedForRetransmit)
+                    {
+                        c.markedForRetransmit = false;
+                        c.fastRetransmit = false;
+                        --m_markedForRetransmit;
+                    }
+                    AckChunk(c, now);
+                    newlyAcked = true;
+                    htna = c.tsn;
+                }
+            }
+            else if (!covered && c.gapAcked)
+            {
+                // The receiver dropped data it had reported (reneging): send it again.
+                c.gapAcked = false;
+                --m_gapAckedChunks;
+                MarkForRetransmit(c, false);
+            }
+        }
+        // 3. Miss indications (7.2.4) for chunks below the highest newly acked TSN
+        //    (HTNA), or below the highest reported one in Fast Recovery.
+        uint32_t limit = (m_fastRecovery && cumAdvanced) ? highestReported : htna;
+        bool newFastRetransmit = false;
+        for (auto& c : outstanding)
+        {
+            if (!SctpTsnLt(c.tsn, limit))
+            {
+                break;
+            }
+            if (c.gapAcked || c.markedForRetransmit || c.transmissions == 0 || c.fastRetransmitted)
+            {
+                continue;
+            }
+            if (++c.missIndications >= m_fastRtxTrigger)
+            {
+                SctpPath& p = *m_paths[c.pathIndex];
+                MarkForRetransmit(c, true);
+                newFastRetransmit = true;
+                if (!m_fastRecovery)
+                {
+                    m_fastRecovery = true;
+                    m_fastRecoveryExit = m_txQueue.GetHighestSentTsn();
+                    ++m_fastRetransmits;
+                    p.OnFastRetransmit();
+                    NS_LOG_INFO(this << " fast retransmit of TSN " << c.tsn << ", cwnd "
+                                     << p.GetCwnd());
+                }
+            }
+        }
+        if (newFastRetransmit)
+        {
+            m_fastRtxPending = true;
+        }
+    }
+
+    // 4. Congestion window per destination (7.2.1, 7.2.2).
+    for (std::size_t i = 0; i < nPaths; ++i)
+    {
+        if (m_ackedPerPath[i] == 0)
+        {
+            continue;
+        }
+        SctpPath& p = *m_paths[i];
+        bool fullyUtilized = m_flightBefore[i] + p.GetPmdcs() > p.GetCwnd();
+        p.OnBytesAcked(m_ackedPerPath[i], cumAdvanced, fullyUtilized, m_fastRecovery);
+        p.ResetErrorCount();
+    }
+    if (m_fastRecovery && SctpTsnGe(m_cumTsnAcked, m_fastRecoveryExit))
+    {
+        m_fastRecovery = false;
+    }
+    if (newlyAcked)
+    {
+        m_assocErrorCount = 0;
+    }
+
+    // 5. Peer receiver window (6.2.1 C): a_rwnd minus what is still in flight.
+    if (!fromShutdown)
+    {
+        uint32_t flight = GetTotalFlight();
+        m_peerRwnd = aRwnd > flight ? aRwnd - flight : 0;
+        m_peerRwndTrace = m_peerRwnd;
+    }
+
+    // 6. T3-rtx (6.3.2 R2, R3).
+    for (std::size_t i = 0; i < nPaths; ++i)
+    {
+        SctpPath& p = *m_paths[i];
+        if (p.GetFlightSize() == 0)
+        {
+            StopT3(p);
+        }
+        else if (cumAdvanced && m_ackedPerPath[i] > 0)
+        {
+            StartT3(p, true);
+        }
+    }
+    UpdatePrimaryTraces();
+    if (freed > 0)
+    {
+        NotifySpaceAvailable();
+    }
+    if (m_state == SCTP_SHUTDOWN_PENDING || m_state == SCTP_SHUTDOWN_RECEIVED)
+    {
+        CheckShutdownProgress();
+    }
+}
+
+void
+SctpSocket::NotifySpaceAvailable()
+{
+    if (IsAssociationAlive() && !m_closeRequested && !m_shutdownSend)
+    {
+        NotifySend(GetTxAvailable());
+    }
+}
+
+} // namespace ns3

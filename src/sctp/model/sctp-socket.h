@@ -1,0 +1,401 @@
+/*
+ * The SCTP socket: the user API of ns-3 sockets (one-to-one style, one association per
+ * socket as with TCP, RFC 6458 section 4) and the association it owns: state machine
+ * and control chunks (sctp-socket.cc), association set-up and collisions
+ * (sctp-socket-setup.cc), send side (sctp-socket-tx.cc) and receive side (sctp-socket-rx.cc).
+ *
+ * One Send() is one user message. Messages keep their boundaries: Recv() returns one
+ * whole message (or the first maxSize bytes of it).
+ */
+#ifndef SCTP_SOCKET_H
+#define SCTP_SOCKET_H
+
+#include "sctp-chunk.h"
+#include "sctp-cookie.h"
+#include "sctp-header.h"
+#include "sctp-path.h"
+#include "sctp-reassembly-queue.h"
+#include "sctp-tsn-map.h"
+#include "sctp-tx-queue.h"
+
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/ipv6-address.h"
+#include "ns3/net-device.h"
+#include "ns3/node.h"
+#include "ns3/socket.h"
+#include "ns3/traced-callback.h"
+#include "ns3/traced-value.h"
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class SctpL4Protocol;
+
+/**
+ * \ingroup sctp
+ * \brief Association states (RFC 9260 section 4), plus LISTEN for a listening socket.
+ */
+enum SctpState : uint8_t
+{
+    SCTP_CLOSED = 0,
+    SCTP_LISTEN = 1,
+    SCTP_COOKIE_WAIT = 2,
+    SCTP_COOKIE_ECHOED = 3,
+    SCTP_ESTABLISHED = 4,
+    SCTP_SHUTDOWN_PENDING = 5,
+    SCTP_SHUTDOWN_SENT = 6,
+    SCTP_SHUTDOWN_RECEIVED = 7,
+    SCTP_SHUTDOWN_ACK_SENT = 8,
+};
+
+/** \return the RFC name of an association state, e.g. "COOKIE-WAIT". */
+std::string SctpStateName(SctpState state);
+
+/**
+ * \ingroup sctp
+ * \brief An SCTP socket owning at most one association.
+ */
+class SctpSocket : public Socket
+{
+  public:
+    static TypeId GetTypeId();
+    SctpSocket();
+    /** Copy the configuration of a listening socket for a new association. */
+    SctpSocket(const SctpSocket& listener);
+    ~SctpSocket() override;
+
+    void SetNode(Ptr<Node> node);
+    void SetSctp(Ptr<SctpL4Protocol> sctp);
+
+    // ns-3 Socket API
+    using Socket::Recv;
+    using Socket::RecvFrom;
+    using Socket::Send;
+    using Socket::SendTo;
+    SocketErrno GetErrno() const override;
+    SocketType GetSocketType() const override;
+    Ptr<Node> GetNode() const override;
+    int Bind(const Address& address) override;
+    int Bind() override;
+    int Bind6() override;
+    int Close() override;
+    int ShutdownSend() override;
+    int ShutdownRecv() override;
+    int Connect(const Address& address) override;
+    int Listen() override;
+    uint32_t GetTxAvailable() const override;
+    int Send(Ptr<Packet> p, uint32_t flags) override;
+    int SendTo(Ptr<Packet> p, uint32_t flags, const Address& toAddress) override;
+    uint32_t GetRxAvailable() const override;
+    Ptr<Packet> Recv(uint32_t maxSize, uint32_t flags) override;
+    Ptr<Packet> RecvFrom(uint32_t maxSize, uint32_t flags, Address& fromAddress) override;
+    int GetSockName(Address& address) const override;
+    int GetPeerName(Address& address) const override;
+    bool SetAllowBroadcast(bool allowBroadcast) override;
+    bool GetAllowBroadcast() const override;
+    void BindToNetDevice(Ptr<NetDevice> netdevice) override;
+
+    /** The ABORT primitive (section 10.1 E): drop everything, send ABORT, close. */
+    int Abort();
+
+    // Inspection (tests, notebooks, fuzzing)
+    SctpState GetState() const;
+    uint32_t GetNPaths() const;
+    Ptr<SctpPath> GetPath(uint32_t index) const;
+    Ptr<SctpPath> GetPrimaryPath() const;
+    uint32_t GetLocalVerificationTag() const;
+    uint32_t GetPeerVerificationTag() const;
+    uint16_t GetLocalPort() const;
+    uint16_t GetPeerPort() const;
+    /** Next TSN this endpoint will assign. */
+    uint32_t GetNextTsn() const;
+    /** Cumulative TSN acknowledged by the peer. */
+    uint32_t GetCumulativeTsnAcked() const;
+    /** Cumulative TSN received from the peer. */
+    uint32_t GetCumulativeTsnReceived() const;
+    uint32_t GetPeerRwnd() const;
+    uint16_t GetOutboundStreams() const;
+    uint16_t GetInboundStreams() const;
+    uint32_t GetFastRetransmitCount() const;
+    uint32_t GetTimeoutCount() const;
+    uint32_t GetRetransmittedChunkCount() const;
+    uint32_t GetRestartCount() const;
+    uint64_t GetDeliveredBytes() const;
+    /** Cause code of the last ABORT sent or received (0 if none). */
+    uint16_t GetLastAbortCause() const;
+    /**
+     * Consistency check of the association's bookkeeping (flight sizes, queue order,
+     * TSN map): an empty string when consistent, otherwise a description.
+     */
+    std::string CheckInvariants() const;
+
+    /** Called by SctpL4Protocol: a packet for this association or listening socket. */
+    void ReceivePacket(const SctpCommonHeader& header,
+                       const std::vector<SctpChunk>& chunks,
+                       const Address& source,
+                       const Address& destination);
+
+    /** Trace signature of the State source. */
+    typedef void (*StateTracedCallback)(SctpState oldState, SctpState newState);
+    /** Trace signature of chunk traces: type, flags, length, TSN (DATA) or 0. */
+    typedef void (*ChunkTracedCallback)(uint8_t type, uint8_t flags, uint16_t length, uint32_t tsn);
+    /** Trace signature of the Retransmission source: TSN, true if fast retransmit. */
+    typedef void (*RetransmissionTracedCallback)(uint32_t tsn, bool fast);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    friend class SctpL4Protocol;
+
+    // ---- sctp-socket.cc: API helpers, state machine, control chunks ----
+    void SetState(SctpState state);
+    bool IsAssociationAlive() const;
+    void NewAssociation(uint32_t localTag, uint32_t localInitialTsn);
+    void SetupPaths(const std::vector<Address>& peerAddresses, const Address& primary);
+    void InitializeTransfer(uint32_t peerInitialTsn,
+                            uint32_t peerRwnd,
+                            uint16_t outboundStreams,
+                            uint16_t inboundStreams);
+    void DeleteAssociation(bool notifyNormal, bool notifyError);
+    void CancelAllTimers();
+    bool CollectPeerAddresses(const SctpInitChunk& init,
+                              const Address& source,
+                              std::vector<Address>& out,
+                              std::vector<SctpTlv>& unrecognized,
+                              uint16_t& abortCause);
+    std::vector<SctpTlv> LocalAddressParameters() const;
+    void SendInit();
+    void SendInitAck(const SctpCommonHeader& header,
+                     const SctpInitChunk& init,
+                     const Address& source,
+                     const Address& destination);
+    void SendCookieEcho();
+    void SendControl(uint32_t verificationTag, const std::vector<uint8_t>& chunks);
+    void SendControlTo(uint32_t verificationTag,
+                       const std::vector<uint8_t>& chunks,
+                       const Address& destination,
+                       const Address& source);
+    void SendAbort(const std::vector<SctpTlv>& causes, bool toPeerTag = true);
+    void SendShutdown();
+    void SendShutdownAck();
+    void SendShutdownComplete(bool tBit);
+    void SendError(const std::vector<SctpTlv>& causes);
+    void CheckShutdownProgress();
+    void StartT1();
+    void OnT1Expired();
+    void StartT2();
+    void OnT2Expired();
+    void OnT5Expired();
+    bool CountAssociationError();
+
+    bool CheckVerificationTag(const SctpCommonHeader& header,
+                              const std::vector<SctpChunk>& chunks,
+                              const Address& source,
+                              const Address& destination);
+    void ProcessChunks(const SctpCommonHeader& header,
+                       const std::vector<SctpChunk>& chunks,
+                       std::size_t first,
+                       const Address& source,
+                       const Address& destination);
+    void QueueControlChunk(const std::vector<uint8_t>& chunkBytes);
+    void OnWindowUpdate();
+    void SendAbortOnly(uint32_t tag,
+                       bool tBit,
+                       const std::vector<SctpTlv>& causes,
+                       uint16_t localPort,
+                       uint16_t peerPort,
+                       const Address& destination,
+                       const Address& source);
+    bool HandleInit(const SctpCommonHeader& header,
+                    const SctpChunk& chunk,
+                    const Address& source,
+                    const Address& destination);
+    bool HandleInitAck(const SctpChunk& chunk, const Address& source);
+    Ptr<SctpSocket> HandleCookieEcho(const SctpCommonHeader& header,
+                                     const SctpChunk& chunk,
+                                     const Address& source,
+                                     const Address& destination);
+    void EstablishFromCookie(const SctpCookie& cookie,
+                             const Address& source,
+                             const Address& destination);
+    void HandleCookieAck();
+    void EnterEstablished();
+    void HandleAbort(const SctpChunk& chunk);
+    void HandleShutdown(const SctpChunk& chunk);
+    void HandleShutdownAck(const SctpCommonHeader& header);
+    void HandleShutdownComplete();
+    void HandleError(const SctpChunk& chunk);
+    void HandleHeartbeat(const SctpChunk& chunk, const Address& source);
+    void HandleHeartbeatAck(const SctpChunk& chunk);
+    bool HandleUnknownChunk(const SctpChunk& chunk, std::vector<SctpTlv>& report);
+    void ProtocolViolation(const std::string& what);
+
+    // ---- sctp-socket-tx.cc: send side ----
+    uint32_t GetMaxPayload(const SctpPath& path) const;
+    void SendPending();
+    bool BuildAndSendPacket(SctpPath& path, bool fastRetransmitOnly, bool& sentNewData);
+    void TransmitChunk(SctpTxChunk& chunk, SctpPath& path, bool retransmission);
+    void HandleSack(const SctpChunk& chunk);
+    void ProcessCumulativeAck(uint32_t cumTsnAck, uint32_t aRwnd, bool fromShutdown);
+    void HandleSackAcked(uint32_t cumTsnAck,
+                         uint32_t aRwnd,
+                         const std::vector<std::pair<uint16_t, uint16_t>>& gaps,
+                         bool fromShutdown);
+    void AckChunk(SctpTxChunk& chunk, Time now);
+    void MarkForRetransmit(SctpTxChunk& chunk, bool fast);
+    uint32_t GetTotalFlight() const;
+    void StartT3(SctpPath& path, bool restart);
+    void StopT3(SctpPath& path);
+    void OnT3Event(uint32_t pathIndex);
+    void OnT3Expired(SctpPath& path);
+    void NotifySpaceAvailable();
+
+    // ---- sctp-socket-rx.cc: receive side ----
+    /** \return false if the association was aborted (stop processing the packet). */
+    bool HandleData(const SctpChunk& chunk, bool& needImmediateSack, bool& gotNewData);
+    void AfterDataPacket(bool hadData, bool needImmediateSack);
+    void BuildSack(SctpByteWriter& w);
+    void OnDelayedSackTimer();
+    uint32_t GetAdvertisedWindow() const;
+    void DeliverReceived();
+
+    // Configuration (attributes)
+    uint32_t m_sndBufSize;
+    uint32_t m_rcvBufSize;
+    uint16_t m_numOutStreams;
+    uint16_t m_maxInStreams;
+    uint16_t m_defaultStream;
+    uint32_t m_defaultPpid;
+    bool m_defaultUnordered;
+    Time m_rtoInitial;
+    Time m_rtoMin;
+    Time m_rtoMax;
+    double m_rtoAlpha;
+    double m_rtoBeta;
+    uint32_t m_maxBurst;
+    Time m_validCookieLife;
+    uint32_t m_assocMaxRetrans;
+    uint32_t m_pathMaxRetrans;
+    uint32_t m_maxInitRetransmits;
+    Time m_hbInterval;
+    Time m_sackDelay;
+    uint32_t m_sackFrequency;
+    uint32_t m_fastRtxTrigger;
+    uint32_t m_initialCwnd;
+    uint32_t m_initialSsthresh;
+    uint32_t m_maxSegment;
+    uint32_t m_mtu;
+    bool m_useCookiePreservative;
+
+    // Endpoint
+    Ptr<Node> m_node;
+    Ptr<SctpL4Protocol> m_sctp;
+    Ptr<NetDevice> m_boundDevice;
+    mutable SocketErrno m_errno{ERROR_NOTERROR};
+    bool m_bound{false};
+    bool m_ipv6{false};
+    Address m_localAddress; //!< IP address bound (Any if none)
+    uint16_t m_localPort{0};
+    bool m_shutdownSend{false};
+    bool m_shutdownRecv{false};
+    bool m_closeRequested{false};
+    bool m_registered{false}; //!< association registered in the L4 demux
+    bool m_processingPacket{false}; //!< inside ProcessChunks: sending waits for its end
+
+    // Association
+    TracedValue<SctpState> m_state;
+    uint32_t m_localTag{0};
+    uint32_t m_peerTag{0};
+    uint16_t m_peerPort{0};
+    Address m_peerConnectAddress; //!< address given to Connect()
+    std::vector<Ptr<SctpPath>> m_paths;
+    uint32_t m_primaryPath{0};
+    uint32_t m_localInitialTsn{0};
+    uint16_t m_outStreams{0};
+    uint16_t m_inStreams{0};
+    bool m_peerForwardTsn{false};
+    uint32_t m_assocErrorCount{0};
+
+    // Handshake and shutdown timers
+    EventId m_t1Event;
+    uint32_t m_t1Count{0};
+    uint32_t m_initRestarts{0};
+    Time m_t1Rto;
+    std::vector<uint8_t> m_cookieEcho; //!< the cookie to echo (COOKIE-ECHOED)
+    uint32_t m_cookiePreservativeMs{0};
+    EventId m_t2Event;
+    Time m_t2Rto;
+    EventId m_t5Event;
+
+    // Send side
+    SctpTxQueue m_txQueue;
+    uint32_t m_peerRwnd{0};
+    uint32_t m_cumTsnAcked{0};
+    bool m_fastRecovery{false};
+    uint32_t m_fastRecoveryExit{0};
+    uint32_t m_markedForRetransmit{0}; //!< chunks marked for retransmission
+    uint32_t m_gapAckedChunks{0};      //!< outstanding chunks currently gap-acked
+    bool m_fastRtxPending{false};      //!< send one packet of fast retransmissions now
+    SctpSackChunk m_sackIn;            //!< scratch: the SACK being processed
+    std::vector<uint32_t> m_ackedPerPath;
+    std::vector<uint32_t> m_flightBefore;
+    std::vector<std::pair<uint32_t, uint32_t>> m_gapRanges; //!< scratch: absolute TSN ranges
+
+    // Receive side
+    SctpTsnMap m_tsnMap;
+    SctpReassemblyQueue m_reassembly;
+    std::deque<SctpReceivedMessage> m_rxMessages;
+    uint32_t m_rxMessageBytes{0};
+    bool m_sackNeeded{false};
+    uint32_t m_packetsSinceSack{0};
+    EventId m_sackTimer;
+    uint32_t m_lastAdvertisedWindow{0};
+    SctpSackChunk m_sackOut; //!< scratch: the SACK being built
+
+    // Scratch buffers reused for every outgoing packet
+    std::vector<uint8_t> m_txBuffer;
+    std::vector<SctpTlv> m_causeScratch;
+    std::vector<uint8_t> m_controlChunks; //!< control chunks waiting to lead the next packet
+    EventId m_windowUpdateEvent;
+
+    // Counters
+    uint32_t m_fastRetransmits{0};
+    uint32_t m_timeouts{0};
+    uint32_t m_retransmittedChunks{0};
+    uint32_t m_restarts{0};
+    uint64_t m_deliveredBytes{0};
+    uint16_t m_lastAbortCause{0};
+
+    // Traces
+    TracedValue<uint32_t> m_cwndTrace;     //!< primary path cwnd
+    TracedValue<uint32_t> m_ssthreshTrace; //!< primary path ssthresh
+    TracedValue<Time> m_rtoTrace;          //!< primary path RTO
+    TracedValue<Time> m_rttTrace;          //!< last RTT sample
+    TracedValue<uint32_t> m_peerRwndTrace;
+    TracedCallback<uint8_t, uint8_t, uint16_t, uint32_t> m_txChunkTrace;
+    TracedCallback<uint8_t, uint8_t, uint16_t, uint32_t> m_rxChunkTrace;
+    TracedCallback<uint32_t, bool> m_retransmissionTrace;
+    TracedCallback<Ptr<const Packet>, uint16_t, uint16_t, uint32_t> m_deliverTrace;
+
+  public:
+    /** Trace signature of the Deliver source: message, stream, SSN, TSN. */
+    typedef void (*DeliverTracedCallback)(Ptr<const Packet> message,
+                                          uint16_t streamId,
+                                          uint16_t ssn,
+                                          uint32_t tsn);
+
+  private:
+
+    void UpdatePrimaryTraces();
+};
+
+} // namespace ns3
+
+#endif /* SCTP_SOCKET_H */

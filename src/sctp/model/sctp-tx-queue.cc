@@ -1,0 +1,155 @@
+#include "sctp-tx-queue.h"
+
+#include "sctp-chunk.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+void
+SctpTxQueue::Initialize(uint32_t initialTsn, uint16_t outboundStreams)
+{
+    m_pending.clear();
+    m_outstanding.clear();
+    m_nextSsn.assign(outboundStreams, 0);
+    m_nextTsn = initialTsn;
+    m_bufferedBytes = 0;
+    m_unsentBytes = 0;
+}
+
+void
+SctpTxQueue::Enqueue(Ptr<SctpOutboundMessage> message)
+{
+    if (!message->unordered && message->streamId < m_nextSsn.size())
+    {
+        message->ssn = m_nextSsn[message->streamId]++;
+    }
+    uint32_t size = static_cast<uint32_t>(message->data.size());
+    m_bufferedBytes += size;
+    m_unsentBytes += size;
+    m_pending.push_back(message);
+}
+
+bool
+SctpTxQueue::HasUnsentData() const
+{
+    return !m_pending.empty();
+}
+
+uint32_t
+SctpTxQueue::PeekNextChunkLength(uint32_t maxPayload) const
+{
+    if (m_pending.empty())
+    {
+        return 0;
+    }
+    const auto& m = m_pending.front();
+    return std::min<uint32_t>(maxPayload, static_cast<uint32_t>(m->data.size()) - m->nextOffset);
+}
+
+SctpTxChunk&
+SctpTxQueue::NextChunk(uint32_t maxPayload)
+{
+    Ptr<SctpOutboundMessage> m = m_pending.front();
+    uint32_t size = static_cast<uint32_t>(m->data.size());
+    uint32_t length = std::min(maxPayload, size - m->nextOffset);
+    SctpTxChunk c;
+    c.tsn = m_nextTsn++;
+    c.offset = m->nextOffset;
+    c.length = static_cast<uint16_t>(length);
+    c.flags = 0;
+    if (c.offset == 0)
+    {
+        c.flags |= SctpDataChunk::FLAG_B;
+    }
+    m->nextOffset += length;
+    if (m->nextOffset == size)
+    {
+        c.flags |= SctpDataChunk::FLAG_E;
+        m_pending.pop_front();
+    }
+    if (m->unordered)
+    {
+        c.flags |= SctpDataChunk::FLAG_U;
+    }
+    c.message = m;
+    m_unsentBytes -= length;
+    m_outstanding.push_back(std::move(c));
+    return m_outstanding.back();
+}
+
+std::deque<SctpTxChunk>&
+SctpTxQueue::GetOutstanding()
+{
+    return m_outstanding;
+}
+
+const std::deque<SctpTxChunk>&
+SctpTxQueue::GetOutstanding() const
+{
+    return m_outstanding;
+}
+
+SctpTxChunk*
+SctpTxQueue::Find(uint32_t tsn)
+{
+    if (m_outstanding.empty())
+    {
+        return nullptr;
+    }
+    uint32_t index = tsn - m_outstanding.front().tsn;
+    if (index >= m_outstanding.size())
+    {
+        return nullptr;
+    }
+    return &m_outstanding[index];
+}
+
+void
+SctpTxQueue::PopAcked(uint32_t cumTsnAck)
+{
+    while (!m_outstanding.empty() && SctpTsnLe(m_outstanding.front().tsn, cumTsnAck))
+    {
+        m_bufferedBytes -= m_outstanding.front().length;
+        m_outstanding.pop_front();
+    }
+}
+
+uint32_t
+SctpTxQueue::GetNextTsn() const
+{
+    return m_nextTsn;
+}
+
+uint32_t
+SctpTxQueue::GetHighestSentTsn() const
+{
+    return m_nextTsn - 1;
+}
+
+uint32_t
+SctpTxQueue::GetBufferedBytes() const
+{
+    return m_bufferedBytes;
+}
+
+uint32_t
+SctpTxQueue::GetUnsentBytes() const
+{
+    return m_unsentBytes;
+}
+
+bool
+SctpTxQueue::IsEmpty() const
+{
+    return m_pending.empty() && m_outstanding.empty();
+}
+
+uint16_t
+SctpTxQueue::GetOutboundStreams() const
+{
+    return static_cast<uint16_t>(m_nextSsn.size());
+}
+
+} // namespace ns3

@@ -1,0 +1,115 @@
+/*
+ * Send side data structures (RFC 9260 sections 6.1, 6.6, 6.9): user messages waiting to
+ * be sent, and the DATA chunks sent but not yet covered by the cumulative TSN ack, in
+ * TSN order so that a TSN is found in O(1). Messages are fragmented lazily, when their
+ * chunks are first transmitted, so TSNs of one message stay consecutive.
+ */
+#ifndef SCTP_TX_QUEUE_H
+#define SCTP_TX_QUEUE_H
+
+#include "sctp-message-tag.h"
+
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/simple-ref-count.h"
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+/** \ingroup sctp \brief A user message accepted by Send(). */
+class SctpOutboundMessage : public SimpleRefCount<SctpOutboundMessage>
+{
+  public:
+    std::vector<uint8_t> data;
+    uint16_t streamId{0};
+    uint16_t ssn{0};
+    uint32_t ppid{0};
+    bool unordered{false};
+    /** PR-SCTP policy (issue 4): abandon after a lifetime or a number of retransmissions. */
+    SctpPrPolicy prPolicy{SctpPrPolicy::NONE};
+    uint32_t prValue{0};
+    Time enqueueTime;
+    uint32_t nextOffset{0}; //!< bytes already cut into chunks
+    bool abandoned{false};
+};
+
+/** \ingroup sctp \brief One DATA chunk that has a TSN. */
+struct SctpTxChunk
+{
+    uint32_t tsn{0};
+    Ptr<SctpOutboundMessage> message;
+    uint32_t offset{0};  //!< first byte of this fragment in the message
+    uint16_t length{0};  //!< user data bytes
+    uint8_t flags{0};    //!< DATA chunk flags (B, E, U)
+    uint32_t pathIndex{0};
+    uint16_t transmissions{0};
+    uint8_t missIndications{0};
+    bool gapAcked{false};
+    bool markedForRetransmit{false};
+    bool fastRetransmit{false};    //!< marked by fast retransmit (sent regardless of cwnd once)
+    bool fastRetransmitted{false}; //!< already fast retransmitted once
+    bool inFlight{false};          //!< counted in its path's flight size
+    bool abandoned{false};
+    Time lastSent;
+
+    /** Bytes this chunk occupies on the wire, padding included (header + data). */
+    uint32_t GetWireSize() const
+    {
+        return (16u + length + 3u) & ~3u;
+    }
+};
+
+/**
+ * \ingroup sctp
+ * \brief Queue of outbound messages and of outstanding (sent, not cum-acked) chunks.
+ */
+class SctpTxQueue
+{
+  public:
+    void Initialize(uint32_t initialTsn, uint16_t outboundStreams);
+
+    /** Queue a message; assigns its SSN if ordered. */
+    void Enqueue(Ptr<SctpOutboundMessage> message);
+
+    /** \return true if some message still has bytes without a TSN. */
+    bool HasUnsentData() const;
+    /** User bytes of the next chunk that NextChunk() would cut (0 if none). */
+    uint32_t PeekNextChunkLength(uint32_t maxPayload) const;
+    /**
+     * Cut the next chunk (at most \p maxPayload user bytes) from the oldest message,
+     * give it the next TSN and append it to the outstanding chunks.
+     */
+    SctpTxChunk& NextChunk(uint32_t maxPayload);
+
+    std::deque<SctpTxChunk>& GetOutstanding();
+    const std::deque<SctpTxChunk>& GetOutstanding() const;
+    /** \return the outstanding chunk with \p tsn, or nullptr. */
+    SctpTxChunk* Find(uint32_t tsn);
+    /** Drop the chunks with TSN <= \p cumTsnAck from the front. */
+    void PopAcked(uint32_t cumTsnAck);
+
+    uint32_t GetNextTsn() const;
+    /** Highest TSN assigned so far (next TSN - 1). */
+    uint32_t GetHighestSentTsn() const;
+    /** User bytes queued or outstanding: what the send buffer holds. */
+    uint32_t GetBufferedBytes() const;
+    uint32_t GetUnsentBytes() const;
+    bool IsEmpty() const;
+    uint16_t GetOutboundStreams() const;
+
+  private:
+    std::deque<Ptr<SctpOutboundMessage>> m_pending;
+    std::deque<SctpTxChunk> m_outstanding;
+    std::vector<uint16_t> m_nextSsn;
+    uint32_t m_nextTsn{0};
+    uint32_t m_bufferedBytes{0};
+    uint32_t m_unsentBytes{0};
+};
+
+} // namespace ns3
+
+#endif /* SCTP_TX_QUEUE_H */

@@ -1,0 +1,97 @@
+"""transportlab.simulation: the same parameters, seed and run give bit-identical results."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import random_scenario
+
+from transportlab.simulation import RunIdentity, run_until, simulation
+
+TESTS = Path(__file__).resolve().parent
+
+
+@pytest.fixture(scope="module")
+def first():
+    return random_scenario.scenario(seed=1, run=1)
+
+
+def test_the_scenario_is_random_enough_to_matter(first):
+    sent = first[first["event"] == "sent"]
+    received = first[first["event"] == "received"]
+    assert len(sent) > 50
+    assert 0 < len(sent) - len(received) < len(sent) // 5  # the error model dropped some
+
+
+def test_two_runs_in_one_process_are_identical(first):
+    pd.testing.assert_frame_equal(random_scenario.scenario(seed=1, run=1), first)
+
+
+def test_another_run_number_or_seed_differs(first):
+    other_run = random_scenario.scenario(seed=1, run=2)
+    other_seed = random_scenario.scenario(seed=2, run=1)
+    assert random_scenario.digest(other_run) != random_scenario.digest(first)
+    assert random_scenario.digest(other_seed) != random_scenario.digest(first)
+    assert random_scenario.digest(other_seed) != random_scenario.digest(other_run)
+
+
+def test_two_fresh_processes_give_the_same_result_as_this_one(first):
+    env = dict(os.environ, PYTHONPATH=str(TESTS))
+    command = [sys.executable, str(TESTS / "random_scenario.py"), "1", "1"]
+    processes = [
+        subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True) for _ in range(2)
+    ]
+    digests = [process.communicate(timeout=300)[0].split()[-1] for process in processes]
+    assert [process.returncode for process in processes] == [0, 0]
+    assert digests == [random_scenario.digest(first)] * 2
+
+
+def _packet_size_default(ns) -> int:
+    app = ns.CreateObject[ns.OnOffApplication]()
+    value = ns.UintegerValue()
+    app.GetAttribute("PacketSize", value)
+    return int(value.Get())
+
+
+def test_config_defaults_and_the_simulator_are_reset_between_runs():
+    with simulation() as ns:
+        original = _packet_size_default(ns)
+        ns.Config.SetDefault("ns3::OnOffApplication::PacketSize", ns.UintegerValue(77))
+        assert _packet_size_default(ns) == 77
+        nodes = ns.NodeContainer()
+        nodes.Create(3)
+        run_until(1.5)
+        assert ns.Simulator.Now().GetSeconds() == 1.5
+    assert ns.Simulator.Now().GetSeconds() == 0.0
+    with simulation() as ns:
+        assert _packet_size_default(ns) == original
+        assert ns.NodeList.GetNNodes() == 0
+        enabled = ns.BooleanValue()
+        ns.GlobalValue.GetValueByName("ChecksumEnabled", enabled)
+        assert enabled.Get()
+
+
+def test_the_simulator_is_destroyed_even_when_the_block_raises():
+    with pytest.raises(RuntimeError, match="boom"), simulation() as ns:
+        ns.NodeContainer().Create(2)
+        raise RuntimeError("boom")
+    assert ns.NodeList.GetNNodes() == 0
+
+
+@pytest.mark.parametrize(
+    ("seed", "run", "error"),
+    [(0, 1, ValueError), (1, 0, ValueError), (True, 1, TypeError), (1, 2.0, TypeError)],
+)
+def test_bad_seed_or_run_is_refused(seed, run, error):
+    with pytest.raises(error):
+        RunIdentity(seed, run)
+
+
+def test_run_until_needs_a_positive_time():
+    with pytest.raises(ValueError, match="stop time must be > 0"):
+        run_until(0)
