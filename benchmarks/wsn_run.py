@@ -1,7 +1,7 @@
 """Time, events and peak memory of one 100-s wsn_reporting_interval run, before and after.
 
 Usage: python benchmarks/wsn_run.py [--protocol udp tcp] [--interval 1] [--duration 100]
-       [--repeat N] [--compare] [--option name=json ...]
+       [--repeat N] [--compare | --ab OPTION] [--option name=json ...]
 
 Every variant runs in a fresh process (peak RSS is per process), one at a time, and the
 variants of one protocol are interleaved ``--repeat`` times, so that load changes on the
@@ -14,7 +14,9 @@ Variants (the speed options of :class:`RunOptions`):
   only (stock YansWifiPhy and WifiRadioEnergyModel);
 * ``after``: the study's defaults (all speed options on);
 * with ``--compare``, also ``after`` with each speed option off in turn, and ``ns-3
-  stock`` (every speed option off: ns-3's MapScheduler, YansWifiPhy, WifiRadioEnergyModel).
+  stock`` (every speed option off: ns-3's MapScheduler, YansWifiPhy, WifiRadioEnergyModel);
+* with ``--ab OPTION`` instead of ``before``: ``after`` with that one option off (the
+  ratios then measure that option alone; use ``--repeat`` 3 or more).
 
 Every variant must give identical simulated results: the digest of the summary (without
 the event count), the packet counters, the energy per node and every delivered packet
@@ -83,7 +85,7 @@ def measure(params: dict, options: dict) -> dict:
     raise RuntimeError(f"benchmark child failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
 
 
-def variants(compare: bool, extra: dict) -> list[tuple[str, dict]]:
+def variants(compare: bool, extra: dict, ab: str | None = None) -> list[tuple[str, dict]]:
     from transportlab.studies.wsn_reporting_interval import RunOptions  # noqa: PLC0415
 
     speed = {
@@ -94,6 +96,10 @@ def variants(compare: bool, extra: dict) -> list[tuple[str, dict]]:
     unknown = set(BEFORE) - set(speed)
     if unknown:
         raise SystemExit(f"RunOptions has no {sorted(unknown)}")
+    if ab is not None:
+        if ab not in speed:
+            raise SystemExit(f"--ab: {ab!r} is not a speed option ({sorted(speed)})")
+        return [("after", {**extra}), ("before", {**extra, ab: not speed[ab]})]
     chosen = [("after", {**extra}), ("before", {**BEFORE, **extra})]
     if compare:
         for name, default in speed.items():
@@ -112,6 +118,11 @@ def main() -> int:
         "--compare",
         action="store_true",
         help="also each speed option off in turn, and ns-3 stock (all off)",
+    )
+    parser.add_argument(
+        "--ab",
+        metavar="OPTION",
+        help="compare `after` with `after` without this one speed option (as `before`)",
     )
     parser.add_argument(
         "--option",
@@ -138,7 +149,7 @@ def main() -> int:
             "duration": args.duration,
         }
         runs: dict[str, list[dict]] = {}
-        chosen = variants(args.compare, extra)
+        chosen = variants(args.compare, extra, args.ab)
         reference = None
         for _ in range(args.repeat):
             for label, options in chosen:
@@ -160,6 +171,8 @@ def main() -> int:
                     failures += 1
         base = runs["before"]
         print(f"# {protocol}: best of {args.repeat} per variant, ratio before / variant")
+        if args.ab:
+            print(f"#   (before = after with {args.ab} off)")
         for label, results in runs.items():
             best = {
                 key: min(r[key] for r in results)
