@@ -95,3 +95,50 @@ def test_bad_seed_or_run_is_refused(seed, run, error):
 def test_run_until_needs_a_positive_time():
     with pytest.raises(ValueError, match="stop time must be > 0"):
         run_until(0)
+
+
+def test_simulator_run_lets_other_python_threads_run():
+    """A Dask worker must answer heartbeats while ns-3 runs: Run releases the GIL."""
+    import threading
+    import time
+
+    from transportlab.simulation import run_until, simulation
+
+    ticks = []
+    done = threading.Event()
+
+    def ticker():
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.005)
+
+    with simulation(seed=1, run=1) as ns:
+        nodes = ns.NodeContainer()
+        nodes.Create(2)
+        p2p = ns.PointToPointHelper()
+        p2p.SetDeviceAttribute("DataRate", ns.StringValue("100Mbps"))
+        devices = p2p.Install(nodes)
+        ns.InternetStackHelper().Install(nodes)
+        addresses = ns.Ipv4AddressHelper()
+        addresses.SetBase(ns.Ipv4Address("10.9.1.0"), ns.Ipv4Mask("255.255.255.0"))
+        interfaces = addresses.Assign(devices)
+        sink = ns.PacketSinkHelper(
+            "ns3::UdpSocketFactory", ns.InetSocketAddress(ns.Ipv4Address.GetAny(), 9).ConvertTo()
+        )
+        sink.Install(nodes.Get(1))
+        source = ns.OnOffHelper(
+            "ns3::UdpSocketFactory", ns.InetSocketAddress(interfaces.GetAddress(1), 9).ConvertTo()
+        )
+        source.SetConstantRate(ns.DataRate("50Mbps"), 1000)
+        source.Install(nodes.Get(0)).Start(ns.Seconds(0.1))
+        thread = threading.Thread(target=ticker)
+        thread.start()
+        start = time.perf_counter()
+        run_until(4.0)
+        elapsed = time.perf_counter() - start
+        done.set()
+        thread.join()
+    during = [t for t in ticks if start < t < start + elapsed]
+    assert elapsed > 0.3, "the run was too short to tell"
+    # With the GIL held the ticker would not get a single turn during Run.
+    assert len(during) >= 0.2 * elapsed / 0.005

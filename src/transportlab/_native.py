@@ -241,6 +241,12 @@ def load():
     for module in native_modules(include_dir):
         cppyy.include(f"ns3/{module}-module.h")
     cppyy.load_library(str(native / "lib" / LIBRARY_NAME))
+    # A simulation runs entirely in C++ (our trace sinks are C++), so let other Python
+    # threads run meanwhile: a Dask worker must keep answering heartbeats during a
+    # run of many minutes, or the scheduler declares it dead. cppyy re-takes the GIL
+    # when C++ calls back into a Python callable, so std::function bridges still work.
+    ns.Simulator.Run.__release_gil__ = True
+    ns.Simulator.Destroy.__release_gil__ = True
     _loaded = ns
     load_seconds = time.perf_counter() - start
     return ns
