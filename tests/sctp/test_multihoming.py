@@ -297,3 +297,73 @@ def test_set_primary_and_unknown_peer_address():
         assert set(data[data.time < 0.9].path) == {0}
         assert set(data[data.time > 0.9].path) == {1}
         del net, recorder, server, client, collector, sender
+
+
+def _dual_homed_transfer(ns, c, net, n_messages: int, gap: float = 0.02):
+    factory = ns.TypeId.LookupByName("ns3::SctpSocketFactory")
+    server = ns.Socket.CreateSocket(net.b, factory)
+    server.Bind(ns.InetSocketAddress(ns.Ipv4Address.GetAny(), PORT).ConvertTo())
+    collector = c.Collector()
+    collector.Listen(server)
+    client = ns.DynamicCast[ns.SctpSocket](ns.Socket.CreateSocket(net.a, factory))
+    client.Bind(ns.InetSocketAddress(ns.Ipv4Address.GetAny(), 0).ConvertTo())
+    sender = c.Sender()
+    sender.socket = client
+    sender.ConnectAt(0.1, ns.InetSocketAddress(net.b_addresses[0], PORT).ConvertTo())
+    for k in range(n_messages):
+        sender.At(0.5 + gap * k, 200, 0, False, _seed(k))
+    return server, collector, client, sender
+
+
+def test_interface_taken_down_fails_over_too():
+    """A host that notices the carrier loss takes the interface down: packets to the
+    primary then find no route and are lost the same way; the failover follows from the
+    timers as before, and every message arrives once, in order."""
+    with simulation(seed=4, run=1) as ns:
+        c = cxx()
+        ns.Config.SetDefault("ns3::SctpSocket::RtoMin", ns.TimeValue(ns.Seconds(0.5)))
+        ns.Config.SetDefault("ns3::SctpSocket::RtoInitial", ns.TimeValue(ns.Seconds(0.5)))
+        ns.Config.SetDefault("ns3::SctpSocket::PathMaxRetrans", ns.UintegerValue(1))
+        net = multihoming.two_networks(ns, rate="10Mbps", delay="10ms")
+        recorder = SctpRecorder(data_chunks_only=True)
+        recorder.watch_node(net.a, 0)
+        server, collector, client, sender = _dual_homed_transfer(ns, c, net, 200)
+        ns.LinkFailure.ScheduleInterfaceDown(
+            ns.Seconds(2.0), net.a.GetObject[ns.Ipv4](), net.a_interface(0)
+        )
+        run_until(8.0)
+        assert client.GetNPaths() == 2  # bound to the any-address: both addresses listed
+        paths = recorder.paths()
+        down = paths[(paths.path == 0) & (paths.event == "UNREACHABLE")].time
+        low, high = 0.5 * 2, 0.5 * 2 + 0.5  # first expiry within one RTO, then 2 RTO
+        assert len(down) == 1 and low < down.iloc[0] - 2.0 <= high + 0.05
+        assert collector.Count() == 200
+        assert all(collector.Matches(i, _seed(i)) for i in range(200))
+        del net, recorder, server, collector, client, sender
+
+
+def test_association_fails_when_every_path_is_dead():
+    """Section 8.1: Association.Max.Retrans consecutive errors over all destinations
+    close the association (ABORT cannot get through; the user sees an error close)."""
+    with simulation(seed=5, run=1) as ns:
+        c = cxx()
+        ns.Config.SetDefault("ns3::SctpSocket::RtoMin", ns.TimeValue(ns.Seconds(0.5)))
+        ns.Config.SetDefault("ns3::SctpSocket::RtoInitial", ns.TimeValue(ns.Seconds(0.5)))
+        ns.Config.SetDefault("ns3::SctpSocket::RtoMax", ns.TimeValue(ns.Seconds(2.0)))
+        ns.Config.SetDefault("ns3::SctpSocket::HbInterval", ns.TimeValue(ns.Seconds(1.0)))
+        ns.Config.SetDefault("ns3::SctpSocket::PathMaxRetrans", ns.UintegerValue(2))
+        ns.Config.SetDefault("ns3::SctpSocket::AssociationMaxRetrans", ns.UintegerValue(4))
+        net = multihoming.two_networks(ns, rate="10Mbps", delay="10ms")
+        states = c.StateLog()
+        server, collector, client, sender = _dual_homed_transfer(ns, c, net, 100)
+        states.Watch(client)
+        for device in net.a_devices:
+            ns.LinkFailure.ScheduleUnplug(ns.Seconds(1.0), device)
+        run_until(30.0)
+        assert client.GetState() == 0  # SCTP_CLOSED
+        closed_at = list(states.times)[-1]
+        # At least Association.Max.Retrans + 1 = 5 timeouts of >= 0.5 s each, at most
+        # 5 of RTO.Max = 2 s plus the first RTO.
+        assert 1.0 + 0.5 * 5 <= closed_at <= 1.0 + 2.0 * 5 + 0.5
+        assert collector.Count() < 100
+        del net, server, collector, client, sender, states

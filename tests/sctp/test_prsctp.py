@@ -200,3 +200,27 @@ def test_without_peer_support_messages_stay_reliable():
         assert len(recorder.abandoned()) == 0
         assert client.GetForwardTsnSentCount() == 0
         del pair, recorder, server, collector, client, sender
+
+
+def test_priority_policy_drops_less_important_queued_messages():
+    """RFC 7496 4.3: a message that does not fit the send buffer makes room by
+    abandoning queued messages of lower priority (a higher value); none of them is
+    sent, the important one is delivered."""
+    with simulation(seed=9, run=1) as ns:
+        pair = make_pair("10Mbps", "10ms")
+        recorder, server, collector, client, sender = _setup(ns, pair)
+        client.SetAttribute("SndBufSize", ns.UintegerValue(2000))
+        # A one-packet initial window: message 1 goes out, 2 and 3 wait in the buffer.
+        client.SetAttribute("InitialCwnd", ns.UintegerValue(700))
+        priority = 3
+        for k, value in enumerate((9, 5, 9)):  # 3 x 600 bytes fit the 2000-byte buffer
+            sender.AtPr(0.5 + 0.0001 * k, 600, 0, False, k + 1, priority, value)
+        sender.AtPr(0.5005, 600, 0, False, 4, priority, 1)
+        run_until(2.0)
+        assert sender.sent == 4 and sender.failed == 0
+        abandoned = recorder.abandoned()
+        assert len(abandoned) == 1 and abandoned.iloc[0].policy == "PRIORITY"
+        assert int(abandoned.iloc[0].first_tsn) == 0  # never sent
+        assert client.GetAbandonedUnsentCount() == 1
+        assert sorted(_delivered(collector)) == [1, 2, 4]  # the newest priority-9 one went
+        del pair, recorder, server, collector, client, sender
