@@ -276,7 +276,7 @@ comparison = compare(study.STUDY.name, study.reproduced_values(summary),
                      tolerance={"packets_received_per_second": 0.05}, quick=quick)
 print(comparison[["protocol", "metric", "unit", "published", "reproduced", "ci_low", "ci_high",
                   "n_runs", "verdict"]].round(3).to_string(index=False))
-write_csv(table, results_dir(study.STUDY.name, quick) / "summary.csv")
+summary_csv = write_csv(table, results_dir(study.STUDY.name, quick) / "summary.csv")
 
 # %% [markdown]
 # Why the rows match or differ:
