@@ -92,6 +92,20 @@ class Sender : public SimpleRefCount<Sender> {
         if (socket->Send(p) == static_cast<int>(size)) { ++sent; sendTimes.push_back(Simulator::Now().GetSeconds()); }
         else ++failed;
     }
+    /** A message with a PR-SCTP policy (0 NONE, 1 TTL ms, 2 RTX count, 3 PRIORITY). */
+    void AtPr(double t, uint32_t size, uint16_t sid, bool unordered, uint32_t seed, uint8_t policy, uint32_t value) {
+        Simulator::Schedule(Seconds(t) - Simulator::Now(), &Sender::DoSendPr, this, size, sid, unordered, seed, policy, value);
+    }
+    void DoSendPr(uint32_t size, uint16_t sid, bool unordered, uint32_t seed, uint8_t policy, uint32_t value) {
+        std::vector<uint8_t> bytes(size);
+        for (uint32_t k = 0; k < size; ++k) bytes[k] = PatternByte(seed, k);
+        Ptr<Packet> p = Create<Packet>(bytes.data(), size);
+        SctpSendInfoTag tag(sid, 0, unordered);
+        tag.SetPrPolicy(static_cast<SctpPrPolicy>(policy), value);
+        p->AddPacketTag(tag);
+        if (socket->Send(p) == static_cast<int>(size)) { ++sent; sendTimes.push_back(Simulator::Now().GetSeconds()); }
+        else ++failed;
+    }
     void CloseAt(double t) { Simulator::Schedule(Seconds(t) - Simulator::Now(), &Sender::DoClose, this); }
     void DoClose() { socket->Close(); }
     void AbortAt(double t) { Simulator::Schedule(Seconds(t) - Simulator::Now(), &Sender::DoAbort, this); }

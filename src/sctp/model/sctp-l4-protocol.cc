@@ -45,7 +45,12 @@ SctpL4Protocol::GetTypeId()
             .AddTraceSource("Drop",
                             "A received packet was discarded: source address and reason",
                             MakeTraceSourceAccessor(&SctpL4Protocol::m_dropTrace),
-                            "ns3::SctpL4Protocol::DropTracedCallback");
+                            "ns3::SctpL4Protocol::DropTracedCallback")
+            .AddTraceSource("SocketCreated",
+                            "A socket was created on this node (by an application, or for a "
+                            "new association accepted by a listening socket)",
+                            MakeTraceSourceAccessor(&SctpL4Protocol::m_socketCreatedTrace),
+                            "ns3::SctpL4Protocol::SocketTracedCallback");
     return tid;
 }
 
@@ -137,6 +142,7 @@ void
 SctpL4Protocol::AddSocket(Ptr<SctpSocket> socket)
 {
     m_sockets.push_back(socket);
+    m_socketCreatedTrace(socket);
 }
 
 void
@@ -181,6 +187,21 @@ SctpL4Protocol::GenerateTsn()
     return m_random->GetInteger(0, 0xFFFFFFFFu);
 }
 
+uint64_t
+SctpL4Protocol::GenerateNonce()
+{
+    uint64_t high = m_random->GetInteger(0, 0xFFFFFFFFu);
+    uint64_t low = m_random->GetInteger(0, 0xFFFFFFFFu);
+    uint64_t nonce = (high << 32) | low;
+    return nonce == 0 ? 1 : nonce; // 0 means "no heartbeat outstanding"
+}
+
+double
+SctpL4Protocol::DrawUniform(double min, double max)
+{
+    return m_random->GetValue(min, max);
+}
+
 uint32_t
 SctpL4Protocol::GetChecksumErrors() const
 {
@@ -202,13 +223,19 @@ SctpL4Protocol::GetDiscardedPackets() const
 // ---------------------------------------------------------------- binding and demux
 
 bool
-SctpL4Protocol::IsPortInUse(uint16_t port, const Address& address) const
+SctpL4Protocol::IsPortInUse(uint16_t port,
+                            const Address& address,
+                            Ptr<SctpSocket> socket) const
 {
     for (const auto& b : m_bindings)
     {
         if (b.port != port)
         {
             continue;
+        }
+        if (b.socket == socket)
+        {
+            continue; // BindAdd: one socket, several addresses on one port
         }
         bool anyA = (Ipv4Address::IsMatchingType(b.address) &&
                      Ipv4Address::ConvertFrom(b.address).IsAny()) ||
@@ -261,7 +288,7 @@ SctpL4Protocol::Bind(Ptr<SctpSocket> socket, const Address& address, uint16_t& p
             return false;
         }
     }
-    else if (IsPortInUse(port, address))
+    else if (IsPortInUse(port, address, socket))
     {
         return false;
     }
@@ -319,6 +346,39 @@ SctpL4Protocol::FindListener(uint16_t port, const Address& destination) const
         if (any || b.address == destination)
         {
             return b.socket;
+        }
+    }
+    return nullptr;
+}
+
+Ptr<SctpSocket>
+SctpL4Protocol::FindByListedAddress(const SctpCommonHeader& header, const SctpChunk& chunk) const
+{
+    SctpInitChunk init;
+    if (!init.Deserialize(chunk))
+    {
+        return nullptr;
+    }
+    for (const auto& p : init.parameters)
+    {
+        Address listed;
+        if (p.type == SctpTlv::IPV4_ADDRESS && p.value.size() == 4)
+        {
+            listed = Ipv4Address::Deserialize(p.value.data());
+        }
+        else if (p.type == SctpTlv::IPV6_ADDRESS && p.value.size() == 16)
+        {
+            listed = Ipv6Address::Deserialize(p.value.data());
+        }
+        else
+        {
+            continue;
+        }
+        auto it = m_associations.find(
+            AssociationKey{header.destinationPort, header.sourcePort, listed});
+        if (it != m_associations.end())
+        {
+            return it->second;
         }
     }
     return nullptr;
@@ -439,10 +499,20 @@ SctpL4Protocol::ReceiveBytes(const uint8_t* data,
     m_inReceive = true;
     auto it = m_associations.find(
         AssociationKey{header.destinationPort, header.sourcePort, source});
+    Ptr<SctpSocket> listed;
+    if (it == m_associations.end() &&
+        (chunks[0].type == SctpChunk::INIT || chunks[0].type == SctpChunk::INIT_ACK))
+    {
+        listed = FindByListedAddress(header, chunks[0]);
+    }
     if (it != m_associations.end())
     {
         Ptr<SctpSocket> socket = it->second; // keep alive while it processes
         socket->ReceivePacket(header, chunks, source, destination);
+    }
+    else if (listed)
+    {
+        listed->ReceivePacket(header, chunks, source, destination);
     }
     else
     {
@@ -761,6 +831,37 @@ SctpL4Protocol::IsLocalAddress(const Address& address) const
         }
     }
     return false;
+}
+
+Ptr<NetDevice>
+SctpL4Protocol::GetDeviceForAddress(const Address& address) const
+{
+    if (Ipv4Address::IsMatchingType(address))
+    {
+        Ptr<Ipv4> ipv4 = m_node->GetObject<Ipv4>();
+        if (ipv4)
+        {
+            int32_t i = ipv4->GetInterfaceForAddress(Ipv4Address::ConvertFrom(address));
+            if (i >= 0)
+            {
+                return ipv4->GetNetDevice(i);
+            }
+        }
+        return nullptr;
+    }
+    if (Ipv6Address::IsMatchingType(address))
+    {
+        Ptr<Ipv6> ipv6 = m_node->GetObject<Ipv6>();
+        if (ipv6)
+        {
+            int32_t i = ipv6->GetInterfaceForAddress(Ipv6Address::ConvertFrom(address));
+            if (i >= 0)
+            {
+                return ipv6->GetNetDevice(i);
+            }
+        }
+    }
+    return nullptr;
 }
 
 void

@@ -116,6 +116,8 @@ class SctpL4Protocol : public IpL4Protocol
     std::vector<Address> GetLocalAddresses(bool ipv6) const;
     /** \return true if \p address is one of this node's addresses. */
     bool IsLocalAddress(const Address& address) const;
+    /** The device of the interface that has the local address \p address (or nullptr). */
+    Ptr<NetDevice> GetDeviceForAddress(const Address& address) const;
 
     /** The endpoint's secret key for State Cookie MACs. */
     const std::vector<uint8_t>& GetSecretKey() const;
@@ -123,6 +125,10 @@ class SctpL4Protocol : public IpL4Protocol
     uint32_t GenerateTag();
     /** A random initial TSN. */
     uint32_t GenerateTsn();
+    /** A random 64-bit nonce for path verification HEARTBEATs (RFC 9260 section 5.4). */
+    uint64_t GenerateNonce();
+    /** A uniform random number in [min, max) (heartbeat jitter). */
+    double DrawUniform(double min, double max);
 
     // Counters (tests)
     uint32_t GetChecksumErrors() const;
@@ -162,6 +168,12 @@ class SctpL4Protocol : public IpL4Protocol
     };
 
     Ptr<SctpSocket> FindListener(uint16_t port, const Address& destination) const;
+    /**
+     * RFC 9260 section 5.1.2: an INIT or INIT ACK belongs to an existing association if
+     * one of the addresses it lists identifies it.
+     */
+    Ptr<SctpSocket> FindByListedAddress(const SctpCommonHeader& header,
+                                        const SctpChunk& chunk) const;
     void HandleOutOfTheBlue(const SctpCommonHeader& header,
                             const std::vector<SctpChunk>& chunks,
                             const Address& source,
@@ -174,7 +186,7 @@ class SctpL4Protocol : public IpL4Protocol
                           const Address& destination,
                           const std::vector<SctpTlv>& causes);
     uint16_t AllocateEphemeralPort();
-    bool IsPortInUse(uint16_t port, const Address& address) const;
+    bool IsPortInUse(uint16_t port, const Address& address, Ptr<SctpSocket> socket) const;
 
     Ptr<Node> m_node;
     IpL4Protocol::DownTargetCallback m_downTarget;
@@ -197,6 +209,11 @@ class SctpL4Protocol : public IpL4Protocol
     uint32_t m_discardedPackets{0};
 
     TracedCallback<const Address&, const std::string&> m_dropTrace;
+    TracedCallback<Ptr<SctpSocket>> m_socketCreatedTrace;
+
+  public:
+    /** Trace signature of SocketCreated. */
+    typedef void (*SocketTracedCallback)(Ptr<SctpSocket> socket);
 };
 
 } // namespace ns3

@@ -36,7 +36,11 @@ SctpPath::GetTypeId()
             .AddTraceSource("RTT",
                             "The last RTT sample of this destination",
                             MakeTraceSourceAccessor(&SctpPath::m_lastRtt),
-                            "ns3::TracedValueCallback::Time");
+                            "ns3::TracedValueCallback::Time")
+            .AddTraceSource("State",
+                            "Reachability of this destination: ACTIVE or INACTIVE (8.2)",
+                            MakeTraceSourceAccessor(&SctpPath::m_stateTrace),
+                            "ns3::SctpPath::StateTracedCallback");
     return tid;
 }
 
@@ -44,7 +48,8 @@ SctpPath::SctpPath()
     : m_cwnd(0),
       m_ssthresh(0),
       m_rto(Seconds(1)),
-      m_lastRtt(Time(0))
+      m_lastRtt(Time(0)),
+      m_stateTrace(ACTIVE)
 {
 }
 
@@ -54,6 +59,9 @@ void
 SctpPath::DoDispose()
 {
     Simulator::Cancel(m_t3Event);
+    Simulator::Cancel(m_hbTimer);
+    Simulator::Cancel(m_hbResponseTimer);
+    m_sourceDevice = nullptr;
     Object::DoDispose();
 }
 
@@ -151,7 +159,7 @@ SctpPath::GetErrorCount() const
 SctpPath::State
 SctpPath::GetState() const
 {
-    return m_state;
+    return m_stateTrace;
 }
 
 void
@@ -334,7 +342,109 @@ SctpPath::ResetErrorCount()
 void
 SctpPath::SetState(State state)
 {
-    m_state = state;
+    if (m_stateTrace.Get() != state)
+    {
+        m_stateTrace = state;
+    }
+}
+
+bool
+SctpPath::IsConfirmed() const
+{
+    return m_confirmed;
+}
+
+void
+SctpPath::SetConfirmed(bool confirmed)
+{
+    m_confirmed = confirmed;
+}
+
+void
+SctpPath::SetSource(const Address& source, Ptr<NetDevice> device)
+{
+    m_source = source;
+    m_sourceDevice = device;
+}
+
+const Address&
+SctpPath::GetSourceAddress() const
+{
+    return m_source;
+}
+
+Ptr<NetDevice>
+SctpPath::GetSourceDevice() const
+{
+    return m_sourceDevice;
+}
+
+EventId&
+SctpPath::GetHeartbeatTimer()
+{
+    return m_hbTimer;
+}
+
+EventId&
+SctpPath::GetHeartbeatResponseTimer()
+{
+    return m_hbResponseTimer;
+}
+
+bool
+SctpPath::IsHeartbeatOutstanding() const
+{
+    return m_hbOutstanding;
+}
+
+uint64_t
+SctpPath::GetHeartbeatNonce() const
+{
+    return m_hbNonce;
+}
+
+Time
+SctpPath::GetHeartbeatSendTime() const
+{
+    return m_hbSendTime;
+}
+
+void
+SctpPath::SetHeartbeatOutstanding(bool outstanding, uint64_t nonce, Time sendTime)
+{
+    m_hbOutstanding = outstanding;
+    m_hbNonce = nonce;
+    m_hbSendTime = sendTime;
+}
+
+Time
+SctpPath::GetLastRttEligibleSend() const
+{
+    return m_lastRttEligibleSend;
+}
+
+void
+SctpPath::SetLastRttEligibleSend(Time t)
+{
+    m_lastRttEligibleSend = t;
+}
+
+Time
+SctpPath::GetHeartbeatAnchor() const
+{
+    return m_hbAnchor;
+}
+
+void
+SctpPath::SetHeartbeatAnchor(Time t)
+{
+    m_hbAnchor = t;
+}
+
+void
+SctpPath::BackOffRto(Time rtoMax)
+{
+    m_rto = std::min(m_rto.Get() * 2, rtoMax);
 }
 
 bool

@@ -1,13 +1,15 @@
 /*
- * One destination transport address of an association (RFC 9260 sections 6.3, 7, 8.2):
- * congestion control state (cwnd, ssthresh, partial_bytes_acked, flight size), the RTO
- * estimator and the T3-rtx timer are per destination, so multi-homing (issue 4) adds
- * paths without changing this class.
+ * One destination transport address of an association (RFC 9260 sections 5.4, 6.3, 7,
+ * 8.2, 8.3): congestion control state (cwnd, ssthresh, partial_bytes_acked, flight size),
+ * the RTO estimator, the T3-rtx timer, reachability (active or inactive, error counter),
+ * path verification (confirmed or not), heartbeat bookkeeping and the local (source)
+ * address that packets to this destination leave from.
  */
 #ifndef SCTP_PATH_H
 #define SCTP_PATH_H
 
 #include "ns3/address.h"
+#include "ns3/net-device.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -31,6 +33,9 @@ class SctpPath : public Object
         ACTIVE = 0,
         INACTIVE = 1,
     };
+
+    /** Trace signature of the State source: old state, new state. */
+    typedef void (*StateTracedCallback)(State oldState, State newState);
 
     static TypeId GetTypeId();
     SctpPath();
@@ -113,6 +118,46 @@ class SctpPath : public Object
     void SetState(State state);
     //!@}
 
+    /**
+     * \name Path verification (section 5.4): an address learned from INIT or INIT ACK is
+     * UNCONFIRMED until a HEARTBEAT with a nonce sent to it is acknowledged.
+     */
+    //!@{
+    bool IsConfirmed() const;
+    void SetConfirmed(bool confirmed);
+    //!@}
+
+    /**
+     * \name Source address (RFC 9260 section 6.4.1: source-destination pairs). Invalid
+     * address = the route decides (a single-homed endpoint); otherwise packets to this
+     * destination leave from this address through \p device.
+     */
+    //!@{
+    void SetSource(const Address& source, Ptr<NetDevice> device);
+    const Address& GetSourceAddress() const;
+    Ptr<NetDevice> GetSourceDevice() const;
+    //!@}
+
+    /**
+     * \name Heartbeat bookkeeping (section 8.3); the association owns the timers' logic.
+     */
+    //!@{
+    EventId& GetHeartbeatTimer();
+    EventId& GetHeartbeatResponseTimer();
+    bool IsHeartbeatOutstanding() const;
+    uint64_t GetHeartbeatNonce() const;
+    Time GetHeartbeatSendTime() const;
+    void SetHeartbeatOutstanding(bool outstanding, uint64_t nonce, Time sendTime);
+    /** Time of the last chunk sent here that could measure the RTT (new DATA, HEARTBEAT). */
+    Time GetLastRttEligibleSend() const;
+    void SetLastRttEligibleSend(Time t);
+    /** Start of the current heartbeat period (the timer is re-armed lazily). */
+    Time GetHeartbeatAnchor() const;
+    void SetHeartbeatAnchor(Time t);
+    /** Back off the RTO without touching the congestion window (unanswered HEARTBEAT). */
+    void BackOffRto(Time rtoMax);
+    //!@}
+
     /** \name T3-rtx timer bookkeeping; the association schedules the event lazily */
     //!@{
     bool IsT3Running() const;
@@ -132,7 +177,6 @@ class SctpPath : public Object
     uint32_t m_index{0};
     uint32_t m_mtu{1500};
     uint32_t m_ipHeaderSize{20};
-    State m_state{ACTIVE};
 
     TracedValue<uint32_t> m_cwnd;
     TracedValue<uint32_t> m_ssthresh;
@@ -150,6 +194,19 @@ class SctpPath : public Object
     Time m_rttSendTime;
 
     uint32_t m_errorCount{0};
+    TracedValue<State> m_stateTrace;
+    bool m_confirmed{true};
+
+    Address m_source;
+    Ptr<NetDevice> m_sourceDevice;
+
+    EventId m_hbTimer;
+    EventId m_hbResponseTimer;
+    bool m_hbOutstanding{false};
+    uint64_t m_hbNonce{0};
+    Time m_hbSendTime;
+    Time m_lastRttEligibleSend;
+    Time m_hbAnchor;
 
     bool m_t3Running{false};
     Time m_t3Deadline;

@@ -87,22 +87,7 @@ SctpSocket::HandleData(const SctpChunk& chunk, bool& needImmediateSack, bool& go
     }
     std::size_t before = m_rxMessages.size();
     m_reassembly.Add(data, m_rxMessages);
-    for (std::size_t i = before; i < m_rxMessages.size(); ++i)
-    {
-        const SctpReceivedMessage& m = m_rxMessages[i];
-        uint32_t size = m.data->GetSize();
-        m_rxMessageBytes += size;
-        m_deliveredBytes += size;
-        if (!m_deliverTrace.IsEmpty())
-        {
-            m_deliverTrace(m.data, m.streamId, m.ssn, m.tsn);
-        }
-    }
-    if (m_shutdownRecv)
-    {
-        m_rxMessages.clear();
-        m_rxMessageBytes = 0;
-    }
+    AccountDelivered(before);
     return true;
 }
 
@@ -163,7 +148,7 @@ SctpSocket::BuildSack(SctpByteWriter& w)
     const auto& dups = m_tsnMap.GetDuplicates();
     sack.duplicateTsns.assign(dups.begin(), dups.end());
     // Keep the SACK within one packet: at most 256 gap blocks and what the MTU allows.
-    uint32_t room = m_paths.empty() ? 1400 : m_paths[m_primaryPath]->GetPmdcs();
+    uint32_t room = m_paths.empty() ? 1400 : m_paths[ReplyPath()]->GetPmdcs();
     uint32_t used = static_cast<uint32_t>(w.GetPosition()) - SctpCommonHeader::SIZE;
     uint32_t left = room > used + 16 + 4 * sack.duplicateTsns.size()
                         ? room - used - 16 - 4 * static_cast<uint32_t>(sack.duplicateTsns.size())

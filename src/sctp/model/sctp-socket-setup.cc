@@ -27,10 +27,25 @@ SctpSocket::CollectPeerAddresses(const SctpInitChunk& init,
                                  std::vector<SctpTlv>& unrecognized,
                                  uint16_t& abortCause)
 {
+    // Section 5.1.2: the source address and every usable address parameter are the
+    // peer's transport addresses. Address parameters that cannot be a peer's unicast
+    // address (the wildcard, broadcast, multicast, loopback, IPv4-mapped IPv6, one of
+    // our own addresses) or of the other address family are ignored, not treated as
+    // errors: the association still has the source address.
     out.clear();
     out.push_back(source);
     abortCause = 0;
     bool sourceIsV6 = Ipv6Address::IsMatchingType(source);
+    bool listedV4 = false;
+    bool listedV6 = false;
+    const SctpTlv* supportedTypes = nullptr;
+    auto add = [this, &out](const Address& a) {
+        if (std::find(out.begin(), out.end(), a) == out.end() &&
+            !(m_sctp && m_sctp->IsLocalAddress(a)))
+        {
+            out.push_back(a);
+        }
+    };
     for (const auto& p : init.parameters)
     {
         switch (p.type)
@@ -41,14 +56,13 @@ SctpSocket::CollectPeerAddresses(const SctpInitChunk& init,
                 abortCause = SctpTlv::INVALID_MANDATORY_PARAMETER;
                 return false;
             }
+            listedV4 = true;
             if (!sourceIsV6)
             {
                 Ipv4Address a = Ipv4Address::Deserialize(p.value.data());
-                // Addresses that cannot be a peer's unicast address are ignored.
-                if (!a.IsAny() && !a.IsBroadcast() && !a.IsMulticast() && !a.IsLocalhost() &&
-                    std::find(out.begin(), out.end(), Address(a)) == out.end())
+                if (!a.IsAny() && !a.IsBroadcast() && !a.IsMulticast() && !a.IsLocalhost())
                 {
-                    out.push_back(a);
+                    add(a);
                 }
             }
             break;
@@ -58,24 +72,28 @@ SctpSocket::CollectPeerAddresses(const SctpInitChunk& init,
                 abortCause = SctpTlv::INVALID_MANDATORY_PARAMETER;
                 return false;
             }
+            listedV6 = true;
             if (sourceIsV6)
             {
                 Ipv6Address a = Ipv6Address::Deserialize(p.value.data());
+                // Section 3.3.2.1: an IPv4 address is never sent as IPv4-mapped IPv6.
                 if (!a.IsAny() && !a.IsMulticast() && !a.IsLocalhost() &&
-                    std::find(out.begin(), out.end(), Address(a)) == out.end())
+                    !a.IsIpv4MappedAddress())
                 {
-                    out.push_back(a);
+                    add(a);
                 }
             }
             break;
         case SctpTlv::HOST_NAME_ADDRESS:
-            // RFC 9260 section 5.1.2: Host Name Address is no longer supported.
+            // RFC 9260 section 5.1.2 B: Host Name Address is no longer supported.
             abortCause = SctpTlv::UNRESOLVABLE_ADDRESS;
             return false;
+        case SctpTlv::SUPPORTED_ADDRESS_TYPES:
+            supportedTypes = &p;
+            break;
         case SctpTlv::STATE_COOKIE:
         case SctpTlv::UNRECOGNIZED_PARAMETER:
         case SctpTlv::COOKIE_PRESERVATIVE:
-        case SctpTlv::SUPPORTED_ADDRESS_TYPES:
         case SctpTlv::FORWARD_TSN_SUPPORTED:
         case SctpTlv::ECN_CAPABLE:
             break;
@@ -92,6 +110,26 @@ SctpSocket::CollectPeerAddresses(const SctpInitChunk& init,
             }
             break;
         }
+        }
+    }
+    if (supportedTypes && init.type == SctpChunk::INIT)
+    {
+        // Section 5.1.2: answer with a listed address type or abort with Unresolvable
+        // Address. The family the INIT came over and the families of its address
+        // parameters count as supported (the implementation note there).
+        bool v4 = !sourceIsV6 || listedV4;
+        bool v6 = sourceIsV6 || listedV6;
+        SctpByteReader r(supportedTypes->value.data(), supportedTypes->value.size());
+        while (r.GetRemaining() >= 2)
+        {
+            uint16_t type = r.ReadU16();
+            v4 = v4 || type == SctpTlv::IPV4_ADDRESS;
+            v6 = v6 || type == SctpTlv::IPV6_ADDRESS;
+        }
+        if (m_ipv6 ? !v6 : !v4)
+        {
+            abortCause = SctpTlv::UNRESOLVABLE_ADDRESS;
+            return false;
         }
     }
     return true;
@@ -241,6 +279,10 @@ SctpSocket::HandleInit(const SctpCommonHeader& header,
     {
         ack.parameters.push_back(std::move(p));
     }
+    if (m_prSctpEnabled)
+    {
+        ack.parameters.emplace_back(SctpTlv::FORWARD_TSN_SUPPORTED, std::vector<uint8_t>());
+    }
     for (const auto& u : unrecognized)
     {
         ack.parameters.emplace_back(SctpTlv::UNRECOGNIZED_PARAMETER, u.ToBytes());
@@ -312,6 +354,14 @@ SctpSocket::HandleInitAck(const SctpChunk& chunk, const Address& source)
         primary = source;
     }
     SetupPaths(addresses, primary);
+    // Section 5.4 rule 1: only the address the user gave is confirmed; the others are
+    // verified with HEARTBEATs once the association is up.
+    for (auto& p : m_paths)
+    {
+        p->SetConfirmed(p->GetAddress() == m_peerConnectAddress ||
+                        p->GetIndex() == m_primaryPath);
+    }
+    ApplyPrimaryAttribute();
     for (const auto& a : addresses)
     {
         m_sctp->RegisterAssociation(this, m_localPort, m_peerPort, a);
@@ -531,6 +581,14 @@ SctpSocket::EstablishFromCookie(const SctpCookie& cookie,
         addresses.push_back(source);
     }
     SetupPaths(addresses, primary);
+    // Section 5.4 rule 2: the address the INIT ACK went to (the INIT's source, the first
+    // address in the cookie) is confirmed, and so is the COOKIE ECHO's source here.
+    for (auto& p : m_paths)
+    {
+        p->SetConfirmed(p->GetAddress() == cookie.peerAddresses[0] ||
+                        p->GetIndex() == m_primaryPath);
+    }
+    ApplyPrimaryAttribute();
     InitializeTransfer(cookie.peerInitialTsn,
                        cookie.peerRwnd,
                        cookie.outboundStreams,
@@ -541,10 +599,27 @@ SctpSocket::EstablishFromCookie(const SctpCookie& cookie,
     }
     m_registered = true;
     SetState(SCTP_ESTABLISHED);
+    StartHeartbeats();
     std::vector<uint8_t> ack;
     SctpByteWriter w(ack);
     SctpChunk::SerializeEmpty(w, SctpChunk::COOKIE_ACK);
     QueueControlChunk(ack);
+}
+
+void
+SctpSocket::ApplyPrimaryAttribute()
+{
+    if (m_primaryAddressAttribute.IsInvalid())
+    {
+        return;
+    }
+    int32_t index = FindPath(m_primaryAddressAttribute);
+    if (index >= 0)
+    {
+        m_primaryPath = static_cast<uint32_t>(index);
+        m_dataPath = m_primaryPath;
+        UpdatePrimaryTraces();
+    }
 }
 
 void
@@ -563,6 +638,7 @@ SctpSocket::EnterEstablished()
     Simulator::Cancel(m_t1Event);
     m_cookieEcho.clear();
     SetState(SCTP_ESTABLISHED);
+    StartHeartbeats();
     NotifyConnectionSucceeded();
     if (m_closeRequested && m_state == SCTP_ESTABLISHED)
     {

@@ -51,22 +51,79 @@ SctpSocket::SendPending()
     {
         return; // control chunks wait for the association (they go with the COOKIE ECHO)
     }
-    SctpPath& path = *m_paths[m_primaryPath];
+    bool multipath = m_paths.size() > 1;
+    if (m_txQueue.HasUnsentData() && IsPrSctpActive())
+    {
+        AbandonExpiredUnsent(Simulator::Now());
+    }
+    uint32_t dataPath = SelectDataPath();
+    SctpPath& path = *m_paths[dataPath];
     if (m_txQueue.HasUnsentData() && path.GetFlightSize() == 0)
     {
         path.ApplyIdleDecay(Simulator::Now());
     }
     bool sentNew = false;
+    if (multipath && (!m_controlChunks.empty() || m_sackNeeded || m_forwardTsnPending))
+    {
+        // Replies (SACK, control chunks) go where the peer's packets came from (6.4).
+        uint32_t reply = ReplyPath();
+        if (reply != dataPath)
+        {
+            BuildAndSendPacket(*m_paths[reply], false, false, sentNew);
+        }
+    }
     if (m_fastRtxPending)
     {
         m_fastRtxPending = false;
-        BuildAndSendPacket(path, true, sentNew);
+        if (multipath)
+        {
+            for (auto& p : m_paths)
+            {
+                bool any = false;
+                for (const auto& c : m_txQueue.GetOutstanding())
+                {
+                    any = any || (c.markedForRetransmit && c.fastRetransmit &&
+                                  c.rtxPath == p->GetIndex());
+                }
+                if (any)
+                {
+                    BuildAndSendPacket(*p, true, false, sentNew);
+                }
+            }
+        }
+        else
+        {
+            BuildAndSendPacket(path, true, false, sentNew);
+        }
+    }
+    if (multipath && m_markedForRetransmit > 0)
+    {
+        // Retransmissions to other destinations than the data path (6.4).
+        for (auto& p : m_paths)
+        {
+            if (p->GetIndex() == dataPath)
+            {
+                continue;
+            }
+            while (IsAssociationAlive())
+            {
+                bool any = false;
+                for (const auto& c : m_txQueue.GetOutstanding())
+                {
+                    any = any || (c.markedForRetransmit && c.rtxPath == p->GetIndex());
+                }
+                if (!any || !BuildAndSendPacket(*p, false, false, sentNew))
+                {
+                    break;
+                }
+            }
+        }
     }
     uint32_t burst = 0;
     while (IsAssociationAlive())
     {
         sentNew = false;
-        if (!BuildAndSendPacket(path, false, sentNew))
+        if (!BuildAndSendPacket(path, false, true, sentNew))
         {
             break;
         }
@@ -83,7 +140,10 @@ SctpSocket::SendPending()
 }
 
 bool
-SctpSocket::BuildAndSendPacket(SctpPath& path, bool fastRetransmitOnly, bool& sentNewData)
+SctpSocket::BuildAndSendPacket(SctpPath& path,
+                               bool fastRetransmitOnly,
+                               bool allowNewData,
+                               bool& sentNewData)
 {
     m_txBuffer.clear();
     SctpByteWriter w(m_txBuffer);
@@ -95,16 +155,18 @@ SctpSocket::BuildAndSendPacket(SctpPath& path, bool fastRetransmitOnly, bool& se
     const std::size_t limit = SctpCommonHeader::SIZE + path.GetPmdcs();
 
     // Control chunks lead the packet (section 6.10), then the SACK.
+    bool reply = !m_controlChunks.empty() || m_sackNeeded;
     if (!m_controlChunks.empty())
     {
         w.WriteBytes(m_controlChunks.data(), m_controlChunks.size());
-        if (!m_txChunkTrace.IsEmpty())
+        if (!m_txChunkTrace.IsEmpty() || !m_chunkPathTrace.IsEmpty())
         {
             std::vector<SctpChunk> views;
             SctpSplitChunks(m_controlChunks.data(), m_controlChunks.size(), views);
             for (const auto& v : views)
             {
                 m_txChunkTrace(v.type, v.flags, v.length, 0);
+                m_chunkPathTrace(v.type, 0, path.GetIndex(), false);
             }
         }
         m_controlChunks.clear();
@@ -112,6 +174,48 @@ SctpSocket::BuildAndSendPacket(SctpPath& path, bool fastRetransmitOnly, bool& se
     if (m_sackNeeded)
     {
         BuildSack(w);
+        m_chunkPathTrace(SctpChunk::SACK, 0, path.GetIndex(), false);
+    }
+    if (m_forwardTsnPending)
+    {
+        // RFC 3758 3.5 C3, C4: the new cumulative TSN and, per stream, the largest SSN of
+        // the ordered messages it skips.
+        m_forwardTsnPending = false;
+        if (SctpTsnGt(m_advancedPeerAckPoint, m_cumTsnAcked))
+        {
+            SctpForwardTsnChunk forward;
+            forward.newCumTsn = m_advancedPeerAckPoint;
+            for (const auto& c : m_txQueue.GetOutstanding())
+            {
+                if (SctpTsnGt(c.tsn, m_advancedPeerAckPoint))
+                {
+                    break;
+                }
+                if (c.message->unordered)
+                {
+                    continue;
+                }
+                auto it = std::find_if(forward.streams.begin(),
+                                       forward.streams.end(),
+                                       [&c](const auto& e) { return e.first == c.message->streamId; });
+                if (it == forward.streams.end())
+                {
+                    forward.streams.emplace_back(c.message->streamId, c.message->ssn);
+                }
+                else if (SctpSsnLt(it->second, c.message->ssn))
+                {
+                    it->second = c.message->ssn;
+                }
+            }
+            std::size_t before = w.GetPosition();
+            forward.Serialize(w);
+            ++m_forwardTsnSent;
+            m_txChunkTrace(SctpChunk::FORWARD_TSN,
+                           0,
+                           static_cast<uint16_t>(w.GetPosition() - before),
+                           forward.newCumTsn);
+            m_chunkPathTrace(SctpChunk::FORWARD_TSN, forward.newCumTsn, path.GetIndex(), false);
+        }
     }
 
     bool dataAllowed = m_state == SCTP_ESTABLISHED || m_state == SCTP_SHUTDOWN_PENDING ||
@@ -125,18 +229,24 @@ SctpSocket::BuildAndSendPacket(SctpPath& path, bool fastRetransmitOnly, bool& se
         {
             auto& outstanding = m_txQueue.GetOutstanding();
             bool lowestOnPath = true;
+            uint32_t marked = m_markedForRetransmit;
             for (auto& c : outstanding)
             {
-                if (m_markedForRetransmit == 0)
+                if (marked == 0)
                 {
                     break;
                 }
                 bool isLowest = lowestOnPath && !c.gapAcked;
-                if (!c.gapAcked && c.pathIndex == path.GetIndex())
+                if (!c.gapAcked && !c.abandoned && c.pathIndex == path.GetIndex())
                 {
                     lowestOnPath = false;
                 }
                 if (!c.markedForRetransmit)
+                {
+                    continue;
+                }
+                --marked;
+                if (c.rtxPath != path.GetIndex())
                 {
                     continue;
                 }
@@ -161,7 +271,7 @@ SctpSocket::BuildAndSendPacket(SctpPath& path, bool fastRetransmitOnly, bool& se
             }
         }
         // New data (section 6.1 rules A and B).
-        if (!fastRetransmitOnly)
+        if (!fastRetransmitOnly && allowNewData)
         {
             uint32_t maxPayload = GetMaxPayload(path);
             while (m_txQueue.HasUnsentData())
@@ -191,7 +301,7 @@ SctpSocket::BuildAndSendPacket(SctpPath& path, bool fastRetransmitOnly, bool& se
     {
         return false;
     }
-    m_sctp->SendPacket(m_txBuffer, m_localAddress, path.GetAddress(), m_boundDevice);
+    SendOnPath(path, m_txBuffer, reply ? m_lastDataLocal : Address());
     if (anyData)
     {
         path.SetLastSendTime(Simulator::Now());
@@ -243,9 +353,13 @@ SctpSocket::TransmitChunk(SctpTxChunk& chunk, SctpPath& path, bool retransmissio
         path.AddFlight(chunk.GetWireSize());
     }
     m_peerRwnd = chunk.length > m_peerRwnd ? 0 : m_peerRwnd - chunk.length;
-    if (!retransmission && !path.IsRttPending())
+    if (!retransmission)
     {
-        path.StartRttMeasurement(chunk.tsn, now);
+        path.SetLastRttEligibleSend(now);
+        if (!path.IsRttPending())
+        {
+            path.StartRttMeasurement(chunk.tsn, now);
+        }
     }
     if (!m_txChunkTrace.IsEmpty())
     {
@@ -254,6 +368,7 @@ SctpSocket::TransmitChunk(SctpTxChunk& chunk, SctpPath& path, bool retransmissio
                        static_cast<uint16_t>(SctpDataChunk::HEADER_SIZE + chunk.length),
                        chunk.tsn);
     }
+    m_chunkPathTrace(SctpChunk::DATA, chunk.tsn, path.GetIndex(), retransmission);
     NotifyDataSent(chunk.length);
 }
 
@@ -313,8 +428,9 @@ SctpSocket::OnT3Event(uint32_t pathIndex)
 }
 
 void
-SctpSocket::MarkForRetransmit(SctpTxChunk& chunk, bool fast)
+SctpSocket::MarkForRetransmit(SctpTxChunk& chunk, bool fast, uint32_t target)
 {
+    chunk.rtxPath = target;
     if (chunk.inFlight)
     {
         m_paths[chunk.pathIndex]->RemoveFlight(chunk.GetWireSize());
@@ -335,28 +451,89 @@ SctpSocket::OnT3Expired(SctpPath& path)
 {
     NS_LOG_INFO(this << " T3-rtx expired on path " << path.GetIndex() << " rto " << path.GetRto());
     ++m_timeouts;
-    path.IncrementErrorCount();
+    // Section 8.2: an error on this destination (it may become inactive and new data
+    // move to an alternate); section 8.1: and on the association.
+    RecordPathError(path, true);
     if (!CountAssociationError())
     {
         return;
     }
     // E1, E2 (and 7.2.3): ssthresh, cwnd = 1 PMDCS, back off the RTO.
     path.OnRetransmissionTimeout(m_rtoMax);
-    // E3: every chunk outstanding on this destination is to be retransmitted.
+    if (m_sourceFailover && IsLocallyMultihomed())
+    {
+        SelectSource(path, true); // section 6.4.1: another source-destination pair
+    }
+    uint32_t nPaths = static_cast<uint32_t>(m_paths.size());
+    if (nPaths > 1 && m_dormantAction == SctpDormantAction::HOP &&
+        std::none_of(m_paths.begin(), m_paths.end(), [this](const Ptr<SctpPath>& p) {
+            return IsPathUsable(*p);
+        }))
+    {
+        SetDataPath((m_dataPath + 1) % nPaths); // all destinations dormant: hop
+    }
+    // E3: every chunk outstanding on this destination is to be retransmitted, to an
+    // alternate destination if the peer has one (section 6.4) - unless its PR-SCTP
+    // policy abandons it (RFC 3758 3.5 A1).
+    uint32_t target = RetransmissionPath(path.GetIndex(), false);
+    bool prSctp = IsPrSctpActive();
+    Time now = Simulator::Now();
     for (auto& c : m_txQueue.GetOutstanding())
     {
-        if (c.pathIndex == path.GetIndex() && !c.gapAcked && c.transmissions > 0)
+        if (c.abandoned || c.gapAcked || c.transmissions == 0)
         {
-            MarkForRetransmit(c, false);
+            continue;
         }
+        if (c.markedForRetransmit && c.rtxPath == path.GetIndex())
+        {
+            c.rtxPath = target; // waiting for this destination's window: move it too
+        }
+        if (c.pathIndex != path.GetIndex())
+        {
+            continue;
+        }
+        if (prSctp && PolicyAbandons(c, now))
+        {
+            AbandonMessage(c.message, c.message->prPolicy);
+            continue;
+        }
+        MarkForRetransmit(c, false, target);
     }
     m_fastRecovery = false;
+    if (prSctp)
+    {
+        AdvancePeerAckPoint(now);
+        if (SctpTsnGt(m_advancedPeerAckPoint, m_cumTsnAcked))
+        {
+            QueueForwardTsn(); // also resends a lost FORWARD TSN
+        }
+    }
     UpdatePrimaryTraces();
     SendPending();
-    if (IsAssociationAlive() && !path.IsT3Running() &&
-        (path.GetFlightSize() > 0 || m_markedForRetransmit > 0))
+    if (!IsAssociationAlive())
+    {
+        return;
+    }
+    bool waiting = path.GetFlightSize() > 0;
+    for (const auto& c : m_txQueue.GetOutstanding())
+    {
+        waiting = waiting || (c.markedForRetransmit && c.rtxPath == path.GetIndex());
+    }
+    if (!path.IsT3Running() && waiting)
     {
         StartT3(path, false);
+    }
+    if (SctpTsnGt(m_advancedPeerAckPoint, m_cumTsnAcked) &&
+        std::none_of(m_paths.begin(), m_paths.end(), [](const Ptr<SctpPath>& p) {
+            return p->IsT3Running();
+        }))
+    {
+        StartT3(*m_paths[m_dataPath], false); // RFC 3758 3.5 C5
+    }
+    if (m_abandonedSpace)
+    {
+        m_abandonedSpace = false;
+        NotifySpaceAvailable();
     }
 }
 
@@ -448,7 +625,7 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         {
             --m_gapAckedChunks;
         }
-        else
+        else if (!c.abandoned)
         {
             AckChunk(c, now);
             newlyAcked = true;
@@ -503,9 +680,12 @@ SctpSocket::HandleSackAcked(uint32_t cum,
                         c.fastRetransmit = false;
                         --m_markedForRetransmit;
                     }
-                    AckChunk(c, now);
-                    newlyAcked = true;
-                    htna = c.tsn;
+                    if (!c.abandoned)
+                    {
+                        AckChunk(c, now);
+                        newlyAcked = true;
+                        htna = c.tsn;
+                    }
                 }
             }
             else if (!covered && c.gapAcked)
@@ -513,7 +693,10 @@ SctpSocket::HandleSackAcked(uint32_t cum,
                 // The receiver dropped data it had reported (reneging): send it again.
                 c.gapAcked = false;
                 --m_gapAckedChunks;
-                MarkForRetransmit(c, false);
+                if (!c.abandoned)
+                {
+                    MarkForRetransmit(c, false, RetransmissionPath(c.pathIndex, true));
+                }
             }
         }
         // 3. Miss indications (7.2.4) for chunks below the highest newly acked TSN
@@ -526,14 +709,20 @@ SctpSocket::HandleSackAcked(uint32_t cum,
             {
                 break;
             }
-            if (c.gapAcked || c.markedForRetransmit || c.transmissions == 0 || c.fastRetransmitted)
+            if (c.gapAcked || c.markedForRetransmit || c.transmissions == 0 ||
+                c.fastRetransmitted || c.abandoned)
             {
                 continue;
             }
             if (++c.missIndications >= m_fastRtxTrigger)
             {
                 SctpPath& p = *m_paths[c.pathIndex];
-                MarkForRetransmit(c, true);
+                if (IsPrSctpActive() && PolicyAbandons(c, now))
+                {
+                    AbandonMessage(c.message, c.message->prPolicy); // RFC 3758 3.5 A2
+                    continue;
+                }
+                MarkForRetransmit(c, true, RetransmissionPath(c.pathIndex, true));
                 newFastRetransmit = true;
                 if (!m_fastRecovery)
                 {
@@ -562,6 +751,12 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         SctpPath& p = *m_paths[i];
         bool fullyUtilized = m_flightBefore[i] + p.GetPmdcs() > p.GetCwnd();
         p.OnBytesAcked(m_ackedPerPath[i], cumAdvanced, fullyUtilized, m_fastRecovery);
+        // Section 8.2: data acknowledged clears the destination's error counter (and
+        // makes an inactive destination active again).
+        if (p.GetState() == SctpPath::INACTIVE)
+        {
+            MarkPathActive(p);
+        }
         p.ResetErrorCount();
     }
     if (m_fastRecovery && SctpTsnGe(m_cumTsnAcked, m_fastRecoveryExit))
@@ -581,6 +776,17 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         m_peerRwndTrace = m_peerRwnd;
     }
 
+    // PR-SCTP (RFC 3758 3.5 C1-C3): move the Advanced.Peer.Ack.Point over abandoned
+    // chunks and tell the receiver if it is ahead of its cumulative TSN.
+    if (IsPrSctpActive() && !fromShutdown)
+    {
+        AdvancePeerAckPoint(now);
+        if (SctpTsnGt(m_advancedPeerAckPoint, cum))
+        {
+            QueueForwardTsn();
+        }
+    }
+
     // 6. T3-rtx (6.3.2 R2, R3).
     for (std::size_t i = 0; i < nPaths; ++i)
     {
@@ -594,9 +800,21 @@ SctpSocket::HandleSackAcked(uint32_t cum,
             StartT3(p, true);
         }
     }
-    UpdatePrimaryTraces();
-    if (freed > 0)
+    if (m_forwardTsnPending)
     {
+        // RFC 3758 3.5 C5: a timer must run while a FORWARD TSN is unacknowledged.
+        bool running = std::any_of(m_paths.begin(), m_paths.end(), [](const Ptr<SctpPath>& p) {
+            return p->IsT3Running();
+        });
+        if (!running)
+        {
+            StartT3(*m_paths[m_dataPath < nPaths ? m_dataPath : m_primaryPath], false);
+        }
+    }
+    UpdatePrimaryTraces();
+    if (freed > 0 || m_abandonedSpace)
+    {
+        m_abandonedSpace = false;
         NotifySpaceAvailable();
     }
     if (m_state == SCTP_SHUTDOWN_PENDING || m_state == SCTP_SHUTDOWN_RECEIVED)

@@ -9,9 +9,11 @@
 #include "sctp-l4-protocol.h"
 #include "sctp-message-tag.h"
 
+#include "ns3/address.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/integer.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/inet6-socket-address.h"
 #include "ns3/log.h"
@@ -51,6 +53,25 @@ SctpStateName(SctpState state)
         return "SHUTDOWN-RECEIVED";
     case SCTP_SHUTDOWN_ACK_SENT:
         return "SHUTDOWN-ACK-SENT";
+    }
+    return "UNKNOWN";
+}
+
+std::string
+SctpPathEventName(SctpPathEvent event)
+{
+    switch (event)
+    {
+    case SctpPathEvent::AVAILABLE:
+        return "AVAILABLE";
+    case SctpPathEvent::UNREACHABLE:
+        return "UNREACHABLE";
+    case SctpPathEvent::CONFIRMED:
+        return "CONFIRMED";
+    case SctpPathEvent::MADE_PRIMARY:
+        return "MADE_PRIMARY";
+    case SctpPathEvent::DATA_PATH:
+        return "DATA_PATH";
     }
     return "UNKNOWN";
 }
@@ -204,6 +225,100 @@ SctpSocket::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&SctpSocket::m_useCookiePreservative),
                           MakeBooleanChecker())
+            // Multi-homing (RFC 9260 sections 5.4, 6.4, 8.2, 8.3)
+            .AddAttribute("PrimaryAddress",
+                          "Peer IP address to use as the primary path once the association "
+                          "is up (section 6.4; empty = the address given to Connect, or the "
+                          "source of the INIT).",
+                          AddressValue(),
+                          MakeAddressAccessor(&SctpSocket::m_primaryAddressAttribute),
+                          MakeAddressChecker())
+            .AddAttribute("HbMaxBurst",
+                          "HB.Max.Burst: path verification HEARTBEATs sent per RTO (5.4).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&SctpSocket::m_hbMaxBurst),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("Heartbeat",
+                          "Which associations send HEARTBEATs on idle destinations (8.3): "
+                          "OFF, MULTIHOMED (the peer has several addresses) or ALL.",
+                          EnumValue(SctpHeartbeatMode::MULTIHOMED),
+                          MakeEnumAccessor<SctpHeartbeatMode>(&SctpSocket::m_heartbeatMode),
+                          MakeEnumChecker(SctpHeartbeatMode::OFF,
+                                          "OFF",
+                                          SctpHeartbeatMode::MULTIHOMED,
+                                          "MULTIHOMED",
+                                          SctpHeartbeatMode::ALL,
+                                          "ALL"))
+            .AddAttribute("RtxToAlt",
+                          "Destination of retransmissions to a multi-homed peer (NS-2 "
+                          "rtxToAlt_): SAME, ALTERNATE (timeouts and fast retransmissions) "
+                          "or TIMEOUT_ALTERNATE (timeouts only, RFC 9260 section 6.4).",
+                          EnumValue(SctpRtxToAlt::TIMEOUT_ALTERNATE),
+                          MakeEnumAccessor<SctpRtxToAlt>(&SctpSocket::m_rtxToAlt),
+                          MakeEnumChecker(SctpRtxToAlt::SAME,
+                                          "SAME",
+                                          SctpRtxToAlt::ALTERNATE,
+                                          "ALTERNATE",
+                                          SctpRtxToAlt::TIMEOUT_ALTERNATE,
+                                          "TIMEOUT_ALTERNATE"))
+            .AddAttribute("DormantAction",
+                          "Destination of new data when every destination is inactive "
+                          "(NS-2 dormantAction_): HOP, PRIMARY or LAST_USED.",
+                          EnumValue(SctpDormantAction::PRIMARY),
+                          MakeEnumAccessor<SctpDormantAction>(&SctpSocket::m_dormantAction),
+                          MakeEnumChecker(SctpDormantAction::HOP,
+                                          "HOP",
+                                          SctpDormantAction::PRIMARY,
+                                          "PRIMARY",
+                                          SctpDormantAction::LAST_USED,
+                                          "LAST_USED"))
+            .AddAttribute("ReturnToPrimary",
+                          "Send new data to the primary path again as soon as it answers "
+                          "HEARTBEATs after a failure; false: the alternate becomes the "
+                          "primary path when the primary becomes inactive.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&SctpSocket::m_returnToPrimary),
+                          MakeBooleanChecker())
+            .AddAttribute("ChangePrimaryThresh",
+                          "Errors on the primary path after which an active alternate becomes "
+                          "the primary (NS-2 changePrimaryThresh_; -1 = never).",
+                          IntegerValue(-1),
+                          MakeIntegerAccessor(&SctpSocket::m_changePrimaryThresh),
+                          MakeIntegerChecker<int32_t>(-1))
+            .AddAttribute("SourceAddressFailover",
+                          "On a local multi-homed endpoint, move a destination to another "
+                          "local (source) address when its retransmission timer expires: "
+                          "the most divergent source-destination pair of section 6.4.1.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&SctpSocket::m_sourceFailover),
+                          MakeBooleanChecker())
+            // PR-SCTP (RFC 3758, RFC 7496)
+            .AddAttribute("PrSctpEnabled",
+                          "Announce Forward-TSN-Supported in INIT / INIT ACK and use the "
+                          "PR-SCTP policies of messages when the peer supports them.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&SctpSocket::m_prSctpEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("PrPolicy",
+                          "PR-SCTP policy of messages sent without an SctpSendInfoTag: NONE, "
+                          "TTL (lifetime, PrValue in ms), RTX (at most PrValue "
+                          "retransmissions, NS-2 k-rtx) or PRIORITY (RFC 7496).",
+                          EnumValue(SctpPrPolicy::NONE),
+                          MakeEnumAccessor<SctpPrPolicy>(&SctpSocket::m_defaultPrPolicy),
+                          MakeEnumChecker(SctpPrPolicy::NONE,
+                                          "NONE",
+                                          SctpPrPolicy::TTL,
+                                          "TTL",
+                                          SctpPrPolicy::RTX,
+                                          "RTX",
+                                          SctpPrPolicy::PRIORITY,
+                                          "PRIORITY"))
+            .AddAttribute("PrValue",
+                          "Value of PrPolicy: lifetime in ms (TTL), retransmissions (RTX) or "
+                          "priority, lower is more important (PRIORITY).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&SctpSocket::m_defaultPrValue),
+                          MakeUintegerChecker<uint32_t>())
             // Trace sources
             .AddTraceSource("State",
                             "Association state",
@@ -245,7 +360,22 @@ SctpSocket::GetTypeId()
                             "A complete message was handed to the application queue: "
                             "message, stream, SSN, TSN",
                             MakeTraceSourceAccessor(&SctpSocket::m_deliverTrace),
-                            "ns3::SctpSocket::DeliverTracedCallback");
+                            "ns3::SctpSocket::DeliverTracedCallback")
+            .AddTraceSource("ChunkPath",
+                            "A chunk was sent to a destination: type, TSN (DATA; the new "
+                            "cumulative TSN of FORWARD TSN) or 0, path index, retransmission",
+                            MakeTraceSourceAccessor(&SctpSocket::m_chunkPathTrace),
+                            "ns3::SctpSocket::ChunkPathTracedCallback")
+            .AddTraceSource("PathEvent",
+                            "A destination changed: path index and event (AVAILABLE, "
+                            "UNREACHABLE, CONFIRMED, MADE_PRIMARY, DATA_PATH)",
+                            MakeTraceSourceAccessor(&SctpSocket::m_pathEventTrace),
+                            "ns3::SctpSocket::PathEventTracedCallback")
+            .AddTraceSource("Abandon",
+                            "PR-SCTP abandoned a message: stream, SSN, first TSN (0 if never "
+                            "sent), size, policy",
+                            MakeTraceSourceAccessor(&SctpSocket::m_abandonTrace),
+                            "ns3::SctpSocket::AbandonTracedCallback");
     return tid;
 }
 
@@ -288,12 +418,24 @@ SctpSocket::SctpSocket(const SctpSocket& o)
       m_maxSegment(o.m_maxSegment),
       m_mtu(o.m_mtu),
       m_useCookiePreservative(o.m_useCookiePreservative),
+      m_primaryAddressAttribute(o.m_primaryAddressAttribute),
+      m_hbMaxBurst(o.m_hbMaxBurst),
+      m_heartbeatMode(o.m_heartbeatMode),
+      m_rtxToAlt(o.m_rtxToAlt),
+      m_dormantAction(o.m_dormantAction),
+      m_returnToPrimary(o.m_returnToPrimary),
+      m_changePrimaryThresh(o.m_changePrimaryThresh),
+      m_sourceFailover(o.m_sourceFailover),
+      m_prSctpEnabled(o.m_prSctpEnabled),
+      m_defaultPrPolicy(o.m_defaultPrPolicy),
+      m_defaultPrValue(o.m_defaultPrValue),
       m_node(o.m_node),
       m_sctp(o.m_sctp),
       m_boundDevice(o.m_boundDevice),
       m_bound(false),
       m_ipv6(o.m_ipv6),
       m_localAddress(o.m_localAddress),
+      m_boundAddresses(o.m_boundAddresses),
       m_localPort(o.m_localPort),
       m_state(SCTP_CLOSED),
       m_cwndTrace(0),
@@ -410,6 +552,53 @@ int
 SctpSocket::Bind6()
 {
     return Bind(Inet6SocketAddress(Ipv6Address::GetAny(), 0));
+}
+
+int
+SctpSocket::BindAdd(const Address& address)
+{
+    NS_LOG_FUNCTION(this << address);
+    Address ip;
+    uint16_t port;
+    if (InetSocketAddress::IsMatchingType(address) && !m_ipv6)
+    {
+        ip = InetSocketAddress::ConvertFrom(address).GetIpv4();
+        port = InetSocketAddress::ConvertFrom(address).GetPort();
+    }
+    else if (Inet6SocketAddress::IsMatchingType(address) && m_ipv6)
+    {
+        ip = Inet6SocketAddress::ConvertFrom(address).GetIpv6();
+        port = Inet6SocketAddress::ConvertFrom(address).GetPort();
+    }
+    else
+    {
+        m_errno = ERROR_INVAL; // another family than the bound address, or not a socket address
+        return -1;
+    }
+    // Only a socket bound to a specific address, before it has an association.
+    if (!m_bound || IsAnyAddress(m_localAddress) || IsAnyAddress(ip) ||
+        (port != 0 && port != m_localPort) ||
+        (m_state != SCTP_CLOSED && m_state != SCTP_LISTEN) || !m_sctp->IsLocalAddress(ip))
+    {
+        m_errno = ERROR_INVAL;
+        return -1;
+    }
+    if (m_boundAddresses.empty())
+    {
+        m_boundAddresses.push_back(m_localAddress);
+    }
+    if (std::find(m_boundAddresses.begin(), m_boundAddresses.end(), ip) != m_boundAddresses.end())
+    {
+        return 0;
+    }
+    uint16_t bound = m_localPort;
+    if (!m_sctp->Bind(this, ip, bound))
+    {
+        m_errno = ERROR_ADDRINUSE;
+        return -1;
+    }
+    m_boundAddresses.push_back(ip);
+    return 0;
 }
 
 void
@@ -596,14 +785,19 @@ SctpSocket::Send(Ptr<Packet> p, uint32_t flags)
         m_errno = ERROR_INVAL; // a DATA chunk needs user data (section 6.2)
         return -1;
     }
-    if (size > GetTxAvailable())
+    auto message = Create<SctpOutboundMessage>();
+    SctpSendInfoTag tag;
+    bool tagged = p->PeekPacketTag(tag);
+    SctpPrPolicy policy = tagged ? tag.prPolicy : m_defaultPrPolicy;
+    uint32_t policyValue = tagged ? tag.prValue : m_defaultPrValue;
+    if (size > GetTxAvailable() &&
+        !(policy == SctpPrPolicy::PRIORITY && s == SCTP_ESTABLISHED && IsPrSctpActive() &&
+          MakeRoomByPriority(size, policyValue)))
     {
         m_errno = ERROR_MSGSIZE;
         return -1;
     }
-    auto message = Create<SctpOutboundMessage>();
-    SctpSendInfoTag tag;
-    if (p->PeekPacketTag(tag))
+    if (tagged)
     {
         message->streamId = tag.streamId;
         message->ppid = tag.ppid;
@@ -616,6 +810,8 @@ SctpSocket::Send(Ptr<Packet> p, uint32_t flags)
         message->streamId = m_defaultStream;
         message->ppid = m_defaultPpid;
         message->unordered = m_defaultUnordered;
+        message->prPolicy = m_defaultPrPolicy;
+        message->prValue = m_defaultPrValue;
     }
     uint16_t streams = s == SCTP_ESTABLISHED ? m_outStreams : m_numOutStreams;
     if (message->streamId >= streams)
@@ -878,6 +1074,61 @@ SctpSocket::GetDeliveredBytes() const
     return m_deliveredBytes;
 }
 
+uint32_t
+SctpSocket::GetPrimaryPathIndex() const
+{
+    return m_primaryPath;
+}
+
+uint32_t
+SctpSocket::GetDataPathIndex() const
+{
+    return m_dataPath;
+}
+
+uint32_t
+SctpSocket::GetAdvancedPeerAckPoint() const
+{
+    return SctpTsnLt(m_advancedPeerAckPoint, m_cumTsnAcked) ? m_cumTsnAcked
+                                                            : m_advancedPeerAckPoint;
+}
+
+uint32_t
+SctpSocket::GetAbandonedMessageCount() const
+{
+    return m_abandonedMessages;
+}
+
+uint32_t
+SctpSocket::GetAbandonedUnsentCount() const
+{
+    return m_abandonedUnsent;
+}
+
+uint32_t
+SctpSocket::GetForwardTsnSentCount() const
+{
+    return m_forwardTsnSent;
+}
+
+uint32_t
+SctpSocket::GetForwardTsnReceivedCount() const
+{
+    return m_forwardTsnReceived;
+}
+
+uint32_t
+SctpSocket::GetHeartbeatCount() const
+{
+    return m_heartbeatsSent;
+}
+
+uint32_t
+SctpSocket::GetHeartbeatAckCount() const
+{
+    return m_heartbeatAcks;
+}
+
 uint16_t
 SctpSocket::GetLastAbortCause() const
 {
@@ -918,7 +1169,25 @@ SctpSocket::CheckInvariants() const
         if (c.markedForRetransmit)
         {
             ++marked;
+            if (c.rtxPath >= m_paths.size())
+            {
+                return "retransmission to an unknown path";
+            }
         }
+        if (c.abandoned && (c.inFlight || c.markedForRetransmit))
+        {
+            return "abandoned chunk in flight or marked for retransmission";
+        }
+    }
+    if (!m_paths.empty() &&
+        (m_primaryPath >= m_paths.size() || m_dataPath >= m_paths.size()))
+    {
+        return "primary or data path index out of range";
+    }
+    if (SctpTsnGt(m_advancedPeerAckPoint, m_cumTsnAcked) &&
+        SctpTsnGt(m_advancedPeerAckPoint, m_txQueue.GetHighestSentTsn()))
+    {
+        return "Advanced.Peer.Ack.Point beyond the highest TSN sent";
     }
     if (!outstanding.empty() || IsAssociationAlive())
     {
@@ -973,6 +1242,10 @@ SctpSocket::SetState(SctpState state)
     {
         NS_LOG_INFO(this << " " << SctpStateName(m_state) << " -> " << SctpStateName(state));
         m_state = state;
+        if (state == SCTP_SHUTDOWN_SENT || state == SCTP_SHUTDOWN_ACK_SENT)
+        {
+            StopHeartbeats(); // section 8.3
+        }
     }
 }
 
@@ -990,6 +1263,8 @@ SctpSocket::NewAssociation(uint32_t localTag, uint32_t localInitialTsn)
     m_localInitialTsn = localInitialTsn;
     m_txQueue.Initialize(localInitialTsn, m_numOutStreams);
     m_cumTsnAcked = localInitialTsn - 1;
+    m_advancedPeerAckPoint = m_cumTsnAcked;
+    m_forwardTsnPending = false;
     m_fastRecovery = false;
     m_markedForRetransmit = 0;
     m_gapAckedChunks = 0;
@@ -1009,18 +1284,25 @@ SctpSocket::SetupPaths(const std::vector<Address>& peerAddresses, const Address&
     {
         Simulator::Cancel(p->GetT3Event());
     }
+    StopHeartbeats();
     m_paths.clear();
     m_primaryPath = 0;
+    m_lastDataSource = -1;
+    m_lastDataLocal = Address();
+    m_localList = GetLocalAddresses();
     for (const auto& a : peerAddresses)
     {
         auto path = CreateObject<SctpPath>();
         path->SetAddress(a);
         path->SetIndex(static_cast<uint32_t>(m_paths.size()));
+        SelectSource(*path, false);
         uint32_t ipHeader = Ipv6Address::IsMatchingType(a) ? 40 : 20;
         uint32_t mtu = m_mtu;
         if (mtu == 0)
         {
-            mtu = m_sctp->GetPathMtu(a, m_boundDevice);
+            mtu = m_sctp->GetPathMtu(a,
+                                     path->GetSourceDevice() ? path->GetSourceDevice()
+                                                             : m_boundDevice);
         }
         if (mtu < ipHeader + 12 + 16 + 4)
         {
@@ -1034,6 +1316,7 @@ SctpSocket::SetupPaths(const std::vector<Address>& peerAddresses, const Address&
         }
         m_paths.push_back(path);
     }
+    m_dataPath = m_primaryPath;
     UpdatePrimaryTraces();
 }
 
@@ -1089,6 +1372,7 @@ SctpSocket::CancelAllTimers()
         Simulator::Cancel(p->GetT3Event());
         p->SetT3(false, Time(0));
     }
+    StopHeartbeats();
 }
 
 void
@@ -1154,7 +1438,8 @@ void
 SctpSocket::SendControlTo(uint32_t verificationTag,
                           const std::vector<uint8_t>& chunks,
                           const Address& destination,
-                          const Address& source)
+                          const Address& source,
+                          Ptr<NetDevice> device)
 {
     m_txBuffer.clear();
     SctpByteWriter w(m_txBuffer);
@@ -1173,7 +1458,7 @@ SctpSocket::SendControlTo(uint32_t verificationTag,
             m_txChunkTrace(v.type, v.flags, v.length, 0);
         }
     }
-    m_sctp->SendPacket(m_txBuffer, source, destination, m_boundDevice);
+    m_sctp->SendPacket(m_txBuffer, source, destination, device ? device : m_boundDevice);
 }
 
 void
@@ -1183,7 +1468,29 @@ SctpSocket::SendControl(uint32_t verificationTag, const std::vector<uint8_t>& ch
     {
         return;
     }
-    SendControlTo(verificationTag, chunks, m_paths[m_primaryPath]->GetAddress(), m_localAddress);
+    // Before the association is up only the primary (the address given to Connect, or
+    // the INIT's source) is known to work; afterwards control goes where data goes.
+    bool up = m_state != SCTP_COOKIE_WAIT && m_state != SCTP_COOKIE_ECHOED;
+    SctpPath& path = *m_paths[up ? SelectDataPath() : m_primaryPath];
+    m_txBuffer.clear();
+    SctpByteWriter w(m_txBuffer);
+    SctpCommonHeader h;
+    h.sourcePort = m_localPort;
+    h.destinationPort = m_peerPort;
+    h.verificationTag = verificationTag;
+    h.Serialize(w);
+    w.WriteBytes(chunks.data(), chunks.size());
+    if (!m_txChunkTrace.IsEmpty() || !m_chunkPathTrace.IsEmpty())
+    {
+        std::vector<SctpChunk> views;
+        SctpSplitChunks(chunks.data(), chunks.size(), views);
+        for (const auto& v : views)
+        {
+            m_txChunkTrace(v.type, v.flags, v.length, 0);
+            m_chunkPathTrace(v.type, 0, path.GetIndex(), false);
+        }
+    }
+    SendOnPath(path, m_txBuffer);
 }
 
 void
@@ -1229,13 +1536,18 @@ SctpSocket::SendAbort(const std::vector<SctpTlv>& causes, bool toPeerTag)
         return;
     }
     uint32_t tag = toPeerTag ? m_peerTag : m_localTag;
-    SendAbortOnly(tag,
-                  !toPeerTag,
-                  causes,
-                  m_localPort,
-                  m_peerPort,
-                  m_paths[m_primaryPath]->GetAddress(),
-                  m_localAddress);
+    std::vector<uint8_t> chunk;
+    SctpByteWriter w(chunk);
+    SctpErrorChunk abort;
+    abort.type = SctpChunk::ABORT;
+    abort.flags = toPeerTag ? 0 : SctpChunk::FLAG_T;
+    abort.causes = causes;
+    abort.Serialize(w);
+    SendControl(tag, chunk);
+    if (!causes.empty())
+    {
+        m_lastAbortCause = causes[0].type;
+    }
 }
 
 void
@@ -1253,18 +1565,11 @@ SctpSocket::SendError(const std::vector<SctpTlv>& causes)
 std::vector<SctpTlv>
 SctpSocket::LocalAddressParameters() const
 {
-    // Section 5.1.2: list our addresses when bound to all of several; a single address
-    // is implied by the packet's source address.
+    // Section 5.1.2: list our addresses when we use several (bound to the any-address
+    // on a multi-homed node, or to a list); a single address is implied by the packet's
+    // source address.
     std::vector<SctpTlv> out;
-    bool any = (Ipv4Address::IsMatchingType(m_localAddress) &&
-                Ipv4Address::ConvertFrom(m_localAddress).IsAny()) ||
-               (Ipv6Address::IsMatchingType(m_localAddress) &&
-                Ipv6Address::ConvertFrom(m_localAddress).IsAny());
-    if (!any)
-    {
-        return out;
-    }
-    std::vector<Address> local = m_sctp->GetLocalAddresses(m_ipv6);
+    std::vector<Address> local = GetLocalAddresses();
     if (local.size() < 2)
     {
         return out;
@@ -1299,6 +1604,10 @@ SctpSocket::SendInit()
         init.parameters.push_back(SctpTlv::CookiePreservative(m_cookiePreservativeMs));
     }
     init.parameters.push_back(SctpTlv::SupportedAddressTypes(!m_ipv6, m_ipv6));
+    if (m_prSctpEnabled)
+    {
+        init.parameters.emplace_back(SctpTlv::FORWARD_TSN_SUPPORTED, std::vector<uint8_t>());
+    }
     std::vector<uint8_t> chunk;
     SctpByteWriter w(chunk);
     init.Serialize(w);
@@ -1386,7 +1695,7 @@ void
 SctpSocket::StartT2()
 {
     Simulator::Cancel(m_t2Event);
-    m_t2Rto = m_paths.empty() ? m_rtoInitial : m_paths[m_primaryPath]->GetRto();
+    m_t2Rto = m_paths.empty() ? m_rtoInitial : m_paths[m_dataPath]->GetRto();
     m_t2Event = Simulator::Schedule(m_t2Rto, &SctpSocket::OnT2Expired, this);
 }
 
@@ -1397,8 +1706,11 @@ SctpSocket::OnT2Expired()
     {
         return;
     }
-    SctpPath& primary = *m_paths[m_primaryPath];
-    primary.OnRetransmissionTimeout(m_rtoMax);
+    // Section 9.2: an error on the destination; the SHUTDOWN (ACK) is sent again, to an
+    // alternate destination if this one became inactive.
+    SctpPath& path = *m_paths[m_dataPath];
+    RecordPathError(path, true);
+    path.OnRetransmissionTimeout(m_rtoMax);
     UpdatePrimaryTraces();
     if (m_state == SCTP_SHUTDOWN_SENT)
     {
@@ -1539,6 +1851,7 @@ SctpSocket::ProcessChunks(const SctpCommonHeader& header,
     bool immediateSack = false;
     bool newData = false;
     std::vector<SctpTlv> unrecognized;
+    int32_t sourcePath = m_paths.size() > 1 ? FindPath(source) : 0;
     m_processingPacket = true;
     for (std::size_t i = first; i < chunks.size(); ++i)
     {
@@ -1568,10 +1881,22 @@ SctpSocket::ProcessChunks(const SctpCommonHeader& header,
             HandleSack(c);
             break;
         case SctpChunk::HEARTBEAT:
-            HandleHeartbeat(c, source);
+            HandleHeartbeat(c, source, destination);
             break;
         case SctpChunk::HEARTBEAT_ACK:
-            HandleHeartbeatAck(c);
+            HandleHeartbeatAck(c, source);
+            break;
+        case SctpChunk::FORWARD_TSN:
+            if (m_prSctpEnabled)
+            {
+                bool sack = false;
+                HandleForwardTsn(c, sack);
+                m_sackNeeded = m_sackNeeded || sack;
+            }
+            else
+            {
+                keepGoing = HandleUnknownChunk(c, unrecognized); // RFC 3758 3.3.1
+            }
             break;
         case SctpChunk::ABORT:
             HandleAbort(c);
@@ -1624,6 +1949,14 @@ SctpSocket::ProcessChunks(const SctpCommonHeader& header,
     }
     if (hadData)
     {
+        if (sourcePath >= 0)
+        {
+            m_lastDataSource = sourcePath; // SACKs go back there (section 6.4)
+        }
+        if (IsLocallyMultihomed())
+        {
+            m_lastDataLocal = destination; // ... from the address the DATA came to
+        }
         AfterDataPacket(newData, immediateSack);
     }
     SendPending();
@@ -1763,7 +2096,9 @@ SctpSocket::HandleError(const SctpChunk& chunk)
 }
 
 void
-SctpSocket::HandleHeartbeat(const SctpChunk& chunk, const Address& source)
+SctpSocket::HandleHeartbeat(const SctpChunk& chunk,
+                            const Address& source,
+                            const Address& destination)
 {
     SctpHeartbeatChunk hb;
     if (!hb.Deserialize(chunk))
@@ -1775,18 +2110,17 @@ SctpSocket::HandleHeartbeat(const SctpChunk& chunk, const Address& source)
     std::vector<uint8_t> bytes;
     SctpByteWriter w(bytes);
     hb.Serialize(w);
-    SendControlTo(m_peerTag, bytes, source, m_localAddress);
-}
-
-void
-SctpSocket::HandleHeartbeatAck(const SctpChunk& chunk)
-{
-    SctpHeartbeatChunk ack;
-    if (!ack.Deserialize(chunk))
+    // Section 6.4: the reply goes to where the HEARTBEAT came from; a multi-homed
+    // endpoint sends it from the address the HEARTBEAT was sent to, through its
+    // interface, so that it answers for that very path.
+    int32_t index = m_paths.size() > 1 ? FindPath(source) : 0;
+    m_chunkPathTrace(SctpChunk::HEARTBEAT_ACK, 0, index < 0 ? 0 : index, false);
+    if (IsLocallyMultihomed() && m_sctp->IsLocalAddress(destination))
     {
+        SendControlTo(m_peerTag, bytes, source, destination, DeviceForLocalAddress(destination));
         return;
     }
-    // Heartbeats are sent from issue 4 on (multi-homing); an unsolicited ACK is ignored.
+    SendControlTo(m_peerTag, bytes, source, m_localAddress);
 }
 
 void

@@ -13,6 +13,7 @@
 #include "sctp-chunk.h"
 #include "sctp-cookie.h"
 #include "sctp-header.h"
+#include "sctp-message-tag.h"
 #include "sctp-path.h"
 #include "sctp-reassembly-queue.h"
 #include "sctp-tsn-map.h"
@@ -59,6 +60,50 @@ std::string SctpStateName(SctpState state);
 
 /**
  * \ingroup sctp
+ * \brief Changes of a peer address, after the SCTP_PEER_ADDR_CHANGE notification of the
+ *        sockets API (RFC 6458 section 6.1.2), plus the destination new data goes to.
+ */
+enum class SctpPathEvent : uint8_t
+{
+    AVAILABLE = 0,    //!< the destination became active again (8.2, 8.3)
+    UNREACHABLE = 1,  //!< the error counter exceeded Path.Max.Retrans: inactive (8.2)
+    CONFIRMED = 2,    //!< path verification succeeded (5.4)
+    MADE_PRIMARY = 3, //!< the destination became the primary path
+    DATA_PATH = 4,    //!< new data now goes to this destination (failover or return)
+};
+
+/** \return a name like "UNREACHABLE". */
+std::string SctpPathEventName(SctpPathEvent event);
+
+/**
+ * \ingroup sctp
+ * \brief Where retransmissions go when the peer has several addresses (NS-2 rtxToAlt_).
+ */
+enum class SctpRtxToAlt : uint8_t
+{
+    SAME = 0,              //!< always to the destination the chunk was sent to
+    ALTERNATE = 1,         //!< timeouts and fast retransmissions to an alternate (NS-2 default)
+    TIMEOUT_ALTERNATE = 2, //!< timeouts to an alternate, fast retransmissions to the same
+};
+
+/** \ingroup sctp \brief Destination of new data when every destination is inactive. */
+enum class SctpDormantAction : uint8_t
+{
+    HOP = 0,       //!< move to the next destination at every timeout (NS-2 default)
+    PRIMARY = 1,   //!< keep sending to the primary path
+    LAST_USED = 2, //!< keep the destination last used
+};
+
+/** \ingroup sctp \brief Which associations send HEARTBEATs on idle destinations (8.3). */
+enum class SctpHeartbeatMode : uint8_t
+{
+    OFF = 0,        //!< never (paths are then taken as confirmed)
+    MULTIHOMED = 1, //!< associations whose peer has more than one address
+    ALL = 2,        //!< every association (RFC 9260 default behaviour)
+};
+
+/**
+ * \ingroup sctp
  * \brief An SCTP socket owning at most one association.
  */
 class SctpSocket : public Socket
@@ -82,6 +127,14 @@ class SctpSocket : public Socket
     SocketType GetSocketType() const override;
     Ptr<Node> GetNode() const override;
     int Bind(const Address& address) override;
+    /**
+     * Add one more local address to a socket bound to a specific address (the
+     * sctp_bindx(SCTP_BINDX_ADD_ADDR) of RFC 6458 section 9.1): \p address is an
+     * InetSocketAddress / Inet6SocketAddress of this node with the bound port (or 0).
+     * The association then uses exactly the bound addresses and lists them in INIT /
+     * INIT ACK. Binding to the any-address uses all of the node's addresses.
+     */
+    int BindAdd(const Address& address);
     int Bind() override;
     int Bind6() override;
     int Close() override;
@@ -104,11 +157,27 @@ class SctpSocket : public Socket
     /** The ABORT primitive (section 10.1 E): drop everything, send ABORT, close. */
     int Abort();
 
+    /**
+     * SET PRIMARY (section 10.1 N): \p peer is one of the peer's IP addresses (an
+     * Ipv4Address / Ipv6Address as Address, or an Inet(6)SocketAddress).
+     * \return 0, or -1 if the association has no such destination.
+     */
+    int SetPrimaryPath(const Address& peer);
+    /** REQUEST HEARTBEAT (section 10.1 L) on path \p index. \return 0 or -1. */
+    int RequestHeartbeat(uint32_t index);
+
     // Inspection (tests, notebooks, fuzzing)
     SctpState GetState() const;
     uint32_t GetNPaths() const;
     Ptr<SctpPath> GetPath(uint32_t index) const;
     Ptr<SctpPath> GetPrimaryPath() const;
+    uint32_t GetPrimaryPathIndex() const;
+    /** The destination new data currently goes to (the primary unless it failed). */
+    uint32_t GetDataPathIndex() const;
+    /** Index of the path to \p peer (an IP address as Address), or -1. */
+    int32_t FindPath(const Address& peer) const;
+    /** The local addresses the association uses (the bound list or all of the node's). */
+    std::vector<Address> GetLocalAddresses() const;
     uint32_t GetLocalVerificationTag() const;
     uint32_t GetPeerVerificationTag() const;
     uint16_t GetLocalPort() const;
@@ -127,6 +196,21 @@ class SctpSocket : public Socket
     uint32_t GetRetransmittedChunkCount() const;
     uint32_t GetRestartCount() const;
     uint64_t GetDeliveredBytes() const;
+    /** \name PR-SCTP (RFC 3758) */
+    //!@{
+    /** Both ends announced Forward-TSN-Supported. */
+    bool IsPrSctpActive() const;
+    uint32_t GetAdvancedPeerAckPoint() const;
+    /** Messages abandoned by this sender (sent in part or not at all). */
+    uint32_t GetAbandonedMessageCount() const;
+    /** Messages abandoned before any of their chunks was sent. */
+    uint32_t GetAbandonedUnsentCount() const;
+    uint32_t GetForwardTsnSentCount() const;
+    uint32_t GetForwardTsnReceivedCount() const;
+    //!@}
+    /** HEARTBEATs sent / HEARTBEAT ACKs accepted (8.3, 5.4). */
+    uint32_t GetHeartbeatCount() const;
+    uint32_t GetHeartbeatAckCount() const;
     /** Cause code of the last ABORT sent or received (0 if none). */
     uint16_t GetLastAbortCause() const;
     /**
@@ -147,6 +231,22 @@ class SctpSocket : public Socket
     typedef void (*ChunkTracedCallback)(uint8_t type, uint8_t flags, uint16_t length, uint32_t tsn);
     /** Trace signature of the Retransmission source: TSN, true if fast retransmit. */
     typedef void (*RetransmissionTracedCallback)(uint32_t tsn, bool fast);
+    /** Trace signature of ChunkPath: chunk type, TSN (DATA), path index, retransmission. */
+    typedef void (*ChunkPathTracedCallback)(uint8_t type,
+                                            uint32_t tsn,
+                                            uint32_t pathIndex,
+                                            bool retransmission);
+    /** Trace signature of PathEvent: path index, event. */
+    typedef void (*PathEventTracedCallback)(uint32_t pathIndex, SctpPathEvent event);
+    /**
+     * Trace signature of Abandon: stream, SSN (ordered messages), first TSN (0 if no
+     * chunk was sent), size in bytes, the policy's reason (SctpPrPolicy).
+     */
+    typedef void (*AbandonTracedCallback)(uint16_t streamId,
+                                          uint16_t ssn,
+                                          uint32_t firstTsn,
+                                          uint32_t size,
+                                          SctpPrPolicy policy);
 
   protected:
     void DoDispose() override;
@@ -181,7 +281,8 @@ class SctpSocket : public Socket
     void SendControlTo(uint32_t verificationTag,
                        const std::vector<uint8_t>& chunks,
                        const Address& destination,
-                       const Address& source);
+                       const Address& source,
+                       Ptr<NetDevice> device = nullptr);
     void SendAbort(const std::vector<SctpTlv>& causes, bool toPeerTag = true);
     void SendShutdown();
     void SendShutdownAck();
@@ -227,20 +328,63 @@ class SctpSocket : public Socket
                              const Address& destination);
     void HandleCookieAck();
     void EnterEstablished();
+    void ApplyPrimaryAttribute();
     void HandleAbort(const SctpChunk& chunk);
     void HandleShutdown(const SctpChunk& chunk);
     void HandleShutdownAck(const SctpCommonHeader& header);
     void HandleShutdownComplete();
     void HandleError(const SctpChunk& chunk);
-    void HandleHeartbeat(const SctpChunk& chunk, const Address& source);
-    void HandleHeartbeatAck(const SctpChunk& chunk);
+    void HandleHeartbeat(const SctpChunk& chunk,
+                         const Address& source,
+                         const Address& destination);
+    void HandleHeartbeatAck(const SctpChunk& chunk, const Address& source);
+    void HandleForwardTsn(const SctpChunk& chunk, bool& needImmediateSack);
+
+    // ---- sctp-socket-paths.cc: multi-homing (5.1.2, 5.4, 6.4, 8.2, 8.3) ----
+    bool IsLocallyMultihomed() const;
+    bool IsAnyAddress(const Address& ip) const;
+    void SelectSource(SctpPath& path, bool rotate);
+    Ptr<NetDevice> DeviceForLocalAddress(const Address& local) const;
+    bool SendOnPath(SctpPath& path,
+                    std::vector<uint8_t>& packet,
+                    const Address& replySource = Address());
+    bool IsPathUsable(const SctpPath& path) const;
+    uint32_t SelectDataPath();
+    void SetDataPath(uint32_t index);
+    uint32_t AlternatePath(uint32_t from) const;
+    uint32_t RetransmissionPath(uint32_t from, bool fast) const;
+    uint32_t ReplyPath() const;
+    void RecordPathError(SctpPath& path, bool countForAssociation);
+    void MarkPathInactive(SctpPath& path);
+    void MarkPathActive(SctpPath& path);
+    void MakePrimary(uint32_t index);
+    bool HeartbeatsEnabled() const;
+    void StartHeartbeats();
+    void StopHeartbeats();
+    void ArmHeartbeat(SctpPath& path, Time anchor);
+    void OnHeartbeatTimer(uint32_t index);
+    void SendHeartbeat(SctpPath& path);
+    void OnHeartbeatResponseTimer(uint32_t index);
+    Time HeartbeatPeriod(const SctpPath& path);
+
+    // ---- sctp-socket-prsctp.cc: partial reliability (RFC 3758, RFC 7496) ----
+    bool PolicyAbandons(const SctpTxChunk& chunk, Time now) const;
+    void AbandonMessage(Ptr<SctpOutboundMessage> message, SctpPrPolicy reason);
+    void AbandonExpiredUnsent(Time now);
+    bool MakeRoomByPriority(uint32_t size, uint32_t priority);
+    void AdvancePeerAckPoint(Time now);
+    void QueueForwardTsn();
+    void AccountDelivered(std::size_t before);
     bool HandleUnknownChunk(const SctpChunk& chunk, std::vector<SctpTlv>& report);
     void ProtocolViolation(const std::string& what);
 
     // ---- sctp-socket-tx.cc: send side ----
     uint32_t GetMaxPayload(const SctpPath& path) const;
     void SendPending();
-    bool BuildAndSendPacket(SctpPath& path, bool fastRetransmitOnly, bool& sentNewData);
+    bool BuildAndSendPacket(SctpPath& path,
+                            bool fastRetransmitOnly,
+                            bool allowNewData,
+                            bool& sentNewData);
     void TransmitChunk(SctpTxChunk& chunk, SctpPath& path, bool retransmission);
     void HandleSack(const SctpChunk& chunk);
     void ProcessCumulativeAck(uint32_t cumTsnAck, uint32_t aRwnd, bool fromShutdown);
@@ -249,7 +393,7 @@ class SctpSocket : public Socket
                          const std::vector<std::pair<uint16_t, uint16_t>>& gaps,
                          bool fromShutdown);
     void AckChunk(SctpTxChunk& chunk, Time now);
-    void MarkForRetransmit(SctpTxChunk& chunk, bool fast);
+    void MarkForRetransmit(SctpTxChunk& chunk, bool fast, uint32_t target);
     uint32_t GetTotalFlight() const;
     void StartT3(SctpPath& path, bool restart);
     void StopT3(SctpPath& path);
@@ -293,6 +437,17 @@ class SctpSocket : public Socket
     uint32_t m_maxSegment;
     uint32_t m_mtu;
     bool m_useCookiePreservative;
+    Address m_primaryAddressAttribute; //!< PrimaryAddress attribute (IP as Address)
+    uint32_t m_hbMaxBurst;
+    SctpHeartbeatMode m_heartbeatMode;
+    SctpRtxToAlt m_rtxToAlt;
+    SctpDormantAction m_dormantAction;
+    bool m_returnToPrimary;
+    int32_t m_changePrimaryThresh;
+    bool m_sourceFailover;
+    bool m_prSctpEnabled;
+    SctpPrPolicy m_defaultPrPolicy;
+    uint32_t m_defaultPrValue;
 
     // Endpoint
     Ptr<Node> m_node;
@@ -301,7 +456,9 @@ class SctpSocket : public Socket
     mutable SocketErrno m_errno{ERROR_NOTERROR};
     bool m_bound{false};
     bool m_ipv6{false};
-    Address m_localAddress; //!< IP address bound (Any if none)
+    Address m_localAddress; //!< IP address bound (Any if none; the first of a list)
+    std::vector<Address> m_boundAddresses; //!< BindAdd list (empty: m_localAddress only)
+    std::vector<Address> m_localList;      //!< local addresses of the association
     uint16_t m_localPort{0};
     bool m_shutdownSend{false};
     bool m_shutdownRecv{false};
@@ -317,6 +474,10 @@ class SctpSocket : public Socket
     Address m_peerConnectAddress; //!< address given to Connect()
     std::vector<Ptr<SctpPath>> m_paths;
     uint32_t m_primaryPath{0};
+    uint32_t m_dataPath{0};       //!< destination of new data (primary or an alternate)
+    int32_t m_lastDataSource{-1}; //!< path whose address sent the latest DATA (SACK target)
+    Address m_lastDataLocal;       //!< our address the latest DATA arrived at (SACK source)
+    bool m_heartbeatsRunning{false};
     uint32_t m_localInitialTsn{0};
     uint16_t m_outStreams{0};
     uint16_t m_inStreams{0};
@@ -343,6 +504,9 @@ class SctpSocket : public Socket
     uint32_t m_markedForRetransmit{0}; //!< chunks marked for retransmission
     uint32_t m_gapAckedChunks{0};      //!< outstanding chunks currently gap-acked
     bool m_fastRtxPending{false};      //!< send one packet of fast retransmissions now
+    uint32_t m_advancedPeerAckPoint{0}; //!< RFC 3758 Advanced.Peer.Ack.Point
+    bool m_forwardTsnPending{false};    //!< a FORWARD TSN is to lead the next packet
+    bool m_abandonedSpace{false};       //!< abandoning freed send buffer: tell the user
     SctpSackChunk m_sackIn;            //!< scratch: the SACK being processed
     std::vector<uint32_t> m_ackedPerPath;
     std::vector<uint32_t> m_flightBefore;
@@ -372,6 +536,12 @@ class SctpSocket : public Socket
     uint32_t m_restarts{0};
     uint64_t m_deliveredBytes{0};
     uint16_t m_lastAbortCause{0};
+    uint32_t m_abandonedMessages{0};
+    uint32_t m_abandonedUnsent{0};
+    uint32_t m_forwardTsnSent{0};
+    uint32_t m_forwardTsnReceived{0};
+    uint32_t m_heartbeatsSent{0};
+    uint32_t m_heartbeatAcks{0};
 
     // Traces
     TracedValue<uint32_t> m_cwndTrace;     //!< primary path cwnd
@@ -383,6 +553,9 @@ class SctpSocket : public Socket
     TracedCallback<uint8_t, uint8_t, uint16_t, uint32_t> m_rxChunkTrace;
     TracedCallback<uint32_t, bool> m_retransmissionTrace;
     TracedCallback<Ptr<const Packet>, uint16_t, uint16_t, uint32_t> m_deliverTrace;
+    TracedCallback<uint8_t, uint32_t, uint32_t, bool> m_chunkPathTrace;
+    TracedCallback<uint32_t, SctpPathEvent> m_pathEventTrace;
+    TracedCallback<uint16_t, uint16_t, uint32_t, uint32_t, SctpPrPolicy> m_abandonTrace;
 
   public:
     /** Trace signature of the Deliver source: message, stream, SSN, TSN. */

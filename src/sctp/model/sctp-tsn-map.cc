@@ -117,14 +117,14 @@ SctpTsnMap::ForwardTo(uint32_t newCumTsn)
     {
         return;
     }
-    while (SctpTsnLt(m_cumTsn, newCumTsn))
+    // Only TSNs up to the highest received can have a bit set: clearing is bounded by
+    // the map's window however far the new cumulative TSN jumps.
+    uint32_t clearTo = SctpTsnLt(newCumTsn, m_highestTsn) ? newCumTsn : m_highestTsn;
+    for (uint32_t t = m_cumTsn + 1; SctpTsnLe(t, clearTo); ++t)
     {
-        ++m_cumTsn;
-        if (SctpTsnLe(m_cumTsn, m_highestTsn))
-        {
-            Clear(m_cumTsn);
-        }
+        Clear(t);
     }
+    m_cumTsn = newCumTsn;
     if (SctpTsnLt(m_highestTsn, m_cumTsn))
     {
         m_highestTsn = m_cumTsn;
@@ -134,6 +134,12 @@ SctpTsnMap::ForwardTo(uint32_t newCumTsn)
         Clear(m_cumTsn + 1);
         ++m_cumTsn;
     }
+}
+
+uint32_t
+SctpTsnMap::GetMaxWindow() const
+{
+    return m_maxWindow;
 }
 
 uint32_t

@@ -36,8 +36,13 @@ class SctpTsnMap
     Status Check(uint32_t tsn) const;
     /** Record \p tsn (Check() must have returned NEW); advances the cumulative TSN. */
     void Mark(uint32_t tsn);
-    /** Move the cumulative TSN forward to \p newCumTsn (FORWARD TSN, issue 4). */
+    /**
+     * Move the cumulative TSN forward to \p newCumTsn (FORWARD TSN, RFC 3758 3.6), then
+     * over the TSNs received just above it. The caller bounds the jump by GetMaxWindow().
+     */
     void ForwardTo(uint32_t newCumTsn);
+    /** The largest distance above the cumulative TSN this map accepts. */
+    uint32_t GetMaxWindow() const;
 
     uint32_t GetCumulativeTsn() const;
     /** Largest TSN received so far (the cumulative TSN if none above it). */

@@ -16,15 +16,12 @@ SctpTxQueue::Initialize(uint32_t initialTsn, uint16_t outboundStreams)
     m_nextTsn = initialTsn;
     m_bufferedBytes = 0;
     m_unsentBytes = 0;
+    m_abandonedBytes = 0;
 }
 
 void
 SctpTxQueue::Enqueue(Ptr<SctpOutboundMessage> message)
 {
-    if (!message->unordered && message->streamId < m_nextSsn.size())
-    {
-        message->ssn = m_nextSsn[message->streamId]++;
-    }
     uint32_t size = static_cast<uint32_t>(message->data.size());
     m_bufferedBytes += size;
     m_unsentBytes += size;
@@ -54,6 +51,17 @@ SctpTxQueue::NextChunk(uint32_t maxPayload)
     Ptr<SctpOutboundMessage> m = m_pending.front();
     uint32_t size = static_cast<uint32_t>(m->data.size());
     uint32_t length = std::min(maxPayload, size - m->nextOffset);
+    if (m->nextOffset == 0 && !m->unordered && m->streamId < m_nextSsn.size())
+    {
+        // The SSN is assigned here, not at Enqueue, so that a message abandoned before
+        // any of it was sent (PR-SCTP) leaves no hole in its stream's sequence.
+        m->ssn = m_nextSsn[m->streamId]++;
+    }
+    if (m->chunksCut == 0)
+    {
+        m->firstTsn = m_nextTsn;
+    }
+    ++m->chunksCut;
     SctpTxChunk c;
     c.tsn = m_nextTsn++;
     c.offset = m->nextOffset;
@@ -111,9 +119,56 @@ SctpTxQueue::PopAcked(uint32_t cumTsnAck)
 {
     while (!m_outstanding.empty() && SctpTsnLe(m_outstanding.front().tsn, cumTsnAck))
     {
-        m_bufferedBytes -= m_outstanding.front().length;
+        const SctpTxChunk& c = m_outstanding.front();
+        if (c.abandoned)
+        {
+            m_abandonedBytes -= c.length;
+        }
+        else
+        {
+            m_bufferedBytes -= c.length;
+        }
         m_outstanding.pop_front();
     }
+}
+
+Ptr<SctpOutboundMessage>
+SctpTxQueue::PeekUnsentMessage() const
+{
+    if (m_pending.empty() || m_pending.front()->nextOffset != 0)
+    {
+        return nullptr;
+    }
+    return m_pending.front();
+}
+
+uint32_t
+SctpTxQueue::DropUnsent(Ptr<SctpOutboundMessage> message)
+{
+    auto it = std::find(m_pending.begin(), m_pending.end(), message);
+    if (it == m_pending.end())
+    {
+        return 0;
+    }
+    uint32_t left = static_cast<uint32_t>(message->data.size()) - message->nextOffset;
+    message->nextOffset = static_cast<uint32_t>(message->data.size());
+    m_pending.erase(it);
+    m_unsentBytes -= left;
+    m_bufferedBytes -= left;
+    return left;
+}
+
+const std::deque<Ptr<SctpOutboundMessage>>&
+SctpTxQueue::GetPending() const
+{
+    return m_pending;
+}
+
+void
+SctpTxQueue::ReleaseAbandoned(uint32_t bytes)
+{
+    m_bufferedBytes -= bytes;
+    m_abandonedBytes += bytes;
 }
 
 uint32_t

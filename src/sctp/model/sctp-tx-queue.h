@@ -26,14 +26,17 @@ class SctpOutboundMessage : public SimpleRefCount<SctpOutboundMessage>
   public:
     std::vector<uint8_t> data;
     uint16_t streamId{0};
+    /** Stream sequence number; assigned when the first chunk is cut (ordered messages). */
     uint16_t ssn{0};
     uint32_t ppid{0};
     bool unordered{false};
-    /** PR-SCTP policy (issue 4): abandon after a lifetime or a number of retransmissions. */
+    /** PR-SCTP policy (RFC 3758, RFC 7496): lifetime, retransmission limit or priority. */
     SctpPrPolicy prPolicy{SctpPrPolicy::NONE};
     uint32_t prValue{0};
     Time enqueueTime;
     uint32_t nextOffset{0}; //!< bytes already cut into chunks
+    uint32_t firstTsn{0};   //!< TSN of the first chunk (valid when chunksCut > 0)
+    uint32_t chunksCut{0};  //!< chunks that have a TSN
     bool abandoned{false};
 };
 
@@ -45,7 +48,8 @@ struct SctpTxChunk
     uint32_t offset{0};  //!< first byte of this fragment in the message
     uint16_t length{0};  //!< user data bytes
     uint8_t flags{0};    //!< DATA chunk flags (B, E, U)
-    uint32_t pathIndex{0};
+    uint32_t pathIndex{0}; //!< destination the chunk was last sent to
+    uint32_t rtxPath{0};   //!< destination of its retransmission (when marked)
     uint16_t transmissions{0};
     uint8_t missIndications{0};
     bool gapAcked{false};
@@ -53,7 +57,7 @@ struct SctpTxChunk
     bool fastRetransmit{false};    //!< marked by fast retransmit (sent regardless of cwnd once)
     bool fastRetransmitted{false}; //!< already fast retransmitted once
     bool inFlight{false};          //!< counted in its path's flight size
-    bool abandoned{false};
+    bool abandoned{false};         //!< PR-SCTP: given up, skipped by FORWARD TSN
     Time lastSent;
 
     /** Bytes this chunk occupies on the wire, padding included (header + data). */
@@ -72,7 +76,7 @@ class SctpTxQueue
   public:
     void Initialize(uint32_t initialTsn, uint16_t outboundStreams);
 
-    /** Queue a message; assigns its SSN if ordered. */
+    /** Queue a message (its SSN is assigned when its first chunk is cut). */
     void Enqueue(Ptr<SctpOutboundMessage> message);
 
     /** \return true if some message still has bytes without a TSN. */
@@ -92,6 +96,18 @@ class SctpTxQueue
     /** Drop the chunks with TSN <= \p cumTsnAck from the front. */
     void PopAcked(uint32_t cumTsnAck);
 
+    /** The oldest message without any TSN (nullptr if none or if it is partly sent). */
+    Ptr<SctpOutboundMessage> PeekUnsentMessage() const;
+    /**
+     * PR-SCTP: drop the bytes of \p message that have no TSN yet (the whole message if
+     * it has none; its SSN is then never used). \return the bytes dropped.
+     */
+    uint32_t DropUnsent(Ptr<SctpOutboundMessage> message);
+    /** Queued messages, oldest first (for the priority policy). */
+    const std::deque<Ptr<SctpOutboundMessage>>& GetPending() const;
+    /** Free the send-buffer space of an abandoned chunk (its bytes stay until acked). */
+    void ReleaseAbandoned(uint32_t bytes);
+
     uint32_t GetNextTsn() const;
     /** Highest TSN assigned so far (next TSN - 1). */
     uint32_t GetHighestSentTsn() const;
@@ -108,6 +124,7 @@ class SctpTxQueue
     uint32_t m_nextTsn{0};
     uint32_t m_bufferedBytes{0};
     uint32_t m_unsentBytes{0};
+    uint32_t m_abandonedBytes{0}; //!< bytes of abandoned chunks still outstanding
 };
 
 } // namespace ns3

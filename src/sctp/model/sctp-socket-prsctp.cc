@@ -1,0 +1,252 @@
+/*
+ * SctpSocket, part 6: partial reliability (RFC 3758 PR-SCTP with the policies of RFC
+ * 7496). The sender abandons messages whose policy says so (lifetime expired, too many
+ * retransmissions, or a lower priority when the send buffer is full), moves the
+ * Advanced.Peer.Ack.Point over abandoned chunks and tells the receiver with FORWARD TSN;
+ * the receiver moves its cumulative TSN and skips the abandoned stream sequence numbers.
+ */
+#include "sctp-l4-protocol.h"
+#include "sctp-socket.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SctpSocketPrSctp");
+
+bool
+SctpSocket::IsPrSctpActive() const
+{
+    return m_prSctpEnabled && m_peerForwardTsn;
+}
+
+bool
+SctpSocket::PolicyAbandons(const SctpTxChunk& chunk, Time now) const
+{
+    const SctpOutboundMessage& m = *chunk.message;
+    switch (m.prPolicy)
+    {
+    case SctpPrPolicy::TTL:
+        // RFC 7496 4.1: lifetime in ms; 0 = no lifetime.
+        return m.prValue != 0 && now > m.enqueueTime + MilliSeconds(m.prValue);
+    case SctpPrPolicy::RTX:
+        // RFC 7496 4.2 / NS-2 k-rtx: at most prValue retransmissions.
+        return chunk.transmissions > m.prValue;
+    default:
+        return false;
+    }
+}
+
+void
+SctpSocket::AbandonMessage(Ptr<SctpOutboundMessage> message, SctpPrPolicy reason)
+{
+    if (message->abandoned)
+    {
+        return;
+    }
+    message->abandoned = true;
+    ++m_abandonedMessages;
+    if (message->chunksCut == 0)
+    {
+        ++m_abandonedUnsent;
+    }
+    // RFC 3758 3.5 A3: every chunk of the message is abandoned with it.
+    for (uint32_t k = 0; k < message->chunksCut; ++k)
+    {
+        SctpTxChunk* c = m_txQueue.Find(message->firstTsn + k);
+        if (!c || c->abandoned || c->message != message)
+        {
+            continue; // already acknowledged and released
+        }
+        if (c->inFlight)
+        {
+            m_paths[c->pathIndex]->RemoveFlight(c->GetWireSize());
+            c->inFlight = false;
+            m_peerRwnd += c->length;
+        }
+        if (c->markedForRetransmit)
+        {
+            c->markedForRetransmit = false;
+            c->fastRetransmit = false;
+            --m_markedForRetransmit;
+        }
+        SctpPath& path = *m_paths[c->pathIndex];
+        if (path.IsRttPending() && path.GetRttTsn() == c->tsn)
+        {
+            path.CancelRttMeasurement();
+        }
+        c->abandoned = true;
+        m_txQueue.ReleaseAbandoned(c->length);
+    }
+    m_txQueue.DropUnsent(message);
+    m_abandonedSpace = true;
+    uint16_t ssn = (!message->unordered && message->chunksCut > 0) ? message->ssn : 0;
+    uint32_t firstTsn = message->chunksCut > 0 ? message->firstTsn : 0;
+    NS_LOG_INFO(this << " abandoned a message of " << message->data.size() << " bytes, stream "
+                     << message->streamId << ", first TSN " << firstTsn);
+    m_abandonTrace(message->streamId,
+                   ssn,
+                   firstTsn,
+                   static_cast<uint32_t>(message->data.size()),
+                   reason);
+}
+
+void
+SctpSocket::AbandonExpiredUnsent(Time now)
+{
+    // RFC 3758 3.5 A3 / RFC 7496 4.1: a message whose lifetime expired before it was
+    // sent is not sent.
+    while (Ptr<SctpOutboundMessage> m = m_txQueue.PeekUnsentMessage())
+    {
+        if (m->prPolicy != SctpPrPolicy::TTL || m->prValue == 0 ||
+            now <= m->enqueueTime + MilliSeconds(m->prValue))
+        {
+            break;
+        }
+        AbandonMessage(m, SctpPrPolicy::TTL);
+    }
+}
+
+bool
+SctpSocket::MakeRoomByPriority(uint32_t size, uint32_t priority)
+{
+    // RFC 7496 4.3: abandon messages of lower priority (higher value) to make room,
+    // first those not sent yet (newest first), then outstanding ones.
+    std::vector<Ptr<SctpOutboundMessage>> victims;
+    const auto& pending = m_txQueue.GetPending();
+    for (auto it = pending.rbegin(); it != pending.rend(); ++it)
+    {
+        if ((*it)->prPolicy == SctpPrPolicy::PRIORITY && (*it)->prValue > priority &&
+            (*it)->chunksCut == 0)
+        {
+            victims.push_back(*it);
+        }
+    }
+    for (const auto& c : m_txQueue.GetOutstanding())
+    {
+        const auto& m = c.message;
+        if (!c.abandoned && !c.gapAcked && m->prPolicy == SctpPrPolicy::PRIORITY &&
+            m->prValue > priority &&
+            std::find(victims.begin(), victims.end(), m) == victims.end())
+        {
+            victims.push_back(m);
+        }
+    }
+    for (const auto& m : victims)
+    {
+        if (size <= GetTxAvailable())
+        {
+            break;
+        }
+        AbandonMessage(m, SctpPrPolicy::PRIORITY);
+    }
+    if (m_advancedPeerAckPoint != m_cumTsnAcked || !m_txQueue.GetOutstanding().empty())
+    {
+        AdvancePeerAckPoint(Simulator::Now());
+        if (SctpTsnGt(m_advancedPeerAckPoint, m_cumTsnAcked))
+        {
+            QueueForwardTsn();
+        }
+    }
+    return size <= GetTxAvailable();
+}
+
+void
+SctpSocket::AdvancePeerAckPoint(Time now)
+{
+    // RFC 3758 3.5 C1, C2: from the cumulative TSN ack over abandoned chunks. A chunk
+    // the peer has not reported, whose lifetime expired, is abandoned here (as FreeBSD
+    // does) so that a lost voice frame is skipped at the first SACK after its deadline.
+    if (SctpTsnLt(m_advancedPeerAckPoint, m_cumTsnAcked))
+    {
+        m_advancedPeerAckPoint = m_cumTsnAcked;
+    }
+    while (SctpTxChunk* c = m_txQueue.Find(m_advancedPeerAckPoint + 1))
+    {
+        if (!c->abandoned)
+        {
+            if (c->gapAcked || c->transmissions == 0 || c->message->prPolicy != SctpPrPolicy::TTL ||
+                !PolicyAbandons(*c, now))
+            {
+                break;
+            }
+            AbandonMessage(c->message, SctpPrPolicy::TTL);
+        }
+        m_advancedPeerAckPoint = c->tsn;
+    }
+}
+
+void
+SctpSocket::QueueForwardTsn()
+{
+    m_forwardTsnPending = true;
+}
+
+void
+SctpSocket::AccountDelivered(std::size_t before)
+{
+    for (std::size_t i = before; i < m_rxMessages.size(); ++i)
+    {
+        const SctpReceivedMessage& m = m_rxMessages[i];
+        uint32_t size = m.data->GetSize();
+        m_rxMessageBytes += size;
+        m_deliveredBytes += size;
+        if (!m_deliverTrace.IsEmpty())
+        {
+            m_deliverTrace(m.data, m.streamId, m.ssn, m.tsn);
+        }
+    }
+    if (m_shutdownRecv)
+    {
+        m_rxMessages.clear();
+        m_rxMessageBytes = 0;
+    }
+}
+
+void
+SctpSocket::HandleForwardTsn(const SctpChunk& chunk, bool& needImmediateSack)
+{
+    SctpState s = m_state;
+    if (s != SCTP_ESTABLISHED && s != SCTP_SHUTDOWN_PENDING && s != SCTP_SHUTDOWN_SENT &&
+        s != SCTP_SHUTDOWN_RECEIVED)
+    {
+        return;
+    }
+    SctpForwardTsnChunk forward;
+    if (!forward.Deserialize(chunk))
+    {
+        return;
+    }
+    ++m_forwardTsnReceived;
+    // RFC 3758 3.6: always answer with a SACK (an out-of-date FORWARD TSN may mean that
+    // the last SACK was lost).
+    needImmediateSack = true;
+    uint32_t cum = m_tsnMap.GetCumulativeTsn();
+    if (SctpTsnLe(forward.newCumTsn, cum))
+    {
+        return;
+    }
+    if (forward.newCumTsn - cum > m_tsnMap.GetMaxWindow())
+    {
+        NS_LOG_LOGIC(this << " FORWARD TSN beyond the receive window ignored");
+        return;
+    }
+    m_tsnMap.ForwardTo(forward.newCumTsn);
+    std::size_t before = m_rxMessages.size();
+    m_reassembly.SkipTo(forward.newCumTsn, m_rxMessages);
+    for (const auto& [streamId, ssn] : forward.streams)
+    {
+        m_reassembly.SkipStream(streamId, ssn, m_rxMessages);
+    }
+    AccountDelivered(before);
+    if (m_rxMessages.size() > before)
+    {
+        DeliverReceived();
+    }
+}
+
+} // namespace ns3
