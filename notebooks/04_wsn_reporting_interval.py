@@ -320,4 +320,4 @@ print(path.relative_to(project_root()))
 from transportlab.files import write_csv
 from transportlab.paths import results_dir
 
-write_csv(summary, results_dir(wsn.STUDY.name, quick) / "summary.csv")
+summary_csv = write_csv(summary, results_dir(wsn.STUDY.name, quick) / "summary.csv")
