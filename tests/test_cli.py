@@ -331,3 +331,21 @@ def test_summary_of_no_results_is_empty(project):
     summary = cli.collect_summary(quick=True)
     assert summary.empty and list(summary.columns) == cli.SUMMARY_COLUMNS
     assert cli.format_summary(summary) == "no comparison rows"
+
+
+def test_summary_shows_published_values_as_printed():
+    """Published values keep their prefix ("~7", ">3"); numbers get four digits."""
+    summary = pd.DataFrame(
+        {
+            "study": ["a", "a", "b"],
+            "protocol": ["UDP", "SCTP", "TCP"],
+            "metric": ["delay", "stall", "rate"],
+            "published": ["~7", ">3", 12.3456],
+            "reproduced": [0.53012, 6.8765, float("nan")],
+            "ratio": [float("nan"), 2.29, 1.0],
+            "verdict": ["same-direction", "matches", "differs"],
+        }
+    )
+    text = cli.format_summary(summary)
+    assert "~7" in text and ">3" in text and "12.35" in text and "0.5301" in text
+    assert "6.877" in text and "2.29" in text

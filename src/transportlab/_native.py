@@ -215,6 +215,25 @@ def _quiet_cwd():
 
 
 _loaded = None
+_release_gil_in_run = False
+
+
+def set_gil_release(enabled: bool) -> None:
+    """Whether ``Simulator::Run`` gives up the GIL (applied now, or when ns-3 loads).
+
+    Off by default: a Jupyter kernel has several Python threads, and one of them
+    may drop a cppyy proxy's reference to an ns-3 object (whose reference counts
+    are not atomic) while the simulator uses it. A Dask worker turns it on around
+    a task, with the garbage collector paused, so its event loop keeps answering
+    heartbeats during runs of many minutes
+    (:func:`transportlab.simulation.other_threads_run_during_simulations`).
+    """
+    global _release_gil_in_run
+    _release_gil_in_run = bool(enabled)
+    if _loaded is not None:
+        _loaded.Simulator.Run.__release_gil__ = _release_gil_in_run
+
+
 load_seconds: float | None = None
 used_pch: Path | None = None
 
@@ -241,12 +260,8 @@ def load():
     for module in native_modules(include_dir):
         cppyy.include(f"ns3/{module}-module.h")
     cppyy.load_library(str(native / "lib" / LIBRARY_NAME))
-    # A simulation runs entirely in C++ (our trace sinks are C++), so let other Python
-    # threads run meanwhile: a Dask worker must keep answering heartbeats during a
-    # run of many minutes, or the scheduler declares it dead. cppyy re-takes the GIL
-    # when C++ calls back into a Python callable, so std::function bridges still work.
-    ns.Simulator.Run.__release_gil__ = True
-    ns.Simulator.Destroy.__release_gil__ = True
+    # Simulator::Run keeps the GIL unless a caller asks otherwise (set_gil_release).
+    ns.Simulator.Run.__release_gil__ = _release_gil_in_run
     _loaded = ns
     load_seconds = time.perf_counter() - start
     return ns

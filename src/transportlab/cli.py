@@ -209,13 +209,22 @@ def write_summary(summary: pd.DataFrame, quick: bool) -> Path:
     return write_csv(summary, paths.results_dir(quick=quick) / "summary.csv")
 
 
+def _format_number(value: object) -> str:
+    """A number to four significant digits; a published value as printed ("~7", ">3")."""
+    if isinstance(value, str):
+        return value
+    if pd.isna(value):
+        return ""
+    return f"{value:.4g}"
+
+
 def format_summary(summary: pd.DataFrame) -> str:
     if summary.empty:
         return "no comparison rows"
     shown = summary[[c for c in SUMMARY_COLUMNS if c in summary.columns]].copy()
     for column in ("published", "reproduced", "ratio"):
         if column in shown:
-            shown[column] = shown[column].map(lambda v: "" if pd.isna(v) else f"{v:.4g}")
+            shown[column] = shown[column].map(_format_number)
     counts = summary.groupby("study")["verdict"].value_counts().unstack(fill_value=0)
     return shown.to_string(index=False) + "\n\n" + counts.to_string()
 

@@ -11,6 +11,7 @@ same process and in a fresh one.
 from __future__ import annotations
 
 import contextlib
+import gc
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -72,6 +73,31 @@ def simulation(seed: int = 1, run: int = 1, checksums: bool = True) -> Iterator[
         yield ns
     finally:
         ns.Simulator.Destroy()
+
+
+@contextlib.contextmanager
+def other_threads_run_during_simulations() -> Iterator[None]:
+    """Let other Python threads run while ``Simulator::Run`` runs, inside this block.
+
+    For a Dask worker, whose event loop must answer the scheduler's heartbeats
+    during a run of many minutes. A simulation runs entirely in C++ (our trace
+    sinks are C++), so it does not need the GIL; cppyy re-takes it if C++ calls
+    back into a Python callable. The cyclic garbage collector is paused
+    meanwhile: run in another thread, it could release a cppyy proxy and with it
+    a reference to an ns-3 object while the simulator thread changes that
+    object's (non-atomic) reference count.
+    """
+    from transportlab import _native  # noqa: PLC0415
+
+    collecting = gc.isenabled()
+    gc.disable()
+    _native.set_gil_release(True)
+    try:
+        yield
+    finally:
+        _native.set_gil_release(False)
+        if collecting:
+            gc.enable()
 
 
 def run_until(stop_seconds: float) -> None:

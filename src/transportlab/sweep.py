@@ -69,7 +69,7 @@ from typing import Any
 import pandas as pd
 
 import transportlab
-from transportlab import paths
+from transportlab import paths, simulation
 from transportlab.params import ParameterError
 from transportlab.studies import Study
 from transportlab.studies import get as get_study
@@ -352,16 +352,26 @@ _SIMULATION_LOCK = threading.Lock()
 
 
 def _execute(
-    simulate: Callable, params: Mapping[str, Any], seed: int, run_number: int, fingerprint: str
+    simulate: Callable,
+    params: Mapping[str, Any],
+    seed: int,
+    run_number: int,
+    fingerprint: str,
+    release_gil: bool = False,
 ) -> tuple[dict[str, pd.DataFrame], float]:
-    """Run one task in this process (a Dask worker or the caller) and check its result."""
+    """Run one task in this process (a Dask worker or the caller) and check its result.
+
+    ``release_gil`` (Dask workers): other threads of the process keep running
+    during the simulation (:func:`transportlab.simulation.other_threads_run_during_simulations`).
+    """
     here = code_fingerprint(simulate)
     if here != fingerprint:
         raise RuntimeError(
             "this worker runs different transportlab code than the client that planned the "
             "sweep (code fingerprints differ); start the workers from the same installation"
         )
-    with _SIMULATION_LOCK:
+    threads = simulation.other_threads_run_during_simulations
+    with _SIMULATION_LOCK, threads() if release_gil else contextlib.nullcontext():
         start = time.perf_counter()
         tables = simulate(dict(params), seed, run_number)
         elapsed = time.perf_counter() - start
@@ -509,6 +519,7 @@ def _run_dask(
                 task.seed,
                 task.run,
                 fingerprint,
+                release_gil=True,
                 key=f"{study.name}-{task.key}",
                 pure=False,
                 retries=0,
