@@ -9,6 +9,7 @@ instead of a crash (or a silently wrong result) half-way through a sweep.
 from __future__ import annotations
 
 import difflib
+import math
 import numbers
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -29,7 +30,8 @@ class Param:
     """One parameter: name, default, type and the values it may take.
 
     ``kind`` is one of bool, int, float, str, list. An int is accepted where a
-    float is expected (and converted); a bool is never accepted as a number.
+    float is expected (and converted); a bool is never accepted as a number, nor
+    is an infinite or NaN value.
     ``choices`` restricts values (for lists: every element). ``minimum`` and
     ``maximum`` bound numbers (for lists: every element) inclusively unless
     ``exclusive_minimum`` is set. ``check`` is an extra validator returning an
@@ -89,6 +91,8 @@ class Param:
             if self.choices is not None and item not in self.choices:
                 return f"{item!r} is not one of {list(self.choices)}"
             if isinstance(item, numbers.Real) and not isinstance(item, bool):
+                if not math.isfinite(item):
+                    return f"{item!r} is not a finite number"
                 if self.minimum is not None:
                     if self.exclusive_minimum and not item > self.minimum:
                         return f"{item!r} must be > {self.minimum}"

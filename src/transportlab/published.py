@@ -36,20 +36,18 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import tempfile
 from collections.abc import Mapping
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from transportlab import paths
+from transportlab.files import write_csv, write_text
+from transportlab.stats import confidence_interval
 
 __all__ = [
-    "STUDIES",
+    "seed_files",
     "COLUMNS",
     "COMPARISON_COLUMNS",
     "PROTOCOLS",
@@ -59,16 +57,18 @@ __all__ = [
     "convert",
     "confidence_interval",
     "compare",
+    "write_comparison",
 ]
 
-#: Study name -> the seed files its published values come from.
-STUDIES: dict[str, tuple[str, ...]] = {
-    "wired_best_effort": ("000_efd8d8b62659a846.txt", "004_c8175ad9bda103cf.txt"),
-    "voip_cjm": ("001_8dea97bcf2df26a4.txt",),
-    "sip_over_sctp": ("002_8ca3fd7f92b4e1a6.txt",),
-    "wsn_reporting_interval": ("003_3eccc45171f7c0ea.txt",),
-    "multihoming_failover": ("002_8ca3fd7f92b4e1a6.txt",),
-}
+def seed_files(study: str) -> tuple[str, ...]:
+    """The seed files ``study`` reproduces (its ``Study.seed_files``, the one list of them)."""
+    from transportlab.studies import all_studies  # noqa: PLC0415
+
+    studies = all_studies()
+    if study not in studies:
+        raise ValueError(f"unknown study {study!r}; known studies: {sorted(studies)}")
+    return studies[study].seed_files
+
 
 COLUMNS = ("seed_file", "source", "protocol", "metric", "row", "unit", "value")
 COMPARISON_COLUMNS = (
@@ -126,8 +126,7 @@ _KEY = ["protocol", "metric", "row"]
 
 
 def _check_study(study: str) -> None:
-    if study not in STUDIES:
-        raise ValueError(f"unknown study {study!r}; known studies: {sorted(STUDIES)}")
+    seed_files(study)
 
 
 def _check_unit(unit: str, where: str) -> None:
@@ -166,7 +165,7 @@ def load(study: str) -> pd.DataFrame:
         empty = frame.index[frame[column].str.strip() == ""]
         if len(empty):
             raise ValueError(f"{path}: empty {column!r} in data row(s) {list(empty + 1)}")
-    wrong_seed = sorted(set(frame["seed_file"]) - set(STUDIES[study]))
+    wrong_seed = sorted(set(frame["seed_file"]) - set(seed_files(study)))
     if wrong_seed:
         raise ValueError(f"{path}: seed files {wrong_seed} do not belong to {study!r}")
     unknown = sorted(set(frame["protocol"]) - set(PROTOCOLS))
@@ -198,25 +197,6 @@ def convert(values, from_unit: str, to_unit: str):
     if isinstance(values, int | float):
         return values * from_factor / to_factor
     return np.asarray(values, dtype=float) * from_factor / to_factor
-
-
-def confidence_interval(values, level: float = 0.95) -> tuple[float, float, float, int]:
-    """``(mean, low, high, n)`` of the finite values: Student's t interval on the mean.
-
-    With one value the bounds are NaN; without values everything is NaN and n = 0.
-    """
-    if not 0 < level < 1:
-        raise ValueError(f"level must be between 0 and 1, got {level}")
-    x = np.asarray(values, dtype=float).ravel()
-    x = x[np.isfinite(x)]
-    n = int(x.size)
-    if n == 0:
-        return math.nan, math.nan, math.nan, 0
-    mean = float(x.mean())
-    if n == 1:
-        return mean, math.nan, math.nan, 1
-    half = float(stats.t.ppf(0.5 + level / 2, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
-    return mean, mean - half, mean + half, n
 
 
 def _tolerances(study_metrics: set[str], tolerance) -> tuple[float, dict[str, float]]:
@@ -336,20 +316,6 @@ def _same_direction(index, table: pd.DataFrame, tol_of) -> bool:
     return True
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", newline="") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-
-
 def compare(
     study: str,
     reproduced: pd.DataFrame,
@@ -417,15 +383,22 @@ def compare(
         [int(n) if pd.notna(n) else pd.NA for n in table["n_runs"]], dtype="Int64"
     )
     result = table[list(COMPARISON_COLUMNS)].reset_index(drop=True)
+    result.attrs["tolerance"] = {
+        "study": study,
+        "default": default,
+        "per_metric": per_metric,
+        "rule": "matches: |reproduced - published| <= tolerance * |published| "
+        "(bounds relaxed by the tolerance); see transportlab.published",
+    }
     if write:
-        folder = paths.results_dir(study, quick)
-        settings = {
-            "study": study,
-            "default": default,
-            "per_metric": per_metric,
-            "rule": "matches: |reproduced - published| <= tolerance * |published| "
-            "(bounds relaxed by the tolerance); see transportlab.published",
-        }
-        _atomic_write(folder / "comparison-tolerance.json", json.dumps(settings, indent=2) + "\n")
-        _atomic_write(folder / "comparison.csv", result.to_csv(index=False, float_format="%.6g"))
+        write_comparison(study, result, quick)
     return result
+
+
+def write_comparison(study: str, comparison: pd.DataFrame, quick: bool = False) -> None:
+    """Write ``comparison.csv`` (and ``comparison-tolerance.json``) of ``study`` atomically."""
+    folder = paths.results_dir(study, quick)
+    tolerance = comparison.attrs.get("tolerance")
+    if tolerance is not None:
+        write_text(folder / "comparison-tolerance.json", json.dumps(tolerance, indent=2) + "\n")
+    write_csv(comparison, folder / "comparison.csv", float_format="%.6g")

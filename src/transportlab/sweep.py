@@ -2,8 +2,9 @@
 
 A *point* is a set of parameter values of a study (missing ones take their
 defaults); a *replication* is one ns-3 RngRun of a point. Each (point, run) is
-one *task*: one call of the study's ``simulate(params, seed, run)`` in a worker
-process, returning a dict of DataFrames.
+one *task*: one call of the study's run step ``run(params, seed, run)`` in a
+worker process, returning a dict of raw DataFrames; the study's ``analyse`` step
+turns them into the result tables :func:`run` returns.
 
 ::
 
@@ -25,33 +26,28 @@ Schedulers
     results: ns-3 is reset before each simulation (:mod:`transportlab.simulation`).
 
 Cache
-    Every finished task is stored as one file ``<cache_dir>/<study>/<key>.pkl``,
-    written to a temporary file and renamed, so a file that exists is complete.
-    A sweep that is interrupted (Ctrl-C, a killed process, a failed point) and
-    started again computes only the tasks whose file is missing. The key is the
-    SHA-256 of a canonical JSON document (:func:`task_identity`) holding:
-
-    * the study name and its ``version`` (bump it when the scenario changes in a
-      way the fingerprint below cannot see, e.g. in a shared Python helper);
-    * the transportlab version and the ``ns3`` wheel version;
-    * a *code fingerprint*: the SHA-256 of the study's module source,
-      ``simulation.py``, ``recording.py``, ``metrics.py`` and the native library
-      ``libtransportlab.so``. Any change of the scenario code or of a C++ model
-      therefore starts a fresh cache instead of silently reusing results of
-      older code (the price: also a comment edit in the study module does);
-    * the complete validated parameters (defaults filled in, ints converted to
-      floats where the parameter is a float, so ``1`` and ``1.0`` hash alike),
-      the seed and the run.
-
-    The cache is derived data: deleting the folder is always safe.
+    Every finished task is stored as one file ``<cache_dir>/<study>/<key>.pkl``
+    holding the *raw* tables of the study's run step, written to a temporary file
+    and renamed, so a file that exists is complete. A sweep that is interrupted
+    (Ctrl-C, a killed process, a failed point) and started again computes only the
+    tasks whose file is missing. The study's ``analyse`` step runs on every load,
+    never cached, so a change of a metric costs no simulation. The key is the
+    SHA-256 of a canonical JSON document (:func:`task_identity`) holding the
+    study name, the cache schema, the *code fingerprint* of the run step
+    (:func:`transportlab.fingerprint.code_fingerprint`: every transportlab module
+    it imports, directly or indirectly, the native library and the ``ns3``
+    version), the complete validated parameters (defaults filled in, ints
+    converted to floats where the parameter is a float, so ``1`` and ``1.0``
+    hash alike), the seed and the run. ``force=True`` recomputes and replaces
+    cached results; a point that writes files (a pcap prefix,
+    ``Study.output_parameters``) always runs. The cache is derived data:
+    deleting the folder is always safe.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
-import importlib.metadata
 import itertools
 import json
 import logging
@@ -68,16 +64,16 @@ from typing import Any
 
 import pandas as pd
 
-import transportlab
 from transportlab import paths, simulation
+from transportlab.fingerprint import code_fingerprint
 from transportlab.params import ParameterError
-from transportlab.studies import Study
-from transportlab.studies import get as get_study
+from transportlab.study import Study
 
 __all__ = [
     "SimulationError",
     "Task",
     "cached_count",
+    "check_scheduler",
     "code_fingerprint",
     "default_workers",
     "grid",
@@ -87,7 +83,7 @@ __all__ = [
     "task_identity",
 ]
 
-CACHE_SCHEMA = 1
+CACHE_SCHEMA = 2
 """Version of the cache file layout and of the key document; bump to invalidate all caches."""
 
 WORKER_MEMORY_FLOOR = 2 * 2**30
@@ -146,60 +142,6 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"parameter value {value!r} ({type(value).__name__}) cannot be hashed")
 
 
-def _file_digest(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-@functools.lru_cache(maxsize=64)
-def _cached_digest(path: str, size: int, mtime_ns: int) -> str:
-    return _file_digest(Path(path))
-
-
-def _digest(path: Path) -> str:
-    stat = path.stat()
-    return _cached_digest(str(path), stat.st_size, stat.st_mtime_ns)
-
-
-def _native_library() -> Path | None:
-    from transportlab import _native  # noqa: PLC0415 - no ns-3 import, only a file lookup
-
-    try:
-        return _native.native_dir() / "lib" / _native.LIBRARY_NAME
-    except _native.NativeLibraryNotFoundError:
-        return None
-
-
-def code_fingerprint(simulate: Callable) -> str:
-    """SHA-256 over the code a simulation runs: the module defining ``simulate``,
-    transportlab's ``simulation.py``, ``recording.py`` and ``metrics.py`` (studies
-    summarise their runs with it), and the native library."""
-    package = Path(transportlab.__file__).resolve().parent
-    module = sys.modules.get(simulate.__module__)
-    files: list[tuple[str, Path | None]] = [
-        ("study", Path(module.__file__).resolve() if module and module.__file__ else None),
-        ("simulation", package / "simulation.py"),
-        ("recording", package / "recording.py"),
-        ("metrics", package / "metrics.py"),
-        ("native", _native_library()),
-    ]
-    digest = hashlib.sha256()
-    for label, path in files:
-        text = _digest(path) if path is not None and path.is_file() else "missing"
-        digest.update(f"{label}={text};".encode())
-    return digest.hexdigest()
-
-
-def _ns3_version() -> str:
-    try:
-        return importlib.metadata.version("ns3")
-    except importlib.metadata.PackageNotFoundError:
-        return "missing"
-
-
 def task_identity(
     study: Study, params: Mapping[str, Any], seed: int, run: int, fingerprint: str | None = None
 ) -> dict[str, Any]:
@@ -207,10 +149,7 @@ def task_identity(
     return {
         "schema": CACHE_SCHEMA,
         "study": study.name,
-        "study_version": str(getattr(study, "version", "1")),
-        "transportlab": transportlab.__version__,
-        "ns3": _ns3_version(),
-        "code": fingerprint if fingerprint is not None else code_fingerprint(study.simulate),
+        "code": fingerprint if fingerprint is not None else code_fingerprint(study.run),
         "params": dict(params),
         "seed": int(seed),
         "run": int(run),
@@ -251,7 +190,11 @@ def _run_numbers(runs: int | Iterable[int]) -> list[int]:
 
 
 def _resolve_study(study: str | Study) -> Study:
-    return study if isinstance(study, Study) else get_study(study)
+    if isinstance(study, Study):
+        return study
+    from transportlab.studies import get as get_study  # noqa: PLC0415
+
+    return get_study(study)
 
 
 def plan(
@@ -283,7 +226,7 @@ def plan(
             problems.append(f"point {index} {point}: {exc}")
     if problems:
         raise ParameterError(f"{study.name}: " + "\n".join(problems))
-    fingerprint = code_fingerprint(study.simulate)
+    fingerprint = code_fingerprint(study.run)
     tasks: dict[str, Task] = {}
     for params in validated:
         for run_number in run_numbers:
@@ -352,7 +295,7 @@ _SIMULATION_LOCK = threading.Lock()
 
 
 def _execute(
-    simulate: Callable,
+    run_step: Callable,
     params: Mapping[str, Any],
     seed: int,
     run_number: int,
@@ -364,7 +307,7 @@ def _execute(
     ``release_gil`` (Dask workers): other threads of the process keep running
     during the simulation (:func:`transportlab.simulation.other_threads_run_during_simulations`).
     """
-    here = code_fingerprint(simulate)
+    here = code_fingerprint(run_step)
     if here != fingerprint:
         raise RuntimeError(
             "this worker runs different transportlab code than the client that planned the "
@@ -373,13 +316,13 @@ def _execute(
     threads = simulation.other_threads_run_during_simulations
     with _SIMULATION_LOCK, threads() if release_gil else contextlib.nullcontext():
         start = time.perf_counter()
-        tables = simulate(dict(params), seed, run_number)
+        tables = run_step(dict(params), seed, run_number)
         elapsed = time.perf_counter() - start
     if not isinstance(tables, Mapping) or not all(
         isinstance(name, str) and isinstance(frame, pd.DataFrame) for name, frame in tables.items()
     ):
         raise TypeError(
-            f"{simulate.__module__}.{simulate.__name__} must return a dict of "
+            f"{run_step.__module__}.{run_step.__name__} must return a dict of "
             f"DataFrames, got {type(tables).__name__}"
         )
     return dict(tables), elapsed
@@ -481,9 +424,7 @@ def _run_serial(
 ) -> Iterator[tuple[Task, dict[str, pd.DataFrame]]]:
     for task in pending:
         try:
-            tables, elapsed = _execute(
-                study.simulate, task.params, task.seed, task.run, fingerprint
-            )
+            tables, elapsed = _execute(study.run, task.params, task.seed, task.run, fingerprint)
         except Exception as exc:
             raise SimulationError(f"{task.describe()} failed: {exc}") from exc
         _store(task, tables, elapsed, cache)
@@ -514,7 +455,7 @@ def _run_dask(
         for task in pending:
             future = client.submit(
                 _execute,
-                study.simulate,
+                study.run,
                 dict(task.params),
                 task.seed,
                 task.run,
@@ -548,7 +489,7 @@ def _with_point_columns(frame: pd.DataFrame, task: Task, table: str) -> pd.DataF
     if clash:
         raise ValueError(
             f"table {table!r} of study {task.study!r} has columns named like "
-            f"parameters {clash}; rename them in the study's simulate()"
+            f"parameters {clash}; rename them in the study's analyse step"
         )
     columns = {name: _hashable(value) for name, value in task.params.items()}
     columns["seed"] = task.seed
@@ -563,6 +504,44 @@ def _hashable(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
+def check_scheduler(scheduler: Any) -> Any:
+    """Check a scheduler argument before anything runs; return it normalised.
+
+    ``None``, ``"serial"``, ``"local"``, a ``distributed.Client``, or a scheduler
+    address ``tcp://host:port`` (``host:port`` is taken as ``tcp://host:port``)
+    that accepts connections. Raises ``ValueError`` with one line otherwise.
+    """
+    if scheduler is None or scheduler in ("serial", "local"):
+        return scheduler
+    if not isinstance(scheduler, str):
+        from distributed import Client  # noqa: PLC0415
+
+        if isinstance(scheduler, Client):
+            return scheduler
+        raise ValueError(f"scheduler must be serial, local or an address, got {scheduler!r}")
+    import socket  # noqa: PLC0415
+    from urllib.parse import urlsplit  # noqa: PLC0415
+
+    address = scheduler if "://" in scheduler else f"tcp://{scheduler}"
+    parts = urlsplit(address)
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host, port = None, None
+    if parts.scheme not in ("tcp", "tls") or not host or not port:
+        raise ValueError(
+            f"scheduler {scheduler!r} is not serial, local or a Dask scheduler address "
+            "like tcp://host:8786"
+        )
+    try:
+        with socket.create_connection((host, port), timeout=5):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise ValueError(f"no Dask scheduler answers at {address}: {reason}") from None
+    return address
+
+
 def run(
     study: str | Study,
     points: Iterable[Mapping[str, Any]] | None = None,
@@ -574,14 +553,16 @@ def run(
     n_workers: int | None = None,
     memory_limit: int | str | None = None,
     cache: bool | str | Path = True,
-    progress: bool = True,
+    force: bool = False,
+    analyse: bool = True,
+    progress: bool | str = True,
 ) -> dict[str, pd.DataFrame]:
     """Run ``study`` over ``points`` x ``runs`` and return its tables concatenated.
 
     Parameters
     ----------
     study
-        A study name (see ``transportlab list``) or a :class:`~transportlab.studies.Study`.
+        A study name (see ``transportlab list``) or a :class:`~transportlab.study.Study`.
     points
         Parameter dicts (e.g. from :func:`grid`); missing parameters take their
         defaults (quick-mode values with ``quick=True``). ``None``: the defaults.
@@ -598,16 +579,22 @@ def run(
     cache
         ``True``: :func:`transportlab.paths.cache_dir`; a folder; ``False``:
         compute everything and keep nothing.
+    force
+        Recompute every task and replace its cached result.
+    analyse
+        Apply the study's ``analyse`` step to each replication (the default);
+        ``False`` returns the raw tables of the run step.
     progress
-        Show a progress bar (stderr).
+        Show a progress bar (stderr); a string is used as its label.
 
     Returns
     -------
-    dict of DataFrames, one per table the study returns, each with the point's
-    parameters, ``seed`` and ``run`` as leading columns, in task order (points
-    as given, runs ascending).
+    dict of DataFrames, one per table, each with the point's parameters,
+    ``seed`` and ``run`` as leading columns, in task order (points as given,
+    runs ascending).
     """
     study = _resolve_study(study)
+    scheduler = check_scheduler(scheduler)
     tasks = plan(study, points, runs=runs, seed=seed, quick=quick)
     if scheduler is None:
         scheduler = "serial" if quick else "local"
@@ -621,13 +608,15 @@ def run(
         results: dict[str, dict[str, pd.DataFrame]] = {}
         pending = []
         for task in tasks:
-            tables = _load(task, cache_folder) if cache is not False else None
+            reusable = cache is not False and not force and not study.writes_files(task.params)
+            tables = _load(task, cache_folder) if reusable else None
             if tables is None:
                 pending.append(task)
             else:
                 results[task.key] = tables
         fingerprint = tasks[0].identity["code"]
-        with _progress(len(tasks), len(tasks) - len(pending), study.name, progress) as bar:
+        label = progress if isinstance(progress, str) else study.name
+        with _progress(len(tasks), len(tasks) - len(pending), label, bool(progress)) as bar:
             if pending:
                 if scheduler == "serial":
                     finished = _run_serial(study, pending, fingerprint, cache_folder, bar)
@@ -649,7 +638,23 @@ def run(
             import shutil  # noqa: PLC0415
 
             shutil.rmtree(cache_folder, ignore_errors=True)
+    if analyse:
+        results = {
+            task.key: _analysed(study, task, results[task.key]) for task in tasks
+        }
     return _concatenate(tasks, results)
+
+
+def _analysed(study: Study, task: Task, raw: Mapping[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    try:
+        tables = study.analyse(dict(raw), dict(task.params))
+    except Exception as exc:
+        raise SimulationError(f"analysing {task.describe()} failed: {exc}") from exc
+    if not isinstance(tables, Mapping) or not all(
+        isinstance(name, str) and isinstance(frame, pd.DataFrame) for name, frame in tables.items()
+    ):
+        raise TypeError(f"{study.name}: analyse must return a dict of DataFrames")
+    return dict(tables)
 
 
 def _concatenate(

@@ -1,52 +1,27 @@
 """The studies transportlab reproduces, discovered from this package.
 
-Each study is a module ``transportlab.studies.<name>`` that defines a module-level
-``STUDY = Study(...)``. A study is a scenario function plus its declared
-parameters; the notebook ``notebooks/<notebook>`` explains it, the sweep runner
-(`transportlab.sweep`) runs it over a grid of points and replications, and
-``data/published/<name>.csv`` holds the published numbers it is compared with.
+Each study is a package ``transportlab.studies.<name>`` whose ``__init__`` defines
+``STUDY = Study(...)`` (:mod:`transportlab.study` describes the shape: declared
+parameters, a cached ``run`` step, an uncached ``analyse`` step and a
+``reproduction``). A study's files:
 
-The scenario function has the signature ``simulate(params, seed, run)`` with
-``params`` a validated parameter dict; it runs one simulation (one replication,
-ns-3 RngRun = ``run``) in the calling process and returns a dict of named pandas
-DataFrames (tidy tables: e.g. per-flow metrics, time series). It must be a
-module-level function so that worker processes can import it.
+* ``parameters.py``: the declared parameters and the constants of the scenario;
+* ``scenario.py``: ``run(params, seed, run)``, the ns-3 part (cached);
+* ``analysis.py``: ``analyse(raw, params)``, metrics per replication (not cached);
+* ``reproduction.py``: experiments, comparison rows, result tables and figures;
+* ``__init__.py``: the ``STUDY`` declaration.
+
+The notebook ``notebooks/<notebook>`` explains the study and calls these functions.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
 
-import pandas as pd
+from transportlab.study import Experiment, Reproduction, Study
 
-from transportlab.params import ParameterSpace
-
-SimulateFn = Callable[[Mapping[str, Any], int, int], dict[str, pd.DataFrame]]
-
-
-@dataclass(frozen=True)
-class Study:
-    """One reproduced study."""
-
-    name: str
-    title: str
-    seed_files: tuple[str, ...]
-    notebook: str
-    parameters: ParameterSpace
-    simulate: SimulateFn
-    description: str = ""
-    tags: tuple[str, ...] = field(default_factory=tuple)
-    # Part of every cached result's key (transportlab.sweep): bump it when the
-    # scenario changes in a way the code fingerprint cannot see (e.g. a shared
-    # Python helper the study calls), so old cached results are not reused.
-    version: str = "1"
-
-    def validate(self, values: Mapping[str, Any], quick: bool = False) -> dict[str, Any]:
-        return self.parameters.validate(values, quick=quick)
+__all__ = ["Experiment", "Reproduction", "Study", "all_studies", "get"]
 
 
 def _discover() -> dict[str, Study]:
