@@ -44,19 +44,20 @@ params = {}  # study parameters that differ from the defaults (see the table bel
 # %% [markdown]
 # ## 1. Parameters
 #
-# `transportlab list` shows every parameter of every study; the cell below
-# validates the values this notebook was given (an unknown name, a wrong type or an
-# impossible value stops here, before anything runs). `protocol` and `error_rate`
-# are the axes of the sweep below; the other parameters are the same for every point.
+# `transportlab list` shows every parameter of every study. The cell below checks what
+# this notebook was given (an unknown name, a wrong type or an impossible value stops
+# here, before ns-3 loads) and returns the study's `Results`: the object this notebook
+# and `transportlab reproduce --study bottleneck_example` share. Every number and figure
+# below comes from a function of the package (`transportlab.studies.bottleneck_example`),
+# so the command line writes the same files without Jupyter.
 
 # %%
-from transportlab import sweep
-from transportlab.studies import bottleneck_example as example
+from transportlab.notebooks import start
+from transportlab.studies.bottleneck_example import analysis
 
-PARAMS = example.STUDY.validate(params, quick=quick)
-RUNS = runs or (2 if quick else 10)
-ERROR_RATES = [0.0, 0.01]
-example.STUDY.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
+results = start("bottleneck_example", globals())
+PARAMS = results.params
+results.study.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
     ["name", "value", "unit", "help"]
 ]
 
@@ -90,24 +91,26 @@ from transportlab import ns  # noqa: F401
 # %%
 # NBVAL_CHECK_OUTPUT
 udp, tcp = dict(PARAMS, protocol="udp"), dict(PARAMS, protocol="tcp")
-print(f"UDP wire bytes {example.wire_bytes(udp)}, TCP wire bytes {example.wire_bytes(tcp)}")
-print(f"UDP one-way delay: {example.expected_udp_delay(udp) * 1e3:.3f} ms")
-print(f"UDP goodput: {example.expected_goodput(udp) / 1e3:.1f} kb/s")
-print(f"TCP goodput bound: {example.expected_goodput(tcp) / 1e3:.1f} kb/s")
+print(f"UDP wire bytes {analysis.wire_bytes(udp)}, TCP wire bytes {analysis.wire_bytes(tcp)}")
+print(f"UDP one-way delay: {analysis.expected_udp_delay(udp) * 1e3:.3f} ms")
+print(f"UDP goodput: {analysis.expected_goodput(udp) / 1e3:.1f} kb/s")
+print(f"TCP goodput bound: {analysis.expected_goodput(tcp) / 1e3:.1f} kb/s")
 
 # %% [markdown]
 # ## 3. Simulation
 #
-# Each point of the grid runs `RUNS` times (ns-3 RngRun 1..RUNS). Results are
-# cached per point and run, so re-running this notebook computes only what is
-# missing (`transportlab.sweep`).
+# The study's one experiment, `main`, runs UDP and TCP without and with 1 % packet
+# errors on the bottleneck, each point `results.runs("main")` times (ns-3 RngRun
+# 1..n: 2 in quick mode, 10 in full mode). The run step (`scenario.py`) returns raw
+# tables and is cached per point and run; the analysis (`analysis.py`) runs on every
+# load, so re-running this notebook simulates only what is missing and a change of a
+# metric costs no simulation.
 
 # %%
-points = [dict(PARAMS, **point) for point in sweep.grid(protocol=["udp", "tcp"],
-                                                         error_rate=ERROR_RATES)]
-tables = sweep.run(example.STUDY, points, runs=RUNS, quick=quick, scheduler=scheduler)
-summary = tables["summary"]
-print(f"{len(points)} points x {RUNS} runs = {len(summary)} simulations")
+main = results["main"]
+summary = main["summary"]
+print(f"{len(results.points('main'))} points x {results.runs('main')} runs = "
+      f"{len(summary)} simulations")
 
 # %% [markdown]
 # ## 4. Checks against the hand calculation
@@ -117,11 +120,11 @@ print(f"{len(points)} points x {RUNS} runs = {len(summary)} simulations")
 
 # %%
 # NBVAL_CHECK_OUTPUT
-packets = tables["packets"]
+packets = main["packets"]
 udp_received = packets[(packets["protocol"] == "udp") & (packets["error_rate"] == 0.0)
                        & (packets["event"] == "received")]
 delay_ns = (udp_received["delay"] * 1e9).round().astype("int64")
-expected_ns = round(example.expected_udp_delay(udp) * 1e9)
+expected_ns = round(analysis.expected_udp_delay(udp) * 1e9)
 print(f"{len(delay_ns)} UDP packets, delays {delay_ns.min()}..{delay_ns.max()} ns, "
       f"hand calculation {expected_ns} ns, all equal: {bool((delay_ns == expected_ns).all())}")
 
@@ -133,13 +136,8 @@ print(f"{len(delay_ns)} UDP packets, delays {delay_ns.min()}..{delay_ns.max()} n
 
 # %%
 # NBVAL_CHECK_OUTPUT
-per_point = summary.groupby(["protocol", "error_rate"]).agg(
-    goodput_kbps=("goodput_bps", lambda g: round(g.mean() / 1e3, 1)),
-    loss_percent=("loss_ratio", lambda g: round(g.mean() * 100, 2)),
-    ip_loss_percent=("ip_loss_ratio", lambda g: round(g.mean() * 100, 2)),
-    distinct_runs=("packets_received", "nunique"),
-)
-print(per_point.to_string())
+print(results.table("per_point").round({"goodput_kbps": 1, "loss_percent": 2,
+                                        "ip_loss_percent": 2}).to_string(index=False))
 
 # %% [markdown]
 # With errors, TCP's goodput over the short quick-mode window can exceed the
@@ -154,60 +152,29 @@ print(per_point.to_string())
 
 # %%
 # NBVAL_CHECK_OUTPUT
-comparison = example.compare_with_hand_calculation(summary, PARAMS)
+comparison = results.comparison()
 print(comparison[["protocol", "metric", "row", "unit", "published", "reproduced", "verdict"]]
       .round(3).to_string(index=False))
 
 # %% [markdown]
 # ## 5. Figure
+#
+# Built by `reproduction.goodput_delay_figure` and saved (with the number of runs
+# behind it) to `figures[/quick]/bottleneck_example/goodput_delay.png`.
 
 # %%
-import matplotlib.pyplot as plt
-
-from transportlab.figures import save_figure
-from transportlab.paths import project_root
-
-fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
-for offset, (protocol, group) in zip((-0.2, 0.2), summary.groupby("protocol"), strict=True):
-    means = group.groupby("error_rate")["goodput_bps"].mean() / 1e3
-    spread = group.groupby("error_rate")["goodput_bps"].agg(["min", "max"]) / 1e3
-    x = [i + offset for i in range(len(means))]
-    left.bar(x, means.values, width=0.38, label=protocol.upper())
-    left.vlines(x, spread["min"], spread["max"], color="black", linewidth=1)
-    hand = [example.expected_goodput(dict(PARAMS, protocol=protocol, error_rate=e)) / 1e3
-            for e in means.index]
-    left.scatter(x, hand, marker="_", s=400, color="black", zorder=3)
-left.set_xticks(range(len(ERROR_RATES)), [f"{e:g}" for e in ERROR_RATES])
-left.set_xlabel("packet error rate on the bottleneck")
-left.set_ylabel("goodput (kb/s)")
-left.set_title("Goodput (bars: mean, lines: min-max over runs,\n— : hand calculation)",
-               fontsize=9)
-left.legend(loc="lower left")
-lossless = packets[(packets["error_rate"] == 0.0) & (packets["event"] == "received")]
-for protocol, group in lossless.groupby("protocol"):
-    delays = group["delay"].sort_values() * 1e3
-    right.step(delays, [(i + 1) / len(delays) for i in range(len(delays))], where="post",
-               label=protocol.upper())
-right.axvline(example.expected_udp_delay(udp) * 1e3, color="black", linestyle=":",
-              label="hand calc. (UDP)")
-right.set_xscale("log")
-right.set_xlabel("application one-way delay (ms)")
-right.set_ylabel("fraction of packets")
-right.set_title("Delay distribution, no errors", fontsize=9)
-right.legend(loc="lower right")
-fig.tight_layout()
-path = save_figure(fig, example.STUDY.name, "goodput_delay", quick=quick, n_runs=RUNS)
-print(path.relative_to(project_root()))
+fig = results.figure("goodput_delay")
 
 # %% [markdown]
 # ## 6. Comparison table
 #
-# `transportlab reproduce` collects every study's `comparison.csv` into
+# `results.write_comparison()` writes `data/results[/quick]/bottleneck_example/comparison.csv`
+# (the same file `transportlab reproduce --study bottleneck_example` writes);
+# `transportlab reproduce` collects every study's comparison into
 # `data/results[/quick]/summary.csv`.
 
 # %%
-from transportlab.files import write_csv
-from transportlab.paths import results_dir
+# NBVAL_CHECK_OUTPUT
+from transportlab.paths import project_root
 
-write_csv(comparison, results_dir(example.STUDY.name, quick) / "comparison.csv")
-comparison
+print(results.write_comparison().relative_to(project_root()))

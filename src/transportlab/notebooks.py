@@ -28,10 +28,81 @@ from pathlib import Path
 from typing import Any
 
 from transportlab import paths
-from transportlab.studies import Study
-from transportlab.studies import get as get_study
+from transportlab.study import Study
 
 KERNEL_NAME = "transportlab"
+NOTEBOOK_PARAMETERS = ("quick", "scheduler", "runs", "params")
+_IPYTHON_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
+_LITERAL_TYPES = (bool, int, float, str, list, dict, tuple, type(None))
+
+
+class NotebookParameterError(ValueError):
+    """A notebook parameter is unknown or has the wrong type (raised in the notebook's first cell)."""
+
+
+def get_study(name: str) -> Study:
+    from transportlab.studies import get  # noqa: PLC0415
+
+    return get(name)
+
+
+def start(study: str | Study, namespace: Mapping[str, Any]):
+    """Check a study notebook's parameters and return its :class:`~transportlab.reproduction.Results`.
+
+    Call it in the cell right after the ``parameters`` cell, with ``globals()``::
+
+        results = start("bottleneck_example", globals())
+
+    It checks, before ns-3 is loaded, what papermill injected: ``quick`` (bool),
+    ``scheduler`` (None or a string), ``runs`` (None or an int >= 1), ``params``
+    (a dict of study parameters, validated against the study), and that no other
+    parameter was passed (``papermill -p nosuch 3`` is an error, not ignored; a
+    study parameter passed on its own is pointed to ``params``).
+    """
+    from transportlab.reproduction import Results  # noqa: PLC0415
+
+    study = study if isinstance(study, Study) else get_study(study)
+    problems = []
+    missing = [n for n in NOTEBOOK_PARAMETERS if n not in namespace]
+    if missing:
+        problems.append(f"the parameters cell lacks {missing}")
+    extra = sorted(
+        name
+        for name, value in namespace.items()
+        if not name.startswith("_")
+        and name not in NOTEBOOK_PARAMETERS
+        and name not in _IPYTHON_NAMES
+        and isinstance(value, _LITERAL_TYPES)
+    )
+    for name in extra:
+        if name in study.parameters:
+            problems.append(
+                f"{name!r} is a study parameter: pass it inside params, e.g. "
+                f"papermill -y \"params: {{{name}: ...}}\""
+            )
+        else:
+            problems.append(
+                f"unknown notebook parameter {name!r}; the parameters are "
+                f"{', '.join(NOTEBOOK_PARAMETERS)} (study parameters go inside params)"
+            )
+    quick, scheduler = namespace.get("quick"), namespace.get("scheduler")
+    runs, params = namespace.get("runs"), namespace.get("params")
+    if not isinstance(quick, bool):
+        problems.append(f"quick must be True or False, got {quick!r}")
+    if scheduler is not None and not isinstance(scheduler, str):
+        problems.append(f"scheduler must be None or an address string, got {scheduler!r}")
+    if runs is not None and (isinstance(runs, bool) or not isinstance(runs, int) or runs < 1):
+        problems.append(f"runs must be None or an int >= 1, got {runs!r}")
+    if not isinstance(params, dict):
+        problems.append(
+            f"params must be a dict of study parameters, got {params!r}; with papermill: "
+            "-y \"params: {protocol: tcp}\""
+        )
+    if problems:
+        raise NotebookParameterError(
+            f"{study.name} notebook: " + "; ".join(problems)
+        )
+    return Results(study, quick=quick, params=params, runs=runs, scheduler=scheduler)
 
 
 class NotebookError(RuntimeError):

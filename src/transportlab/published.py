@@ -62,12 +62,12 @@ __all__ = [
 
 def seed_files(study: str) -> tuple[str, ...]:
     """The seed files ``study`` reproduces (its ``Study.seed_files``, the one list of them)."""
-    from transportlab.studies import all_studies  # noqa: PLC0415
+    from transportlab.studies import get  # noqa: PLC0415
 
-    studies = all_studies()
-    if study not in studies:
-        raise ValueError(f"unknown study {study!r}; known studies: {sorted(studies)}")
-    return studies[study].seed_files
+    try:
+        return get(study).seed_files
+    except KeyError as exc:
+        raise ValueError(exc.args[0]) from None
 
 
 COLUMNS = ("seed_file", "source", "protocol", "metric", "row", "unit", "value")

@@ -21,7 +21,7 @@ import pkgutil
 
 from transportlab.study import Experiment, Reproduction, Study
 
-__all__ = ["Experiment", "Reproduction", "Study", "all_studies", "get"]
+__all__ = ["Experiment", "Reproduction", "Study", "all_studies", "get", "names"]
 
 
 def _discover() -> dict[str, Study]:
@@ -49,9 +49,19 @@ def all_studies() -> dict[str, Study]:
     return _registry
 
 
+def names() -> list[str]:
+    """The names of every study, without importing them (a study's package is its name)."""
+    return sorted(info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_"))
+
+
 def get(name: str) -> Study:
-    """The study called ``name``; a clear error listing the known ones otherwise."""
-    studies = all_studies()
-    if name not in studies:
-        raise KeyError(f"unknown study {name!r}; known studies: {', '.join(studies) or '(none)'}")
-    return studies[name]
+    """The study called ``name`` (importing only it); a clear error listing the known ones."""
+    if _registry is not None and name in _registry:
+        return _registry[name]
+    known = names()
+    if name not in known:
+        raise KeyError(f"unknown study {name!r}; known studies: {', '.join(known) or '(none)'}")
+    study = getattr(importlib.import_module(f"{__name__}.{name}"), "STUDY", None)
+    if not isinstance(study, Study) or study.name != name:
+        raise RuntimeError(f"transportlab.studies.{name} must define STUDY = Study(name={name!r})")
+    return study

@@ -1,0 +1,44 @@
+"""Example study: one TCP or UDP flow through a bottleneck, against a hand calculation.
+
+Not a published study: it exercises the whole path (parameters, sweep, cache,
+notebook, papermill, figure, comparison table) on a scenario small enough to be
+checked by hand, and it is the template every study follows::
+
+    source --- 10 Mb/s, 2 ms --- router --- 1 Mb/s, 20 ms --- sink
+                                   DropTail queue (50 packets, NS-2's default limit)
+
+One flow from source to sink: a UDP constant-bit-rate flow (OnOff with constant
+on time) or a TCP bulk transfer (BulkSend), measured at the application
+(:class:`~transportlab.recording.PacketRecorder`) and at IP (FlowMonitor). An
+optional packet error rate on the bottleneck's receiving interface
+(RateErrorModel, the only random element) makes replications differ.
+
+Like NS-2's DropTail links, there is no queueing discipline (the ns-3 traffic
+control layer is removed): the point-to-point device's DropTail queue is the
+bottleneck queue.
+
+Files: ``parameters.py`` (declared parameters, packet sizes), ``scenario.py``
+(``run``: ns-3, cached), ``analysis.py`` (hand calculation, ``analyse``,
+comparison rows; not cached), ``reproduction.py`` (the experiment, the
+comparison, a table and the figure).
+"""
+
+from transportlab.study import Study
+from transportlab.studies.bottleneck_example.analysis import analyse
+from transportlab.studies.bottleneck_example.parameters import PARAMETERS
+from transportlab.studies.bottleneck_example.reproduction import REPRODUCTION
+from transportlab.studies.bottleneck_example.scenario import run
+
+STUDY = Study(
+    name="bottleneck_example",
+    title="Example: one TCP or UDP flow through a 1 Mb/s bottleneck, against a hand calculation",
+    seed_files=(),
+    notebook="00_bottleneck_example.ipynb",
+    parameters=PARAMETERS,
+    run=run,
+    analyse=analyse,
+    reproduction=REPRODUCTION,
+    description="Two hosts and a router; checks delay and throughput against hand-computed "
+    "values. Shows the whole path: notebook, sweep, papermill, figure, nbval.",
+    tags=("example", "tcp", "udp"),
+)
