@@ -3,14 +3,16 @@
 ::
 
     transportlab list [--study NAME ...]
-    transportlab reproduce [--quick] [--study NAME ...] [--scheduler ADDRESS]
-                           [--output DIR] [--runs N] [-p name=value ...]
+    transportlab reproduce [--quick] [--study NAME ...] [--scheduler ADDRESS] [--workers N]
+                           [--runs N] [-p name=value ...] [--force] [--dry-run]
+                           [--notebook [--output DIR]]
     transportlab sweep --study NAME [--grid name=v1,v2 ...] [-p name=value ...]
                        [--runs N] [--seed S] [--quick] [--scheduler ADDRESS|serial|local]
-                       [--workers N] [--output DIR] [--dry-run]
+                       [--workers N] [--output DIR] [--overwrite] [--force] [--dry-run]
 
-Every argument is checked (study names, parameter names, types and values)
-before anything runs; problems exit with status 2 and a message naming them.
+Every argument is checked (study names, parameter names, types and values, output
+folders, the scheduler) before anything runs; problems exit with status 2 and a
+one-line message naming them, and no result file is touched.
 """
 
 from __future__ import annotations
@@ -20,21 +22,23 @@ import contextlib
 import json
 import sys
 import textwrap
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from transportlab import __version__, paths
-from transportlab.files import write_csv
+from transportlab.files import OutputError, check_writable_folder, write_csv, write_text
 from transportlab.params import Param, ParameterError
-from transportlab.studies import Study, all_studies
+from transportlab.reproduction import (
+    SUMMARY_COLUMNS,
+    collect_summary,
+    format_summary,
+    write_summary,
+)
+from transportlab.study import Study
 
-SUMMARY_COLUMNS = [
-    "study", "source", "protocol", "metric", "row", "unit", "published", "reproduced",
-    "n_runs", "ratio", "verdict",
-]  # fmt: skip
+__all__ = ["SUMMARY_COLUMNS", "collect_summary", "format_summary", "main", "write_summary"]
 
 
 class UsageError(Exception):
@@ -130,16 +134,18 @@ def parse_grid(study: Study, axes: Sequence[str]) -> dict[str, list[Any]]:
 
 
 def select_studies(names: Sequence[str] | None) -> list[Study]:
-    studies = all_studies()
+    from transportlab import studies  # noqa: PLC0415
+
+    known = studies.names()
     if not names:
-        return list(studies.values())
-    unknown = [n for n in names if n not in studies]
+        return list(studies.all_studies().values())
+    unknown = [n for n in names if n not in known]
     if unknown:
         raise UsageError(
             f"unknown study {', '.join(map(repr, unknown))}; known studies: "
-            f"{', '.join(studies) or '(none)'}"
+            f"{', '.join(known) or '(none)'}"
         )
-    return [studies[n] for n in dict.fromkeys(names)]
+    return [studies.get(n) for n in dict.fromkeys(names)]
 
 
 def _format_value(value: Any) -> str:
@@ -187,48 +193,6 @@ def describe_study(study: Study, width: int = 100) -> str:
     return "\n".join(lines)
 
 
-# --------------------------------------------------------------------------- summary
-
-
-def collect_summary(quick: bool) -> pd.DataFrame:
-    """Every registered study's ``comparison.csv`` (quick or full mode) in one table."""
-    frames = []
-    for name in all_studies():
-        path = paths.results_dir(name, quick) / "comparison.csv"
-        if path.is_file():
-            frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
-            if "study" not in frame:
-                frame.insert(0, "study", name)
-            frames.append(frame)
-    if not frames:
-        return pd.DataFrame(columns=SUMMARY_COLUMNS)
-    return pd.concat(frames, ignore_index=True)
-
-
-def write_summary(summary: pd.DataFrame, quick: bool) -> Path:
-    return write_csv(summary, paths.results_dir(quick=quick) / "summary.csv")
-
-
-def _format_number(value: object) -> str:
-    """A number to four significant digits; a published value as printed ("~7", ">3")."""
-    if isinstance(value, str):
-        return value
-    if pd.isna(value):
-        return ""
-    return f"{value:.4g}"
-
-
-def format_summary(summary: pd.DataFrame) -> str:
-    if summary.empty:
-        return "no comparison rows"
-    shown = summary[[c for c in SUMMARY_COLUMNS if c in summary.columns]].copy()
-    for column in ("published", "reproduced", "ratio"):
-        if column in shown:
-            shown[column] = shown[column].map(_format_number)
-    counts = summary.groupby("study")["verdict"].value_counts().unstack(fill_value=0)
-    return shown.to_string(index=False) + "\n\n" + counts.to_string()
-
-
 # --------------------------------------------------------------------------- commands
 
 
@@ -259,60 +223,149 @@ def _validated_overrides(
     return overrides
 
 
+def _study_plan(results) -> tuple[int, int]:
+    """(simulations, of which cached) of every available experiment of ``results``."""
+    from transportlab import sweep  # noqa: PLC0415
+
+    total = cached = 0
+    for tasks in results.plan().values():
+        total += len(tasks)
+        cached += 0 if results.force else sweep.cached_count(tasks)
+    return total, cached
+
+
+def _duration(seconds: float) -> str:
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m{secs:02d}s" if hours else f"{minutes}m{secs:02d}s"
+
+
 def cmd_reproduce(args: argparse.Namespace) -> int:
-    from transportlab import notebooks  # noqa: PLC0415
     from transportlab import sweep as sweeps  # noqa: PLC0415
+    from transportlab.reproduction import Results  # noqa: PLC0415
 
     studies = select_studies(args.study)
     if not studies:
         raise UsageError("no studies to reproduce")
+    if args.output and not args.notebook:
+        raise UsageError("--output is the folder of executed notebooks: use it with --notebook")
     overrides = _validated_overrides(studies, args.param, args.quick)
+    try:
+        scheduler = sweeps.check_scheduler(args.scheduler)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    # Check every output before the first simulation.
     for study in studies:
-        notebooks.notebook_path(study)  # every notebook exists before the first one runs
-    kernel = notebooks.ensure_kernel()
+        check_writable_folder(paths.results_dir(study.name, args.quick), "results folder")
+        check_writable_folder(paths.figures_dir(study.name, args.quick), "figures folder")
+    kernel = None
+    if args.notebook:
+        from transportlab import notebooks  # noqa: PLC0415
+
+        for study in studies:
+            notebooks.notebook_path(study)
+            check_writable_folder(
+                notebooks.output_path(study, args.quick, args.output).parent, "notebook folder"
+            )
+        kernel = notebooks.ensure_kernel()
+    plans = {}
+    for study in studies:
+        try:
+            results = Results(
+                study, quick=args.quick, params=overrides[study.name], runs=args.runs,
+                scheduler=scheduler, force=args.force,
+            )  # fmt: skip
+        except (ParameterError, ValueError) as exc:
+            raise UsageError(f"{study.name}: {exc}") from None
+        plans[study.name] = (results, *_study_plan(results))
+    total = sum(p[1] for p in plans.values())
+    to_run = sum(p[1] - p[2] for p in plans.values())
+    mode = "quick" if args.quick else "full"
+    print(f"reproduce ({mode} mode): {len(studies)} studies, {total} simulations, "
+          f"{total - to_run} cached, {to_run} to run", flush=True)  # fmt: skip
+    if args.dry_run:
+        for name, (_, n, cached) in plans.items():
+            print(f"  {name}: {n} simulations, {cached} cached, {n - cached} to run")
+        return 0
 
     failures = []
+    started, done = time.monotonic(), 0
     with contextlib.ExitStack() as stack:
-        scheduler = args.scheduler
-        if scheduler is None and not args.quick and len(studies) > 0:
-            # One local cluster for all notebooks: its workers keep ns-3 imported.
+        if scheduler is None and not args.quick and to_run:
+            # One local cluster for all studies: its workers keep ns-3 imported.
             client = stack.enter_context(sweeps.local_cluster(args.workers))
             scheduler = client.scheduler.address
-            print(
-                f"local Dask cluster: {scheduler} ({len(client.scheduler_info()['workers'])} "
-                "workers)"
+            print(f"local Dask cluster: {scheduler} "
+                  f"({len(client.scheduler_info()['workers'])} workers)")  # fmt: skip
+        for index, study in enumerate(studies, 1):
+            results, n, cached = plans[study.name]
+            results.scheduler = scheduler
+            elapsed = time.monotonic() - started
+            eta = (
+                f", about {_duration(elapsed / done * (to_run - done))} left"
+                if done and to_run > done
+                else ""
             )
-        for study in studies:
-            print(
-                f"== {study.name}: notebooks/{study.notebook} ({'quick' if args.quick else 'full'}"
-                " mode)",
-                flush=True,
-            )
-            # A failed run must not leave the previous comparison in the summary.
-            stale = paths.results_dir(study.name, args.quick) / "comparison.csv"
-            stale.unlink(missing_ok=True)
+            print(f"== [{index}/{len(studies)}] {study.name}: {n} simulations, {cached} cached, "
+                  f"{n - cached} to run{eta}", flush=True)  # fmt: skip
             try:
-                out = notebooks.execute(
-                    study,
-                    quick=args.quick,
-                    scheduler=scheduler,
-                    params=overrides[study.name],
-                    runs=args.runs,
-                    output_dir=args.output,
-                    kernel_name=kernel,
-                )
-                print(f"   executed: {out}")
-            except notebooks.NotebookError as exc:
+                if args.notebook:
+                    out = notebooks.execute(
+                        study, quick=args.quick, scheduler=scheduler,
+                        params=overrides[study.name], runs=args.runs, output_dir=args.output,
+                        kernel_name=kernel,
+                    )  # fmt: skip
+                    print(f"   notebook: {out}")
+                else:
+                    for path in results.write():
+                        print(f"   wrote {_relative(path)}")
+            except Exception as exc:  # noqa: BLE001 - report, keep the other studies going
                 failures.append(study.name)
-                print(f"   FAILED: {exc}\n   see {exc.notebook}", file=sys.stderr)
+                where = f"; see {exc.notebook}" if hasattr(exc, "notebook") else ""
+                message = (
+                    str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+                )
+                print(f"   FAILED: {message}{where} (the previous results are kept)",
+                      file=sys.stderr)  # fmt: skip
+            done += n - cached
     summary = collect_summary(args.quick)
     path = write_summary(summary, args.quick)
-    print(f"\n== summary of all comparison rows ({path})")
+    print(f"\n== summary of all comparison rows ({_relative(path)})")
     print(format_summary(summary))
     if failures:
         print(f"\nfailed: {', '.join(failures)}", file=sys.stderr)
         return 1
     return 0
+
+
+def _relative(path: Path) -> str:
+    with contextlib.suppress(ValueError, FileNotFoundError):
+        return str(Path(path).resolve().relative_to(paths.project_root()))
+    return str(path)
+
+
+SWEEP_MANIFEST = "sweep.json"
+
+
+def _claim_output(output: Path, manifest: dict[str, Any], overwrite: bool) -> None:
+    """Make ``output`` this sweep's folder; refuse another sweep's folder unless ``overwrite``."""
+    check_writable_folder(output, "sweep output folder")
+    existing = output / SWEEP_MANIFEST
+    if existing.is_file():
+        try:
+            previous = json.loads(existing.read_text())
+        except (OSError, json.JSONDecodeError):
+            previous = None
+        if previous != manifest and not overwrite:
+            raise UsageError(
+                f"{output} holds the results of another sweep ({SWEEP_MANIFEST} differs); "
+                "choose another --output or pass --overwrite"
+            )
+    elif any(output.iterdir()) and not overwrite:
+        raise UsageError(
+            f"{output} is not empty and holds no {SWEEP_MANIFEST}; choose another --output "
+            "or pass --overwrite"
+        )
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -324,12 +377,33 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         axes = parse_grid(study, args.grid)
     except ParameterError as exc:
         raise UsageError(str(exc)) from exc
+    both = sorted(set(fixed) & set(axes))
+    if both:
+        raise UsageError(f"{', '.join(both)} given both with -p and with --grid: choose one")
     points = [dict(fixed, **point) for point in sweeps.grid(**axes)] if axes else [fixed]
     try:
         tasks = sweeps.plan(study, points, runs=args.runs, seed=args.seed, quick=args.quick)
     except (ParameterError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
-    cached = sweeps.cached_count(tasks)
+    try:
+        scheduler = sweeps.check_scheduler(args.scheduler)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    output = (
+        Path(args.output)
+        if args.output
+        else (paths.project_root() / "output" / "sweeps" / study.name)
+    )
+    manifest = {
+        "study": study.name,
+        "points": json.loads(json.dumps(points)),
+        "runs": args.runs,
+        "seed": args.seed,
+        "quick": args.quick,
+    }
+    if not args.dry_run:
+        _claim_output(output, manifest, args.overwrite)
+    cached = 0 if args.force else sweeps.cached_count(tasks)
     print(
         f"{study.name}: {len(points)} points x {args.runs} runs = {len(tasks)} simulations, "
         f"{cached} cached, {len(tasks) - cached} to run"
@@ -342,69 +416,122 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         runs=args.runs,
         seed=args.seed,
         quick=args.quick,
-        scheduler=args.scheduler,
+        scheduler=scheduler,
         n_workers=args.workers,
+        force=args.force,
     )
-    output = (
-        Path(args.output)
-        if args.output
-        else (paths.project_root() / "output" / "sweeps" / study.name)
-    )
+    write_text(output / SWEEP_MANIFEST, json.dumps(manifest, indent=2) + "\n")
     for name, frame in tables.items():
         write_csv(frame, output / f"{name}.csv")
         print(f"  {name}: {len(frame)} rows -> {output / f'{name}.csv'}")
     return 0
 
 
+SWEEP_EPILOG = """\
+Each point of the grid (the product of the --grid axes, with the -p values and the
+defaults for every other parameter) runs --runs times (ns-3 RngRun 1..N). Finished
+simulations are cached, so an interrupted sweep resumes where it stopped. The result
+is one CSV per table of the study in --output, beside a sweep.json describing the
+sweep; another sweep never silently overwrites that folder.
+
+examples:
+  transportlab sweep --study bottleneck_example --grid protocol=udp,tcp \\
+      --grid error_rate=0,0.01,0.05 --runs 5
+  transportlab sweep --study bottleneck_example -p protocol=tcp --grid queue_packets=10,50,100 \\
+      --scheduler tcp://scheduler-host:8786 --output output/sweeps/queue
+  transportlab sweep --study wired_best_effort --quick --grid protocol=tcp,sctp --dry-run
+"""
+
+REPRODUCE_EPILOG = """\
+Without --notebook the comparison (data/results[/quick]/<study>/comparison.csv), the
+study's result tables and figures (figures[/quick]/<study>/) are computed straight from
+the package; with --notebook the study notebooks run with papermill and write the same
+files through the same functions. Finished simulations are cached (data/cache).
+
+examples:
+  transportlab reproduce --quick
+  transportlab reproduce --study bottleneck_example wired_best_effort --runs 3
+  transportlab reproduce --scheduler tcp://scheduler-host:8786
+  transportlab reproduce --quick --study sip_over_sctp --notebook --output output/quick
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from transportlab import studies  # noqa: PLC0415
+
+    known = studies.names()
     parser = argparse.ArgumentParser(
         prog="transportlab",
         description="Reproducible SCTP/TCP/UDP studies with ns-3.",
     )
     parser.add_argument("--version", action="version", version=f"transportlab {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    formatter = argparse.RawDescriptionHelpFormatter
 
     listing = commands.add_parser("list", help="studies and their parameters")
-    listing.add_argument("--study", nargs="+", metavar="NAME", help="only these studies")
+    listing.add_argument(
+        "--study", nargs="+", metavar="NAME", help=f"only these ({', '.join(known)})"
+    )
     listing.set_defaults(handler=cmd_list)
 
     param_help = "study parameter, e.g. -p duration=50 (repeatable; `transportlab list` shows them)"
     reproduce = commands.add_parser(
-        "reproduce", help="run the study notebooks (papermill), write figures and a summary"
+        "reproduce",
+        help="reproduce studies: comparison, tables and figures",
+        description="Run the experiments of the studies and write their comparison with the "
+        "published values, their result tables and figures, and the summary of all studies.",
+        epilog=REPRODUCE_EPILOG,
+        formatter_class=formatter,
     )
     reproduce.add_argument(
         "--quick", action="store_true", help="quick mode: short runs, few replications (minutes)"
     )
-    reproduce.add_argument("--study", nargs="+", metavar="NAME", help="only these studies")
+    reproduce.add_argument(
+        "--study", nargs="+", metavar="NAME", help=f"only these studies ({', '.join(known)})"
+    )
     reproduce.add_argument(
         "--scheduler",
         metavar="ADDRESS",
-        help="Dask scheduler address (default: in-process when --quick, else a local cluster)",
+        help="serial, local, or a Dask scheduler address (default: in-process when --quick, "
+        "else a local cluster)",
     )
     reproduce.add_argument(
-        "--workers",
-        type=int,
-        metavar="N",
+        "--workers", type=int, metavar="N",
         help="worker processes of the local cluster (default: one per core)",
-    )
+    )  # fmt: skip
     reproduce.add_argument(
-        "--output",
-        metavar="DIR",
-        help="folder for the executed notebooks (default: output[/quick])",
-    )
-    reproduce.add_argument(
-        "--runs",
-        type=int,
-        metavar="N",
-        help="replications per point (default: each notebook's own)",
-    )
+        "--runs", type=int, metavar="N",
+        help="replications per point of every experiment (default: each experiment's own)",
+    )  # fmt: skip
     reproduce.add_argument(
         "-p", "--param", action="append", default=[], metavar="NAME=VALUE", help=param_help
     )
+    reproduce.add_argument(
+        "--force", action="store_true", help="re-run every simulation instead of using the cache"
+    )
+    reproduce.add_argument(
+        "--dry-run", action="store_true", help="only count the simulations to run and those cached"
+    )
+    reproduce.add_argument(
+        "--notebook", action="store_true",
+        help="run the study notebooks with papermill (they write the same files)",
+    )  # fmt: skip
+    reproduce.add_argument(
+        "--output", metavar="DIR",
+        help="with --notebook: folder for the executed notebooks (default: output[/quick])",
+    )  # fmt: skip
     reproduce.set_defaults(handler=cmd_reproduce)
 
-    sweep = commands.add_parser("sweep", help="run one study over a grid of points x runs")
-    sweep.add_argument("--study", required=True, metavar="NAME")
+    sweep = commands.add_parser(
+        "sweep",
+        help="run one study over a grid of points x runs",
+        description="Run one study over a grid of parameter values and replications, "
+        "cached and resumable, serially or on a Dask cluster.",
+        epilog=SWEEP_EPILOG,
+        formatter_class=formatter,
+    )
+    sweep.add_argument("--study", required=True, metavar="NAME", choices=known,
+                       help=f"the study: {', '.join(known)}")  # fmt: skip
     sweep.add_argument(
         "--grid",
         action="append",
@@ -416,12 +543,9 @@ def build_parser() -> argparse.ArgumentParser:
         "-p", "--param", action="append", default=[], metavar="NAME=VALUE", help=param_help
     )
     sweep.add_argument(
-        "--runs",
-        type=int,
-        default=1,
-        metavar="N",
+        "--runs", type=int, default=1, metavar="N",
         help="replications per point: ns-3 RngRun 1..N (default 1)",
-    )
+    )  # fmt: skip
     sweep.add_argument("--seed", type=int, default=1, help="ns-3 RngSeed (default 1)")
     sweep.add_argument("--quick", action="store_true", help="quick-mode parameter defaults")
     sweep.add_argument(
@@ -432,9 +556,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sweep.add_argument("--workers", type=int, metavar="N", help="local cluster size")
     sweep.add_argument(
-        "--output",
-        metavar="DIR",
+        "--output", metavar="DIR",
         help="folder for one CSV per table (default: output/sweeps/<study>)",
+    )  # fmt: skip
+    sweep.add_argument(
+        "--overwrite", action="store_true", help="replace the results of another sweep in --output"
+    )
+    sweep.add_argument(
+        "--force", action="store_true", help="re-run every simulation instead of using the cache"
     )
     sweep.add_argument(
         "--dry-run", action="store_true", help="only count the simulations to run and those cached"
@@ -444,22 +573,31 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from transportlab.sweep import SimulationError  # noqa: PLC0415
+
     parser = build_parser()
     args = parser.parse_args(argv)
-    for option in ("runs", "workers"):
+    for option in ("runs", "workers", "seed"):
         value = getattr(args, option, None)
         if value is not None and value < 1:
             parser.error(f"--{option} must be >= 1")
+    prefix = f"transportlab {args.command}: error:"
     try:
         return args.handler(args)
-    except UsageError as exc:
-        parser.exit(2, f"transportlab {args.command}: error: {exc}\n")
-    except ParameterError as exc:
-        parser.exit(2, f"transportlab {args.command}: error: {exc}\n")
+    except (UsageError, ParameterError, OutputError) as exc:
+        parser.exit(2, f"{prefix} {_one_line(exc)}\n")
+    except SimulationError as exc:
+        parser.exit(1, f"{prefix} {_one_line(exc)}\n")
     except KeyboardInterrupt:
         print("\ninterrupted; finished simulations are cached", file=sys.stderr)
         return 130
     return 0
+
+
+def _one_line(exc: BaseException) -> str:
+    """The message of ``exc`` on one line (a list of problems joined with '; ')."""
+    lines = [line.strip(" -") for line in str(exc).splitlines() if line.strip(" -")]
+    return "; ".join(lines) if lines else type(exc).__name__
 
 
 if __name__ == "__main__":

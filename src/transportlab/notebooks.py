@@ -37,7 +37,7 @@ _LITERAL_TYPES = (bool, int, float, str, list, dict, tuple, type(None))
 
 
 class NotebookParameterError(ValueError):
-    """A notebook parameter is unknown or has the wrong type (raised in the notebook's first cell)."""
+    """A notebook parameter is unknown or of the wrong type (raised in the first code cell)."""
 
 
 def get_study(name: str) -> Study:
@@ -47,7 +47,7 @@ def get_study(name: str) -> Study:
 
 
 def start(study: str | Study, namespace: Mapping[str, Any]):
-    """Check a study notebook's parameters and return its :class:`~transportlab.reproduction.Results`.
+    """Check a study notebook's parameters; return its :class:`~transportlab.reproduction.Results`.
 
     Call it in the cell right after the ``parameters`` cell, with ``globals()``::
 
@@ -78,7 +78,7 @@ def start(study: str | Study, namespace: Mapping[str, Any]):
         if name in study.parameters:
             problems.append(
                 f"{name!r} is a study parameter: pass it inside params, e.g. "
-                f"papermill -y \"params: {{{name}: ...}}\""
+                f'papermill -y "params: {{{name}: ...}}"'
             )
         else:
             problems.append(
@@ -96,12 +96,10 @@ def start(study: str | Study, namespace: Mapping[str, Any]):
     if not isinstance(params, dict):
         problems.append(
             f"params must be a dict of study parameters, got {params!r}; with papermill: "
-            "-y \"params: {protocol: tcp}\""
+            '-y "params: {protocol: tcp}"'
         )
     if problems:
-        raise NotebookParameterError(
-            f"{study.name} notebook: " + "; ".join(problems)
-        )
+        raise NotebookParameterError(f"{study.name} notebook: " + "; ".join(problems))
     return Results(study, quick=quick, params=params, runs=runs, scheduler=scheduler)
 
 

@@ -60,6 +60,7 @@ __all__ = [
     "write_comparison",
 ]
 
+
 def seed_files(study: str) -> tuple[str, ...]:
     """The seed files ``study`` reproduces (its ``Study.seed_files``, the one list of them)."""
     from transportlab.studies import get  # noqa: PLC0415

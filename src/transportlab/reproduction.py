@@ -31,7 +31,7 @@ from transportlab import paths
 from transportlab.files import check_writable_folder, write_csv
 from transportlab.study import Experiment, Study
 
-__all__ = ["ExperimentUnavailable", "Results", "collect_summary", "write_summary"]
+__all__ = ["ExperimentUnavailableError", "Results", "collect_summary", "write_summary"]
 
 SUMMARY_COLUMNS = [
     "study", "source", "protocol", "metric", "row", "unit", "published", "reproduced",
@@ -39,7 +39,7 @@ SUMMARY_COLUMNS = [
 ]  # fmt: skip
 
 
-class ExperimentUnavailable(RuntimeError):
+class ExperimentUnavailableError(RuntimeError):
     """The experiment needs something this build lacks (e.g. the SCTP model)."""
 
 
@@ -139,7 +139,7 @@ class Results:
         if name not in self._tables:
             experiment = self.experiment(name)
             if not experiment.is_available():
-                raise ExperimentUnavailable(
+                raise ExperimentUnavailableError(
                     f"{self.study.name}/{name} needs what this build lacks (e.g. the SCTP model)"
                 )
             self._tables[name] = sweep.run(
@@ -249,10 +249,10 @@ class Results:
 
 def collect_summary(quick: bool) -> pd.DataFrame:
     """Every registered study's ``comparison.csv`` (quick or full mode) in one table."""
-    from transportlab.studies import all_studies  # noqa: PLC0415
+    from transportlab.studies import names  # noqa: PLC0415
 
     frames = []
-    for name in all_studies():
+    for name in names():
         path = paths.results_dir(name, quick) / "comparison.csv"
         if path.is_file():
             frame = pd.read_csv(path, keep_default_na=False, na_values=[""])

@@ -639,9 +639,7 @@ def run(
 
             shutil.rmtree(cache_folder, ignore_errors=True)
     if analyse:
-        results = {
-            task.key: _analysed(study, task, results[task.key]) for task in tasks
-        }
+        results = {task.key: _analysed(study, task, results[task.key]) for task in tasks}
     return _concatenate(tasks, results)
 
 

@@ -51,7 +51,9 @@ def all_studies() -> dict[str, Study]:
 
 def names() -> list[str]:
     """The names of every study, without importing them (a study's package is its name)."""
-    return sorted(info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_"))
+    return sorted(
+        info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_")
+    )
 
 
 def get(name: str) -> Study:

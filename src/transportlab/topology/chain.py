@@ -54,7 +54,9 @@ def chain(ns, links: Sequence[Link], queue_packets: int) -> Chain:
     )
     devices = []
     for k, link in enumerate(links):
-        helper.SetDeviceAttribute("DataRate", ns.DataRateValue(ns.DataRate(round(link.rate_mbps * 1e6))))
+        helper.SetDeviceAttribute(
+            "DataRate", ns.DataRateValue(ns.DataRate(round(link.rate_mbps * 1e6)))
+        )
         helper.SetChannelAttribute("Delay", ns.TimeValue(milliseconds(ns, link.delay_ms)))
         devices.append(helper.Install(nodes.Get(k), nodes.Get(k + 1)))
     ns.InternetStackHelper().Install(nodes)

@@ -23,11 +23,11 @@ comparison rows; not cached), ``reproduction.py`` (the experiment, the
 comparison, a table and the figure).
 """
 
-from transportlab.study import Study
 from transportlab.studies.bottleneck_example.analysis import analyse
 from transportlab.studies.bottleneck_example.parameters import PARAMETERS
 from transportlab.studies.bottleneck_example.reproduction import REPRODUCTION
 from transportlab.studies.bottleneck_example.scenario import run
+from transportlab.study import Study
 
 STUDY = Study(
     name="bottleneck_example",

@@ -68,7 +68,7 @@ def expected_goodput(params: Mapping[str, Any]) -> float:
 
 
 def analyse(raw: Mapping[str, pd.DataFrame], params: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
-    """Tables of one replication: ``summary`` (one row, :func:`summarise`), ``packets``, ``flows``."""
+    """One replication's tables: ``summary`` (:func:`summarise`), ``packets``, ``flows``."""
     packets, flows = raw["packets"], raw["flows"]
     return {
         "summary": pd.DataFrame([summarise(packets, flows, params)]),

@@ -7,8 +7,8 @@ from typing import Any
 
 import pandas as pd
 
-from transportlab.study import Experiment, Reproduction
 from transportlab.studies.bottleneck_example import analysis
+from transportlab.study import Experiment, Reproduction
 
 ERROR_RATES = (0.0, 0.01)
 PROTOCOLS = ("udp", "tcp")
@@ -88,7 +88,10 @@ def goodput_delay_figure(results):
             label=protocol.upper(),
         )
     right.axvline(
-        analysis.expected_udp_delay(udp) * 1e3, color="black", linestyle=":", label="hand calc. (UDP)"
+        analysis.expected_udp_delay(udp) * 1e3,
+        color="black",
+        linestyle=":",
+        label="hand calc. (UDP)",
     )
     right.set_xscale("log")
     right.set_xlabel("application one-way delay (ms)")
