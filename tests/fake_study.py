@@ -1,6 +1,6 @@
 """A study without ns-3 for testing the sweep machinery (importable by Dask workers).
 
-Every call of :func:`simulate` appends ``x,label,seed,run,pid`` to the file named by
+Every call of :func:`run` (the run step, cached) appends ``x,label,seed,run,pid`` to the file named by
 $FAKE_STUDY_CALLS, so tests can count computations across processes. With
 $FAKE_STUDY_FAIL_AT = k the k-th and later calls (counted in that file) raise;
 $FAKE_STUDY_SLEEP seconds are slept per call.
@@ -14,12 +14,13 @@ import time
 import pandas as pd
 
 from transportlab.params import Param, ParameterSpace
-from transportlab.studies import Study
+from transportlab.study import Experiment, Reproduction, Study
 
 PARAMETERS = ParameterSpace(
     Param("x", 1, int, "an integer", minimum=0),
     Param("label", "a", str, "a choice", choices=("a", "b")),
     Param("scale", 1.0, float, "a float", minimum=0, exclusive_minimum=True, quick=0.5),
+    Param("out", "", str, "a file prefix: when set, the run writes <out>-<run>.txt"),
 )
 
 
@@ -44,7 +45,7 @@ def set_env(name: str, value: str) -> None:
     os.environ[name] = value
 
 
-def simulate(params, seed, run):
+def run(params, seed, run):
     path = _calls_file()
     if path:
         with open(path, "a") as stream:
@@ -54,10 +55,31 @@ def simulate(params, seed, run):
             raise RuntimeError("injected failure")
     time.sleep(float(os.environ.get("FAKE_STUDY_SLEEP", "0")))
     value = params["x"] * params["scale"] + 1000 * seed + run / 10
+    if params["out"]:
+        with open(f"{params['out']}-{run}.txt", "w") as stream:
+            stream.write(f"{value}\n")
     return {
-        "result": pd.DataFrame({"value": [value], "double": [2 * value]}),
+        "raw": pd.DataFrame({"value": [value]}),
         "trace": pd.DataFrame({"step": range(run), "level": [params["label"]] * run}),
     }
+
+
+def analyse(raw, params):
+    """The analysis step (never cached): doubles the raw value, keeps the trace."""
+    value = raw["raw"]["value"]
+    return {
+        "result": pd.DataFrame({"value": value, "double": 2 * value * ANALYSIS_FACTOR}),
+        "trace": raw["trace"],
+    }
+
+
+#: Tests change it to show that analysis changes need no new simulation.
+ANALYSIS_FACTOR = 1
+
+
+def comparison(results):
+    result = results["main"]["result"]
+    return pd.DataFrame({"x": result["x"], "value": result["value"]})
 
 
 STUDY = Study(
@@ -66,5 +88,13 @@ STUDY = Study(
     seed_files=(),
     notebook="none.ipynb",
     parameters=PARAMETERS,
-    simulate=simulate,
+    run=run,
+    analyse=analyse,
+    reproduction=Reproduction(
+        experiments=(
+            Experiment("main", "x = 1, 2", lambda p: [{"x": 1}, {"x": 2}], runs=3, quick_runs=2),
+        ),
+        comparison=comparison,
+    ),
+    output_parameters=("out",),
 )

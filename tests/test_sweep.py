@@ -72,7 +72,7 @@ def test_grid_rejects_an_axis_that_is_not_a_list_of_values(axis):
 def test_plan_orders_points_then_runs_and_fills_defaults():
     tasks = sweep.plan(FAKE, [{"x": 3}, {"x": 4, "label": "b"}], runs=2, seed=7)
     assert [(t.params["x"], t.run) for t in tasks] == [(3, 1), (3, 2), (4, 1), (4, 2)]
-    assert tasks[0].params == {"x": 3, "label": "a", "scale": 1.0}
+    assert tasks[0].params == {"x": 3, "label": "a", "scale": 1.0, "out": ""}
     assert {t.seed for t in tasks} == {7}
     assert sweep.plan(FAKE, None, runs=[5, 9])[1].run == 9
 
@@ -118,27 +118,27 @@ def test_key_depends_on_everything_that_identifies_a_result():
     assert sweep.plan(FAKE, [{"x": 3}], runs=1)[0].key != base
     assert sweep.plan(FAKE, [{"x": 2}], runs=[2])[0].key != base
     assert sweep.plan(FAKE, [{"x": 2}], runs=1, seed=2)[0].key != base
-    bumped = dataclasses.replace(FAKE, version="2")
-    assert sweep.plan(bumped, [{"x": 2}], runs=1)[0].key != base
+    renamed = dataclasses.replace(FAKE, name="fake_sweep_2")
+    assert sweep.plan(renamed, [{"x": 2}], runs=1)[0].key != base
 
 
 def test_key_changes_with_the_code_fingerprint(monkeypatch):
     base = sweep.plan(FAKE, [{}])[0]
-    assert base.identity["code"] == sweep.code_fingerprint(FAKE.simulate)
-    monkeypatch.setattr(sweep, "code_fingerprint", lambda simulate: "0" * 64)
+    assert base.identity["code"] == sweep.code_fingerprint(FAKE.run)
+    monkeypatch.setattr(sweep, "code_fingerprint", lambda run: "0" * 64)
     assert sweep.plan(FAKE, [{}])[0].key != base.key
 
 
 def test_code_fingerprint_follows_the_study_module_source(tmp_path, monkeypatch):
     module = tmp_path / "fingerprinted_study.py"
-    module.write_text("def simulate(params, seed, run):\n    return {}\n")
+    module.write_text("def run(params, seed, run):\n    return {}\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     import fingerprinted_study  # noqa: PLC0415
 
-    before = sweep.code_fingerprint(fingerprinted_study.simulate)
-    module.write_text("def simulate(params, seed, run):\n    return {}  # changed\n")
+    before = sweep.code_fingerprint(fingerprinted_study.run)
+    module.write_text("def run(params, seed, run):\n    return {}  # changed\n")
     os.utime(module, ns=(time.time_ns(), time.time_ns() + 10**9))
-    assert sweep.code_fingerprint(fingerprinted_study.simulate) != before
+    assert sweep.code_fingerprint(fingerprinted_study.run) != before
 
 
 def test_key_is_the_same_in_another_process():
@@ -179,7 +179,7 @@ def test_serial_run_concatenates_tables_with_point_columns(cache, calls_file):
         progress=False,
     )
     result = tables["result"]
-    assert list(result.columns) == ["x", "label", "scale", "seed", "run", "value", "double"]
+    assert list(result.columns) == ["x", "label", "scale", "out", "seed", "run", "value", "double"]
     assert len(result) == 8
     assert result[["x", "label", "run"]].values.tolist()[:3] == [
         [1, "a", 1],
@@ -222,8 +222,10 @@ def test_cache_file_holds_the_identity_and_the_tables(cache, calls_file):
     path = cache / "fake_sweep" / f"{task.key}.pkl"
     record = pickle.loads(path.read_bytes())
     assert record["key"] == task.key
-    assert record["identity"]["params"] == {"x": 9, "label": "a", "scale": 1.0}
-    assert record["tables"]["result"]["value"].tolist() == [9 + 1000 + 0.1]
+    assert record["identity"]["params"] == {"x": 9, "label": "a", "scale": 1.0, "out": ""}
+    # the raw tables of the run step, not the analysed ones
+    assert set(record["tables"]) == {"raw", "trace"}
+    assert record["tables"]["raw"]["value"].tolist() == [9 + 1000 + 0.1]
 
 
 def test_failure_keeps_finished_points_and_rerun_computes_only_the_rest(
@@ -266,7 +268,7 @@ def test_an_interrupted_process_resumes_without_recomputing(tmp_path, cache, cal
     finished = cache_files(cache)
     assert 3 <= len(finished) < 8
     for path in finished:  # every file that exists is complete
-        assert pickle.loads(path.read_bytes())["tables"]["result"].shape == (1, 2)
+        assert pickle.loads(path.read_bytes())["tables"]["raw"].shape == (1, 1)
     computed_before = len(fake_study.calls(calls_file))
 
     tables = sweep.run(FAKE, sweep.grid(x=[1, 2, 3, 4]), runs=2, scheduler="serial", progress=False)
@@ -302,15 +304,18 @@ def test_columns_named_like_parameters_are_refused(cache, monkeypatch):
     def clashing(params, seed, run):
         return {"t": pd.DataFrame({"x": [1]})}
 
-    study = dataclasses.replace(FAKE, simulate=clashing)
+    study = dataclasses.replace(FAKE, analyse=lambda raw, params: clashing(params, 1, 1))
     with pytest.raises(ValueError, match=r"table 't' .* \['x'\]"):
         sweep.run(study, [{}], scheduler="serial", progress=False)
 
 
-def test_simulate_must_return_dataframes(cache):
-    study = dataclasses.replace(FAKE, simulate=lambda params, seed, run: [1, 2])
+def test_run_and_analyse_must_return_dataframes(cache):
+    study = dataclasses.replace(FAKE, run=lambda params, seed, run: [1, 2])
     with pytest.raises(sweep.SimulationError, match="must return a dict of DataFrames"):
         sweep.run(study, [{}], scheduler="serial", progress=False)
+    study = dataclasses.replace(FAKE, analyse=lambda raw, params: [1, 2])
+    with pytest.raises(TypeError, match="analyse must return a dict of DataFrames"):
+        sweep.run(study, [{}], scheduler="serial", progress=False, cache=False)
 
 
 def test_simulations_in_one_process_never_overlap():
@@ -339,7 +344,9 @@ def test_simulations_in_one_process_never_overlap():
 
 def test_a_worker_with_other_code_refuses_to_run():
     with pytest.raises(RuntimeError, match="different transportlab code"):
-        sweep._execute(fake_study.simulate, {"x": 1, "label": "a", "scale": 1.0}, 1, 1, "f" * 64)
+        sweep._execute(
+            fake_study.run, {"x": 1, "label": "a", "scale": 1.0, "out": ""}, 1, 1, "f" * 64
+        )
 
 
 def test_default_workers_and_memory_limit_are_sensible():
@@ -377,6 +384,10 @@ def test_dask_and_serial_give_identical_results(cache, calls_file, dask):
         assert frame_hash(on_dask[name]) == frame_hash(serial[name])
 
 
+def _executing(dask_worker) -> int:
+    return len(dask_worker.state.executing)
+
+
 def test_dask_by_scheduler_address_resumes_after_a_failure(cache, calls_file, dask):
     dask.run(fake_study.set_env, "FAKE_STUDY_FAIL_AT", "3")
     address = dask.scheduler.address
@@ -384,6 +395,11 @@ def test_dask_by_scheduler_address_resumes_after_a_failure(cache, calls_file, da
         sweep.run(FAKE, sweep.grid(x=[1, 2, 3]), runs=2, scheduler=address, progress=False)
     stored = len(cache_files(cache))
     assert 1 <= stored < 6
+    # Cancelling is asynchronous: a task may still start on a busy machine. Wait until the
+    # workers are idle before counting.
+    deadline = time.monotonic() + 30
+    while any(dask.run(_executing).values()) and time.monotonic() < deadline:
+        time.sleep(0.1)
     dask.run(fake_study.set_env, "FAKE_STUDY_FAIL_AT", "0")
     before = len(fake_study.calls(calls_file))
     tables = sweep.run(FAKE, sweep.grid(x=[1, 2, 3]), runs=2, scheduler=address, progress=False)
@@ -414,3 +430,56 @@ def test_ns3_study_gives_the_same_hash_serially_and_on_dask(cache, dask_client):
     assert lossless.groupby("protocol")["goodput_bps"].nunique().eq(1).all()
     lossy = summary[summary["error_rate"] > 0.0]
     assert lossy.groupby("protocol")["packets_received"].nunique().gt(1).any()
+
+
+# --------------------------------------------------------------------------- analysis, force, files
+
+
+def test_analysis_runs_on_every_load_and_costs_no_simulation(cache, calls_file, monkeypatch):
+    first = sweep.run(FAKE, [{"x": 3}], runs=2, scheduler="serial", progress=False)
+    assert first["result"]["double"].tolist() == [2 * 1003.1, 2 * 1003.2]
+    monkeypatch.setattr(fake_study, "ANALYSIS_FACTOR", 10)
+    second = sweep.run(FAKE, [{"x": 3}], runs=2, scheduler="serial", progress=False)
+    assert second["result"]["double"].tolist() == [20 * 1003.1, 20 * 1003.2]
+    assert len(fake_study.calls(calls_file)) == 2  # the second sweep simulated nothing
+    raw = sweep.run(FAKE, [{"x": 3}], runs=2, scheduler="serial", progress=False, analyse=False)
+    assert set(raw) == {"raw", "trace"}
+
+
+def test_force_recomputes_and_replaces_cached_results(cache, calls_file):
+    sweep.run(FAKE, [{"x": 1}], runs=2, scheduler="serial", progress=False)
+    sweep.run(FAKE, [{"x": 1}], runs=2, scheduler="serial", progress=False, force=True)
+    assert len(fake_study.calls(calls_file)) == 4
+    assert len(cache_files(cache)) == 2
+
+
+def test_a_point_that_writes_files_always_runs(cache, calls_file, tmp_path):
+    prefix = tmp_path / "trace"
+    sweep.run(FAKE, [{"x": 1, "out": str(prefix)}], scheduler="serial", progress=False)
+    (tmp_path / "trace-1.txt").unlink()
+    sweep.run(FAKE, [{"x": 1, "out": str(prefix)}], scheduler="serial", progress=False)
+    assert (tmp_path / "trace-1.txt").read_text() == "1001.1\n"
+    assert len(fake_study.calls(calls_file)) == 2
+
+
+@pytest.mark.parametrize(
+    "scheduler, message",
+    [
+        ("bogus", "not serial, local or a Dask scheduler address"),
+        ("tcp://127.0.0.1:1", "no Dask scheduler answers at tcp://127.0.0.1:1"),
+        (42, "scheduler must be serial, local or an address"),
+    ],
+)
+def test_a_bad_scheduler_is_refused_before_anything_runs(cache, calls_file, scheduler, message):
+    start = time.monotonic()
+    with pytest.raises(ValueError, match=message):
+        sweep.run(FAKE, [{}], scheduler=scheduler, progress=False)
+    assert not calls_file.exists()
+    assert time.monotonic() - start < 10
+
+
+def test_non_finite_values_are_parameter_errors():
+    with pytest.raises(ParameterError, match="not a finite number"):
+        sweep.plan(FAKE, [{"scale": float("inf")}])
+    with pytest.raises(ParameterError, match="not a finite number"):
+        sweep.plan(FAKE, [{"scale": float("nan")}])

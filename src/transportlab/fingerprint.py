@@ -59,10 +59,10 @@ def _module_name(path: Path, root: Path) -> str:
     return ".".join(parts)
 
 
-def _imports(path: Path, root: Path) -> set[str]:
-    """transportlab modules named by the import statements of ``path``."""
+def _imports(path: Path, root: Path, own: str | None = None) -> set[str]:
+    """transportlab modules named by the import statements of ``path`` (module ``own``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    own = _module_name(path, root)
+    own = own or _module_name(path, root)
     package = own if path.name == "__init__.py" else own.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -157,7 +157,17 @@ def code_fingerprint(
     module = run if isinstance(run, str) else _module_of(run)
     root = root or package_root()
     digest = hashlib.sha256()
-    for name, path in module_closure([module], root).items():
+    start = [module]
+    if _module_file(module, root) is None:
+        # A run step outside the package (a user's or a test's study): its own file,
+        # then the transportlab modules it imports.
+        loaded = sys.modules.get(module)
+        path = Path(getattr(loaded, "__file__", None) or "")
+        if not path.is_file():
+            raise ValueError(f"cannot find the source of module {module!r}")
+        digest.update(f"{module}={file_digest(path)};".encode())
+        start = sorted(_imports(path, root, own=module))
+    for name, path in module_closure(start, root).items():
         digest.update(f"{name}={file_digest(path)};".encode())
     library = native_library() if native is True else (native or None)
     digest.update(

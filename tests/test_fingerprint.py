@@ -1,0 +1,108 @@
+"""The cache key's code part: the run step's import closure, and nothing of the analysis."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from transportlab import fingerprint, studies
+
+ANALYSIS_MODULES = (
+    "transportlab.metrics",
+    "transportlab.stats",
+    "transportlab.published",
+    "transportlab.playout",
+    "transportlab.emodel",
+    "transportlab.reproduction",
+    "transportlab.figures",
+)
+
+
+def run_modules() -> dict[str, str]:
+    """Study name -> the module of its run step."""
+    return {name: studies.get(name).run.__module__ for name in studies.names()}
+
+
+@pytest.fixture
+def package_copy(tmp_path) -> Path:
+    """A copy of the transportlab sources to edit."""
+    root = tmp_path / "transportlab"
+    shutil.copytree(
+        fingerprint.package_root(), root, ignore=shutil.ignore_patterns("__pycache__", "*.so")
+    )
+    return root
+
+
+def fingerprints(root: Path) -> dict[str, str]:
+    return {
+        name: fingerprint.code_fingerprint(module, root=root, native=False)
+        for name, module in run_modules().items()
+    }
+
+
+def edit(root: Path, module: str) -> None:
+    path = fingerprint._module_file(module, root)
+    path.write_text(path.read_text() + "\n# an edit\n")
+
+
+def test_closure_follows_imports_inside_functions_and_skips_passed_through_packages():
+    closure = fingerprint.module_closure(["transportlab.studies.bottleneck_example.scenario"])
+    # imported inside run(): ns-3 recording and the simulation context
+    assert "transportlab.recording" in closure
+    assert "transportlab.simulation" in closure
+    assert "transportlab.topology.chain" in closure
+    # the study's package __init__ (which imports the analysis) is only passed through
+    assert "transportlab.studies.bottleneck_example" not in closure
+    assert "transportlab.studies.bottleneck_example.analysis" not in closure
+
+
+@pytest.mark.parametrize("study", studies.names())
+def test_no_run_step_imports_analysis_code(study):
+    closure = fingerprint.module_closure([run_modules()[study]])
+    leaked = [
+        m for m in closure if m in ANALYSIS_MODULES or m.endswith((".analysis", ".reproduction"))
+    ]
+    assert not leaked, f"{study}'s run step imports analysis code: {leaked}"
+
+
+def test_editing_a_module_invalidates_exactly_the_studies_that_import_it(package_copy):
+    before = fingerprints(package_copy)
+    closures = {name: fingerprint.module_closure([m]) for name, m in run_modules().items()}
+    shared = sorted({m for c in closures.values() for m in c})
+    for module in shared:
+        edit(package_copy, module)
+        after = fingerprints(package_copy)
+        changed = {name for name in before if after[name] != before[name]}
+        expected = {name for name, closure in closures.items() if module in closure}
+        assert changed == expected, module
+        before = after
+
+
+def test_editing_analysis_code_invalidates_nothing(package_copy):
+    before = fingerprints(package_copy)
+    analysis = [m for m in ANALYSIS_MODULES if fingerprint._module_file(m, package_copy)]
+    for name in studies.names():
+        analysis += [
+            f"transportlab.studies.{name}.{part}"
+            for part in ("analysis", "reproduction")
+            if fingerprint._module_file(f"transportlab.studies.{name}.{part}", package_copy)
+        ]
+    assert len(analysis) >= 5
+    for module in analysis:
+        edit(package_copy, module)
+    assert fingerprints(package_copy) == before
+
+
+def test_the_native_library_and_the_ns3_version_are_part_of_the_fingerprint(tmp_path, monkeypatch):
+    library = tmp_path / "libtransportlab.so"
+    library.write_bytes(b"one")
+    module = studies.get("bottleneck_example").run.__module__
+    first = fingerprint.code_fingerprint(module, native=library)
+    assert fingerprint.code_fingerprint(module, native=library) == first
+    library.write_bytes(b"two")
+    second = fingerprint.code_fingerprint(module, native=library)
+    assert second != first
+    monkeypatch.setattr(fingerprint, "ns3_version", lambda: "9.99")
+    assert fingerprint.code_fingerprint(module, native=library) != second
