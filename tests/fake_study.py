@@ -1,7 +1,7 @@
 """A study without ns-3 for testing the sweep machinery (importable by Dask workers).
 
-Every call of :func:`run` (the run step, cached) appends ``x,label,seed,run,pid`` to the file named by
-$FAKE_STUDY_CALLS, so tests can count computations across processes. With
+Every call of :func:`run` (the cached run step) appends ``x,label,seed,run,pid`` to
+the file named by $FAKE_STUDY_CALLS, so tests can count computations across processes. With
 $FAKE_STUDY_FAIL_AT = k the k-th and later calls (counted in that file) raise;
 $FAKE_STUDY_SLEEP seconds are slept per call.
 """
