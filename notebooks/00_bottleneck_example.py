@@ -166,15 +166,18 @@ print(comparison[["protocol", "metric", "row", "unit", "published", "reproduced"
 fig = results.figure("goodput_delay")
 
 # %% [markdown]
-# ## 6. Comparison table
+# ## 6. Result files
 #
-# `results.write_comparison()` writes `data/results[/quick]/bottleneck_example/comparison.csv`
-# (the same file `transportlab reproduce --study bottleneck_example` writes);
-# `transportlab reproduce` collects every study's comparison into
-# `data/results[/quick]/summary.csv`.
+# `results.write()` writes everything this study reproduces: the comparison
+# (`data/results[/quick]/bottleneck_example/comparison.csv`), its result tables
+# (`per_point.csv`) and its figures, each to a temporary file renamed when complete.
+# `transportlab reproduce --study bottleneck_example` calls the same method without
+# Jupyter and writes identical files; `transportlab reproduce` collects every study's
+# comparison into `data/results[/quick]/summary.csv`.
 
 # %%
 # NBVAL_CHECK_OUTPUT
 from transportlab.paths import project_root
 
-print(results.write_comparison().relative_to(project_root()))
+for written in results.write():
+    print(written.relative_to(project_root()))

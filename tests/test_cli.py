@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import fake_study
@@ -118,19 +119,12 @@ def test_unknown_study_fails_before_anything_runs(capsys, no_execution):
 
 def test_bad_parameters_fail_before_anything_runs_and_every_problem_is_named(capsys, no_execution):
     code = run_cli(
-        "reproduce",
-        "--quick",
-        "-p",
-        "duraton=3",
-        "-p",
-        "error_rate=abc",
-        "-p",
-        "queue_packets=0",
-        "-p",
-        "protocol=sctp",
-    )
+        "reproduce", "--quick", "--study", "bottleneck_example", "-p", "duraton=3",
+        "-p", "error_rate=abc", "-p", "queue_packets=0", "-p", "protocol=sctp",
+    )  # fmt: skip
     assert code == 2
     err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
     assert "unknown parameter 'duraton' (did you mean 'duration'?)" in err
     assert "error_rate: expected float, got 'abc'" in err
     assert "queue_packets: 0 must be >= 1" in err
@@ -140,111 +134,112 @@ def test_bad_parameters_fail_before_anything_runs_and_every_problem_is_named(cap
 
 @pytest.mark.parametrize("argv", [["-p", "duration"], ["-p", "=3"], ["--runs", "0"]])
 def test_malformed_options_fail(argv, capsys, no_execution):
-    assert run_cli("reproduce", "--quick", *argv) == 2
+    assert run_cli("reproduce", "--quick", "--study", "bottleneck_example", *argv) == 2
     assert "error" in capsys.readouterr().err
     assert no_execution == []
 
 
 def test_quick_mode_consistency_is_checked_with_quick_values(capsys, no_execution):
     # duration 1.5 s is below start (1 s) + warmup (1 s)
-    assert run_cli("reproduce", "--quick", "-p", "duration=1.5") == 2
+    assert (
+        run_cli("reproduce", "--quick", "--study", "bottleneck_example", "-p", "duration=1.5") == 2
+    )
     assert "must exceed the application start" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------- reproduce
 
 
-def _fake_execute(failing=()):
-    def execute(study, *, quick, scheduler, params, runs, output_dir, kernel_name):
-        from transportlab import paths
-
-        if study.name in failing:
-            raise notebooks.NotebookError("boom", Path("x.failed.ipynb"))
-        row = {c: "" for c in cli.SUMMARY_COLUMNS} | {
-            "study": study.name, "metric": "goodput", "published": 1.0,
-            "reproduced": float(params.get("duration", 0)), "verdict": "matches",
-            "n_runs": runs or 0,
-        }  # fmt: skip
-        folder = paths.results_dir(study.name, quick)
-        folder.mkdir(parents=True, exist_ok=True)
-        pd.DataFrame([row]).to_csv(folder / "comparison.csv", index=False)
-        return Path(output_dir or ".") / f"{study.name}.ipynb"
-
-    return execute
+def quick_results(project):
+    return project / "data" / "results" / "quick" / "bottleneck_example"
 
 
-def test_reproduce_passes_options_and_writes_the_summary(project, monkeypatch, capsys):
-    seen = []
-    fake = _fake_execute()
-    monkeypatch.setattr(notebooks, "ensure_kernel", lambda *a, **k: "python3")
-    monkeypatch.setattr(notebooks, "execute", lambda s, **k: seen.append(k) or fake(s, **k))
-    code = run_cli(
-        "reproduce",
-        "--quick",
-        "--study",
-        "bottleneck_example",
-        "-p",
-        "duration=7",
-        "--runs",
-        "3",
-        "--scheduler",
-        "tcp://127.0.0.1:1",
-        "--output",
-        "out",
-    )
-    assert code == 0
-    assert seen[0]["quick"] is True and seen[0]["runs"] == 3
-    assert seen[0]["params"] == {"duration": 7.0}
-    assert seen[0]["scheduler"] == "tcp://127.0.0.1:1"
-    summary = pd.read_csv(project / "data" / "results" / "quick" / "summary.csv")
-    assert summary[["study", "reproduced", "n_runs"]].values.tolist() == [
-        ["bottleneck_example", 7.0, 3]
-    ]
+SMALL = ("--study", "bottleneck_example", "-p", "duration=4.5", "--runs", "1")
+
+
+def test_reproduce_from_the_package_writes_comparison_tables_figures_and_summary(project, capsys):
+    assert run_cli("reproduce", "--quick", *SMALL) == 0
     out = capsys.readouterr().out
-    assert "summary of all comparison rows" in out and "matches" in out
-
-
-def test_a_failed_notebook_leaves_no_stale_comparison_and_exits_1(project, monkeypatch, capsys):
-    stale = project / "data" / "results" / "quick" / "bottleneck_example" / "comparison.csv"
-    stale.parent.mkdir(parents=True)
-    stale.write_text("study,verdict\nbottleneck_example,matches\n")
-    monkeypatch.setattr(notebooks, "ensure_kernel", lambda *a, **k: "python3")
-    monkeypatch.setattr(notebooks, "execute", _fake_execute(failing={"bottleneck_example"}))
-    assert run_cli("reproduce", "--quick") == 1
-    assert not stale.exists()
-    assert "FAILED: boom" in capsys.readouterr().err
+    assert "reproduce (quick mode): 1 studies, 4 simulations, 0 cached, 4 to run" in out
+    assert "== [1/1] bottleneck_example: 4 simulations, 0 cached, 4 to run" in out
+    comparison = pd.read_csv(quick_results(project) / "comparison.csv")
+    assert set(comparison["verdict"]) == {"matches"} and set(comparison["n_runs"]) == {1}
+    assert (quick_results(project) / "per_point.csv").is_file()
+    figure = project / "figures" / "quick" / "bottleneck_example" / "goodput_delay.png"
+    assert figure.read_bytes().startswith(b"\x89PNG")
     summary = pd.read_csv(project / "data" / "results" / "quick" / "summary.csv")
-    # Other studies' (fake) notebooks succeed and have their rows.
-    assert not (summary["study"] == "bottleneck_example").any()
+    assert set(summary["study"]) == {"bottleneck_example"}
+    # a second run simulates nothing
+    assert run_cli("reproduce", "--quick", *SMALL, "--dry-run") == 0
+    assert "4 simulations, 4 cached, 0 to run" in capsys.readouterr().out
 
 
-def test_reproduce_runs_the_real_notebook_with_papermill(project):
-    """End to end, as a user would: a subprocess, papermill, a kernel, ns-3, a figure."""
+def test_the_package_and_the_notebook_regenerate_identical_files(project):
+    """Delete the comparison, regenerate it without Jupyter and through papermill: same bytes."""
     env = dict(os.environ)
     env.pop("CLING_STANDARD_PCH", None)
-    result = subprocess.run(
-        [sys.executable, "-m", "transportlab.cli", "reproduce", "--quick", "--study",
-         "bottleneck_example", "-p", "duration=4.5", "--runs", "1"],
-        cwd=project, env=env, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr[-3000:]
+    command = [sys.executable, "-m", "transportlab.cli", "reproduce", "--quick", *SMALL]
+    names = ("comparison.csv", "per_point.csv")
+    generated = {}
+    for mode in ("package", "notebook"):
+        shutil.rmtree(quick_results(project), ignore_errors=True)
+        extra = ["--notebook"] if mode == "notebook" else []
+        result = subprocess.run(
+            command + extra, cwd=project, env=env, capture_output=True, text=True, timeout=600
+        )
+        assert result.returncode == 0, result.stderr[-3000:]
+        generated[mode] = {name: (quick_results(project) / name).read_bytes() for name in names}
+    assert generated["package"] == generated["notebook"]
     executed = nbformat.read(project / "output" / "quick" / "bottleneck_example.ipynb", 4)
     injected = next(
         c for c in executed.cells if "injected-parameters" in c.metadata.get("tags", [])
     )
     assert "quick = True" in injected.source and '"duration": 4.5' in injected.source
-    # the validated parameters the notebook shows include the value given with -p
-    table = executed.cells[executed.cells.index(injected) + 2].outputs[0].data["text/plain"]
-    assert "duration   4.5" in table
     assert all(o.output_type != "error" for c in executed.cells for o in c.get("outputs", []))
-    assert (project / "figures" / "quick" / "bottleneck_example" / "goodput_delay.png").is_file()
-    comparison = pd.read_csv(
-        project / "data" / "results" / "quick" / "bottleneck_example" / "comparison.csv"
-    )
-    assert set(comparison["verdict"]) == {"matches"} and set(comparison["n_runs"]) == {1}
-    assert (project / "data" / "results" / "quick" / "summary.csv").is_file()
-    assert "matches" in result.stdout
     assert not list((project / "output" / "quick").glob(".*partial*"))
+
+
+def test_a_failed_study_keeps_its_previous_results_and_exits_1(project, monkeypatch, capsys):
+    from transportlab import reproduction
+
+    previous = quick_results(project) / "comparison.csv"
+    previous.parent.mkdir(parents=True)
+    previous.write_text("study,verdict\nbottleneck_example,matches\n")
+
+    def failing(self, figures=True):
+        raise RuntimeError("boom\nsecond line")
+
+    monkeypatch.setattr(reproduction.Results, "write", failing)
+    assert run_cli("reproduce", "--quick", *SMALL) == 1
+    assert previous.read_text() == "study,verdict\nbottleneck_example,matches\n"
+    err = capsys.readouterr().err
+    assert "FAILED: boom (the previous results are kept)" in err
+    assert "failed: bottleneck_example" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--output", "/etc/passwd/x"], "--output is the folder of executed notebooks"),
+        (["--notebook", "--output", "/etc/passwd/x"], "cannot write to notebook folder"),
+        (["--scheduler", "bogus"], "is not serial, local or a Dask scheduler address"),
+        (["--scheduler", "tcp://127.0.0.1:1"], "no Dask scheduler answers at tcp://127.0.0.1:1"),
+        (["-p", "duration=inf"], "duration: inf is not a finite number"),
+    ],
+)
+def test_reproduce_rejects_bad_input_in_one_line_and_touches_nothing(
+    project, argv, message, capsys, no_execution
+):
+    previous = quick_results(project) / "comparison.csv"
+    previous.parent.mkdir(parents=True)
+    previous.write_text("kept\n")
+    start = time.monotonic()
+    assert run_cli("reproduce", "--quick", "--study", "bottleneck_example", *argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err
+    assert previous.read_text() == "kept\n"
+    assert not (project / "cache").exists() and no_execution == []
+    assert time.monotonic() - start < 20
 
 
 # --------------------------------------------------------------------------- sweep
@@ -252,56 +247,39 @@ def test_reproduce_runs_the_real_notebook_with_papermill(project):
 
 @pytest.fixture
 def with_fake_study(monkeypatch, tmp_path):
-    registry = dict(studies.all_studies(), fake_sweep=fake_study.STUDY)
-    monkeypatch.setattr(cli, "all_studies", lambda: registry)
+    real_names, real_get = studies.names, studies.get
+    monkeypatch.setattr(studies, "names", lambda: sorted([*real_names(), "fake_sweep"]))
+    monkeypatch.setattr(
+        studies, "get", lambda name: fake_study.STUDY if name == "fake_sweep" else real_get(name)
+    )
     monkeypatch.setenv("FAKE_STUDY_CALLS", str(tmp_path / "calls.txt"))
     monkeypatch.setenv("TRANSPORTLAB_RESULTS_CACHE", str(tmp_path / "cache"))
     return tmp_path
 
 
+def sweep_cli(*argv: str) -> int:
+    return run_cli("sweep", "--study", "fake_sweep", "--scheduler", "serial", *argv)
+
+
 def test_sweep_runs_the_grid_and_writes_one_csv_per_table(with_fake_study, capsys):
     out = with_fake_study / "out"
-    code = run_cli(
-        "sweep",
-        "--study",
-        "fake_sweep",
-        "--grid",
-        "x=1,2,3",
-        "--grid",
-        "label=a,b",
-        "-p",
-        "scale=2",
-        "--runs",
-        "2",
-        "--scheduler",
-        "serial",
-        "--output",
-        str(out),
-    )
-    assert code == 0
+    grid = ("--grid", "x=1,2,3", "--grid", "label=a,b", "-p", "scale=2", "--runs", "2")
+    assert sweep_cli(*grid, "--output", str(out)) == 0
     result = pd.read_csv(out / "result.csv")
     assert len(result) == 12 and set(result["scale"]) == {2.0}
-    assert (out / "trace.csv").is_file()
+    assert (out / "trace.csv").is_file() and (out / "sweep.json").is_file()
     assert "6 points x 2 runs = 12 simulations, 0 cached, 12 to run" in capsys.readouterr().out
-    assert (
-        run_cli(
-            "sweep",
-            "--study",
-            "fake_sweep",
-            "--grid",
-            "x=1,2,3,4",
-            "--grid",
-            "label=a,b",
-            "-p",
-            "scale=2",
-            "--runs",
-            "2",
-            "--dry-run",
-        )
-        == 0
-    )
+    bigger = ("--grid", "x=1,2,3,4", "--grid", "label=a,b", "-p", "scale=2", "--runs", "2")
+    assert sweep_cli(*bigger, "--dry-run") == 0
     assert "16 simulations, 12 cached, 4 to run" in capsys.readouterr().out
     assert len(fake_study.calls(with_fake_study / "calls.txt")) == 12
+    # the same sweep again resumes into its folder; another one may not take it over
+    assert sweep_cli(*grid, "--output", str(out)) == 0
+    assert sweep_cli(*bigger, "--output", str(out)) == 2
+    assert "holds the results of another sweep" in capsys.readouterr().err
+    assert len(pd.read_csv(out / "result.csv")) == 12
+    assert sweep_cli(*bigger, "--output", str(out), "--overwrite") == 0
+    assert len(pd.read_csv(out / "result.csv")) == 16
 
 
 @pytest.mark.parametrize(
@@ -312,13 +290,35 @@ def test_sweep_runs_the_grid_and_writes_one_csv_per_table(with_fake_study, capsy
         (["--grid", "x=-1,2"], "point 0 {'x': -1}"),
         (["--grid", "x=1", "--grid", "x=2"], "--grid x given twice"),
         (["-p", "label=c"], "label: 'c' is not one of ['a', 'b']"),
-        (["--seed", "0"], "seed must be an int >= 1"),
+        (["--seed", "0"], "--seed must be >= 1"),
+        (["--grid", "scale=1,inf"], "inf is not a finite number"),
+        (["-p", "x=2", "--grid", "x=1,3"], "x given both with -p and with --grid"),
+        (["--output", "/proc/forbidden"], "cannot write to sweep output folder /proc/forbidden"),
+        (["--scheduler", "bogus"], "is not serial, local or a Dask scheduler address"),
+        (["--scheduler", "tcp://127.0.0.1:1"], "no Dask scheduler answers"),
     ],
 )
-def test_sweep_rejects_bad_input_before_running(argv, message, with_fake_study, capsys):
-    assert run_cli("sweep", "--study", "fake_sweep", "--scheduler", "serial", *argv) == 2
-    assert message in capsys.readouterr().err
+def test_sweep_rejects_bad_input_in_one_line_before_running(argv, message, with_fake_study, capsys):
+    assert sweep_cli(*argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err
     assert fake_study.calls(with_fake_study / "calls.txt") == []
+
+
+def test_a_non_empty_folder_of_other_files_is_not_taken_over(with_fake_study, capsys):
+    out = with_fake_study / "notes"
+    out.mkdir()
+    (out / "thesis.tex").write_text("mine")
+    assert sweep_cli("--output", str(out)) == 2
+    assert "is not empty and holds no sweep.json" in capsys.readouterr().err
+
+
+def test_sweep_help_has_a_description_examples_and_the_study_choices(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["sweep", "--help"])
+    text = capsys.readouterr().out
+    assert "examples:" in text and "transportlab sweep --study bottleneck_example" in text
+    assert all(name in text for name in studies.names())
 
 
 def test_console_script_is_installed():

@@ -48,7 +48,75 @@ def test_parameters_cell_comes_first_and_is_validated_next(path):
     declared = papermill.inspect_notebook(str(path))
     assert declared["quick"]["default"] == "True"
     assert {"quick", "scheduler", "runs", "params"} <= set(declared)
-    assert ".validate(params, quick=quick)" in code[1].source
+    assert "start(" in code[1].source and "globals()" in code[1].source
+
+
+# Things a notebook cell must not do: every number, table and figure is computed by the
+# package (so `transportlab reproduce` regenerates them without Jupyter), and files are
+# written only through `Results`.
+FORBIDDEN_IN_NOTEBOOKS = {
+    "def ": "a function defined in a notebook (put it in the package)",
+    "class ": "a class defined in a notebook",
+    "sweep.run(": "simulations outside the study's experiments",
+    "compare(": "comparison rows built in the notebook",
+    "to_csv(": "a file written by the notebook",
+    "write_csv(": "a file written by the notebook",
+    "savefig(": "a figure saved by the notebook",
+    "subprocess": "a tool run by the notebook",
+    "simulation(": "ns-3 run by the notebook",
+}
+
+
+@pytest.mark.parametrize("path", IPYNB, ids=lambda p: p.name)
+def test_notebooks_only_call_the_package(path):
+    notebook = nbformat.read(path, 4)
+    problems = [
+        f"cell {index}: {why} ({needle.strip()!r})"
+        for index, cell in enumerate(notebook.cells)
+        if cell.cell_type == "code"
+        for needle, why in FORBIDDEN_IN_NOTEBOOKS.items()
+        if needle in cell.source
+    ]
+    assert not problems, "\n".join(problems)
+
+
+def test_start_returns_the_results_with_validated_parameters():
+    namespace = {"quick": True, "scheduler": None, "runs": 3, "params": {"duration": 5}}
+    results = notebooks.start("bottleneck_example", namespace)
+    assert results.quick and results.params["duration"] == 5.0 and results.runs("main") == 3
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"runs": "abc"}, "runs must be None or an int >= 1, got 'abc'"),
+        ({"quick": "yes"}, "quick must be True or False"),
+        ({"params": "protocol=tcp"}, "params must be a dict of study parameters"),
+        ({"nosuch": 3}, "unknown notebook parameter 'nosuch'"),
+        ({"protocol": "tcp"}, "'protocol' is a study parameter: pass it inside params"),
+        ({"params": {"duraton": 3}}, "unknown parameter 'duraton'"),
+        ({"scheduler": "bogus"}, "is not serial, local or a Dask scheduler address"),
+    ],
+)
+def test_start_rejects_bad_notebook_parameters(changes, message):
+    namespace = {"quick": True, "scheduler": None, "runs": None, "params": {}, **changes}
+    with pytest.raises(ValueError, match=message):
+        notebooks.start("bottleneck_example", namespace)
+
+
+def test_papermill_with_an_unknown_parameter_fails_before_ns3_loads(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRANSPORTLAB_RESULTS_CACHE", str(tmp_path / "cache"))
+    target = tmp_path / "out.ipynb"
+    with pytest.raises(papermill.PapermillExecutionError) as error:
+        papermill.execute_notebook(
+            str(NOTEBOOKS / "00_bottleneck_example.ipynb"), str(target),
+            parameters={"nosuch": 3}, kernel_name=notebooks.ensure_kernel(),
+            cwd=str(NOTEBOOKS), progress_bar=False,
+        )  # fmt: skip
+    assert "unknown notebook parameter 'nosuch'" in str(error.value)
+    executed = nbformat.read(target, 4)
+    ran = [c for c in executed.cells if c.cell_type == "code" and c.get("execution_count")]
+    assert not any("from transportlab import ns" in c.source for c in ran)
 
 
 @pytest.mark.parametrize("path", IPYNB, ids=lambda p: p.name)

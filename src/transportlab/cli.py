@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import re
 import sys
 import textwrap
 import time
@@ -577,11 +578,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     parser = build_parser()
     args = parser.parse_args(argv)
+    prefix = f"transportlab {args.command}: error:"
     for option in ("runs", "workers", "seed"):
         value = getattr(args, option, None)
         if value is not None and value < 1:
-            parser.error(f"--{option} must be >= 1")
-    prefix = f"transportlab {args.command}: error:"
+            parser.exit(2, f"{prefix} --{option} must be >= 1\n")
     try:
         return args.handler(args)
     except (UsageError, ParameterError, OutputError) as exc:
@@ -596,7 +597,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _one_line(exc: BaseException) -> str:
     """The message of ``exc`` on one line (a list of problems joined with '; ')."""
-    lines = [line.strip(" -") for line in str(exc).splitlines() if line.strip(" -")]
+    lines = [re.sub(r"^\s*-\s+", "", line).strip() for line in str(exc).splitlines()]
+    lines = [line for line in lines if line]
     return "; ".join(lines) if lines else type(exc).__name__
 
 
