@@ -129,7 +129,8 @@ def test_study_registry_discovers_the_example_and_names_unknown_studies():
     assert "bottleneck_example" in registry
     study = studies.get("bottleneck_example")
     assert study.notebook == "00_bottleneck_example.ipynb"
-    assert callable(study.simulate) and study.simulate.__module__.startswith("transportlab.")
+    assert callable(study.run) and study.run.__module__.startswith("transportlab.")
+    assert callable(study.analyse) and study.reproduction.experiments
     with pytest.raises(KeyError, match="unknown study 'nope'; known studies: .*bottleneck_example"):
         studies.get("nope")
 

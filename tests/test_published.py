@@ -25,6 +25,14 @@ ROW_COUNTS = {
 }
 
 
+def _seed_files() -> dict[str, tuple[str, ...]]:
+    """Study -> its seed files: the one list, ``Study.seed_files``."""
+    return {study: published.seed_files(study) for study in ROW_COUNTS}
+
+
+SEED_FILES = _seed_files()
+
+
 def _seeds_dir() -> Path | None:
     """The seed texts: $TRANSPORTLAB_SEEDS, or a ``shared/seeds`` folder beside a parent."""
     if os.environ.get("TRANSPORTLAB_SEEDS"):
@@ -40,7 +48,7 @@ def seeds() -> dict[str, str]:
     folder = _seeds_dir()
     if folder is None:
         pytest.skip("seed texts not found (set TRANSPORTLAB_SEEDS to the folder of the seeds)")
-    files = {name for files in published.STUDIES.values() for name in files}
+    files = {name for files in SEED_FILES.values() for name in files}
     return {name: (folder / name).read_text() for name in files}
 
 
@@ -48,14 +56,14 @@ def seeds() -> dict[str, str]:
 # The CSV files
 
 
-@pytest.mark.parametrize("study", sorted(published.STUDIES))
+@pytest.mark.parametrize("study", sorted(ROW_COUNTS))
 def test_schema_and_provenance(study):
     path = paths.published_dir() / f"{study}.csv"
     with path.open(newline="") as handle:
         assert next(csv.reader(handle)) == list(published.COLUMNS)
     frame = published.load(study)  # checks provenance, protocols, units, duplicates
     assert len(frame) == ROW_COUNTS[study]
-    assert set(frame["seed_file"]) == set(published.STUDIES[study])
+    assert set(frame["seed_file"]) == set(published.seed_files(study))
     assert frame["source"].str.match(r"^(Table|Section|Results and discussion) ").all()
     assert frame["value"].map(math.isfinite).all()
     # All units of a metric are of one dimension (seed 002 gives registration times
@@ -70,7 +78,7 @@ def test_readme_documents_every_file():
         assert re.search(rf"`{study}\.csv` \| .* \| {count} \|", readme), study
 
 
-@pytest.mark.parametrize("study", sorted(published.STUDIES))
+@pytest.mark.parametrize("study", sorted(ROW_COUNTS))
 def test_every_value_occurs_in_its_seed(study, seeds):
     frame = published.load(study)
     for row in frame.itertuples():
@@ -135,7 +143,7 @@ SPOT_CHECKS = [
 
 @pytest.mark.parametrize(("study", "where", "pattern"), SPOT_CHECKS)
 def test_spot_values_against_the_seed_text(study, where, pattern, seeds):
-    seed_file = published.STUDIES[study][0] if len(published.STUDIES[study]) == 1 else None
+    seed_file = published.seed_files(study)[0] if len(published.seed_files(study)) == 1 else None
     seed_file = where.get("seed_file", seed_file or "004_c8175ad9bda103cf.txt")
     match = re.search(pattern, seeds[seed_file], re.S)
     assert match, pattern
@@ -260,7 +268,7 @@ def test_compare_three_verdicts_and_confidence_intervals(project):
     assert list(result.columns) == list(published.COMPARISON_COLUMNS)
     assert len(result) == 12  # 6 reproduced rows x 2 seeds (the Table 4.7 means are not given)
     by = result.set_index(["seed_file", "protocol", "metric"])
-    s000, s004 = published.STUDIES["wired_best_effort"]
+    s000, s004 = published.seed_files("wired_best_effort")
     sctp = by.loc[(s000, "SCTP", "awk_throughput")]
     assert (sctp["published"], sctp["unit"], sctp["n_runs"]) == ("67.35", "kbps", 3)
     assert sctp["reproduced"] == pytest.approx(61.0)

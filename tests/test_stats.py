@@ -1,0 +1,53 @@
+"""transportlab.stats: the one mean and confidence interval of every table and figure."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from transportlab import published, stats
+
+
+def test_student_t_interval_by_hand():
+    mean, low, high, n = stats.confidence_interval([60, 62, 61, np.nan])
+    # t(0.975, 2) = 4.302652729911275, s = 1
+    half = 4.302652729911275 / math.sqrt(3)
+    assert (mean, n) == (61.0, 3)
+    assert (low, high) == (pytest.approx(61 - half), pytest.approx(61 + half))
+
+
+def test_too_few_values_give_nan_bounds_never_zero():
+    assert stats.confidence_interval([5.0])[0] == 5.0
+    assert all(math.isnan(v) for v in stats.confidence_interval([5.0])[1:3])
+    assert stats.confidence_interval([])[3] == 0
+    with pytest.raises(ValueError, match="level must be between 0 and 1"):
+        stats.confidence_interval([1, 2], level=95)
+
+
+def test_published_uses_the_same_function():
+    assert published.confidence_interval is stats.confidence_interval
+
+
+def test_summarise_gives_one_row_per_group_and_column_in_order():
+    frame = pd.DataFrame(
+        {"protocol": ["tcp", "tcp", "udp"], "goodput": [1.0, 3.0, 5.0], "loss": [0, 0.2, 0.1]}
+    )
+    table = stats.summarise(frame, "protocol", ["goodput", "loss"])
+    assert table[["protocol", "metric", "n_runs"]].values.tolist() == [
+        ["tcp", "goodput", 2], ["tcp", "loss", 2], ["udp", "goodput", 1], ["udp", "loss", 1],
+    ]  # fmt: skip
+    tcp = table.iloc[0]
+    half = 12.706204736174698 * math.sqrt(2) / math.sqrt(2)  # t(0.975, 1) * s / sqrt(n)
+    assert tcp["mean"] == 2.0 and tcp["ci_high"] == pytest.approx(2.0 + half)
+    assert math.isnan(table.iloc[2]["ci_low"])
+    with pytest.raises(KeyError, match="not in the table"):
+        stats.summarise(frame, "protocol", "delay")
+
+
+def test_mean_ci_is_a_series_for_apply():
+    series = stats.mean_ci([1.0, 2.0, 3.0])
+    assert list(series.index) == ["mean", "ci_low", "ci_high", "n_runs"]
+    assert series["mean"] == 2.0 and series["n_runs"] == 3
