@@ -26,9 +26,9 @@ from tests.sctp._support import (
     packet,
     tshark_fields,
 )
-from transportlab import multihoming
 from transportlab.sctp_recording import SctpRecorder
 from transportlab.simulation import run_until, simulation
+from transportlab.topology import multihomed
 
 PORT = 5000
 RTO_MIN = 1.0
@@ -59,7 +59,7 @@ def failover(tmp_path_factory):
     out = tmp_path_factory.mktemp("failover")
     with simulation(seed=1, run=1) as ns:
         c = cxx()
-        net = multihoming.two_networks(ns, rate="10Mbps", delay="10ms")
+        net = multihomed.two_networks(ns, rate="10Mbps", delay="10ms")
         recorder = SctpRecorder()
         recorder.watch_node(net.a, 0)
         recorder.watch_node(net.b, 1)
@@ -270,7 +270,7 @@ def test_set_primary_and_unknown_peer_address():
     """SET PRIMARY (10.1 N) moves new data; an address that is not the peer's fails."""
     with simulation(seed=3, run=1) as ns:
         c = cxx()
-        net = multihoming.two_networks(ns, rate="10Mbps", delay="10ms")
+        net = multihomed.two_networks(ns, rate="10Mbps", delay="10ms")
         recorder = SctpRecorder(data_chunks_only=True)
         recorder.watch_node(net.a, 0)
         factory = ns.TypeId.LookupByName("ns3::SctpSocketFactory")
@@ -324,7 +324,7 @@ def test_interface_taken_down_fails_over_too():
         ns.Config.SetDefault("ns3::SctpSocket::RtoMin", ns.TimeValue(ns.Seconds(0.5)))
         ns.Config.SetDefault("ns3::SctpSocket::RtoInitial", ns.TimeValue(ns.Seconds(0.5)))
         ns.Config.SetDefault("ns3::SctpSocket::PathMaxRetrans", ns.UintegerValue(1))
-        net = multihoming.two_networks(ns, rate="10Mbps", delay="10ms")
+        net = multihomed.two_networks(ns, rate="10Mbps", delay="10ms")
         recorder = SctpRecorder(data_chunks_only=True)
         recorder.watch_node(net.a, 0)
         server, collector, client, sender = _dual_homed_transfer(ns, c, net, 200)
@@ -353,7 +353,7 @@ def test_association_fails_when_every_path_is_dead():
         ns.Config.SetDefault("ns3::SctpSocket::HbInterval", ns.TimeValue(ns.Seconds(1.0)))
         ns.Config.SetDefault("ns3::SctpSocket::PathMaxRetrans", ns.UintegerValue(2))
         ns.Config.SetDefault("ns3::SctpSocket::AssociationMaxRetrans", ns.UintegerValue(4))
-        net = multihoming.two_networks(ns, rate="10Mbps", delay="10ms")
+        net = multihomed.two_networks(ns, rate="10Mbps", delay="10ms")
         states = c.StateLog()
         server, collector, client, sender = _dual_homed_transfer(ns, c, net, 100)
         states.Watch(client)

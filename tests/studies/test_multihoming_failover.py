@@ -1,35 +1,51 @@
-"""The multihoming_failover study: parameters, the RFC timer window, short runs of each
-section, determinism and the comparison rows."""
+"""The multihoming_failover study: parameters, the RFC timer bounds, the analysis of
+hand-made raw tables, the experiments' points, the comparison rows, and short runs of
+each scenario."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab import published
+from transportlab.fingerprint import module_closure
 from transportlab.params import ParameterError
 from transportlab.studies import get
-from transportlab.studies import multihoming_failover as study
+from transportlab.studies.multihoming_failover import analysis, reproduction
+from transportlab.studies.multihoming_failover.parameters import LOSS_START, START
 
 STUDY = get("multihoming_failover")
+QUICK = STUDY.validate({}, quick=True)
+FULL = STUDY.validate({})
+
+
+def point(**params):
+    return STUDY.validate(params, quick=True)
 
 
 def simulate(run: int = 1, **params):
-    return STUDY.simulate(STUDY.validate(params, quick=True), 1, run)
+    return STUDY.simulate(point(**params), 1, run)
+
+
+# --------------------------------------------------------------------------- declaration
 
 
 @pytest.mark.parametrize(
     "params, message",
     [
-        ({"sektion": "failover"}, "did you mean 'section'"),
-        ({"section": "handover"}, "is not one of"),
-        ({"loss": 1.5}, "must be <= 0.9"),
+        ({"sceanrio": "failover"}, "did you mean 'scenario'"),
+        ({"section": "failover"}, "unknown parameter 'section'"),  # renamed: scenario
+        ({"loss": 0.1}, "unknown parameter 'loss'"),  # renamed: loss_rate
+        ({"scenario": "handover"}, "is not one of"),
+        ({"loss_rate": 1.5}, "must be <= 0.9"),
         ({"path_max_retrans": 0}, "must be >= 1"),
         ({"fail_at": 30.0, "duration": 20.0}, "fail_at"),
         ({"fail_at": 5.0, "repair_at": 4.0}, "repair_at"),
         ({"rto_min": 2.0, "rto_max": 1.0}, "exceeds rto_max"),
-        ({"policy": "rtx", "section": "prsctp", "pr_value": 150}, "retransmission count"),
+        ({"policy": "rtx", "scenario": "prsctp", "pr_value": 150}, "retransmission count"),
+        ({"scenario": "prsctp", "duration": 5.0}, "voice source stops"),
     ],
 )
 def test_bad_parameters_are_refused_before_running(params, message):
@@ -37,37 +53,251 @@ def test_bad_parameters_are_refused_before_running(params, message):
         STUDY.validate(params)
 
 
-def test_registered():
+def test_registered_with_both_seed_files_and_the_notebook():
     assert STUDY.notebook == "05_multihoming_failover.ipynb"
-    assert "002_8ca3fd7f92b4e1a6.txt" in STUDY.seed_files
+    assert STUDY.seed_files == ("002_8ca3fd7f92b4e1a6.txt", "001_8dea97bcf2df26a4.txt")
+    assert STUDY.output_parameters == ()
+    assert [e.name for e in STUDY.reproduction.experiments] == [
+        "seed_hub",
+        "failover_timers",
+        "lossy",
+        "prsctp_voice",
+    ]
+
+
+def test_the_run_step_imports_no_analysis_code():
+    closure = set(module_closure(["transportlab.studies.multihoming_failover.scenario"]))
+    assert "transportlab.topology.multihomed" in closure
+    assert "transportlab.sctp_recording" in closure
+    for analysing in (
+        "transportlab.studies.multihoming_failover.analysis",
+        "transportlab.studies.multihoming_failover.reproduction",
+        "transportlab.published",
+        "transportlab.stats",
+        "transportlab.metrics",
+    ):
+        assert analysing not in closure
+
+
+# --------------------------------------------------------------------------- RFC 9260 timers
 
 
 def test_failover_window_by_hand():
     # PMR 2, RTO 1 s: expiries 1 + 2 + 4 s after the first timer start.
-    assert study.failover_window(2, 1.0, 60.0) == (6.0, 7.0)
+    assert analysis.failover_window(2, 1.0, 60.0) == (6.0, 7.0)
     # PMR 5 (RFC default), RTO 1 s, RTO.Max 60 s: 2+4+8+16+32 = 62 after the first.
-    assert study.failover_window(5, 1.0, 60.0) == (62.0, 63.0)
+    assert analysis.failover_window(5, 1.0, 60.0) == (62.0, 63.0)
     # RTO.Max caps the backoff: 1, 2, 3, 3.
-    assert study.failover_window(3, 1.0, 3.0) == (8.0, 9.0)
-    assert study.return_bound(30.0, 60.0, 0.02) == pytest.approx(120.02)
+    assert analysis.failover_window(3, 1.0, 3.0) == (8.0, 9.0)
+    assert analysis.return_bound(30.0, 60.0, 0.02) == pytest.approx(120.02)
+
+
+def test_timer_table_by_hand():
+    summary = pd.DataFrame(
+        {
+            "path_max_retrans": [2, 2, 3],
+            "rto_min": [1.0, 1.0, 1.0],
+            "rto_max": [60.0, 60.0, 4.0],
+            "hb_interval": [30.0, 30.0, 1.0],
+            "repair_at": [0.0, 0.0, 20.0],
+            "failover_s": [6.5, 5.9, 9.0],
+        }
+    )
+    table = analysis.timer_table(summary, rtt=0.02)
+    assert table.window_low_s.tolist() == [6.0, 6.0, 10.0]  # 2+4; 2+4; 2+4+4 (capped)
+    assert table.window_high_s.tolist() == [7.0, 7.0, 11.0]
+    assert table.in_window.tolist() == [True, False, False]  # the low end is exclusive
+    assert math.isnan(table.return_bound_s[0])
+    assert table.return_bound_s[2] == pytest.approx(1.0 + 1.5 * 4.0 + 0.02)
+
+
+# --------------------------------------------------------------------------- analysis
 
 
 def test_stall_table_by_hand():
-    stalls = study.stall_table(np.array([1.0, 1.1, 2.0, 2.05]), 0.5, 3.0, 0.4)
+    stalls = analysis.stall_table(np.array([1.0, 1.1, 2.0, 2.05]), 0.5, 3.0, 0.4)
     assert stalls.length.round(6).tolist() == [0.5, 0.9, 0.95]
     assert stalls.begin.tolist() == [0.5, 1.1, 2.05]
+
+
+def _raw_transfer(delivery_times, chunk_times, retransmitted, chunk_paths, path_events=()):
+    """Raw tables as the run step returns them (SctpRecorder frames), made by hand."""
+    n = len(chunk_times)
+    chunks = pd.DataFrame(
+        {
+            "time": chunk_times,
+            "node": [0] * n,
+            "socket": [1] * n,
+            "chunk": ["DATA"] * n,
+            "tsn": range(n),
+            "path": chunk_paths,
+            "retransmission": retransmitted,
+        }
+    )
+    paths = pd.DataFrame(
+        [(t, 0, 1, p, e) for t, p, e in path_events],
+        columns=["time", "node", "socket", "path", "event"],
+    )
+    m = len(delivery_times)
+    delivered = pd.DataFrame(
+        {
+            # B delivers (node 1); a row of A (node 0) must be ignored.
+            "time": [*delivery_times, 0.9],
+            "node": [1] * m + [0],
+            "socket": [1] * (m + 1),
+            "tsn": range(m + 1),
+            "stream": [0] * (m + 1),
+            "ssn": range(m + 1),
+            "size": [1000] * (m + 1),
+        }
+    )
+    return {"chunks": chunks, "paths": paths, "delivered": delivered}
+
+
+def test_analyse_lossy_by_hand():
+    params = point(scenario="lossy", duration=8.0, stall_threshold=0.2)
+    raw = _raw_transfer(
+        delivery_times=[1.0, 1.1, 3.1, 3.2, 7.0],
+        chunk_times=[0.6, 0.7, 2.1, 2.2],
+        retransmitted=[False, False, True, False],
+        chunk_paths=[0, 0, 1, 0],
+    )
+    tables = STUDY.analyse(raw, params)
+    s = tables["summary"].iloc[0]
+    # Gaps from the first delivery: 0.1, 2.0, 0.1, 3.8, then 1.0 to the end of the run.
+    assert s.max_stall_s == pytest.approx(3.8)
+    assert s.n_stalls == 3
+    assert tables["stalls"].length.tolist() == pytest.approx([2.0, 3.8, 1.0])
+    assert s.first_retransmission_s == pytest.approx(2.1 - START)
+    assert s.retransmissions == 1 and s.data_chunks == 4
+    assert s.delivered_bytes == 5000
+    assert s.goodput_mbps == pytest.approx(5000 * 8 / 1e6 / (8.0 - START))
+    assert not s.association_failed  # last delivery 1 s before the end
+    assert "failover_s" not in tables["summary"]
+    assert tables["deliveries"].time.tolist() == [1.0, 1.1, 3.1, 3.2, 7.0]
+
+
+def test_analyse_failover_by_hand():
+    params = point(scenario="failover", fail_at=5.0, repair_at=12.0, duration=20.0)
+    raw = _raw_transfer(
+        delivery_times=[4.9, 6.0, 6.1, 19.0],
+        chunk_times=[4.8, 5.5, 6.0],
+        retransmitted=[False, True, False],
+        chunk_paths=[0, 1, 1],
+        path_events=[(8.0, 0, "UNREACHABLE"), (13.5, 0, "AVAILABLE"), (14.0, 0, "AVAILABLE")],
+    )
+    tables = STUDY.analyse(raw, params)
+    s = tables["summary"].iloc[0]
+    assert s.failover_s == pytest.approx(3.0)
+    assert s.resume_s == pytest.approx(1.0)
+    assert s.return_s == pytest.approx(1.5)  # the first AVAILABLE after the repair
+    assert s.data_chunks_secondary == 2
+    # Stalls count from the failure: 5 -> 6 (1 s), 6.1 -> 19 (12.9 s), 19 -> 20 (1 s).
+    assert s.max_stall_s == pytest.approx(12.9)
+    assert tables["stalls"].begin.tolist() == pytest.approx([5.0, 6.1, 19.0])
+    assert tables["paths"].event.tolist() == ["UNREACHABLE", "AVAILABLE", "AVAILABLE"]
+
+
+def test_analyse_voice_by_hand():
+    sent = [(LOSS_START - 0.01, 0), (1.0, 1), (1.02, 2), (1.04, 3), (1.06, 4)]
+    received = [(1.01, 1), (1.25, 2), (1.30, 2), (1.07, 4)]  # frame 3 lost, 2 twice
+    packets = pd.DataFrame(
+        [("sent", 1, seq, 172, t) for t, seq in sent]
+        + [("received", 1, seq, 172, t) for t, seq in received],
+        columns=["event", "flow", "seq", "size", "time"],
+    )
+    tables = STUDY.analyse({"packets": packets}, point(scenario="prsctp"))
+    s = tables["summary"].iloc[0]
+    assert s.frames_sent == 4  # frame 0 left before the loss started: not counted
+    assert s.frames_received == 3
+    assert s.residual_loss == pytest.approx(0.25)
+    assert s.late_or_lost == pytest.approx(0.5)  # frame 2 (230 ms) late, frame 3 lost
+    assert s.delay_max_ms == pytest.approx(230.0)
+    assert s.delay_mean_ms == pytest.approx((10 + 230 + 10) / 3)
+    assert s.duplicates == 1
+    assert tables["delays"].seq.tolist() == [1, 2, 3, 4]
+
+
+# --------------------------------------------------------------------------- reproduction
+
+
+def test_quick_and_full_points():
+    assert reproduction.is_quick(QUICK) and not reproduction.is_quick(FULL)
+    assert len(reproduction.timer_points(QUICK)) == 3 * 2 + 2
+    assert len(reproduction.timer_points(FULL)) == 5 * 3 + 4
+    assert [p["duration"] for p in reproduction.lossy_points(QUICK)] == [8.0, 8.0]
+    assert [p["duration"] for p in reproduction.lossy_points(FULL)] == [20.0, 20.0]
+    assert len(reproduction.voice_points(QUICK)) == 5
+    assert len(reproduction.voice_points(FULL)) == 3 * 5
+    for params in (QUICK, FULL):  # every point is valid
+        for experiment in STUDY.reproduction.experiments:
+            for p in experiment.points(params):
+                STUDY.validate(dict(params, **p))
+    runs = {e.name: (e.quick_runs, e.runs) for e in STUDY.reproduction.experiments}
+    assert runs == {
+        "seed_hub": (1, 1),
+        "failover_timers": (1, 1),
+        "lossy": (4, 30),
+        "prsctp_voice": (2, 15),
+    }
+
+
+def test_timer_point_by_hand():
+    # PMR 3, RTO.Min 1 s: window ends 15 s after the failure at 5 s.
+    plain = reproduction.timer_point(QUICK, 3, 1.0, 30.0, repair=False)
+    assert plain["repair_at"] == 0.0 and plain["duration"] == 5.0 + 15.0 + 2.0
+    # Repaired 2 s after the window, then HB.interval + 1.5 RTO.Max + RTT + 2 s.
+    repaired = reproduction.timer_point(QUICK, 3, 1.0, 1.0, repair=True)
+    assert repaired["repair_at"] == 22.0
+    assert repaired["duration"] == pytest.approx(22.0 + 1.0 + 90.0 + 0.02 + 2.0)
+    assert reproduction.timer_point(QUICK, 1, 0.5, 30.0, False)["rto_initial"] == 1.0
+
+
+class FakeResults:
+    """What ``reproduction.comparison`` reads of a Results: ``results["lossy"]``."""
+
+    def __init__(self, lossy_summary: pd.DataFrame) -> None:
+        self.tables = {"lossy": {"summary": lossy_summary}}
+
+    def __getitem__(self, name):
+        return self.tables[name]
+
+
+def test_comparison_rows_come_from_the_lossy_runs():
+    summary = pd.DataFrame(
+        {
+            "homing": ["single", "single", "multi", "multi"],
+            "loss_rate": [0.15] * 4,
+            "run": [1, 2, 1, 2],
+            "max_stall_s": [4.0, 6.0, 1.0, 2.0],
+            "first_retransmission_s": [0.2, 0.4, 0.1, 0.1],
+        }
+    )
+    table = reproduction.comparison(FakeResults(summary)).set_index(["protocol", "metric"])
+    assert len(table) == 3 and set(table.row) == {"15% packet loss"}
+    single = table.loc[("SCTP (single-homed)", "transmission_stall")]
+    assert single.reproduced == pytest.approx(5.0) and single.n_runs == 2
+    assert single.verdict == "matches"  # > 3 s
+    first = table.loc[("SCTP (single-homed)", "first_loss_time")]
+    assert first.reproduced == pytest.approx(0.3)  # single-homed runs only
+    multi = table.loc[("SCTP (multi-homed)", "transmission_stall")]
+    assert multi.reproduced == pytest.approx(1.5)
+    assert multi.verdict == "same-direction"  # 1.5 s, not ~0.5 s, but shorter than single
+
+
+# --------------------------------------------------------------------------- simulations
 
 
 def test_destination_failover_inside_the_rfc_window_and_return():
     params = dict(path_max_retrans=2, rto_max=4.0, hb_interval=1.0, repair_at=12.0)
     out = simulate(**params)
     s = out["summary"].iloc[0]
-    low, high = study.failover_window(2, 1.0, 4.0)
+    low, high = analysis.failover_window(2, 1.0, 4.0)
     assert low < s.failover_s <= high
     # Deliveries resume after the first timeout, on the alternate path.
     assert 0.5 < s.resume_s <= 1.1
     assert s.data_chunks_secondary > 100
-    assert 0 < s.return_s <= study.return_bound(1.0, 4.0, 0.02)
+    assert 0 < s.return_s <= analysis.return_bound(1.0, 4.0, 0.02)
     events = out["paths"].event.tolist()
     assert events.index("UNREACHABLE") < events.index("AVAILABLE")
 
@@ -81,23 +311,21 @@ def test_seed_hub_source_failover_against_the_seed_behaviour():
     assert np.isnan(seed.iloc[0].resume_s) and seed.iloc[0].association_failed
 
 
-def test_lossy_runs_are_deterministic_and_compare():
-    a = simulate(section="lossy", homing="single", duration=6.0)
-    b = simulate(section="lossy", homing="single", duration=6.0)
-    pd.testing.assert_frame_equal(a["summary"], b["summary"])
-    pd.testing.assert_frame_equal(a["deliveries"], b["deliveries"])
-    assert a["summary"].iloc[0].retransmissions > 0
-    summary = a["summary"].assign(homing="single", loss=0.15)
-    rows = study.reproduced_rows(summary)
-    table = published.compare(STUDY.name, rows, write=False)
-    assert set(table.metric) == {"transmission_stall", "first_loss_time"}
-    assert (table.n_runs == 1).all()
+def test_lossy_runs_are_deterministic_and_differ_between_runs():
+    params = point(scenario="lossy", homing="single", duration=6.0)
+    a, b = STUDY.run(params, 1, 1), STUDY.run(params, 1, 1)
+    for name in ("chunks", "paths", "delivered"):
+        pd.testing.assert_frame_equal(a[name], b[name], check_exact=True)
+    other = STUDY.run(params, 1, 2)
+    assert not a["delivered"].equals(other["delivered"])
+    summary = STUDY.analyse(a, params)["summary"].iloc[0]
+    assert summary.retransmissions > 0
 
 
 def test_prsctp_policies_against_udp():
     """Lifetime bounds the delay (up to in-flight time); full reliability loses nothing;
     UDP loses about the loss rate."""
-    common = dict(section="prsctp", loss=0.05, duration=12.0)
+    common = dict(scenario="prsctp", loss_rate=0.05, duration=12.0)
     ttl = simulate(policy="ttl", pr_value=150, **common)["summary"].iloc[0]
     reliable = simulate(policy="reliable", **common)["summary"].iloc[0]
     udp = simulate(policy="udp", **common)["summary"].iloc[0]

@@ -1,5 +1,6 @@
-"""Topologies for SCTP multi-homing experiments (tests and the multihoming_failover study).
+"""The multi-homed pair: two SCTP hosts with several addresses (multi-homing topologies).
 
+Used by the ``multihoming_failover`` study and the SCTP model's multi-homing tests.
 A multi-homed host in ns-3 is a node with several interfaces. Which interface a packet
 leaves by is the routing table's decision, so every topology here spells out its
 static routes; the SCTP model then sends each destination's packets from the local
@@ -14,6 +15,9 @@ pairs"), and answers a HEARTBEAT from the address it was sent to.
   hub (an ns-3 CSMA channel) in one subnet. Two connected routes to the same subnet
   make the primary interface ambiguous; a host route to B through A's first interface
   makes it the one A uses, as the first route of a Linux host was.
+
+Both install the internet and SCTP stacks. The construction order (nodes, devices,
+stacks, addresses) fixes the random-stream assignment: changing it changes results.
 
 Pure Python until called: the functions take the ``ns`` namespace.
 """

@@ -1,0 +1,388 @@
+"""What reproducing multihoming_failover means: four experiments, the comparison, tables, figures.
+
+Experiments (the notebook's sections):
+
+* ``seed_hub`` (seed 002 section 5.5): the seed's hub, the primary cable pulled at
+  ``fail_at``, with and without source-address failover; one deterministic run each.
+* ``failover_timers`` (RFC 9260 8.2, 8.3): both hosts multi-homed; Path.Max.Retrans x
+  RTO.Min at HB.interval 30 s, then HB.interval with the primary plugged back
+  (:func:`timer_point`); one deterministic run each.
+* ``lossy`` (seed 002 section 3.5, Brennan et al.): single- vs multi-homed bulk
+  transfer under 15 % loss; 30 runs (4 quick).
+* ``prsctp_voice`` (seed 001): voice over fully reliable SCTP, PR-SCTP (lifetime,
+  k-rtx) and UDP; 15 runs (2 quick).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from transportlab import published
+from transportlab.ns3util import sctp_available
+from transportlab.studies.multihoming_failover import analysis
+from transportlab.studies.multihoming_failover.parameters import DELAY_BUDGET, PARAMETERS
+from transportlab.study import Experiment, Reproduction
+
+STUDY_NAME = "multihoming_failover"
+
+RTO_MAX = 60.0  # RFC 9260 default: the timer sweep keeps it
+RTT = 0.02  # two_networks at 10 ms per link: the round trip for return_bound
+LOSSY_LOSS_RATE = 0.15  # Brennan et al.'s loss rate (seed 002 section 3.5)
+#: (policy, pr_value) of the voice experiment: full reliability, a 150 ms lifetime,
+#: one and no retransmission (NS-2 k-rtx), UDP.
+POLICIES = (("reliable", 0), ("ttl", 150), ("rtx", 1), ("rtx", 0), ("udp", 0))
+HOMING_LABELS = {"single": "SCTP (single-homed)", "multi": "SCTP (multi-homed)"}
+
+
+def is_quick(params: Mapping[str, Any]) -> bool:
+    """Whether the base parameters are quick mode's (fewer and shorter points).
+
+    An experiment's points see only the base parameters, not the mode; the base
+    ``duration`` is the one parameter whose quick-mode value differs (20 s vs 40 s). The
+    experiments set every point's duration themselves, so the base value has no other
+    use here.
+    """
+    return params["duration"] == PARAMETERS.defaults(quick=True)["duration"]
+
+
+# --------------------------------------------------------------------------- experiments
+
+
+def seed_hub_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The seed's hub with source-address failover (our model) and without (the seed's)."""
+    return [
+        {"scenario": "failover", "topology": "seed_hub", "source_failover": flag, "duration": 20.0}
+        for flag in (True, False)
+    ]
+
+
+def timer_point(
+    params: Mapping[str, Any], pmr: int, rto_min: float, hb_interval: float, repair: bool
+) -> dict[str, Any]:
+    """A two_networks failover run long enough for its RFC 9260 timer window.
+
+    Without a repair it stops 2 s after the window's latest end; with a repair the
+    primary is plugged back 2 s after that, and the run lasts until 2 s after the latest
+    return (:func:`~analysis.return_bound`). RTO.Initial is RTO.Min, at least 1 s.
+    """
+    _, high = analysis.failover_window(pmr, rto_min, RTO_MAX)
+    repair_at = params["fail_at"] + high + 2.0 if repair else 0.0
+    stop = (
+        repair_at + analysis.return_bound(hb_interval, RTO_MAX, RTT)
+        if repair
+        else params["fail_at"] + high
+    ) + 2.0
+    return {
+        "scenario": "failover",
+        "topology": "two_networks",
+        "path_max_retrans": pmr,
+        "rto_min": rto_min,
+        "rto_initial": max(rto_min, 1.0),
+        "rto_max": RTO_MAX,
+        "hb_interval": hb_interval,
+        "repair_at": round(repair_at, 3),
+        "duration": round(stop, 3),
+    }
+
+
+def timer_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Path.Max.Retrans x RTO.Min (HB.interval 30 s, no repair); HB.interval with a repair."""
+    quick = is_quick(params)
+    pmrs = [1, 2, 3] if quick else [1, 2, 3, 4, 5]
+    rto_mins = [0.5, 1.0] if quick else [0.25, 0.5, 1.0]
+    hb_intervals = [1.0, 30.0] if quick else [1.0, 2.0, 5.0, 30.0]
+    points = [timer_point(params, pmr, r, 30.0, False) for pmr in pmrs for r in rto_mins]
+    return points + [timer_point(params, 3, 1.0, hb, True) for hb in hb_intervals]
+
+
+def lossy_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Single- and multi-homed under 15 % loss, 8 s (quick) or 20 s runs."""
+    duration = 8.0 if is_quick(params) else 20.0
+    return [
+        {"scenario": "lossy", "homing": homing, "loss_rate": LOSSY_LOSS_RATE, "duration": duration}
+        for homing in ("single", "multi")
+    ]
+
+
+def voice_loss_rates(params: Mapping[str, Any]) -> list[float]:
+    return [0.05] if is_quick(params) else [0.02, 0.05, 0.10]
+
+
+def voice_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every policy at every loss rate; 15 s (quick) or 65 s runs (the last 5 s drain)."""
+    duration = 15.0 if is_quick(params) else 65.0
+    return [
+        {
+            "scenario": "prsctp",
+            "policy": policy,
+            "pr_value": value,
+            "loss_rate": loss_rate,
+            "duration": duration,
+        }
+        for loss_rate in voice_loss_rates(params)
+        for policy, value in POLICIES
+    ]
+
+
+SEED_HUB = Experiment(
+    name="seed_hub",
+    description="seed 002 5.5: primary cable pulled on the seed's hub, with and without "
+    "source-address failover",
+    points=seed_hub_points,
+    runs=1,
+    quick_runs=1,
+    available=sctp_available,
+)
+FAILOVER_TIMERS = Experiment(
+    name="failover_timers",
+    description="RFC 9260 failover and return against the timers (Path.Max.Retrans, "
+    "RTO.Min, HB.interval)",
+    points=timer_points,
+    runs=1,
+    quick_runs=1,
+    available=sctp_available,
+)
+LOSSY = Experiment(
+    name="lossy",
+    description="seed 002 3.5 (Brennan et al.): single- vs multi-homed under 15 % loss",
+    points=lossy_points,
+    runs=30,
+    quick_runs=4,
+    available=sctp_available,
+)
+PRSCTP_VOICE = Experiment(
+    name="prsctp_voice",
+    description="seed 001: voice over reliable SCTP, PR-SCTP lifetime and k-rtx, and UDP",
+    points=voice_points,
+    runs=15,
+    quick_runs=2,
+    available=sctp_available,
+)
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+def comparison(results) -> pd.DataFrame:
+    """Seed 002 section 3.5's three numbers against the ``lossy`` runs.
+
+    Per homing, the longest stall of each run (``max_stall_s``); single-homed also the
+    time of the first retransmission after the start (``first_loss_time``). Mean and
+    95 % CI over the runs (:func:`transportlab.published.compare`).
+    """
+    rows = []
+    for _, r in results["lossy"]["summary"].iterrows():
+        protocol = HOMING_LABELS[r["homing"]]
+        row = f"{round(r['loss_rate'] * 100):d}% packet loss"
+        rows.append((protocol, "transmission_stall", row, "s", r["max_stall_s"]))
+        if r["homing"] == "single":
+            rows.append((protocol, "first_loss_time", row, "s", r["first_retransmission_s"]))
+    reproduced = pd.DataFrame(rows, columns=["protocol", "metric", "row", "unit", "value"])
+    return published.compare(STUDY_NAME, reproduced, write=False)
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def seed_hub_table(results) -> pd.DataFrame:
+    """Seed hub: when deliveries resumed after the pulled cable, the longest gap."""
+    summary = results["seed_hub"]["summary"]
+    return summary[
+        ["source_failover", "resume_s", "max_stall_s", "association_failed", "retransmissions"]
+    ].reset_index(drop=True)
+
+
+def failover_timers_table(results) -> pd.DataFrame:
+    """Failover and return times against their RFC 9260 windows and bounds."""
+    table = analysis.timer_table(results["failover_timers"]["summary"], RTT)
+    return table[
+        [
+            "path_max_retrans",
+            "rto_min",
+            "hb_interval",
+            "window_low_s",
+            "failover_s",
+            "window_high_s",
+            "in_window",
+            "resume_s",
+            "return_s",
+            "return_bound_s",
+        ]
+    ].reset_index(drop=True)
+
+
+def lossy_stalls_table(results) -> pd.DataFrame:
+    """Single- vs multi-homed under 15 % loss: stalls over the runs."""
+    lossy = results["lossy"]
+    return analysis.stall_summary(lossy["summary"], lossy["stalls"]).reset_index()
+
+
+def voice_table(results) -> pd.DataFrame:
+    """Voice frames per loss rate and policy: residual loss, late or lost, delays."""
+    return analysis.voice_table(results["prsctp_voice"]["summary"]).reset_index()
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def seed_hub_figure(results):
+    """TSN delivered at B against time, with and without source-address failover."""
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    deliveries = results["seed_hub"]["deliveries"]
+    fig, ax = plt.subplots(figsize=(6.5, 3.4))
+    for flag, color in ((True, "tab:green"), (False, "tab:red")):
+        d = deliveries[deliveries.source_failover == flag]
+        label = (
+            "source-address failover (RFC 9260 6.4.1)" if flag else "no failover (seed's lksctp)"
+        )
+        ax.plot(d.time, d.tsn - d.tsn.min(), ".", ms=1.5, color=color, label=label)
+    fail_at = results.points("seed_hub")[0]["fail_at"]
+    ax.axvline(fail_at, color="0.5", lw=0.8, ls="--")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("TSN delivered at B (relative)")
+    ax.set_title(
+        f"Seed 002 §5.5: primary cable of A pulled at {fail_at:g} s (100 Mb/s hub)", fontsize=9
+    )
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig, results.runs("seed_hub")
+
+
+def failover_timers_figure(results):
+    """Failover time against Path.Max.Retrans per RTO.Min, inside the RFC timer window."""
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    timers = analysis.timer_table(results["failover_timers"]["summary"], RTT)
+    base = timers[(timers.hb_interval == 30.0) & (timers.repair_at == 0)]
+    fig, ax = plt.subplots(figsize=(6.5, 3.6))
+    for (rto_min, rows), color in zip(
+        base.groupby("rto_min"), plt.cm.viridis([0.1, 0.5, 0.85]), strict=False
+    ):
+        ax.fill_between(
+            rows.path_max_retrans,
+            rows.window_low_s,
+            rows.window_high_s,
+            color=color,
+            alpha=0.25,
+            lw=0,
+        )
+        ax.plot(
+            rows.path_max_retrans,
+            rows.failover_s,
+            "o-",
+            color=color,
+            label=f"RTO.Min = {rto_min:g} s",
+        )
+    ax.set_yscale("log")
+    ax.set_xlabel("Path.Max.Retrans")
+    ax.set_ylabel("failure → primary inactive (s)")
+    ax.set_title(
+        "Failover time (points) and the RFC 9260 timer window (bands), HB.interval 30 s",
+        fontsize=9,
+    )
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig, results.runs("failover_timers")
+
+
+def lossy_tsn_figure(results):
+    """TSN delivered against time in run 1, single- and multi-homed."""
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    deliveries = results["lossy"]["deliveries"]
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.2), sharey=True)
+    for ax, homing in zip(axes, ("single", "multi"), strict=True):
+        d = deliveries[(deliveries.homing == homing) & (deliveries.run == 1)]
+        ax.plot(d.time, d.tsn - d.tsn.min(), ".", ms=2)
+        ax.set_title(f"{homing}-homed, {LOSSY_LOSS_RATE * 100:g} % loss (run 1)", fontsize=9)
+        ax.set_xlabel("time (s)")
+    axes[0].set_ylabel("TSN delivered (relative)")
+    fig.tight_layout()
+    return fig, 1
+
+
+def stall_lengths_figure(results):
+    """Distribution of stall lengths over every run, against the seed's 3 s and 0.5 s."""
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    stalls = results["lossy"]["stalls"]
+    threshold = results.points("lossy")[0]["stall_threshold"]
+    fig, ax = plt.subplots(figsize=(6.5, 3.4))
+    for homing, color in (("single", "tab:red"), ("multi", "tab:green")):
+        lengths = np.sort(stalls[stalls.homing == homing].length.to_numpy())
+        if len(lengths):
+            ax.step(
+                lengths,
+                np.arange(1, len(lengths) + 1) / len(lengths),
+                where="post",
+                color=color,
+                label=f"{homing}-homed ({len(lengths)} stalls)",
+            )
+    for value, style in ((3.0, "--"), (0.5, ":")):
+        ax.axvline(value, color="0.4", ls=style, lw=0.8)
+    ax.set_xscale("log")
+    ax.set_xlabel(f"stall length (s): delivery gaps > {threshold:g} s")
+    ax.set_ylabel("fraction of stalls ≤ x")
+    ax.set_title(
+        f"Stall lengths under {LOSSY_LOSS_RATE * 100:g} % loss "
+        "(dashed: seed's >3 s, dotted: ~0.5 s)",
+        fontsize=9,
+    )
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig, results.runs("lossy")
+
+
+def voice_delay_figure(results):
+    """Delay distribution of the voice frames per policy, at the middle loss rate."""
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    frames = results["prsctp_voice"]["delays"]
+    loss_rates = voice_loss_rates(results.params)
+    middle = loss_rates[len(loss_rates) // 2]
+    fig, ax = plt.subplots(figsize=(6.5, 3.4))
+    for (policy, value), color in zip(POLICIES, plt.cm.tab10(range(len(POLICIES))), strict=True):
+        d = frames[
+            (frames.policy == policy) & (frames.pr_value == value) & (frames.loss_rate == middle)
+        ]
+        delays = np.sort(d.delay_s.dropna().to_numpy() * 1e3)
+        if len(delays):
+            ax.step(
+                delays,
+                np.arange(1, len(delays) + 1) / len(d),
+                where="post",
+                color=color,
+                label=f"{policy}({value})",
+            )
+    ax.axvline(1e3 * DELAY_BUDGET, color="0.4", ls="--", lw=0.8)
+    ax.set_xscale("log")
+    ax.set_xlabel("one-way delay (ms); dashed: 150 ms budget (ITU-T G.114)")
+    ax.set_ylabel("fraction of frames delivered ≤ x")
+    ax.set_title(f"Voice frames over a link losing {middle:.0%} each way", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig, results.runs("prsctp_voice")
+
+
+REPRODUCTION = Reproduction(
+    experiments=(SEED_HUB, FAILOVER_TIMERS, LOSSY, PRSCTP_VOICE),
+    comparison=comparison,
+    tables={
+        "seed_hub": seed_hub_table,
+        "failover_timers": failover_timers_table,
+        "lossy_stalls": lossy_stalls_table,
+        "voice": voice_table,
+    },
+    figures={
+        "seed_hub_tsn": seed_hub_figure,
+        "failover_timers": failover_timers_figure,
+        "lossy_tsn": lossy_tsn_figure,
+        "stall_lengths": stall_lengths_figure,
+        "voice_delay": voice_delay_figure,
+    },
+)
