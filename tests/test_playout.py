@@ -67,7 +67,7 @@ def test_fixed_playout_from_send_time():
     assert (m["played"], m["late"]) == (3, 1)
     assert m["network_loss_rate"] == pytest.approx(0.2)
     assert m["late_loss_rate"] == pytest.approx(0.2)
-    assert m["loss_rate"] == pytest.approx(0.4)
+    assert m["total_loss_rate"] == pytest.approx(0.4)
     # network delay of received packets: 50, 60, 30, 70 ms
     assert m["delay_mean"] == pytest.approx(0.0525)
     assert m["delay_max"] == pytest.approx(0.07)
@@ -151,7 +151,7 @@ def test_adaptive_estimates_equal_the_recursion_with_ramjee_alpha():
 def test_adaptive_playout_with_nothing_received():
     trace = VoiceTrace([0, 1], [0, 0.02], [NAN, NAN], FRAME)
     m = evaluate(trace, AdaptivePlayout().schedule(trace))
-    assert (m["played"], m["late"], m["loss_rate"]) == (0, 0, 1.0)
+    assert (m["played"], m["late"], m["total_loss_rate"]) == (0, 0, 1.0)
 
 
 # ---------------------------------------------------------------- CJM

@@ -1,13 +1,28 @@
-"""The C++ voice gateway applications (src/voice): frames, calls on one socket, talkspurts."""
+"""The C++ voice gateway applications (src/voice) and their installation (transportlab.voice)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from transportlab.studies import voip_cjm as study
+from transportlab import voice
+from transportlab.studies.voip_cjm import parameters, scenario
 
-SHORT = {"n_calls": 3, "duration_s": 2.0, "drain_s": 2.0, "topology": "trunk"}
+SHORT = {"n_calls": 3, "duration": 2.0, "drain": 2.0, "topology": "trunk"}
+
+
+def run(**overrides):
+    return scenario.run(parameters.PARAMETERS.validate({**SHORT, **overrides}), 1, 1)
+
+
+def test_talk_patterns():
+    on, off = voice.talk_pattern("continuous")
+    assert "Constant=1e9" in on and "Constant=0" in off
+    on, off = voice.talk_pattern("talkspurts", 1.0, 1.35)
+    assert on == "ns3::ExponentialRandomVariable[Mean=1.0]"
+    assert off == "ns3::ExponentialRandomVariable[Mean=1.35]"
+    with pytest.raises(ValueError, match="voice activity"):
+        voice.talk_pattern("whisper")
 
 
 def test_frame_header_round_trip_and_short_buffer():
@@ -31,9 +46,9 @@ def test_frame_header_round_trip_and_short_buffer():
     assert ns.Packet(5).PeekHeader(ns.VoiceFrameHeader()) == 0
 
 
-@pytest.mark.parametrize("transport", ["udp", "tcp"])
-def test_calls_on_one_socket_are_told_apart_and_each_sends_for_its_duration(transport):
-    raw = study.run_network({**SHORT, "transport": transport, "connection": "shared"})
+@pytest.mark.parametrize("protocol", ["udp", "tcp"])
+def test_calls_on_one_socket_are_told_apart_and_each_sends_for_its_duration(protocol):
+    raw = run(protocol=protocol, connection="shared")
     packets = raw["packets"]
     sent = packets[packets["event"] == "sent"]
     received = packets[packets["event"] == "received"]
@@ -50,20 +65,18 @@ def test_calls_on_one_socket_are_told_apart_and_each_sends_for_its_duration(tran
 
 
 def test_one_shared_tcp_connection_carries_every_call():
-    raw = study.run_network({**SHORT, "transport": "tcp", "connection": "shared"})
-    per_call = study.run_network({**SHORT, "transport": "tcp"})
+    shared = run(protocol="tcp", connection="shared")
+    per_call = run(protocol="tcp")
     # Packets down the receiver's link: one segment per frame (an uncongested connection
     # sends each 172-byte write at once) plus, per connection, the SYN and the handshake's
     # last ACK (the FINs come after the end of the run)
-    assert (raw["packets"]["event"] == "received").sum() == 300
-    assert raw["ip_packets_to_receivers"] == 300 + 2
-    assert per_call["ip_packets_to_receivers"] == 300 + 3 * 2
+    assert (shared["packets"]["event"] == "received").sum() == 300
+    assert shared["counters"]["ip_packets_to_receivers"].item() == 300 + 2
+    assert per_call["counters"]["ip_packets_to_receivers"].item() == 300 + 3 * 2
 
 
 def test_talkspurts_leave_silences():
-    raw = study.run_network(
-        {**SHORT, "transport": "udp", "voice_activity": "talkspurts", "duration_s": 10.0}
-    )
+    raw = run(protocol="udp", voice_activity="talkspurts", duration=10.0)
     sent = raw["packets"][raw["packets"]["event"] == "sent"]
     gaps = sent.groupby("flow")["time"].diff().dropna()
     assert len(sent) < 3 * 500  # less than continuous speech

@@ -461,7 +461,8 @@ def evaluate(trace: VoiceTrace, schedule: PlayoutSchedule) -> dict[str, float]:
     """Loss, delay and jitter of one call under one playout schedule.
 
     Rates are fractions of the packets sent: ``network_loss_rate`` (never
-    arrived), ``late_loss_rate`` (arrived, not played), ``loss_rate`` (both).
+    arrived), ``late_loss_rate`` (arrived, not played), ``total_loss_rate`` (both:
+    lost to the listener).
     ``delay_*`` is the one-way network delay of received packets (before
     playout), ``playout_delay_*`` the send-to-playout time of played packets.
     Jitter (RFC 3550, mean of the running estimate over the packets; RFC 3393
@@ -479,7 +480,7 @@ def evaluate(trace: VoiceTrace, schedule: PlayoutSchedule) -> dict[str, float]:
         "late": float(late.sum()),
         "network_loss_rate": float(1 - received.sum() / n) if n else np.nan,
         "late_loss_rate": float(late.sum() / n) if n else np.nan,
-        "loss_rate": float(1 - played.sum() / n) if n else np.nan,
+        "total_loss_rate": float(1 - played.sum() / n) if n else np.nan,
     }
     result.update(_stats(trace.arrival[received] - trace.send[received], "delay"))
     result.update(_stats(schedule.slot[played] - trace.send[played], "playout_delay"))

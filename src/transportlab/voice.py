@@ -1,245 +1,111 @@
-"""Voice calls from recorded packets: per-call traces, playout, loss, delay, jitter, R and MOS.
+"""Voice calls in ns-3: transportlab's voice gateway applications (C++, ``src/voice``).
 
-The input is the per-packet event table of :class:`transportlab.recording.PacketRecorder`
-(one ``flow`` per call, ``seq`` per voice frame): a ``sent`` row for every frame
-the source produced and a ``received`` row for every frame delivered to the
-receiving application. :func:`call_traces` turns it into one
-:class:`~transportlab.playout.VoiceTrace` per call; :func:`assess_calls` runs
-every playout policy on every call and rates it with the G.107 E-model;
-:func:`pool` aggregates calls into one row per policy.
+``ns3::VoiceTrunkSource`` sends one or more one-way calls (one message per frame,
+carrying the call, a sequence number and the send time in a 14-byte
+``VoiceFrameHeader``) over one socket; ``ns3::VoiceTrunkSink`` accepts them on a
+port and records every frame it delivers. Both report to a
+:class:`~transportlab.recording.PacketRecorder` (``flow`` = call, ``seq`` = frame).
 
-Pure Python (numpy/pandas); no ns-3.
+This module only installs them. It is part of the simulation (and of the sweep
+cache key of the studies that use it); what is done with the recorded frames
+(playout, loss, jitter, R and MOS) is in :mod:`transportlab.voice_quality`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+__all__ = ["install_sink", "install_source", "talk_pattern"]
 
-import numpy as np
-import pandas as pd
-
-from transportlab.emodel import CODECS, burst_ratio, voice_rating
-from transportlab.playout import PlayoutPolicy, PlayoutSchedule, VoiceTrace, evaluate
-
-# ITU-T limits the seed quotes (G.114 one-way delay; the 30 ms jitter guideline).
-ONE_WAY_DELAY_LIMIT_MS = 150.0
-JITTER_LIMIT_MS = 30.0
+#: On time of continuous speech: far longer than any run.
+_ALWAYS_ON = "ns3::ConstantRandomVariable[Constant=1e9]"
+_NEVER_OFF = "ns3::ConstantRandomVariable[Constant=0]"
 
 
-def call_traces(
-    packets: pd.DataFrame, frame_interval: float, stop_time: float | None = None
-) -> dict[int, VoiceTrace]:
-    """One trace per call (``flow``) from a PacketRecorder table.
+def talk_pattern(
+    activity: str, talkspurt_mean_s: float = 1.0, silence_mean_s: float = 1.35
+) -> tuple[str, str]:
+    """On and off time random variables (ns-3 attribute strings) of a speaker.
 
-    Frames received after ``stop_time`` (when given) count as never arrived.
-    Duplicated receptions keep the first one. Raises if a frame was received
-    that was never recorded as sent.
+    ``continuous``: always on (no silence suppression); ``talkspurts``:
+    exponential talkspurts and silences with the given means.
     """
-    required = {"event", "flow", "seq", "size", "time"}
-    missing = required - set(packets.columns)
-    if missing:
-        raise ValueError(f"packet table lacks columns {sorted(missing)}")
-    sent = packets[packets["event"] == "sent"]
-    received = packets[packets["event"] == "received"]
-    if stop_time is not None:
-        received = received[received["time"] <= stop_time]
-    received = received.sort_values("time", kind="stable").drop_duplicates(["flow", "seq"])
-    traces: dict[int, VoiceTrace] = {}
-    for flow, s in sent.groupby("flow", sort=True):
-        s = s.sort_values("seq", kind="stable")
-        r = received[received["flow"] == flow]
-        position = np.searchsorted(s["seq"].to_numpy(), r["seq"].to_numpy())
-        seq = s["seq"].to_numpy()
-        ok = (position < len(seq)) & (
-            seq[np.minimum(position, len(seq) - 1)] == r["seq"].to_numpy()
-        )
-        if not np.all(ok):
-            raise ValueError(f"call {flow}: {int((~ok).sum())} frames received but never sent")
-        arrival = np.full(len(s), np.nan)
-        arrival[position] = r["time"].to_numpy()
-        traces[int(flow)] = VoiceTrace(
-            seq=seq,
-            send=s["time"].to_numpy(),
-            arrival=arrival,
-            frame_interval=frame_interval,
-            size=s["size"].to_numpy(),
-        )
-    unknown = set(received["flow"].unique()) - set(traces)
-    if unknown:
-        raise ValueError(f"frames received on calls that sent nothing: {sorted(unknown)}")
-    return traces
-
-
-@dataclass(frozen=True)
-class VoiceQualitySettings:
-    """How a call is rated: codec, concealment, delays outside the network."""
-
-    codec: str = "G.711"
-    plc: bool = True
-    frame_ms: float = 20.0
-    extra_delay_ms: float = 0.0  # terminal delays outside packetisation and buffering
-
-    def __post_init__(self) -> None:
-        if self.codec not in CODECS:
-            raise ValueError(f"unknown codec {self.codec!r}; known: {sorted(CODECS)}")
-
-    def mouth_to_ear_ms(self, playout_delay_ms: float) -> float:
-        """Ta: packetisation (one frame) + codec look-ahead + send-to-playout + extra."""
+    if activity == "continuous":
+        return _ALWAYS_ON, _NEVER_OFF
+    if activity == "talkspurts":
         return (
-            playout_delay_ms + self.frame_ms + CODECS[self.codec].lookahead_ms + self.extra_delay_ms
+            f"ns3::ExponentialRandomVariable[Mean={talkspurt_mean_s}]",
+            f"ns3::ExponentialRandomVariable[Mean={silence_mean_s}]",
         )
+    raise ValueError(f"voice activity must be 'continuous' or 'talkspurts', got {activity!r}")
 
 
-_MS = 1000.0
-_SECONDS_TO_MS = (
-    "delay_mean",
-    "delay_p99",
-    "delay_max",
-    "playout_delay_mean",
-    "playout_delay_p99",
-    "playout_delay_max",
-    "before_jitter",
-    "before_jitter_final",
-    "before_ipdv_mean",
-    "after_jitter",
-    "after_jitter_final",
-    "after_ipdv_mean",
-)
+def install_sink(ns, node, factory, port: int, frame_size: int, recorder, stop_s: float):
+    """A VoiceTrunkSink on ``node`` accepting every call sent to ``port``, from 0 s to ``stop_s``.
 
-#: Policies whose output is not a playable stream: no voice-quality rating.
-UNRATED_POLICIES = frozenset({"arrival"})
-
-
-def assess_calls(
-    traces: Mapping[int, VoiceTrace],
-    policies: Sequence[PlayoutPolicy],
-    quality: VoiceQualitySettings,
-) -> tuple[pd.DataFrame, dict[tuple[int, str], np.ndarray]]:
-    """Every policy on every call: one row per (call, policy), and the schedules.
-
-    Times in the table are in ms. ``mouth_to_ear_ms`` is Ta of the E-model;
-    ``R`` and ``MOS`` are NaN for policies in :data:`UNRATED_POLICIES` (playing
-    packets as they arrive is no playout strategy a listener could bear).
-
-    ``R`` is reported on the rating scale, 0 to 100: under long bursts of loss the
-    G.107 loss formula gives Ie,eff above 95 and R far below 0, which means no more
-    than R = 0 does (MOS 1), but would dominate a mean over calls.
+    ``factory`` is the socket factory's TypeId; ``frame_size`` the message size (a
+    stream transport delivers bytes, the sink cuts them into messages).
     """
-    names = [p.name for p in policies]
-    if len(set(names)) != len(names):
-        raise ValueError(f"playout policies need distinct names, got {names}")
-    rows = []
-    schedules: dict[tuple[int, str], PlayoutSchedule] = {}
-    for call, trace in traces.items():
-        for policy in policies:
-            schedule = policy.schedule(trace)
-            metrics = evaluate(trace, schedule)
-            played = schedule.played(trace)
-            schedules[(call, policy.name)] = schedule
-            row: dict[str, float | int | str] = {"call": call, "policy": policy.name}
-            for key, value in metrics.items():
-                if key in _SECONDS_TO_MS:
-                    row[f"{key}_ms"] = value * _MS
-                else:
-                    row[key] = value
-            row["burst_ratio"] = burst_ratio(~played)
-            if policy.name in UNRATED_POLICIES or metrics["played"] == 0:
-                row.update(mouth_to_ear_ms=np.nan, R=np.nan, MOS=np.nan)
-            else:
-                ta = quality.mouth_to_ear_ms(row["playout_delay_mean_ms"])
-                rating = voice_rating(
-                    ta,
-                    100.0 * metrics["loss_rate"],
-                    row["burst_ratio"],
-                    codec=quality.codec,
-                    plc=quality.plc,
-                )
-                row.update(mouth_to_ear_ms=ta, R=max(rating.R, 0.0), MOS=rating.MOS)
-            rows.append(row)
-    return pd.DataFrame(rows), schedules
+    sink = ns.CreateObject[ns.VoiceTrunkSink]()
+    local = ns.InetSocketAddress(ns.Ipv4Address.GetAny(), port).ConvertTo()
+    sink.SetAttribute("Local", ns.AddressValue(local))
+    sink.SetAttribute("Protocol", ns.TypeIdValue(factory))
+    sink.SetAttribute("FrameSize", ns.UintegerValue(frame_size))
+    sink.SetAttribute("Recorder", ns.PointerValue(recorder.native))
+    node.AddApplication(sink)
+    sink.SetStartTime(ns.Seconds(0.0))
+    sink.SetStopTime(ns.Seconds(stop_s))
+    return sink
 
 
-def pool(
-    calls: pd.DataFrame,
-    traces: Mapping[int, VoiceTrace],
-    schedules: Mapping[tuple[int, str], PlayoutSchedule],
-) -> pd.DataFrame:
-    """One row per policy over all calls.
+def install_source(
+    ns,
+    node,
+    remote,
+    factory,
+    *,
+    calls: int,
+    first_call: int,
+    payload: int,
+    frame_ms: float,
+    start_s: float,
+    start_spread_s: float,
+    call_duration_s: float,
+    stop_s: float,
+    talk: tuple[str, str],
+    recorder,
+    sctp_stream_per_call: bool = False,
+    sctp_unordered: bool = False,
+    sctp_lifetime_s: float = 0.0,
+):
+    """A VoiceTrunkSource on ``node`` sending calls ``first_call`` .. ``first_call + calls - 1``.
 
-    Loss rates and delay statistics are over all packets of all calls (the 99th
-    percentile and maximum of the pooled delays); jitter, R and MOS are means
-    over calls (R also its minimum, the worst call).
+    Every call sends a ``payload``-byte message every ``frame_ms`` to ``remote``
+    over one socket (``factory``), starting at a uniform random time within
+    ``start_spread_s`` after the application starts (``start_s``, plus connection
+    set-up), for ``call_duration_s`` of voice; ``talk`` = (on, off) from
+    :func:`talk_pattern`. SCTP only: a stream per call, unordered delivery,
+    PR-SCTP lifetime (0 = reliable).
     """
-    rows = []
-    network_delay = np.concatenate(
-        [t.network_delay[t.received] for t in traces.values()] or [np.empty(0)]
-    )
-    for policy, group in calls.groupby("policy", sort=False):
-        playout = np.concatenate(
-            [
-                (schedules[(c, policy)].slot - traces[c].send)[
-                    schedules[(c, policy)].played(traces[c])
-                ]
-                for c in traces
-            ]
-        )
-        playout = playout[~np.isnan(playout)]
-        sent = group["sent"].sum()
-        row = {
-            "policy": policy,
-            "calls": len(group),
-            "sent": sent,
-            "received": group["received"].sum(),
-            "played": group["played"].sum(),
-            "network_loss_rate": 1 - group["received"].sum() / sent,
-            "late_loss_rate": group["late"].sum() / sent,
-            "loss_rate": 1 - group["played"].sum() / sent,
-        }
-        for prefix, values in (("delay", network_delay), ("playout_delay", playout)):
-            empty = len(values) == 0
-            row[f"{prefix}_mean_ms"] = np.nan if empty else float(values.mean()) * _MS
-            row[f"{prefix}_p99_ms"] = np.nan if empty else float(np.percentile(values, 99)) * _MS
-            row[f"{prefix}_max_ms"] = np.nan if empty else float(values.max()) * _MS
-        for column in (
-            "before_jitter_ms",
-            "after_jitter_ms",
-            "before_ipdv_mean_ms",
-            "after_ipdv_mean_ms",
-            "mouth_to_ear_ms",
-            "R",
-            "MOS",
-        ):
-            row[column] = group[column].mean()
-        row["before_jitter_max_call_ms"] = group["before_jitter_ms"].max()
-        row["R_min"] = group["R"].min()
-        row["calls_over_delay_limit"] = int((group["delay_max_ms"] > ONE_WAY_DELAY_LIMIT_MS).sum())
-        row["calls_over_jitter_limit"] = int((group["before_jitter_ms"] > JITTER_LIMIT_MS).sum())
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def per_second(packets: pd.DataFrame, start: float, stop: float) -> pd.DataFrame:
-    """Frames received per second (all calls) and their delay, in 1-s bins of receive time.
-
-    Columns: ``second`` (bin start, s), ``frames`` (frames received in the bin),
-    ``delay_mean_ms``, ``delay_max_ms`` (of those frames).
-    """
-    if not stop > start:
-        raise ValueError(f"stop ({stop}) must be after start ({start})")
-    received = packets[(packets["event"] == "received")]
-    received = received[(received["time"] >= start) & (received["time"] < stop)]
-    edges = np.arange(np.floor(start), np.ceil(stop) + 1.0)
-    second = edges[:-1]
-    bins = np.searchsorted(edges, received["time"].to_numpy(), side="right") - 1
-    counts = np.bincount(bins, minlength=len(second))[: len(second)]
-    delay = received["delay"].to_numpy() * _MS
-    total = np.bincount(bins, weights=delay, minlength=len(second))[: len(second)]
-    maximum = np.full(len(second), np.nan)
-    if len(bins):
-        np.fmax.at(maximum, bins, delay)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(counts > 0, total / counts, np.nan)
-    return pd.DataFrame(
-        {"second": second, "frames": counts, "delay_mean_ms": mean, "delay_max_ms": maximum}
-    )
+    on, off = talk
+    source = ns.CreateObject[ns.VoiceTrunkSource]()
+    # Set in this order since the first version: keep it (results stay bit-identical).
+    for name, value in (
+        ("Remote", ns.AddressValue(remote)),
+        ("Protocol", ns.TypeIdValue(factory)),
+        ("Calls", ns.UintegerValue(calls)),
+        ("FirstCall", ns.UintegerValue(first_call)),
+        ("PayloadSize", ns.UintegerValue(payload)),
+        ("FrameInterval", ns.TimeValue(ns.MicroSeconds(round(frame_ms * 1000)))),
+        ("StartSpread", ns.TimeValue(ns.Seconds(start_spread_s))),
+        ("CallDuration", ns.TimeValue(ns.Seconds(call_duration_s))),
+        ("OnTime", ns.StringValue(on)),
+        ("OffTime", ns.StringValue(off)),
+        ("Recorder", ns.PointerValue(recorder.native)),
+        ("SctpStreamPerCall", ns.BooleanValue(sctp_stream_per_call)),
+        ("SctpUnordered", ns.BooleanValue(sctp_unordered)),
+        ("SctpLifetime", ns.TimeValue(ns.Seconds(sctp_lifetime_s))),
+    ):
+        source.SetAttribute(name, value)
+    node.AddApplication(source)
+    source.SetStartTime(ns.Seconds(start_s))
+    source.SetStopTime(ns.Seconds(stop_s))
+    return source

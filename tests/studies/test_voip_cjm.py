@@ -1,64 +1,252 @@
-"""The voip_cjm study: scenario facts, short runs, determinism, parameter errors."""
+"""The voip_cjm study: parameters, cache key, analysis and comparison by hand, short runs."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
+from transportlab import emodel, stats
+from transportlab.fingerprint import module_closure
 from transportlab.params import ParameterError
 from transportlab.studies import get
-from transportlab.studies import voip_cjm as study
+from transportlab.studies.voip_cjm import STUDY, analysis, parameters, reproduction, scenario
 
-SHORT = {"n_calls": 4, "duration_s": 3.0, "drain_s": 1.0}
+SHORT = {"n_calls": 4, "duration": 3.0, "drain": 1.0}
 
 
-def test_registered_with_its_seed_and_notebook():
+def params(**overrides):
+    return parameters.PARAMETERS.validate(overrides)
+
+
+# ----------------------------------------------------------------------------- pure Python
+
+
+def test_registered_with_its_seed_notebook_and_steps():
     s = get("voip_cjm")
+    assert s is STUDY
     assert s.seed_files == ("001_8dea97bcf2df26a4.txt",)
     assert s.notebook == "02_voip_cjm.ipynb"
-    assert s.simulate is study.simulate
+    assert s.run is scenario.run and s.analyse is analysis.analyse
+    assert [e.name for e in s.reproduction.experiments] == [
+        "main", "loss", "cross_traffic", "trunk", "talkspurts", "playout_models",
+    ]  # fmt: skip
+    assert s.reproduction.comparison is reproduction.comparison
+    assert set(s.reproduction.tables) >= {"summary"}
+
+
+def test_the_run_step_imports_no_analysis():
+    """Changing a playout model, the E-model or a metric must cost no simulation."""
+    closure = set(module_closure(["transportlab.studies.voip_cjm.scenario"]))
+    assert "transportlab.voice" in closure
+    for analysis_module in (
+        "transportlab.playout",
+        "transportlab.emodel",
+        "transportlab.metrics",
+        "transportlab.stats",
+        "transportlab.published",
+        "transportlab.voice_quality",
+        "transportlab.studies.voip_cjm.analysis",
+        "transportlab.studies.voip_cjm.reproduction",
+    ):
+        assert analysis_module not in closure
+
+
+def test_codec_choices_are_the_e_models():
+    assert parameters.CODECS == tuple(emodel.CODECS)
 
 
 def test_scenario_facts():
-    p = study.PARAMETERS.validate({})
+    p = params()
     # G.711, 20 ms: 160 bytes of speech + 12 (RTP-sized) = 172-byte messages
-    assert study.voice_payload_bytes(p) == 172
+    assert parameters.voice_payload_bytes(p) == 172
+    assert [parameters.ip_packet_bytes(p, x) for x in ("udp", "tcp", "sctp")] == [200, 212, 220]
     # 48 calls x 50 frames/s = the seed's 2400 packets/s
     assert p["n_calls"] * 1000 / p["frame_ms"] == 2400
-    assert p["mtu_bytes"] == 576 and p["duration_s"] == 900
-    delays = study.access_delays_ms(p)
+    assert p["mtu_bytes"] == 576 and p["duration"] == 900
+    assert parameters.PARAMETERS.validate({}, quick=True)["duration"] == 10
+    delays = parameters.access_delays_ms(p)
     assert delays[0] == 2.0 and delays[-1] == 20.0 and len(set(delays)) == 48
-    assert study.access_delays_ms({**p, "topology": "trunk"}) == [2.0] * 48
-    assert [x.name for x in study.playout_policies(p)] == list(study.PLAYOUT_POLICIES)
-    cjm = study.playout_policies(p)[-1]
+    assert parameters.access_delays_ms({**p, "topology": "trunk"}) == [2.0] * 48
+    assert [x.name for x in analysis.playout_policies(p)] == list(analysis.PLAYOUT_POLICIES)
+    cjm = analysis.playout_policies(p)[-1]
     assert cjm.buffer_bytes == 2_880_000  # 100 chunks x 50 packets x 576 bytes
+    variants = [x.name for x in analysis.playout_policies({**p, "playout_set": "variants"})]
+    assert variants[:4] == ["fixed 80 ms", "fixed 130 ms", "adaptive", "adaptive +5 ms"]
+    assert variants[4:] == ["cjm 1", "cjm 5", "cjm 10", "cjm 25", "cjm 50"]
+
+
+def test_hand_calculation():
+    hand = analysis.hand_calculation(params())
+    assert hand["message_bytes"] == 172 and hand["offered_frames_per_s"] == 2400
+    # 2400 x 202 bytes (with PPP) x 8 / 5 Mb/s
+    assert hand["link_load"]["udp"] == pytest.approx(2400 * 202 * 8 / 5e6)
+    assert hand["propagation_ms"] == (24.0, 60.0)
+    assert hand["fastest_udp_delay_ms"] == pytest.approx(24 + 2 * 1616 / 1e5 + 1616 / 5e3)
+    assert hand["cjm_buffer_bytes"] == 2_880_000
 
 
 @pytest.mark.parametrize(
     ("values", "message"),
     [
-        ({"transprt": "udp"}, "did you mean 'transport'"),
-        ({"transport": "dccp"}, "not one of"),
+        ({"protocl": "udp"}, "did you mean 'protocol'"),
+        ({"transport": "udp"}, "unknown parameter 'transport'"),
+        ({"protocol": "dccp"}, "not one of"),
         ({"n_calls": 0}, ">= 1"),
-        ({"duration_s": "long"}, "expected float"),
+        ({"duration": "long"}, "expected float"),
         ({"access_delay_min_ms": 30.0}, "access_delay_max_ms must be >="),
         ({"mtu_bytes": 150}, "larger than mtu_bytes"),
-        ({"transport": "tcp", "connection": "shared"}, "needs topology = 'trunk'"),
-        ({"transport": "udp", "sctp_delivery": "unordered"}, "apply to transport = 'sctp' only"),
+        ({"protocol": "tcp", "connection": "shared"}, "needs topology = 'trunk'"),
+        ({"protocol": "udp", "sctp_delivery": "unordered"}, "apply to protocol = 'sctp' only"),
         ({"cross_traffic": "udp_onoff", "cross_rate_mbps": 6.0}, "below bottleneck"),
         ({"cjm_start_chunks": 5, "cjm_buffer_chunks": 4}, "cannot exceed"),
+        ({"playout_set": "all"}, "not one of"),
     ],
 )
 def test_bad_parameters_stop_before_anything_runs(values, message):
     with pytest.raises(ParameterError, match=message):
-        study.simulate(values, 1, 1)
+        STUDY.simulate(values, 1, 1)
+
+
+def _raw() -> tuple[dict[str, pd.DataFrame], dict]:
+    """Two calls of three 20 ms frames, sent from 2.0 s; call 1's middle frame is lost."""
+    p = params(n_calls=2, duration=4.0, drain=1.0)
+    rows = []
+    for call in (0, 1):
+        for seq in range(3):
+            sent = 2.0 + 0.01 * call + 0.02 * seq
+            rows.append(("sent", call, seq, 172, sent, sent))
+            if (call, seq) != (1, 1):
+                delay = 0.024 + 0.001 * seq  # call 0 starts at 24 ms of propagation
+                rows.append(("received", call, seq, 172, sent + delay, sent))
+    packets = pd.DataFrame(rows, columns=["event", "flow", "seq", "size", "time", "sent_time"])
+    packets["delay"] = np.where(
+        packets["event"] == "received", packets["time"] - packets["sent_time"], np.nan
+    )
+    counters = pd.DataFrame({"ip_packets_to_receivers": [10], "events": [1234]})
+    return {"packets": packets, "counters": counters}, p
+
+
+def test_analyse_a_hand_made_recording():
+    raw, p = _raw()
+    tables = analysis.analyse(raw, p)
+    assert set(tables) == {"summary", "calls", "per_second", "sample", "cost"}
+    summary = tables["summary"].set_index("policy")
+    assert list(summary.index) == list(analysis.PLAYOUT_POLICIES)
+    # 5 of 6 frames arrived, over 4 s of voice per call
+    assert summary.loc["arrival", "frames_per_s"] == pytest.approx(5 / 4.0)
+    assert summary.loc["arrival", "network_loss_rate"] == pytest.approx(1 / 6)
+    # 10 IP packets carried 5 frames (e.g. 5 TCP ACK-less segments + the handshakes)
+    assert summary.loc["arrival", "ip_packets_per_frame"] == pytest.approx(2.0)
+    assert summary.loc["arrival", "ip_packets_per_s"] == pytest.approx(2.5)
+    assert summary.loc["arrival", "delay_max_ms"] == pytest.approx(26.0)
+    assert summary.loc["arrival", "delay_mean_ms"] == pytest.approx((24 + 25 + 26 + 24 + 26) / 5)
+    # the fixed point (130 ms after sending) plays every received frame: Ta = 150 ms
+    assert summary.loc["fixed", "late_loss_rate"] == 0
+    assert summary.loc["fixed", "total_loss_rate"] == pytest.approx(1 / 6)
+    assert summary.loc["fixed", "mouth_to_ear_ms"] == pytest.approx(150.0)
+    calls = tables["calls"]
+    # the second of two calls has the longest access links (20 ms each way)
+    assert calls.loc[calls["call"] == 1, "propagation_ms"].unique().tolist() == [60.0]
+    # per_second bins from the first send (2 s) to the end of the run (2 + 4 + 1 s)
+    rate = tables["per_second"]
+    assert rate["second"].tolist() == [2.0, 3.0, 4.0, 5.0, 6.0]
+    assert rate["frames"].tolist() == [5, 0, 0, 0, 0]
+    assert tables["cost"].to_dict("records") == [{"events": 1234, "recorded": 11}]
+    sample = tables["sample"]
+    assert sample["call"].eq(0).all() and len(sample) == 3
+    assert {"slot_cjm", "played_fixed"} <= set(sample.columns)
+
+
+def test_analysed_columns_do_not_clash_with_parameters():
+    raw, p = _raw()
+    for name, table in analysis.analyse(raw, p).items():
+        clash = set(table.columns) & set(p)
+        assert not clash, f"{name}: {clash}"
+
+
+def test_mean_table_is_stats_summarise_laid_out_wide():
+    frame = pd.DataFrame(
+        {
+            "configuration": ["UDP", "UDP", "TCP", "TCP", "TCP"],
+            "policy": ["fixed"] * 5,
+            "R": [80.0, 82.0, 70.0, 71.0, np.nan],
+        }
+    )
+    table = analysis.mean_table(frame, ["configuration", "policy"], ["R"])
+    assert table["configuration"].tolist() == ["UDP", "TCP"]  # order of appearance
+    assert table.columns.tolist() == ["configuration", "policy", "R", "R_low", "R_high", "runs"]
+    mean, low, high, _ = stats.confidence_interval([80.0, 82.0])
+    assert table.loc[0, ["R", "R_low", "R_high"]].tolist() == [mean, low, high]
+    assert table["runs"].tolist() == [2, 3]  # replications, also where a value is NaN
+    assert table.loc[1, "R"] == pytest.approx(70.5)
+
+
+class _FakeResults:
+    """What reproduction.comparison reads: results["main"]["summary"]."""
+
+    def __init__(self, summary: pd.DataFrame) -> None:
+        self.summary = summary
+
+    def __getitem__(self, name):
+        assert name == "main"
+        return {"summary": self.summary}
+
+
+def test_comparison_rows_come_from_reproduction_comparison():
+    rows = []
+    for protocol, delivery in (("udp", "ordered"), ("tcp", "ordered"), ("sctp", "ordered")):
+        for run, (frames, delay_max, jitter) in enumerate(
+            [(2400.0, 60.0, 0.001), (2400.0, 62.0, 0.003)], start=1
+        ):
+            for policy in analysis.PLAYOUT_POLICIES:
+                rows.append({
+                    "protocol": protocol, "sctp_delivery": delivery, "sctp_pr_lifetime_ms": 0.0,
+                    "connection": "per_call", "run": run, "policy": policy,
+                    "frames_per_s": frames, "delay_max_ms": delay_max + (protocol == "tcp"),
+                    "before_jitter_ms": jitter,
+                })  # fmt: skip
+    table = reproduction.comparison(_FakeResults(pd.DataFrame(rows))).set_index(
+        ["protocol", "metric"]
+    )
+    assert len(table) == 6  # UDP has no published value; the ITU-T limits are not results
+    rate = table.loc[("SCTP", "packets_received_per_second")]
+    assert (rate["reproduced"], rate["n_runs"], rate["verdict"]) == (2400.0, 2, "matches")
+    assert table.loc[("TCP", "packets_received_per_second"), "verdict"] == "differs"  # 2200
+    # TCP's maximum delay (61 and 63 ms) above SCTP's (60, 62), as published (180 > 150)
+    assert table.loc[("TCP", "delay_max"), "reproduced"] == pytest.approx(62.0)
+    assert table.loc[("TCP", "delay_max"), "verdict"] == "same-direction"
+    assert table.loc[("SCTP", "jitter"), "reproduced"] == pytest.approx(0.002)
+    assert table.loc[("SCTP", "jitter"), "verdict"] == "matches"  # <= 30 ms
+
+
+def test_experiment_points_in_quick_and_full_mode():
+    quick = parameters.PARAMETERS.validate({}, quick=True)
+    full = parameters.PARAMETERS.validate({})
+    assert reproduction.main_points(full)[:2] == [{"protocol": "udp"}, {"protocol": "tcp"}]
+    # section 5 sends for one minute in full mode, as long as the quick-mode runs otherwise
+    for points in (reproduction.cross_traffic_points, reproduction.trunk_points):
+        assert {p["duration"] for p in points(full)} == {60.0}
+        assert {p["duration"] for p in points(quick)} == {10.0}
+    assert {p["loss_rate"] for p in reproduction.loss_points(full)} == {0.01, 0.03}
+    assert {p["loss_rate"] for p in reproduction.loss_points(quick)} == {0.02}
+    models = reproduction.playout_model_points(quick)
+    assert [p["protocol"] for p in models] == ["udp", "tcp"]
+    assert {p["playout_set"] for p in models} == {"variants"}
+    assert reproduction.PLAYOUT_MODELS.runs == reproduction.PLAYOUT_MODELS.quick_runs == 1
+    assert (reproduction.MAIN.runs, reproduction.MAIN.quick_runs) == (3, 2)
+    for experiment in STUDY.reproduction.experiments:
+        for point in experiment.points(quick):
+            parameters.PARAMETERS.validate({**quick, **point}, quick=True)
+
+
+# ----------------------------------------------------------------------------- ns-3
 
 
 def test_short_udp_run_delivers_every_frame_at_the_propagation_delay():
-    tables = study.simulate({**SHORT, "transport": "udp"}, seed=1, run=1)
+    tables = STUDY.simulate({**SHORT, "protocol": "udp"}, seed=1, run=1)
     summary = tables["summary"].set_index("policy")
     calls = tables["calls"]
-    assert set(tables) == {"summary", "calls", "per_second", "sample", "cost"}
     assert summary.loc["arrival", "network_loss_rate"] == 0
     assert summary.loc["arrival", "frames_per_s"] == pytest.approx(4 * 50, abs=2)
     assert summary.loc["arrival", "ip_packets_per_frame"] == pytest.approx(1.0)
@@ -77,48 +265,53 @@ def test_short_udp_run_delivers_every_frame_at_the_propagation_delay():
 
 
 def test_short_tcp_run_and_random_loss():
-    tcp = {**SHORT, "transport": "tcp", "link_loss_rate": 0.05, "drain_s": 10.0}
-    tables = study.simulate(tcp, seed=1, run=1)
+    tcp = {**SHORT, "protocol": "tcp", "loss_rate": 0.05, "drain": 10.0}
+    tables = STUDY.simulate(tcp, seed=1, run=1)
     summary = tables["summary"].set_index("policy")
     # TCP recovers every loss (given time to drain): nothing missing, but retransmitted
     # frames and those behind them come late
     assert summary.loc["arrival", "network_loss_rate"] == 0
     assert summary.loc["fixed", "late_loss_rate"] > 0
     assert summary.loc["arrival", "delay_max_ms"] > 130.0
-    udp = study.simulate({**SHORT, "transport": "udp", "link_loss_rate": 0.05}, seed=1, run=1)
+    udp = STUDY.simulate({**SHORT, "protocol": "udp", "loss_rate": 0.05}, seed=1, run=1)
     lost = udp["summary"].set_index("policy").loc["arrival", "network_loss_rate"]
     assert 0.01 < lost < 0.12
 
 
 def test_same_seed_and_run_are_identical_other_runs_differ():
-    a = study.simulate(SHORT, seed=1, run=1)
-    b = study.simulate(SHORT, seed=1, run=1)
-    c = study.simulate(SHORT, seed=1, run=2)
-    for name in ("summary", "calls", "per_second", "sample"):
-        pd.testing.assert_frame_equal(a[name], b[name])
-    assert not a["sample"]["send"].equals(c["sample"]["send"])  # other call start times
+    p = params(**SHORT)
+    a, b, c = scenario.run(p, 1, 1), scenario.run(p, 1, 1), scenario.run(p, 1, 2)
+    pd.testing.assert_frame_equal(a["packets"], b["packets"])
+    pd.testing.assert_frame_equal(a["counters"], b["counters"])
+    assert not a["packets"]["time"].equals(c["packets"]["time"])  # other call start times
 
 
-def test_the_sweep_runner_takes_its_tables():
+def test_the_sweep_runner_takes_its_tables(tmp_path):
     from transportlab import sweep
 
     tables = sweep.run(
-        study.STUDY, [SHORT], runs=1, quick=True, scheduler="serial", cache=False, progress=False
+        STUDY, [SHORT], runs=1, quick=True, scheduler="serial", cache=tmp_path, progress=False
     )
     assert tables["summary"]["n_calls"].eq(4).all()
-    assert set(tables["summary"]["policy"]) == set(study.PLAYOUT_POLICIES)
+    assert set(tables["summary"]["policy"]) == set(analysis.PLAYOUT_POLICIES)
+    # the cache holds the run step's raw tables (loaded here, not simulated again)
+    raw = sweep.run(STUDY, [SHORT], runs=1, quick=True, cache=tmp_path, progress=False,
+                    analyse=False)  # fmt: skip
+    assert set(raw) == {"packets", "counters"}
 
 
 def test_pr_sctp_without_the_model_is_a_clear_error():
-    if study.pr_sctp_available():
+    from transportlab.ns3util import pr_sctp_available
+
+    if pr_sctp_available():
         pytest.skip("this build has PR-SCTP")
     with pytest.raises(RuntimeError, match="PR-SCTP"):
-        study.simulate({**SHORT, "transport": "sctp", "sctp_pr_lifetime_ms": 100.0}, 1, 1)
+        STUDY.simulate({**SHORT, "protocol": "sctp", "sctp_pr_lifetime_ms": 100.0}, 1, 1)
 
 
 def test_short_sctp_runs_ordered_and_unordered_deliver_every_frame():
     for delivery in ("ordered", "unordered"):
-        tables = study.simulate({**SHORT, "transport": "sctp", "sctp_delivery": delivery}, 1, 1)
+        tables = STUDY.simulate({**SHORT, "protocol": "sctp", "sctp_delivery": delivery}, 1, 1)
         summary = tables["summary"].set_index("policy")
         assert summary.loc["arrival", "network_loss_rate"] == 0
         assert summary.loc["arrival", "frames_per_s"] == pytest.approx(4 * 50)
@@ -137,9 +330,9 @@ def test_sctp_streams_keep_a_loss_on_one_call_from_delaying_the_others(monkeypat
     (The two runs are not packet-for-packet identical: earlier delivery frees the receive
     window earlier.)
     """
-    base = {**SHORT, "transport": "sctp", "topology": "trunk", "connection": "shared",
-            "n_calls": 8, "link_loss_rate": 0.01, "duration_s": 5.0, "drain_s": 10.0}  # fmt: skip
-    install = study._install_calls
+    base = params(**{**SHORT, "protocol": "sctp", "topology": "trunk", "connection": "shared",
+                     "n_calls": 8, "loss_rate": 0.01, "duration": 5.0, "drain": 10.0})  # fmt: skip
+    install = scenario._install_calls
 
     def one_stream(ns, net, p, recorder, stop):
         install(ns, net, p, recorder, stop)
@@ -152,9 +345,9 @@ def test_sctp_streams_keep_a_loss_on_one_call_from_delaying_the_others(monkeypat
         received = raw["packets"][raw["packets"]["event"] == "received"]
         return received.set_index(["flow", "seq"])["delay"].sort_index()
 
-    per_call = delays(study.run_network(base))
-    monkeypatch.setattr(study, "_install_calls", one_stream)
-    single = delays(study.run_network(base))
+    per_call = delays(scenario.run(base, 1, 1))
+    monkeypatch.setattr(scenario, "_install_calls", one_stream)
+    single = delays(scenario.run(base, 1, 1))
     assert len(per_call) == len(single) == 8 * 250
     held_up = {
         name: int((d > 0.1).sum()) for name, d in (("per_call", per_call), ("single", single))

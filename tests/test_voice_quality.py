@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from transportlab.playout import FixedPlayout, PlayOnArrival, VoiceTrace
-from transportlab.voice import (
+from transportlab.voice_quality import (
     VoiceQualitySettings,
     assess_calls,
     call_traces,
@@ -67,7 +67,7 @@ def test_assess_and_pool_two_calls():
     assert fixed.loc[1, "played"] == 1 and fixed.loc[1, "late"] == 1
     # Ta = 55 ms playout + 20 ms frame; 2 of 3 frames lost on call 0, PLC Bpl 25.1
     assert fixed.loc[0, "mouth_to_ear_ms"] == pytest.approx(75.0)
-    assert fixed.loc[0, "loss_rate"] == pytest.approx(2 / 3)
+    assert fixed.loc[0, "total_loss_rate"] == pytest.approx(2 / 3)
     assert calls.loc[calls["policy"] == "arrival", "R"].isna().all()
 
     summary = pool(calls, traces, schedules).set_index("policy")
@@ -103,6 +103,6 @@ def test_r_is_reported_on_its_0_to_100_scale():
     arrival = send + np.where(np.arange(n) < 100, 0.05, 5.0)
     trace = VoiceTrace(np.arange(n), send, arrival, FRAME)
     calls, _ = assess_calls({0: trace}, [FixedPlayout(0.1, name="fixed")], VoiceQualitySettings())
-    assert calls.loc[0, "loss_rate"] == pytest.approx(0.75)
+    assert calls.loc[0, "total_loss_rate"] == pytest.approx(0.75)
     assert calls.loc[0, "R"] == 0.0
     assert calls.loc[0, "MOS"] == 1.0

@@ -1,0 +1,394 @@
+"""What reproducing voip_cjm means: its experiments, comparison, tables and figures.
+
+The experiments are the sweeps of notebook 02: the seed's configuration
+(``main``, section 3-4) and the four experiments beyond the seed (section 5: loss,
+cross traffic, trunk, talkspurts), plus one recording per transport played out by
+many buffers (``playout_models``, section 5.4). In full mode the seed's
+configuration sends for 15 minutes (3 runs); the experiments beyond it send for at
+most one minute (3 runs; 1 run in quick mode, where everything sends for 10 s).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from transportlab.ns3util import pr_sctp_available, sctp_available
+from transportlab.published import compare
+from transportlab.studies.voip_cjm import analysis
+from transportlab.study import Experiment, Reproduction
+
+STUDY_NAME = "voip_cjm"
+
+#: Voice sent per call in the experiments beyond the seed (full mode; quick mode is shorter).
+BEYOND_DURATION = 60.0
+#: Loss rates of the loss experiment: two in full mode, one for short (quick-mode) runs.
+LOSS_RATES = (0.01, 0.03)
+QUICK_LOSS_RATES = (0.02,)
+#: PR-SCTP configuration of the loss experiment: abandon a frame 100 ms after sending it.
+PR_SCTP = {"protocol": "sctp", "sctp_delivery": "unordered", "sctp_pr_lifetime_ms": 100.0}
+#: Loss on the shared link of the trunk and playout-model experiments.
+TRUNK_LOSS_RATE = 0.01
+#: Calls that offer the seed's 2400 frames/s on average with 43 % voice activity.
+TALKSPURT_CALLS = 113
+
+
+# --------------------------------------------------------------------------- experiments
+
+
+def configurations() -> list[dict[str, Any]]:
+    """The transport configurations compared: UDP, TCP and (with the SCTP model) SCTP
+    with ordered and with unordered delivery, one socket per call."""
+    configs: list[dict[str, Any]] = [{"protocol": "udp"}, {"protocol": "tcp"}]
+    if sctp_available():
+        configs += [
+            {"protocol": "sctp", "sctp_delivery": "ordered"},
+            {"protocol": "sctp", "sctp_delivery": "unordered"},
+        ]
+    return configs
+
+
+def _beyond(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Section 5's runs: at most BEYOND_DURATION of voice per call."""
+    return {"duration": min(params["duration"], BEYOND_DURATION)}
+
+
+def _short_runs(params: Mapping[str, Any]) -> bool:
+    """Quick mode (or any run shorter than section 5's full-mode minute).
+
+    ``Experiment.points`` is given the parameters only, not the mode: the quick-mode
+    duration (10 s) tells the two apart.
+    """
+    return params["duration"] < BEYOND_DURATION
+
+
+def main_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The seed's configuration, every transport configuration."""
+    return configurations()
+
+
+def loss_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Random loss on the shared link; also PR-SCTP where the SCTP model has it."""
+    configs = configurations()
+    if pr_sctp_available():
+        configs.append(dict(PR_SCTP))
+    rates = QUICK_LOSS_RATES if _short_runs(params) else LOSS_RATES
+    return [dict(_beyond(params), **c, loss_rate=x) for x in rates for c in configs]
+
+
+def cross_traffic_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Bursty UDP on/off cross traffic on the shared link."""
+    return [dict(_beyond(params), **c, cross_traffic="udp_onoff") for c in configurations()]
+
+
+def trunk_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The trunk topology with 1 % loss: one connection per call, or one for all."""
+    configs = configurations() + [{"protocol": "tcp", "connection": "shared"}]
+    if sctp_available():
+        configs += [
+            {"protocol": "sctp", "sctp_delivery": "ordered", "connection": "shared"},
+            {"protocol": "sctp", "sctp_delivery": "unordered", "connection": "shared"},
+        ]
+    return [
+        dict(_beyond(params), **c, topology="trunk", loss_rate=TRUNK_LOSS_RATE) for c in configs
+    ]
+
+
+def talkspurt_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Talkspurts and silences; 113 calls offer 2400 frames/s on average."""
+    return [
+        dict(_beyond(params), **c, voice_activity="talkspurts", n_calls=TALKSPURT_CALLS)
+        for c in configurations()
+    ]
+
+
+def playout_model_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """UDP and TCP with 1 % loss, played out by the variants of every playout model."""
+    return [
+        dict(_beyond(params), protocol=protocol, loss_rate=TRUNK_LOSS_RATE, playout_set="variants")
+        for protocol in ("udp", "tcp")
+    ]
+
+
+MAIN = Experiment(
+    name="main",
+    description="the seed's configuration: 48 calls over UDP, TCP, SCTP ordered/unordered",
+    points=main_points,
+    runs=3,
+    quick_runs=2,
+)
+LOSS = Experiment(
+    name="loss",
+    description="random loss on the shared link (and PR-SCTP)",
+    points=loss_points,
+    runs=3,
+    quick_runs=1,
+)
+CROSS_TRAFFIC = Experiment(
+    name="cross_traffic",
+    description="bursty UDP on/off cross traffic (mean 1 Mb/s) on the shared link",
+    points=cross_traffic_points,
+    runs=3,
+    quick_runs=1,
+)
+TRUNK = Experiment(
+    name="trunk",
+    description="trunk topology with 1 % loss: a connection per call or one for all",
+    points=trunk_points,
+    runs=3,
+    quick_runs=1,
+)
+TALKSPURTS = Experiment(
+    name="talkspurts",
+    description="113 calls with talkspurts and silences",
+    points=talkspurt_points,
+    runs=3,
+    quick_runs=1,
+)
+PLAYOUT_MODELS = Experiment(
+    name="playout_models",
+    description="one recording per transport (1 % loss) played out by many buffers",
+    points=playout_model_points,
+    runs=1,
+    quick_runs=1,
+)
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+def comparison(results) -> pd.DataFrame:
+    """The seed's numbers against the network side (before playout) of ``main``.
+
+    Frames delivered per second, the maximum one-way delay of any frame of any call
+    and the RFC 3550 jitter (mean over calls), per run (:func:`analysis.reproduced_values`),
+    for TCP and SCTP ordered (the seed's SCTP); 5 % tolerance on the packet rate.
+    """
+    summary = analysis.with_configuration(results["main"]["summary"])
+    return compare(
+        STUDY_NAME,
+        analysis.reproduced_values(summary),
+        tolerance=analysis.TOLERANCE,
+        write=False,
+    )
+
+
+# --------------------------------------------------------------------------- tables
+
+SUMMARY_COLUMNS = (
+    "frames_per_s", "ip_packets_per_s", "delay_mean_ms", "delay_p99_ms", "delay_max_ms",
+    "before_jitter_ms", "after_jitter_ms", "playout_delay_mean_ms", "late_loss_rate", "R", "MOS",
+)  # fmt: skip
+LOSS_COLUMNS = (
+    "network_loss_rate", "late_loss_rate", "delay_p99_ms", "delay_max_ms", "before_jitter_ms",
+    "R",
+)  # fmt: skip
+CROSS_TRAFFIC_COLUMNS = (
+    "frames_per_s", "network_loss_rate", "late_loss_rate", "delay_max_ms", "before_jitter_ms",
+    "after_jitter_ms", "playout_delay_mean_ms", "R",
+)  # fmt: skip
+TRUNK_COLUMNS = (
+    "frames_per_s", "network_loss_rate", "late_loss_rate", "delay_max_ms", "before_jitter_ms",
+    "R",
+)  # fmt: skip
+TALKSPURT_COLUMNS = (
+    "frames_per_s", "network_loss_rate", "late_loss_rate", "delay_p99_ms", "delay_max_ms",
+    "before_jitter_ms", "playout_delay_mean_ms", "R",
+)  # fmt: skip
+PLAYOUT_MODEL_COLUMNS = (
+    "playout_delay_mean_ms", "late_loss_rate", "after_jitter_ms", "mouth_to_ear_ms",
+    "total_loss_rate", "R", "MOS",
+)  # fmt: skip
+
+
+def _mean_table(results, experiment: str, by: list[str], columns) -> pd.DataFrame:
+    summary = analysis.with_configuration(results[experiment]["summary"])
+    return analysis.mean_table(summary, by, columns)
+
+
+def summary_table(results) -> pd.DataFrame:
+    """``main``: mean and 95 % CI over the runs per configuration and playout model."""
+    return _mean_table(results, "main", ["configuration", "policy"], SUMMARY_COLUMNS)
+
+
+def loss_table(results) -> pd.DataFrame:
+    """``loss``: per loss rate, configuration and playout model."""
+    return _mean_table(results, "loss", ["loss_rate", "configuration", "policy"], LOSS_COLUMNS)
+
+
+def cross_traffic_table(results) -> pd.DataFrame:
+    """``cross_traffic``: per configuration and playout model."""
+    return _mean_table(results, "cross_traffic", ["configuration", "policy"], CROSS_TRAFFIC_COLUMNS)
+
+
+def trunk_table(results) -> pd.DataFrame:
+    """``trunk``: per configuration (a connection per call, or 'shared') and playout model."""
+    return _mean_table(results, "trunk", ["configuration", "policy"], TRUNK_COLUMNS)
+
+
+def talkspurt_table(results) -> pd.DataFrame:
+    """``talkspurts``: per configuration and playout model."""
+    return _mean_table(results, "talkspurts", ["configuration", "policy"], TALKSPURT_COLUMNS)
+
+
+def playout_model_table(results) -> pd.DataFrame:
+    """``playout_models``: per transport and playout model variant."""
+    return _mean_table(
+        results, "playout_models", ["configuration", "policy"], PLAYOUT_MODEL_COLUMNS
+    )
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def rate_delay_figure(results):
+    """Frames and maximum delay per second, and call 0's delays (run 1 of ``main``)."""
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    tables = results["main"]
+    first = analysis.with_configuration(tables["per_second"])
+    first = first[first["run"] == 1]
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
+    for name, group in first.groupby("configuration", sort=False):
+        axes[0].plot(group["second"], group["frames"], label=name)
+        axes[1].plot(group["second"], group["delay_max_ms"], label=name)
+    samples = analysis.with_configuration(tables["sample"])
+    samples = samples[samples["run"] == 1]
+    for name, group in samples.groupby("configuration", sort=False):
+        received = group.dropna(subset=["arrival"])
+        axes[2].plot(
+            received["send"],
+            (received["arrival"] - received["send"]) * 1e3,
+            ".",
+            markersize=2,
+            label=name,
+        )
+    axes[0].set(
+        xlabel="time (s)",
+        ylabel="frames received per second",
+        title="Frames received per second (cf. seed Fig. 3)",
+    )
+    axes[1].axhline(150, color="black", linestyle=":", label="ITU-T 150 ms")
+    axes[1].set(
+        xlabel="time (s)",
+        ylabel="max one-way delay in the second (ms)",
+        title="Voice delay (cf. seed Fig. 4)",
+    )
+    axes[2].set(
+        xlabel="send time (s)", ylabel="one-way delay (ms)", title="Delay of every frame of call 0"
+    )
+    for ax in axes:
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig, 1
+
+
+def r_factor_figure(results):
+    """E-model R after each playout model, mean and 95 % CI over the runs of ``main``."""
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    table = summary_table(results)
+    fig, ax = plt.subplots(figsize=(9, 3.6))
+    rated = table[table["policy"] != "arrival"]
+    policies = ["fixed", "adaptive", "cjm"]
+    width = 0.8 / len(policies)
+    names = list(dict.fromkeys(rated["configuration"]))
+    for i, policy in enumerate(policies):
+        part = rated[rated["policy"] == policy].set_index("configuration").loc[names]
+        x = [c + (i - 1) * width for c in range(len(names))]
+        ax.bar(x, part["R"], width=width, label=policy)
+        ax.errorbar(
+            x,
+            part["R"],
+            yerr=[part["R"] - part["R_low"], part["R_high"] - part["R"]],
+            fmt="none",
+            color="black",
+            linewidth=1,
+        )
+    ax.set_xticks(range(len(names)), names)
+    ax.axhline(70, color="black", linestyle=":", linewidth=1)
+    ax.text(len(names) - 0.5, 71, "R = 70: some users dissatisfied", ha="right", fontsize=7)
+    ax.set(
+        ylabel="E-model R (mean over calls)",
+        ylim=(0, 100),
+        title="Voice quality after playout (bars: mean over runs, lines: 95 % CI)",
+    )
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig, results.runs("main")
+
+
+def playout_call0_figure(results):
+    """How the playout models play call 0 under cross traffic (run 1, UDP and TCP)."""
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    samples = analysis.with_configuration(results["cross_traffic"]["sample"])
+    samples = samples[samples["run"] == 1]
+    rate = results.params["cross_rate_mbps"]
+    fig, axes = plt.subplots(1, 2, figsize=(12, 3.8), sharey=True)
+    for ax, (name, call) in zip(axes, samples.groupby("configuration", sort=False), strict=False):
+        ax.plot(
+            call["send"],
+            (call["arrival"] - call["send"]) * 1e3,
+            ".",
+            markersize=3,
+            color="black",
+            label="arrival (network delay)",
+        )
+        for policy in ("fixed", "adaptive", "cjm"):
+            ax.plot(call["send"], (call[f"slot_{policy}"] - call["send"]) * 1e3, label=policy)
+        ax.set_yscale("log")
+        ax.set(xlabel="send time (s)", title=f"Call 0 over {name}, {rate:g} Mb/s cross traffic")
+    axes[0].set_ylabel("send-to-playout time (ms)")
+    axes[0].legend(fontsize=8)
+    fig.tight_layout()
+    return fig, 1
+
+
+def playout_tradeoff_figure(results):
+    """Mouth-to-ear delay against frames lost to the listener, every playout model."""
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    table = playout_model_table(results)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for name, group in table.groupby("configuration"):
+        ax.plot(group["mouth_to_ear_ms"], 100 * group["total_loss_rate"], "o", label=name)
+        for _, r in group.iterrows():
+            ax.annotate(
+                r["policy"],
+                (r["mouth_to_ear_ms"], 100 * r["total_loss_rate"]),
+                fontsize=6,
+                xytext=(3, 3),
+                textcoords="offset points",
+            )
+    ax.set_xscale("log")
+    ax.set(
+        xlabel="mouth-to-ear delay (ms, mean over calls)",
+        ylabel="frames lost to the listener (%)",
+        title=f"Delay against loss of every playout model ({TRUNK_LOSS_RATE:.0%} loss)",
+    )
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig, results.runs("playout_models")
+
+
+REPRODUCTION = Reproduction(
+    experiments=(MAIN, LOSS, CROSS_TRAFFIC, TRUNK, TALKSPURTS, PLAYOUT_MODELS),
+    comparison=comparison,
+    tables={
+        "summary": summary_table,
+        "loss": loss_table,
+        "cross_traffic": cross_traffic_table,
+        "trunk": trunk_table,
+        "talkspurts": talkspurt_table,
+        "playout_models": playout_model_table,
+    },
+    figures={
+        "rate_delay": rate_delay_figure,
+        "r_factor": r_factor_figure,
+        "playout_call0": playout_call0_figure,
+        "playout_tradeoff": playout_tradeoff_figure,
+    },
+)
