@@ -10,6 +10,11 @@ host A (user agents a1..aN), host B (user agents b1..bN) and the proxy host P.
 All traffic between them crosses the router, where the NIST Net drops of the
 seed are modelled by a packet error model on each of the router's incoming
 links (so every packet has one chance ``loss_rate`` of being dropped).
+
+Everything here builds, runs or records a simulation: it belongs to the run step of
+the ``sip_over_sctp`` study (its source is part of that study's cache key,
+:mod:`transportlab.fingerprint`) and computes no metric (those are in
+``transportlab.studies.sip_over_sctp.analysis``).
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ CALL_TIME_COLUMNS = (
     "bye_done",
     "callee_answer_delay",
 )
-TRANSPORTS = ("udp", "tcp", "sctp")
+PROTOCOLS = ("udp", "tcp", "sctp")
 #: How connections/associations are laid out between user-agent hosts and the proxy.
 #: "seed": the Partysip set-up of seed 002 section 5.3.1 (inbound port 5060, outbound
 #: port 5061, every message sent from the outbound socket): one association per host
@@ -200,7 +205,7 @@ class SipRecorder:
 class SipTestbed:
     """Everything :func:`build_testbed` created (kept alive for the run)."""
 
-    transport: str
+    protocol: str
     nodes: Any
     router: Any
     host_a: Any
@@ -246,7 +251,7 @@ def _layout_attributes(layout: str, role: str) -> dict[str, Any]:
 
 
 def build_testbed(
-    transport: str = "udp",
+    protocol: str = "udp",
     n_pairs: int = 1,
     *,
     layout: str = "seed",
@@ -270,7 +275,8 @@ def build_testbed(
     pcap_prefix: str | None = None,
 ) -> SipTestbed:
     """Build the seed 002 testbed: hosts A and B with ``n_pairs`` user agents each
-    (ai calls bi through the proxy), the proxy host, one router.
+    (ai calls bi through the proxy), the proxy host, one router; SIP over ``protocol``
+    ("udp", "tcp" or "sctp").
 
     Call this inside :func:`transportlab.simulation.simulation`. Times in seconds.
     ``loss_rate`` is the packet drop probability at the router from ``loss_start``
@@ -280,13 +286,13 @@ def build_testbed(
     ``transport_attributes`` are extra transport attributes (e.g. the SCTP
     ``StreamMapping``) for every stack.
     """
-    if transport not in TRANSPORTS:
-        raise ValueError(f"unknown transport {transport!r}; one of {TRANSPORTS}")
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {protocol!r}; one of {PROTOCOLS}")
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}; one of {LAYOUTS}")
     ns = _ns()
-    if not transport_available(transport):
-        raise RuntimeError(f"the {transport} SIP transport is not available in this build")
+    if not transport_available(protocol):
+        raise RuntimeError(f"the {protocol} SIP transport is not available in this build")
     # Full-size TCP segments (ns-3's default is 536 bytes) so that a SIP message
     # travels in one segment, as on the seed's Ethernet.
     ns.Config.SetDefault("ns3::TcpSocket::SegmentSize", ns.UintegerValue(1448))
@@ -295,7 +301,7 @@ def build_testbed(
     router, host_a, host_b, proxy_host = (nodes.Get(i) for i in range(4))
     internet = ns.InternetStackHelper()
     internet.Install(nodes)
-    if transport == "sctp":
+    if protocol == "sctp":
         ns.SctpStackHelper().Install(nodes)
     p2p = ns.PointToPointHelper()
     p2p.SetDeviceAttribute("DataRate", ns.StringValue(link_rate))
@@ -327,8 +333,8 @@ def build_testbed(
 
     def helper(role: str, processing: float):
         sip = ns.SipHelper()
-        sip.SetTransport(transport)
-        if transport != "udp":
+        sip.SetTransport(protocol)
+        if protocol != "udp":
             for name, value in _layout_attributes(layout, role).items():
                 sip.SetTransportAttribute(name, value)
         for name, value in (transport_attributes or {}).items():
@@ -390,7 +396,7 @@ def build_testbed(
         recorder.watch_transport(stack_a.GetTransport(), "host_a")
         recorder.watch_transport(stack_b.GetTransport(), "host_b")
     return SipTestbed(
-        transport=transport,
+        protocol=protocol,
         nodes=nodes,
         router=router,
         host_a=host_a,
