@@ -1,4 +1,5 @@
-"""The wired best-effort dumbbell (seeds 000/004): topology, queue semantics, hand calculations."""
+"""The wired best-effort dumbbell (seeds 000/004): topology, queue semantics, hand calculations,
+analysis on hand-made raw tables, the reproduction's experiments and comparison."""
 
 from __future__ import annotations
 
@@ -8,13 +9,22 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from transportlab import cli, published, sweep
+from transportlab.ns3util import sctp_available
 from transportlab.params import ParameterError
 from transportlab.studies import get
 from transportlab.studies import wired_best_effort as wbe
+from transportlab.studies.wired_best_effort import analysis, reproduction, scenario
+from transportlab.topology import dumbbell
 
 
 def params(**overrides):
     return wbe.PARAMETERS.validate(overrides)
+
+
+def simulate(values, seed=1, run=1):
+    """Run and analyse one replication in this process (no cache)."""
+    return wbe.STUDY.simulate(values, seed=seed, run=run)
 
 
 # ----------------------------------------------------------------------------- pure Python
@@ -23,8 +33,20 @@ def params(**overrides):
 def test_registered_with_its_seeds():
     study = get("wired_best_effort")
     assert study.seed_files == ("000_efd8d8b62659a846.txt", "004_c8175ad9bda103cf.txt")
-    assert study.simulate is wbe.simulate
+    assert study.run is scenario.run and study.analyse is analysis.analyse
+    assert study.reproduction is reproduction.REPRODUCTION
     assert study.notebook == "01_wired_best_effort.ipynb"
+    assert study.output_parameters == ("pcap_prefix",)
+
+
+def test_run_step_imports_no_analysis_code():
+    from transportlab.fingerprint import module_closure
+
+    closure = set(module_closure(["transportlab.studies.wired_best_effort.scenario"]))
+    assert "transportlab.topology.dumbbell" in closure
+    for analysing in ("metrics", "stats", "published", "studies.wired_best_effort.analysis",
+                      "studies.wired_best_effort.reproduction"):  # fmt: skip
+        assert f"transportlab.{analysing}" not in closure
 
 
 def test_node_pairs_follow_the_ns2_script():
@@ -62,7 +84,10 @@ def test_queue_layout_keeps_ns2_limit():
     for discipline in ("fifo", "fq_codel"):
         layout = wbe.queue_layout(params(queue_discipline=discipline))
         assert layout == {"queue_disc": 48, "device": 1, "in_transmission": 1}
-    assert sum(wbe.queue_layout(params(queue_limit=10)).values()) == 10
+    assert sum(wbe.queue_layout(params(queue_packets=10)).values()) == 10
+    assert dumbbell.queue_layout(50) == {"queue_disc": 0, "device": 49, "in_transmission": 1}
+    with pytest.raises(ValueError, match="not one of"):
+        dumbbell.queue_layout(50, "red")
 
 
 def test_cbr_interval_is_ns2s():
@@ -74,12 +99,14 @@ def test_cbr_interval_is_ns2s():
     [
         ({"bottleneck_rate": 0.5}, "unknown parameter 'bottleneck_rate'"),
         ({"protocol": "dccp"}, "not one of"),
-        ({"queue_limit": 50.5}, "expected int"),
+        ({"queue_packets": 50.5}, "expected int"),
+        ({"queue_limit": 50}, "unknown parameter 'queue_limit'"),
         ({"duration": 0}, "must be > 0"),
         ({"ftp_starts": [10.0, 2000.0]}, "must be before the end"),
         ({"ftp_starts": [], "cbr_starts": []}, "no flows"),
         ({"tcp_window": 80}, "exceeds 65535 B without tcp_window_scaling"),
-        ({"queue_limit": 2, "queue_discipline": "fifo"}, "too small for fifo"),
+        ({"queue_packets": 2, "queue_discipline": "fifo"}, "too small for fifo"),
+        ({"pcap_prefix": "/nonexistent/dir/wired"}, "pcap_prefix: the folder of pcap_prefix"),
         ({"sample_interval": 5.0, "duration": 2.0}, "exceeds duration"),
         ({"cbr_starts": "30"}, "cbr_starts: expected"),
     ],
@@ -89,11 +116,32 @@ def test_bad_parameters_fail_before_anything_runs(overrides, message):
         wbe.PARAMETERS.validate(overrides)
 
 
+def test_missing_pcap_folder_is_a_parameter_error_before_anything_runs(
+    tmp_path, monkeypatch, capsys
+):
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("simulated despite a bad pcap_prefix")
+
+    monkeypatch.setattr(sweep, "_execute", must_not_run)
+    with pytest.raises(ParameterError, match="does not exist"):
+        sweep.plan(wbe.STUDY, [{"pcap_prefix": "/nonexistent/dir/wired"}], quick=True)
+    argv = ["sweep", "--study", "wired_best_effort", "--quick", "--output", str(tmp_path / "out"),
+            "-p", "pcap_prefix=/nonexistent/dir/wired"]  # fmt: skip
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "/nonexistent/dir" in err and "does not exist" in err
+    # An existing folder is fine, and a point writing pcaps always runs (never cached).
+    values = params(pcap_prefix=str(tmp_path / "wired"))
+    assert wbe.STUDY.writes_files(values) and not wbe.STUDY.writes_files(params())
+
+
 def test_presets_are_valid_parameter_sets():
-    for name, preset in wbe.PRESETS.items():
+    for name, preset in reproduction.PRESETS.items():
         values = wbe.PARAMETERS.validate(preset)
         assert all(values[k] == v for k, v in preset.items()), name
-    assert wbe.PRESETS["modern_aqm"]["queue_discipline"] == "fq_codel"
+    assert reproduction.PRESETS["modern_aqm"]["queue_discipline"] == "fq_codel"
 
 
 def test_quick_mode_is_shorter():
@@ -109,7 +157,7 @@ def test_topology_facts():
     values = params()
     pairs = wbe.node_pairs(values)
     with simulation() as ns:
-        net = wbe.Dumbbell(ns, values, pairs)
+        net = scenario._build_dumbbell(ns, values, pairs)
         assert net.nodes.GetN() == 22
         degrees = [net.nodes.Get(i).GetNDevices() for i in range(22)]
         # Every node also has a loopback device.
@@ -138,7 +186,7 @@ def test_topology_facts():
 def _burst(discipline: str) -> dict[str, pd.DataFrame]:
     # 60 CBR sources send one packet each at the same instant, then nothing for 1.6 s:
     # 60 packets reach router 0 together over identical access links.
-    return wbe.simulate(
+    return simulate(
         params(
             duration=4.0,
             ftp_starts=[],
@@ -186,7 +234,7 @@ def test_one_tcp_flow_fills_the_bottleneck():
     values = params(
         duration=40.0, ftp_starts=[1.0], cbr_starts=[], start_jitter_ms=0.0, record_packets=True
     )
-    out = wbe.simulate(values, seed=1, run=1)
+    out = simulate(values)
     goodput = out["series"].query("metric == 'goodput_kbps'")
     steady = goodput[(goodput["time"] > 10) & (goodput["time"] <= 40)]
     measured = steady["value"].mean() * 1e3
@@ -208,7 +256,7 @@ def test_cbr_flow_matches_hand_calculation():
     values = params(
         duration=20.5, ftp_starts=[], cbr_starts=[1.0], start_jitter_ms=0.0, record_packets=True
     )
-    out = wbe.simulate(values, seed=1, run=1)
+    out = simulate(values)
     packets = out["packets"]
     sent = packets[packets["point"] == "sent"]
     received = packets[packets["point"] == "received"]
@@ -240,20 +288,20 @@ def test_cbr_flow_matches_hand_calculation():
 
 def test_same_run_is_identical_and_runs_differ():
     values = params(duration=60.0, record_packets=True)
-    first = wbe.simulate(values, seed=1, run=1)
-    again = wbe.simulate(values, seed=1, run=1)
-    other = wbe.simulate(values, seed=1, run=2)
+    first = simulate(values)
+    again = simulate(values)
+    other = simulate(values, run=2)
     pd.testing.assert_frame_equal(first["packets"], again["packets"])
     pd.testing.assert_frame_equal(first["flows"], again["flows"])
     assert not np.array_equal(first["flows"]["start"], other["flows"]["start"])
     starts = other["flows"]["start"] - other["flows"]["script_start"]
     assert ((starts >= 0) & (starts < 0.1)).all()
-    exact = wbe.simulate(dict(values, start_jitter_ms=0.0), seed=1, run=3)
+    exact = simulate(dict(values, start_jitter_ms=0.0), run=3)
     assert list(exact["flows"]["start"]) == list(exact["flows"]["script_start"])
 
 
 def test_one_sctp_flow_fills_the_bottleneck_with_full_packets():
-    if not wbe.sctp_available():
+    if not sctp_available():
         pytest.skip("the SCTP model is not built in")
     values = params(
         protocol="sctp",
@@ -263,7 +311,7 @@ def test_one_sctp_flow_fills_the_bottleneck_with_full_packets():
         start_jitter_ms=0.0,
         record_packets=True,
     )
-    out = wbe.simulate(values, seed=1, run=1)
+    out = simulate(values)
     packets = out["packets"]
     data = packets[(packets["point"] == "sent") & (packets["size"] > 200)]
     # NS-2.35 preset: 1452 data bytes + 16 (DATA chunk) + 12 (common header) + 20 (IP).
@@ -277,12 +325,10 @@ def test_one_sctp_flow_fills_the_bottleneck_with_full_packets():
 
 
 def test_sctp_needs_the_sctp_model():
-    if wbe.sctp_available():
+    if sctp_available():
         pytest.skip("the SCTP model is built in")
     with pytest.raises(RuntimeError, match="SCTP model"):
-        wbe.simulate(
-            params(protocol="sctp", duration=5.0, ftp_starts=[1.0], cbr_starts=[]), seed=1, run=1
-        )
+        simulate(params(protocol="sctp", duration=5.0, ftp_starts=[1.0], cbr_starts=[]))
 
 
 # ----------------------------------------------------------------------------- analysis helpers
@@ -290,7 +336,7 @@ def test_sctp_needs_the_sctp_model():
 
 def test_step_series_means_peaks_and_last_values():
     # 0 until 0.5 s, 4 until 1.5 s, 2 after; intervals [0, 1), [1, 2), [2, 3).
-    mean, peak, last = wbe._step_series(
+    mean, peak, last = analysis._step_series(
         np.array([0.5, 1.5]), np.array([4.0, 2.0]), np.array([1.0, 2.0, 3.0])
     )
     assert mean == pytest.approx([2.0, 3.0, 2.0])
@@ -361,6 +407,141 @@ def test_reproduced_values_shape_and_delay_readings():
         wbe.reproduced_values(flows, delay="mean")
 
 
+def _raw_one_cbr_flow(**overrides):
+    """Hand-made raw tables of ``scenario.run``: one CBR flow of four 1028-byte packets.
+
+    Sent at 1.0, 1.8, 2.6, 3.4 s; the third is dropped at router 0, the others
+    cross the bottleneck and arrive 0.2, 0.3 and 0.25 s after they were sent.
+    """
+    values = params(duration=5.0, ftp_starts=[], cbr_starts=[1.0], start_jitter_ms=0.0,
+                    sample_interval=1.0, **overrides)  # fmt: skip
+    flows = wbe.node_pairs(values).assign(start=[1.0], rx_bytes=[3000])
+    point = pd.Categorical(
+        ["sent", "bottleneck", "received", "sent", "bottleneck", "received", "sent", "dropped",
+         "sent", "bottleneck", "received"],
+        categories=scenario.POINTS,
+    )  # fmt: skip
+    packets = pd.DataFrame({
+        "point": point,
+        "flow": 0,
+        "packet": [0, 0, 0, 1, 1, 1, 2, 2, 3, 3, 3],
+        "size": 1028,
+        "time": [1.0, 1.05, 1.2, 1.8, 1.85, 2.1, 2.6, 2.61, 3.4, 3.45, 3.65],
+    }).sort_values("time", kind="mergesort", ignore_index=True)  # fmt: skip
+    goodput = pd.DataFrame({"flow": 0, "time": [1.0, 2.0, 3.0, 4.0, 5.0],
+                            "bytes": [0, 1000, 1000, 0, 1000]})  # fmt: skip
+    queue = pd.DataFrame({"series": ["device", "device"], "time": [1.05, 1.07],
+                          "value": [1.0, 0.0]})  # fmt: skip
+    windows = pd.DataFrame(columns=["series", "time", "value"])
+    run_row = pd.DataFrame([{"events": 123, "build_seconds": 0.1, "run_seconds": 0.2,
+                             "run_cpu_seconds": 0.2}])  # fmt: skip
+    raw = {"flows": flows, "packets": packets, "goodput": goodput, "queue": queue,
+           "windows": windows, "run": run_row}  # fmt: skip
+    return raw, values
+
+
+def test_analyse_hand_made_raw_tables():
+    raw, values = _raw_one_cbr_flow(record_packets=True)
+    tables = wbe.analyse(raw, values)
+    flow = tables["flows"].iloc[0]
+    # 3000 application bytes over the 4 s from the start to the end.
+    assert flow["goodput_kbps"] == pytest.approx(3000 * 8 / 4.0 / 1e3)
+    assert (flow["data_sent"], flow["data_received"], flow["data_dropped"]) == (4, 3, 1)
+    assert flow["loss_ratio"] == 0.25
+    assert flow["delay_ms"] == pytest.approx((200 + 300 + 250) / 3)
+    # RFC 3393 IPDV of packets consecutive in sending order: only the first two (0.3 - 0.2 s);
+    # the fourth packet's predecessor was dropped.
+    assert flow["ipdv_ms"] == pytest.approx(100)
+    run = tables["run"].iloc[0]
+    # Three 1028-byte datagrams + 2 bytes PPP each on 0.5 Mb/s over the 4 s since the start.
+    assert run["bottleneck_utilisation"] == pytest.approx(3 * 1030 * 8 / (500_000 * 4.0))
+    assert run["bottleneck_drops"] == 1 and run["events"] == 123
+    assert np.isnan(run["jain_goodput"])  # no FTP flow
+    series = tables["series"]
+    goodput = series[series["metric"] == "goodput_kbps"]["value"].to_numpy()
+    assert goodput == pytest.approx([0, 8, 8, 0, 8])
+    queue = series[series["metric"] == "queue_mean_packets"]["value"].to_numpy()
+    assert queue == pytest.approx([0, 0.02, 0, 0, 0])
+    pd.testing.assert_frame_equal(tables["packets"], raw["packets"])
+    # Without the options neither the series nor the packets come back.
+    quiet = wbe.analyse(*_raw_one_cbr_flow(record_series=False))
+    assert set(quiet) == {"flows", "run"}
+
+
+def _ftp_flows_table():
+    """A sweep's ``flows`` table: five FTP pairs per protocol and run, like experiment main."""
+    rows = []
+    for protocol, base in (("tcp", 90.0), ("sctp", 60.0)):
+        for run in (1, 2, 3):
+            for flow in range(5):
+                rows.append({
+                    "protocol": protocol, "run": run, "flow": flow,
+                    "pair": f"nodes {2 + flow}-{12 + flow}", "application": "ftp",
+                    "awk_throughput_kbps": base + run, "awk_jitter_ms": 10.0 + flow,
+                    "awk_delay_s": 0.5, "awk_e2e_delay_ms": 700.0 + 10 * run + flow,
+                })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+class FakeResults:
+    """What the reproduction functions read of a :class:`~transportlab.reproduction.Results`."""
+
+    def __init__(self, flows):
+        self.tables = {"main": {"flows": flows}}
+
+    def __getitem__(self, name):
+        return self.tables[name]
+
+    def comparison(self):
+        return reproduction.comparison(self)
+
+
+def test_comparison_rows_come_from_reproduction_comparison():
+    results = FakeResults(_ftp_flows_table())
+    table = reproduction.comparison(results)
+    expected = published.compare(
+        "wired_best_effort", wbe.reproduced_values(_ftp_flows_table(), delay="e2e"), write=False
+    )
+    pd.testing.assert_frame_equal(table, expected)
+    assert set(table["n_runs"]) == {3}
+    # Table 4.7: TCP's mean delay over the pairs is 700 + 20 + 2 = 722 ms against 1269.56.
+    row = table[(table["source"] == "Table 4.7") & (table["protocol"] == "TCP")
+                & (table["metric"] == "awk_delay")].iloc[0]  # fmt: skip
+    assert row["unit"] == "ms" and row["reproduced"] == pytest.approx(722.0)
+    assert row["verdict"] == "differs"
+    # Every published row of both seeds that has a reproduction.
+    assert len(table) == 64 and set(table["seed_file"]) == set(wbe.STUDY.seed_files)
+    printed = reproduction.comparison_printed(results)
+    delay = printed[printed["metric"] == "awk_delay"]
+    assert set(delay["reproduced"]) == {500.0}  # 0.5 s, in the published ms
+    readings = reproduction.delay_readings(results)
+    assert len(readings) == (table["metric"] == "awk_delay").sum()
+    assert list(readings["printed"]) == list(delay["reproduced"])
+    counts = reproduction.verdict_counts(results)
+    assert counts.loc["e2eDelay reading (comparison.csv)"].to_numpy().sum() == len(table)
+
+
+def test_experiments_quick_plan_without_running():
+    from transportlab.reproduction import Results
+
+    results = Results("wired_best_effort", quick=True, progress=False)
+    plan = results.plan()
+    n = len(reproduction.protocols())
+    expected = {"main": 2 * n, "detail": n, "tcp_variants": len(reproduction.TCP_VARIANTS),
+                "modern": 2 * n}  # fmt: skip
+    if sctp_available():
+        expected["sctp_packet_size"] = len(reproduction.SCTP_MESSAGE_SIZES)
+    assert {name: len(tasks) for name, tasks in plan.items()} == expected
+    assert all(t.params["duration"] == 300.0 for tasks in plan.values() for t in tasks)
+    assert not any(t.params["record_series"] for t in plan["main"])
+    assert all(t.params["record_packets"] for t in plan["detail"])
+    modern = {(t.params["queue_discipline"], t.params["tcp_congestion"]) for t in plan["modern"]}
+    assert modern == {("droptail", "TcpCubic"), ("fq_codel", "TcpCubic")}
+    full = Results("wired_best_effort", progress=False)
+    assert [full.runs(e.name) for e in full.experiments] == [10, 1, 5, 5, 5]
+    assert full.params["duration"] == 1000.0
+
+
 def test_full_queue_delay_bound():
     values = params()
     # 140 ms propagation + 1042-byte frame on 1, 0.5, 1 Mb/s + 49 frames on 0.5 Mb/s.
@@ -383,7 +564,7 @@ def test_bottleneck_pcap_decodes_and_agrees_with_the_recorder(tmp_path):
         record_packets=True,
         pcap_prefix=str(tmp_path / "bottleneck"),
     )
-    out = wbe.simulate(values, seed=1, run=1)
+    out = simulate(values)
     (pcap,) = tmp_path.glob("bottleneck-0-*.pcap")
     fields = subprocess.run(
         ["tshark", "-r", str(pcap), "-o", "ip.check_checksum:TRUE", "-o",
