@@ -58,28 +58,32 @@
 #   INIT does not decide a run), the second is loss-free; retransmissions go to the
 #   alternate address (NS-2's `rtxToAlt_` default, `rtx_to_alt="ALTERNATE"`).
 #   RTO.Initial 3 s, RTO.Min 1 s, RTO.Max 60 s (RFC 9260 defaults).
-# * Section 3: one 10 Mb/s, 10 ms link losing `loss` of the packets each way; a 172-byte
-#   frame (160 bytes of G.711 + 12 of RTP header) every 20 ms; SCTP unordered for the
-#   PR-SCTP policies, ordered for full reliability.
+# * Section 3: one 10 Mb/s, 10 ms link losing `loss_rate` of the packets each way; a
+#   172-byte frame (160 bytes of G.711 + 12 of RTP header) every 20 ms; SCTP unordered
+#   for the PR-SCTP policies, ordered for full reliability.
+#
+# **Where the numbers come from.** Every simulation, table, figure and comparison row
+# below is computed by the package `transportlab.studies.multihoming_failover`
+# (`scenario.py` runs ns-3, `analysis.py` computes the metrics, `reproduction.py`
+# declares the four experiments, the tables, the figures and the comparison), so
+# `transportlab reproduce --study multihoming_failover` writes the same files without
+# Jupyter. Each experiment states its points and runs (ns-3 RngRun 1..n) below.
 
 # %% tags=["parameters"]
 quick = True  # quick mode: few points and replications (tests, CI, Binder)
 scheduler = None  # None: in this process when quick, a local Dask cluster otherwise
-runs = None  # replications (ns-3 RngRun 1..runs) for sections 2 and 3; None: 4 quick, 30 full
+runs = None  # replications (RngRun 1..runs) of every experiment; None: each its own (below)
 params = {}  # study parameters that differ from the defaults
 
 # %%
-import numpy as np
 import pandas as pd
 
-from transportlab import sweep
-from transportlab.studies import multihoming_failover as study
+from transportlab.notebooks import start
 
-STUDY = study.STUDY
-PARAMS = STUDY.validate(params, quick=quick)
-RUNS = runs or (4 if quick else 30)
+results = start("multihoming_failover", globals())
+PARAMS = results.params
 pd.set_option("display.width", 120)
-STUDY.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
+results.study.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
     ["name", "value", "unit", "help"]
 ]
 
@@ -87,6 +91,16 @@ STUDY.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
 # NBVAL_IGNORE_OUTPUT
 # ns-3 with the transportlab library (~2 s with the precompiled header, 10+ s without).
 from transportlab import ns  # noqa: F401
+
+# %% [markdown]
+# The four experiments, their points and replications (quick mode: fewer points, shorter
+# runs; the seed hub and timer runs contain nothing random, so one run each):
+
+# %%
+# NBVAL_CHECK_OUTPUT
+for experiment in results.experiments:
+    n_points, n_runs = len(results.points(experiment.name)), results.runs(experiment.name)
+    print(f"{experiment.name}: {n_points} points x {n_runs} run(s): {experiment.description}")
 
 # %% [markdown]
 # ## 1. The unplugged primary interface (seed 002 section 5.5)
@@ -99,40 +113,14 @@ from transportlab import ns  # noqa: F401
 # retransmitting on the dead interface with doubling timeouts.
 
 # %%
-hub_points = [
-    dict(PARAMS, section="failover", topology="seed_hub", source_failover=flag, duration=20.0)
-    for flag in (True, False)
-]
-hub = sweep.run(STUDY, hub_points, runs=1, quick=quick, scheduler=scheduler)
+hub = results["seed_hub"]
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(
-    hub["summary"][["source_failover", "resume_s", "max_stall_s", "association_failed"]]
-    .round(3)
-    .to_string(index=False)
-)
+print(results.table("seed_hub").round(3).to_string(index=False))
 
 # %%
-import matplotlib.pyplot as plt
-
-from transportlab.figures import save_figure
-from transportlab.paths import project_root
-
-fig, ax = plt.subplots(figsize=(6.5, 3.4))
-for flag, color in ((True, "tab:green"), (False, "tab:red")):
-    d = hub["deliveries"][hub["deliveries"].source_failover == flag]
-    label = "source-address failover (RFC 9260 6.4.1)" if flag else "no failover (seed's lksctp)"
-    ax.plot(d.time, d.tsn - d.tsn.min(), ".", ms=1.5, color=color, label=label)
-ax.axvline(PARAMS["fail_at"], color="0.5", lw=0.8, ls="--")
-ax.set_xlabel("time (s)")
-ax.set_ylabel("TSN delivered at B (relative)")
-ax.set_title("Seed 002 §5.5: primary cable of A pulled at 5 s (100 Mb/s hub)", fontsize=9)
-ax.legend(fontsize=8)
-fig.tight_layout()
-print(
-    save_figure(fig, STUDY.name, "seed_hub_tsn", quick=quick, n_runs=1).relative_to(project_root())
-)
+fig = results.figure("seed_hub_tsn")
 
 # %% [markdown]
 # Our model continues one RTO (1 s) after the failure; with the seed's behaviour nothing
@@ -149,105 +137,25 @@ print(
 # window
 # $\left(\sum_{i=1}^{PMR} \min(2^i\,\mathrm{RTO}, \mathrm{RTO_{max}}),\ \sum_{i=0}^{PMR}
 # \min(2^i\,\mathrm{RTO}, \mathrm{RTO_{max}})\right]$ after it
-# (`study.failover_window`). Heartbeats can only make it earlier: once the primary has
+# (`analysis.failover_window`). Heartbeats can only make it earlier: once the primary has
 # had nothing RTT-measurable sent to it for HB.interval + RTO (its cwnd collapsed to one
 # packet after a timeout, so it sends little), it gets a HEARTBEAT, and an unanswered
 # HEARTBEAT counts an error too (8.3). First the timer sweep with the RFC default
 # HB.interval of 30 s, then HB.interval at Path.Max.Retrans 3, RTO.Min 1 s, where the
 # primary is also plugged back 2 s after the window's end: heartbeats to the inactive
 # address leave every HB.interval + RTO (±50 %), so the return comes within
-# HB.interval + 1.5 RTO.Max + RTT (`study.return_bound`).
+# HB.interval + 1.5 RTO.Max + RTT (`analysis.return_bound`). Each run lasts until 2 s
+# after its window or bound (`reproduction.timer_point`).
 
 # %%
-PMRS = [1, 2, 3] if quick else [1, 2, 3, 4, 5]
-RTO_MINS = [0.5, 1.0] if quick else [0.25, 0.5, 1.0]
-HB_INTERVALS = [1.0, 30.0] if quick else [1.0, 2.0, 5.0, 30.0]
-RTO_MAX = 60.0
-
-
-def timer_point(pmr, rto_min, hb, repair):
-    low, high = study.failover_window(pmr, rto_min, RTO_MAX)
-    repair_at = PARAMS["fail_at"] + high + 2.0 if repair else 0.0
-    stop = (
-        repair_at + study.return_bound(hb, RTO_MAX, 0.02) if repair else PARAMS["fail_at"] + high
-    ) + 2.0
-    return dict(
-        PARAMS,
-        section="failover",
-        topology="two_networks",
-        path_max_retrans=pmr,
-        rto_min=rto_min,
-        rto_initial=max(rto_min, 1.0),
-        rto_max=RTO_MAX,
-        hb_interval=hb,
-        repair_at=round(repair_at, 3),
-        duration=round(stop, 3),
-    )
-
-
-timer_points = [timer_point(pmr, r, 30.0, False) for pmr in PMRS for r in RTO_MINS]
-timer_points += [timer_point(3, 1.0, hb, True) for hb in HB_INTERVALS]
-timers = sweep.run(STUDY, timer_points, runs=1, quick=quick, scheduler=scheduler)["summary"]
-windows = [
-    study.failover_window(p, r, RTO_MAX)
-    for p, r in zip(timers.path_max_retrans, timers.rto_min, strict=True)
-]
-timers["window_low_s"] = [w[0] for w in windows]
-timers["window_high_s"] = [w[1] for w in windows]
-timers["in_window"] = (timers.failover_s > timers.window_low_s) & (
-    timers.failover_s <= timers.window_high_s
-)
-timers["return_bound_s"] = [
-    study.return_bound(h, RTO_MAX, 0.02) if r else np.nan
-    for h, r in zip(timers.hb_interval, timers.repair_at, strict=True)
-]
+timers = results["failover_timers"]
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(
-    timers[
-        [
-            "path_max_retrans",
-            "rto_min",
-            "hb_interval",
-            "window_low_s",
-            "failover_s",
-            "window_high_s",
-            "in_window",
-            "resume_s",
-            "return_s",
-            "return_bound_s",
-        ]
-    ]
-    .round(3)
-    .to_string(index=False)
-)
+print(results.table("failover_timers").round(3).to_string(index=False))
 
 # %%
-fig, ax = plt.subplots(figsize=(6.5, 3.6))
-base = timers[(timers.hb_interval == 30.0) & (timers.repair_at == 0)]
-for (rto_min, rows), color in zip(
-    base.groupby("rto_min"), plt.cm.viridis([0.1, 0.5, 0.85]), strict=False
-):
-    ax.fill_between(
-        rows.path_max_retrans, rows.window_low_s, rows.window_high_s, color=color, alpha=0.25, lw=0
-    )
-    ax.plot(
-        rows.path_max_retrans, rows.failover_s, "o-", color=color, label=f"RTO.Min = {rto_min:g} s"
-    )
-ax.set_yscale("log")
-ax.set_xlabel("Path.Max.Retrans")
-ax.set_ylabel("failure → primary inactive (s)")
-ax.set_title(
-    "Failover time (points) and the RFC 9260 timer window (bands), HB.interval 30 s", fontsize=9
-)
-ax.legend(fontsize=8)
-fig.tight_layout()
-print(
-    save_figure(fig, STUDY.name, "failover_timers", quick=quick, n_runs=1).relative_to(
-        project_root()
-    )
-)
+fig = results.figure("failover_timers")
 
 # %% [markdown]
 # With HB.interval = 30 s every failover lies inside its T3-rtx window, and it grows as
@@ -266,68 +174,23 @@ print(
 # Each point is one deterministic run (nothing random in these runs).
 #
 # ## 2. Single- vs multi-homed under 15 % loss (seed 002 section 3.5, Brennan et al.)
+#
+# A bulk transfer, 8 s (quick) or 20 s per run. A stall is a gap between deliveries
+# longer than `stall_threshold` (0.2 s), counted from the first delivery to the end of
+# the run (`analysis.stall_table`).
 
 # %%
-LOSSY_DURATION = 8.0 if quick else 20.0
-lossy_points = [
-    dict(PARAMS, section="lossy", homing=h, loss=0.15, duration=LOSSY_DURATION)
-    for h in ("single", "multi")
-]
-lossy = sweep.run(STUDY, lossy_points, runs=RUNS, quick=quick, scheduler=scheduler)
+lossy = results["lossy"]
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(8, 3.2), sharey=True)
-for ax, homing in zip(axes, ("single", "multi"), strict=True):
-    d = lossy["deliveries"][(lossy["deliveries"].homing == homing) & (lossy["deliveries"].run == 1)]
-    ax.plot(d.time, d.tsn - d.tsn.min(), ".", ms=2)
-    ax.set_title(f"{homing}-homed, 15 % loss (run 1)", fontsize=9)
-    ax.set_xlabel("time (s)")
-axes[0].set_ylabel("TSN delivered (relative)")
-fig.tight_layout()
-print(save_figure(fig, STUDY.name, "lossy_tsn", quick=quick, n_runs=1).relative_to(project_root()))
+fig = results.figure("lossy_tsn")
 
 # %%
 # NBVAL_CHECK_OUTPUT
-summary = lossy["summary"]
-stalls = lossy["stalls"]
-table = summary.groupby("homing").agg(
-    runs=("run", "size"),
-    goodput_kbps=("goodput_mbps", lambda x: 1000 * x.mean()),
-    max_stall_mean_s=("max_stall_s", "mean"),
-    max_stall_median_s=("max_stall_s", "median"),
-    first_retransmission_s=("first_retransmission_s", "mean"),
-)
-table["stalls_per_run"] = stalls.groupby("homing").size() / table.runs
-table["runs_with_stall_over_3s"] = (
-    summary.assign(over=summary.max_stall_s > 3).groupby("homing").over.sum()
-)
-print(table.round(3).to_string())
+print(results.table("lossy_stalls").round(3).to_string(index=False))
 
 # %%
-fig, ax = plt.subplots(figsize=(6.5, 3.4))
-for homing, color in (("single", "tab:red"), ("multi", "tab:green")):
-    lengths = np.sort(stalls[stalls.homing == homing].length.to_numpy())
-    if len(lengths):
-        ax.step(
-            lengths,
-            np.arange(1, len(lengths) + 1) / len(lengths),
-            where="post",
-            color=color,
-            label=f"{homing}-homed ({len(lengths)} stalls)",
-        )
-for value, style in ((3.0, "--"), (0.5, ":")):
-    ax.axvline(value, color="0.4", ls=style, lw=0.8)
-ax.set_xscale("log")
-ax.set_xlabel("stall length (s): delivery gaps > 0.2 s")
-ax.set_ylabel("fraction of stalls ≤ x")
-ax.set_title("Stall lengths under 15 % loss (dashed: seed's >3 s, dotted: ~0.5 s)", fontsize=9)
-ax.legend(fontsize=8)
-fig.tight_layout()
-print(
-    save_figure(fig, STUDY.name, "stall_lengths", quick=quick, n_runs=RUNS).relative_to(
-        project_root()
-    )
-)
+fig = results.figure("stall_lengths")
 
 # %% [markdown]
 # Single-homed, a lost retransmission doubles the RTO (1, 2, 4 s ...) and the transfer
@@ -341,71 +204,28 @@ print(
 # retransmit needs, so nearly every loss costs a timeout. In full mode (30 runs, 20 s)
 # the longest stall of a run averaged 6.9 s single-homed (29 of 30 runs above 3 s) and
 # 2.8 s multi-homed (median 2.0 s): the order of the seed's numbers, but not its ~0.5 s.
-# A stall still running at the end of a run is cut there, so these are lower bounds. The published
-# numbers come from one trace each (no replication count given); ours are means over the
-# runs stated. The first loss comes much earlier than the seed's ~1.5 s: at 15 % loss
-# one of the first few packets is lost (Brennan et al.'s loss model is not described).
+# A stall still running at the end of a run is cut there, so these are lower bounds. The
+# published numbers come from one trace each (no replication count given); ours are
+# means over the runs stated. The first loss comes much earlier than the seed's ~1.5 s:
+# at 15 % loss one of the first few packets is lost (Brennan et al.'s loss model is not
+# described).
 #
 # ## 3. PR-SCTP for voice: full reliability, lifetime, k-rtx, and UDP
+#
+# Five policies (`reliable(0)`, `ttl(150)`: 150 ms lifetime, `rtx(1)` and `rtx(0)`: at
+# most one or no retransmission, `udp(0)`) at 5 % loss (quick) or 2, 5 and 10 % (full),
+# 15 s (quick) or 65 s per run; the source stops 5 s before the end, so that every frame
+# sent has arrived or been given up when the run ends.
 
 # %%
-LOSSES = [0.05] if quick else [0.02, 0.05, 0.10]
-POLICIES = [("reliable", 0), ("ttl", 150), ("rtx", 1), ("rtx", 0), ("udp", 0)]
-voice_points = [
-    dict(
-        PARAMS,
-        section="prsctp",
-        policy=policy,
-        pr_value=value,
-        loss=loss,
-        duration=15.0 if quick else 65.0,
-    )
-    for loss in LOSSES
-    for policy, value in POLICIES
-]
-voice = sweep.run(STUDY, voice_points, runs=max(2, RUNS // 2), quick=quick, scheduler=scheduler)
+voice = results["prsctp_voice"]
 
 # %%
 # NBVAL_CHECK_OUTPUT
-v = voice["summary"].copy()
-v["policy"] = v.policy + v.pr_value.map(lambda x: f"({x})")
-voice_table = v.groupby(["loss", "policy"], sort=False).agg(
-    runs=("run", "size"),
-    residual_loss_pct=("residual_loss", lambda x: 100 * x.mean()),
-    late_or_lost_pct=("late_or_lost", lambda x: 100 * x.mean()),
-    delay_mean_ms=("delay_mean_ms", "mean"),
-    delay_p99_ms=("delay_p99_ms", "mean"),
-    delay_max_ms=("delay_max_ms", "max"),
-)
-print(voice_table.round(2).to_string())
+print(results.table("voice").round(2).to_string(index=False))
 
 # %%
-fig, ax = plt.subplots(figsize=(6.5, 3.4))
-frames = voice["delays"]
-middle = LOSSES[len(LOSSES) // 2]
-for (policy, value), color in zip(POLICIES, plt.cm.tab10(range(len(POLICIES))), strict=True):
-    d = frames[(frames.policy == policy) & (frames.pr_value == value) & (frames.loss == middle)]
-    delays = np.sort(d.delay_s.dropna().to_numpy() * 1e3)
-    if len(delays):
-        ax.step(
-            delays,
-            np.arange(1, len(delays) + 1) / len(d),
-            where="post",
-            color=color,
-            label=f"{policy}({value})",
-        )
-ax.axvline(1e3 * study.DELAY_BUDGET, color="0.4", ls="--", lw=0.8)
-ax.set_xscale("log")
-ax.set_xlabel("one-way delay (ms); dashed: 150 ms budget (ITU-T G.114)")
-ax.set_ylabel("fraction of frames delivered ≤ x")
-ax.set_title(f"Voice frames over a link losing {middle:.0%} each way", fontsize=9)
-ax.legend(fontsize=8)
-fig.tight_layout()
-print(
-    save_figure(fig, STUDY.name, "voice_delay", quick=quick, n_runs=max(2, RUNS // 2)).relative_to(
-        project_root()
-    )
-)
+fig = results.figure("voice_delay")
 
 # %% [markdown]
 # Fully reliable, ordered SCTP loses nothing, but a loss holds every later frame until
@@ -421,13 +241,14 @@ print(
 # the one-way delay). `rtx(0)` (never retransmit) is UDP plus the SACK traffic.
 #
 # ## 4. Comparison with the published numbers
+#
+# `reproduction.comparison` takes, per configuration, the longest stall of each `lossy`
+# run, and single-homed the time of the first retransmission, and compares their mean
+# (95 % CI over the runs) with seed 002 (`transportlab.published`).
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab.published import compare
-
-reproduced = study.reproduced_rows(lossy["summary"])
-comparison = compare(STUDY.name, reproduced, quick=quick)
+comparison = results.comparison()
 print(
     comparison[
         ["protocol", "metric", "published", "reproduced", "ci_low", "ci_high", "n_runs", "verdict"]
@@ -436,10 +257,17 @@ print(
     .to_string(index=False)
 )
 
+# %%
+# NBVAL_CHECK_OUTPUT
+from transportlab.paths import project_root
+
+print(results.write_comparison(comparison).relative_to(project_root()))
+
 # %% [markdown]
-# The comparison (`data/results[/quick]/multihoming_failover/comparison.csv`) covers the
-# three published numbers of seed 002 section 3.5; section 5.5 printed none (its
-# finding, the missing failover, is section 1a above). The single-homed stall of more
-# than 3 s is reproduced in order of magnitude; the multi-homed ~0.5 s is not, for the
-# reason given under section 2; the ordering (multi-homed stalls shorter) is what
-# `same-direction` checks.
+# The comparison (`data/results[/quick]/multihoming_failover/comparison.csv`, the same
+# file `transportlab reproduce --study multihoming_failover` writes) covers the three
+# published numbers of seed 002 section 3.5; section 5.5 printed none (its finding, the
+# missing failover, is section 1a above). The single-homed stall of more than 3 s is
+# reproduced in order of magnitude; the multi-homed ~0.5 s is not, for the reason given
+# under section 2; the ordering (multi-homed stalls shorter) is what `same-direction`
+# checks.

@@ -229,6 +229,15 @@ def voice_table(results) -> pd.DataFrame:
 # --------------------------------------------------------------------------- figures
 
 
+def _plain_log_axis(axis) -> None:
+    """Log scale labelled 0.2, 0.5, 1, 2, 5 ... (not crowded labels such as 3x10^-1)."""
+    from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter  # noqa: PLC0415
+
+    axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+    axis.set_major_formatter(FormatStrFormatter("%g"))
+    axis.set_minor_formatter(NullFormatter())
+
+
 def seed_hub_figure(results):
     """TSN delivered at B against time, with and without source-address failover."""
     import matplotlib.pyplot as plt  # noqa: PLC0415
@@ -279,6 +288,8 @@ def failover_timers_figure(results):
             label=f"RTO.Min = {rto_min:g} s",
         )
     ax.set_yscale("log")
+    _plain_log_axis(ax.yaxis)
+    ax.set_xticks(sorted(base.path_max_retrans.unique()))
     ax.set_xlabel("Path.Max.Retrans")
     ax.set_ylabel("failure → primary inactive (s)")
     ax.set_title(
@@ -326,6 +337,7 @@ def stall_lengths_figure(results):
     for value, style in ((3.0, "--"), (0.5, ":")):
         ax.axvline(value, color="0.4", ls=style, lw=0.8)
     ax.set_xscale("log")
+    _plain_log_axis(ax.xaxis)
     ax.set_xlabel(f"stall length (s): delivery gaps > {threshold:g} s")
     ax.set_ylabel("fraction of stalls ≤ x")
     ax.set_title(
@@ -361,6 +373,7 @@ def voice_delay_figure(results):
             )
     ax.axvline(1e3 * DELAY_BUDGET, color="0.4", ls="--", lw=0.8)
     ax.set_xscale("log")
+    _plain_log_axis(ax.xaxis)
     ax.set_xlabel("one-way delay (ms); dashed: 150 ms budget (ITU-T G.114)")
     ax.set_ylabel("fraction of frames delivered ≤ x")
     ax.set_title(f"Voice frames over a link losing {middle:.0%} each way", fontsize=9)
