@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from transportlab import sip
+from transportlab.ns3util import sctp_available
 from transportlab.recording import flow_monitor_frame
 from transportlab.simulation import run_until, simulation
 
@@ -50,13 +51,7 @@ def one_call(transport: str, until: float = 4.0, **options):
         }
 
 
-def _sctp_built() -> bool:
-    from transportlab.studies.sip_over_sctp import sctp_available  # noqa: PLC0415
-
-    return sctp_available()
-
-
-TRANSPORTS = ["udp", "tcp"] + (["sctp"] if _sctp_built() else [])
+TRANSPORTS = ["udp", "tcp"] + (["sctp"] if sctp_available() else [])
 STREAM_TRANSPORTS = [t for t in TRANSPORTS if t != "udp"]
 
 

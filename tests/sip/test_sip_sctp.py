@@ -10,8 +10,8 @@ import subprocess
 import pytest
 
 from transportlab import sip
+from transportlab.ns3util import sctp_available
 from transportlab.simulation import run_until, simulation
-from transportlab.studies.sip_over_sctp import sctp_available
 
 pytestmark = pytest.mark.skipif(not sctp_available(), reason="SCTP module not in this build")
 

@@ -1,31 +1,46 @@
-"""The sip_over_sctp study: parameters, short runs of each experiment, determinism."""
+"""The sip_over_sctp study: parameters, the run/analyse split, the comparison rows, short runs."""
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pandas as pd
 import pytest
 
+from transportlab.fingerprint import module_closure
+from transportlab.ns3util import sctp_available
 from transportlab.params import ParameterError
+from transportlab.reproduction import Results
 from transportlab.studies import get
-from transportlab.studies import sip_over_sctp as study
+from transportlab.studies.sip_over_sctp import analysis, reproduction, wire
 
 STUDY = get("sip_over_sctp")
+needs_sctp = pytest.mark.skipif(not sctp_available(), reason="SCTP module not in this build")
 
 
 def simulate(run: int = 1, **params):
+    """Run and analyse one replication in this process (no cache), quick-mode defaults."""
     return STUDY.simulate(STUDY.validate(params, quick=True), 1, run)
+
+
+# --------------------------------------------------------------------------- declaration
 
 
 @pytest.mark.parametrize(
     "params, message",
     [
-        ({"experimnt": "hol"}, "did you mean 'experiment'"),
-        ({"experiment": "ttcp"}, "is not one of"),
+        ({"scenaro": "hol"}, "did you mean 'scenario'"),
+        ({"experiment": "hol"}, "unknown parameter 'experiment'"),
+        ({"transport": "udp"}, "unknown parameter 'transport'"),
+        ({"scenario": "ttcp"}, "is not one of"),
         ({"loss_rate": 1.5}, "must be <= 0.9"),
         ({"loss_rate": "10%"}, "expected float"),
         ({"n_pairs": 0}, "must be >= 1"),
         ({"message_size": 2.5}, "expected int"),
-        ({"experiment": "throughput", "throughput_duration": 0.4}, "must be > 0.5"),
+        ({"scenario": "throughput", "throughput_duration": 0.4}, "must be > 0.5"),
+        ({"pcap_prefix": "/nonexistent/dir/proxy"}, "does not exist"),
+        ({"scenario": "hol", "pcap_prefix": "proxy"}, "only written by the SIP scenarios"),
     ],
 )
 def test_bad_parameters_are_refused_before_running(params, message):
@@ -34,42 +49,237 @@ def test_bad_parameters_are_refused_before_running(params, message):
 
 
 def test_sctp_needs_the_sctp_module():
-    if study.sctp_available():
-        STUDY.validate({"transport": "sctp"})
+    if sctp_available():
+        STUDY.validate({"protocol": "sctp"})
     else:
         with pytest.raises(ParameterError, match="SCTP is not available"):
-            STUDY.validate({"transport": "sctp"})
+            STUDY.validate({"protocol": "sctp"})
 
 
-def test_registered_and_has_a_version_tied_to_the_testbed_code():
+def test_declaration():
     assert STUDY.notebook == "03_sip_over_sctp.ipynb"
     assert STUDY.seed_files == ("002_8ca3fd7f92b4e1a6.txt",)
-    assert STUDY.version.startswith("sip-")
+    assert STUDY.output_parameters == ("pcap_prefix",)
+    assert STUDY.writes_files({"pcap_prefix": "x/proxy"}) and not STUDY.writes_files(
+        {"pcap_prefix": ""}
+    )
+    assert [e.name for e in STUDY.reproduction.experiments] == [
+        "message_flow", "throughput", "single_session", "registration_processing",
+        "calls_under_loss", "stream_mappings", "head_of_line",
+    ]  # fmt: skip
 
 
-@pytest.mark.parametrize("transport", ["udp", "tcp"])
-def test_throughput_reaches_the_wire_bound(transport):
+def test_the_run_step_imports_the_testbed_but_no_analysis():
+    closure = set(module_closure(["transportlab.studies.sip_over_sctp.scenario"]))
+    assert "transportlab.sip" in closure
+    analysis_modules = {
+        "transportlab.studies.sip_over_sctp.analysis",
+        "transportlab.studies.sip_over_sctp.reproduction",
+        "transportlab.studies.sip_over_sctp.wire",
+        "transportlab.metrics",
+        "transportlab.stats",
+        "transportlab.published",
+    }
+    assert not closure & analysis_modules
+
+
+def test_quick_and_full_mode_points():
+    quick, full = Results(STUDY, quick=True), Results(STUDY, quick=False)
+    n = len(analysis_protocols())
+    assert len(quick.points("throughput")) == 5 * n and len(full.points("throughput")) == 9 * n
+    assert len(quick.points("head_of_line")) < len(full.points("head_of_line"))
+    assert quick.runs("calls_under_loss") == 2 and full.runs("calls_under_loss") == 10
+    assert full.runs("single_session") == 1
+    losses = sorted({p["loss_rate"] for p in full.points("calls_under_loss")})
+    assert losses == [0.05, 0.10, 0.20, 0.30]
+    assert {p["scenario"] for p in quick.points("stream_mappings")} == {"multi_session"}
+
+
+def analysis_protocols():
+    return ["udp", "tcp", "sctp"] if sctp_available() else ["udp", "tcp"]
+
+
+# --------------------------------------------------------------------------- analysis by hand
+
+
+def test_wire_bound_hand_values():
+    # 1000 B over UDP: 1000 / (1000 + 8 + 20 + 2) of 100 Mb/s
+    assert analysis.wire_bound_bps("udp", 1000, 100e6) == pytest.approx(100e6 * 1000 / 1030)
+    # 3000 B over UDP: 3008 B datagram in 3 fragments, each with IP + PPP headers
+    assert analysis.wire_bound_bps("udp", 3000, 100e6) == pytest.approx(
+        100e6 * 3000 / (3008 + 3 * 22)
+    )
+    # SCTP bundles three 460-byte messages (476-byte chunks) per 1500-byte packet
+    assert analysis.wire_bound_bps("sctp", 460, 100e6) == pytest.approx(
+        100e6 * 3 * 460 / (22 + 12 + 3 * 476)
+    )
+
+
+def test_throughput_goodput_from_the_byte_counters():
+    params = STUDY.validate({"scenario": "throughput", "throughput_duration": 2.5})
+    raw = {"counters": pd.DataFrame([{"rx_bytes_at_warmup": 1_000, "rx_bytes_at_end": 2_001_000}])}
+    summary = STUDY.analyse(raw, params)["summary"].iloc[0]
+    # 2 MB in the 2 s after the 0.5 s warm-up: 8 Mb/s of 100 Mb/s
+    assert summary["goodput_mbps"] == pytest.approx(8.0)
+    assert summary["utilisation"] == pytest.approx(0.08)
+
+
+def test_single_session_times_from_a_hand_made_recording():
+    raw = {
+        "registrations": pd.DataFrame(
+            {"endpoint": ["b1", "a1", "a1"], "status": [200] * 3, "end": [0.1005, 0.3, 0.1006],
+             "duration": [0.0005, 0.0004, 0.0006]}
+        ),
+        "transactions": pd.DataFrame(
+            {"endpoint": ["host_a", "host_a", "proxy"], "role": ["client", "client", "server"],
+             "method": ["INVITE", "BYE", "INVITE"], "status": [200, 200, 200],
+             "duration": [2.0015, 0.001, 2.001]}
+        ),
+        "calls": pd.DataFrame({"side": ["caller", "callee"], "callee_answer_delay": [np.nan, 2.0]}),
+    }  # fmt: skip
+    summary = STUDY.analyse(raw, {"scenario": "single_session"})["summary"].iloc[0]
+    assert summary["registration_ms"] == pytest.approx(0.6)  # a1's first, by end time
+    assert summary["registration_warm_ms"] == pytest.approx(0.4)
+    assert summary["call_setup_s"] == pytest.approx(0.0015)  # minus the answer delay
+    assert summary["call_termination_s"] == pytest.approx(0.001)
+    assert summary["invite_status"] == 200 and summary["bye_status"] == 200
+
+
+def test_multi_session_counts_calls_with_both_transactions_answered():
+    calls = pd.DataFrame(
+        {
+            "side": ["caller"] * 3 + ["callee"],
+            "invite_status": [200, 200, 0, 200],
+            "bye_status": [200, 408, -1, 200],
+            "invite": [1.0, 3.0, 5.0, 1.0],
+            "answered": [1.2, 3.1, np.nan, 1.1],
+            "bye_sent": [2.2, 4.1, np.nan, np.nan],
+            "bye_done": [2.6, np.nan, np.nan, np.nan],
+        }
+    )
+    transactions = pd.DataFrame(
+        {
+            "endpoint": ["proxy", "proxy", "host_a", "host_a"],
+            "role": ["server", "server", "client", "client"],
+            "method": ["INVITE", "BYE", "INVITE", "BYE"],
+            "status": [200, 200, 0, 0],
+            "outcome": ["response", "response", "timeout", "timeout"],
+        }
+    )
+    raw = {"calls": calls, "transactions": transactions,
+           "registrations": pd.DataFrame({"status": [200, 200, 408]})}  # fmt: skip
+    summary = STUDY.analyse(raw, {"scenario": "multi_session"})["summary"].iloc[0]
+    assert summary["completed_calls"] == 1 and summary["calls_ended"] == 3
+    assert summary["failed_calls"] == 2 and summary["transaction_timeouts"] == 2
+    assert summary["proxy_call_transactions"] == 2 and summary["registered"] == 2
+    assert summary["mean_setup_s"] == pytest.approx(0.2)
+    assert summary["mean_teardown_s"] == pytest.approx(0.4)
+
+
+def test_head_of_line_times_count_from_the_first_record():
+    raw = {
+        "objects": pd.DataFrame({"object": [0, 1], "completion_ns": [3_500_000_000, -1]}),
+        "records": pd.DataFrame(
+            {"object": [0, 1, 0], "offset": [0, 0, 1000], "sent": [1.5, 1.5, 1.6],
+             "delivered": [1.6, 1.7, 2.0], "stream": [0, 1, 0]}
+        ),
+    }  # fmt: skip
+    tables = STUDY.analyse(raw, {"scenario": "hol"})
+    summary = tables["summary"].iloc[0]
+    assert summary["completed"] == 1
+    assert summary["mean_completion_s"] == pytest.approx(2.0)  # 3.5 s - first write at 1.5 s
+    assert tables["objects"]["completion_with_setup_s"].iloc[0] == pytest.approx(2.5)
+    assert math.isnan(tables["objects"]["completion_s"].iloc[1])
+    assert tables["records"]["delay"].tolist() == pytest.approx([0.1, 0.2, 0.4])
+
+
+def calls_table(udp, sctp, losses=(0.05, 0.10, 0.20, 0.30)):
+    rows = [
+        {"protocol": protocol, "loss_rate": loss, "completed_calls": calls, "run": 1}
+        for protocol, values in (("udp", udp), ("sctp", sctp))
+        for loss, calls in zip(losses, values, strict=True)
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_crossings_interpolate_where_sctp_minus_udp_changes_sign():
+    # SCTP - UDP: -10, +3, +11, +6 -> crosses between 5 % and 10 % at 5 + 5 * 10/13
+    table = calls_table([70, 40, 32, 20], [60, 43, 43, 26])
+    assert analysis.crossings(table) == [(round(5 + 5 * 10 / 13, 1), "SCTP ahead above")]
+    assert analysis.crossover_loss_rate(table) == pytest.approx(round(5 + 5 * 10 / 13, 1))
+    # SCTP ahead, then behind from 20 % on: a crossing, but none with SCTP ahead above it
+    behind = calls_table([100, 90, 60, 30], [110, 95, 40, 5])
+    assert analysis.crossings(behind) == [(round(10 + 10 * 5 / 25, 1), "SCTP ahead below")]
+    assert math.isnan(analysis.crossover_loss_rate(behind))
+    # a zero difference between two of opposite sign is one crossing, at that loss rate
+    touching = calls_table([10, 10, 10, 10], [8, 10, 12, 12])
+    assert analysis.crossings(touching) == [(10.0, "SCTP ahead above")]
+    assert analysis.crossings(calls_table([1, 1, 1, 1], [2, 2, 2, 2])) == []
+
+
+def test_crossover_reads_the_mean_curves_not_single_runs():
+    first = calls_table([70, 40, 32, 20], [60, 43, 43, 26])
+    second = calls_table([70, 60, 32, 20], [60, 43, 43, 26]).assign(run=2)
+    both = pd.concat([first, second])
+    # means: SCTP - UDP = -10, -7, +11, +6 -> crosses between 10 % and 20 %
+    assert analysis.crossover_loss_rate(both) == pytest.approx(round(10 + 10 * 7 / 18, 1))
+    assert set(analysis.crossings_per_run(both)) == {1, 2}
+
+
+def test_table_5_3_comes_from_the_published_values():
+    table = analysis.published_calls()
+    assert list(table.columns) == ["udp", "sctp"]
+    assert table.index.tolist() == [0.05, 0.10, 0.20, 0.30]
+    assert table["udp"].tolist() == [70, 40, 32, 20]
+    assert table["sctp"].tolist() == [60, 43, 37, 26]
+
+
+class FakeResults:
+    """Just enough of transportlab.reproduction.Results for the comparison function."""
+
+    def __init__(self, tables):
+        self.tables = tables
+
+    def __getitem__(self, name):
+        return self.tables[name]
+
+
+@needs_sctp
+def test_comparison_rows_come_from_reproduction_comparison():
+    single = pd.DataFrame(
+        {"protocol": ["udp", "udp", "tcp", "sctp", "sctp"],
+         "layout": ["seed", "shared", "seed", "seed", "shared"],
+         "registration_ms": [7.0, 1.0, 9.0, 14.0, 1.0], "call_setup_s": [4.6, 0, 0, 6.0, 0],
+         "call_termination_s": [2.0, 0, 0, 2.0, 0]}
+    )  # fmt: skip
+    multi = calls_table([70, 40, 32, 20], [60, 43, 43, 26])
+    results = FakeResults(
+        {"single_session": {"summary": single}, "calls_under_loss": {"summary": multi}}
+    )
+    rows = reproduction.comparison(results).set_index(["source", "protocol", "row"])
+    assert rows.loc[("Table 5.5", "UDP", "SIP registration"), "verdict"] == "matches"
+    assert rows.loc[("Table 5.5", "SCTP", "SIP registration"), "reproduced"] == 14.0
+    assert rows.loc[("Table 5.3", "SCTP", "packet loss 20%"), "reproduced"] == 43
+    crossover = rows.loc[("Section 5.4", "SCTP", "SCTP vs UDP, eight user agents per side")]
+    assert crossover["reproduced"] == pytest.approx(8.8) and crossover["verdict"] == "matches"
+    assert len(rows) == 22  # every published row of Tables 5.3, 5.5 and sections 5.3-5.4
+
+
+# --------------------------------------------------------------------------- short simulations
+
+
+@pytest.mark.parametrize("protocol", ["udp", "tcp"])
+def test_throughput_reaches_the_wire_bound(protocol):
     summary = simulate(
-        experiment="throughput", transport=transport, message_size=1000, throughput_duration=1.0
+        scenario="throughput", protocol=protocol, message_size=1000, throughput_duration=1.0
     )["summary"].iloc[0]
     assert summary["goodput_mbps"] <= summary["wire_bound_mbps"] * 1.001
     assert summary["goodput_mbps"] >= summary["wire_bound_mbps"] * 0.95
 
 
-def test_wire_bound_hand_values():
-    # 1000 B over UDP: 1000 / (1000 + 8 + 20 + 2) of 100 Mb/s
-    assert study.wire_bound_bps("udp", 1000, 100e6) == pytest.approx(100e6 * 1000 / 1030)
-    # 3000 B over UDP: 3008 B datagram in 3 fragments, each with IP + PPP headers
-    assert study.wire_bound_bps("udp", 3000, 100e6) == pytest.approx(100e6 * 3000 / (3008 + 3 * 22))
-    # SCTP bundles three 460-byte messages (476-byte chunks) per 1500-byte packet
-    assert study.wire_bound_bps("sctp", 460, 100e6) == pytest.approx(
-        100e6 * 3 * 460 / (22 + 12 + 3 * 476)
-    )
-
-
 def test_single_session_udp_and_tcp():
-    udp = simulate(experiment="single_session", transport="udp")["summary"].iloc[0]
-    tcp = simulate(experiment="single_session", transport="tcp")["summary"].iloc[0]
+    udp = simulate(scenario="single_session", protocol="udp")["summary"].iloc[0]
+    tcp = simulate(scenario="single_session", protocol="tcp")["summary"].iloc[0]
     for row in (udp, tcp):
         assert row["invite_status"] == 200 and row["bye_status"] == 200
         assert row["call_setup_with_answer_s"] == pytest.approx(
@@ -86,8 +296,8 @@ def test_single_session_udp_and_tcp():
 
 
 def test_processing_delay_adds_to_the_transaction_times():
-    base = simulate(experiment="single_session")["summary"].iloc[0]
-    slow = simulate(experiment="single_session", proxy_processing_ms=3.0, agent_processing_ms=1.0)[
+    base = simulate(scenario="single_session")["summary"].iloc[0]
+    slow = simulate(scenario="single_session", proxy_processing_ms=3.0, agent_processing_ms=1.0)[
         "summary"
     ].iloc[0]
     # REGISTER: proxy handles the request (3 ms), the UA the response (1 ms)
@@ -95,31 +305,39 @@ def test_processing_delay_adds_to_the_transaction_times():
 
 
 def test_multi_session_is_deterministic_and_loss_hurts():
-    a = simulate(experiment="multi_session", loss_rate=0.1, window=20.0, n_pairs=4)
-    b = simulate(experiment="multi_session", loss_rate=0.1, window=20.0, n_pairs=4)
+    a = simulate(scenario="multi_session", loss_rate=0.1, window=20.0, n_pairs=4)
+    b = simulate(scenario="multi_session", loss_rate=0.1, window=20.0, n_pairs=4)
     pd.testing.assert_frame_equal(a["calls"], b["calls"])
-    other = simulate(2, experiment="multi_session", loss_rate=0.1, window=20.0, n_pairs=4)
+    other = simulate(2, scenario="multi_session", loss_rate=0.1, window=20.0, n_pairs=4)
     assert not a["calls"].equals(other["calls"])  # another RngRun, other losses
-    clean = simulate(experiment="multi_session", loss_rate=0.0, window=20.0, n_pairs=4)
+    clean = simulate(scenario="multi_session", loss_rate=0.0, window=20.0, n_pairs=4)
     assert clean["summary"]["failed_calls"].iloc[0] == 0
     assert a["summary"]["completed_calls"].iloc[0] < clean["summary"]["completed_calls"].iloc[0]
 
 
+def test_one_call_records_the_same_messages_and_a_pcap_point_writes_its_trace(tmp_path):
+    plain = simulate(scenario="one_call", protocol="udp")["messages"]
+    host_a = plain[plain["endpoint"] == "host_a"]
+    assert host_a["kind"].tolist()[:3] == ["REGISTER", "200 REGISTER", "INVITE"]
+    captured = simulate(scenario="one_call", protocol="udp", pcap_prefix=str(tmp_path / "proxy"))
+    pd.testing.assert_frame_equal(captured["messages"], plain)  # capturing changes nothing
+    pcaps = list(tmp_path.glob("proxy-*.pcap"))
+    assert len(pcaps) == 1 and pcaps[0].stat().st_size > 24  # more than the pcap header
+
+
 def test_hol_tcp_configurations_complete_every_object():
     for config in ("tcp-one", "tcp-per-object"):
-        result = simulate(experiment="hol", hol_config=config, loss_rate=0.01, object_size=20_000)
+        result = simulate(scenario="hol", hol_config=config, loss_rate=0.01, object_size=20_000)
         assert result["summary"]["completed"].iloc[0] == 8
         assert result["objects"]["completion_s"].notna().all()
 
 
-@pytest.mark.skipif(not study.sctp_available(), reason="SCTP module not in this build")
+@needs_sctp
 def test_hol_sctp_streams_carry_one_transfer_each():
     streams = simulate(
-        experiment="hol", hol_config="sctp-streams", loss_rate=0.02, object_size=20_000
+        scenario="hol", hol_config="sctp-streams", loss_rate=0.02, object_size=20_000
     )
-    one = simulate(
-        experiment="hol", hol_config="sctp-one-stream", loss_rate=0.02, object_size=20_000
-    )
+    one = simulate(scenario="hol", hol_config="sctp-one-stream", loss_rate=0.02, object_size=20_000)
     for result in (streams, one):
         assert result["summary"]["completed"].iloc[0] == 8
     by_object = streams["records"].groupby("object")["stream"].unique()
@@ -130,16 +348,41 @@ def test_hol_sctp_streams_carry_one_transfer_each():
     assert (ordered["delivered"].diff().dropna() >= 0).all()
 
 
-@pytest.mark.skipif(not study.sctp_available(), reason="SCTP module not in this build")
+@needs_sctp
 def test_sip_over_sctp_single_session_sets_up_two_associations_first():
-    udp = simulate(experiment="single_session", transport="udp")["summary"].iloc[0]
-    sctp = simulate(experiment="single_session", transport="sctp")["summary"].iloc[0]
-    shared = simulate(experiment="single_session", transport="sctp", layout="shared")[
-        "summary"
-    ].iloc[0]
+    udp = simulate(scenario="single_session", protocol="udp")["summary"].iloc[0]
+    sctp = simulate(scenario="single_session", protocol="sctp")["summary"].iloc[0]
+    shared = simulate(scenario="single_session", protocol="sctp", layout="shared")["summary"].iloc[
+        0
+    ]
     # an association set-up is two round trips (INIT/INIT ACK, COOKIE ECHO/COOKIE ACK)
     link_delay_ms = STUDY.parameters.defaults()["link_delay_us"] / 1e3
     set_up = 2 * 4 * link_delay_ms
     assert sctp["registration_ms"] - udp["registration_ms"] == pytest.approx(2 * set_up, rel=0.1)
     assert shared["registration_ms"] - udp["registration_ms"] == pytest.approx(set_up, rel=0.15)
     assert sctp["registration_warm_ms"] == pytest.approx(udp["registration_ms"], rel=0.05)
+
+
+# --------------------------------------------------------------------------- tshark
+
+
+def test_decoding_without_tshark_says_so(monkeypatch, tmp_path):
+    monkeypatch.setattr(wire.shutil, "which", lambda name: None)
+    assert "needs tshark" in wire.missing("udp")
+    with pytest.raises(wire.TsharkNotFoundError, match="apt install tshark"):
+        wire.decode(tmp_path / "none.pcap")
+
+
+@pytest.mark.tshark
+@needs_sctp
+@pytest.mark.skipif(wire.missing() is not None, reason="tshark not installed")
+def test_registration_on_the_wire_sets_up_both_associations_first(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRANSPORTLAB_RESULTS_CACHE", str(tmp_path / "cache"))
+    frames = wire.registration_on_the_wire(Results(STUDY, quick=True, progress=False))
+    summaries = [s.strip() for s in frames["tshark"]]
+    handshake = ["INIT", "INIT_ACK", "COOKIE_ECHO", "COOKIE_ACK"]
+    assert summaries[:4] == handshake and summaries[5:9] == handshake
+    assert summaries[4].startswith("Request: REGISTER")
+    assert summaries[9].startswith("Status: 200 OK (REGISTER)")
+    assert set(frames["port"]) | set(frames["port "]) >= {"5060", "5061"}
+    assert not (tmp_path / "cache").exists()  # the pcap point is not cached
