@@ -10,6 +10,33 @@ PYTEST_ARGS ?=
 # Extra `transportlab reproduce` arguments, e.g. `make reproduce ARGS="--study wired_best_effort"`.
 ARGS ?=
 
+# --- platform checks: fail at once, with one line, before anything is installed ------------
+# The ns3 wheel exists for x86-64 Linux only (macOS, Windows and ARM: Binder or a Linux VM);
+# transportlab is tested with Python 3.11; its ns-3 modules are C++20 and need g++ >= $(MIN_GXX).
+# `make SKIP_PLATFORM_CHECK=1 ...` skips the checks (untested combinations, at your own risk).
+SUPPORTED_PYTHON := 3.11
+MIN_GXX          := 11
+CXX              ?= g++
+# The Python that matters: the environment's once it exists, else the one that creates it.
+CHECKED_PYTHON = $(if $(wildcard $(PY)),$(PY),$(PYTHON))
+PLATFORM_PROBLEM = $(shell \
+  m="$$(uname -s) $$(uname -m)"; \
+  if [ "$$m" != "Linux x86_64" ]; then \
+    echo "the ns3 wheel is for x86-64 Linux only and this is $$m: use Binder or a Linux VM (see README)"; exit 0; fi; \
+  v=$$($(CHECKED_PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null); \
+  if [ "$$v" != "$(SUPPORTED_PYTHON)" ]; then \
+    echo "transportlab needs Python $(SUPPORTED_PYTHON), but $(or $(CHECKED_PYTHON),python3) is $${v:-missing}: install it (e.g. apt install python$(SUPPORTED_PYTHON)-venv, or pyenv) or pass PYTHON=/path/to/python$(SUPPORTED_PYTHON)"; exit 0; fi; \
+  if ! $(CXX) --version 2>/dev/null | head -n 1 | grep -Eq 'g\+\+|GCC'; then \
+    echo "transportlab needs g++ >= $(MIN_GXX) (C++20) and CXX=$(CXX) is not g++ (apt install g++)"; exit 0; fi; \
+  g=$$($(CXX) -dumpversion 2>/dev/null | cut -d. -f1); \
+  if [ "$${g:-0}" -lt $(MIN_GXX) ]; then \
+    echo "transportlab needs g++ >= $(MIN_GXX) (C++20) and $(CXX) is version $${g:-unknown}: install a newer g++ or pass CXX=g++-$(MIN_GXX)"; fi)
+
+.PHONY: check-platform
+check-platform:
+	$(if $(SKIP_PLATFORM_CHECK),,$(if $(strip $(PLATFORM_PROBLEM)),$(error $(strip $(PLATFORM_PROBLEM)))))
+	@:
+
 DEPS_STAMP   := $(VENV)/.deps-installed
 NATIVE_STAMP := $(VENV)/.native-built
 NATIVE_SOURCES := $(shell find src -name '*.cc' -o -name '*.h' -o -name 'CMakeLists.txt' 2>/dev/null) \
@@ -25,7 +52,7 @@ test: install tshark
 
 install: $(NATIVE_STAMP) pch
 
-$(PY):
+$(PY): | check-platform
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
@@ -37,7 +64,7 @@ $(DEPS_STAMP): $(PY) requirements/constraints.txt pyproject.toml
 	    $$($(PY) scripts/project_requirements.py test)
 	touch $@
 
-$(NATIVE_STAMP): $(DEPS_STAMP) $(NATIVE_SOURCES)
+$(NATIVE_STAMP): $(DEPS_STAMP) $(NATIVE_SOURCES) | check-platform
 	$(PIP) install --quiet --no-build-isolation --no-deps -e .
 	touch $@
 
@@ -76,3 +103,17 @@ clean:
 
 distclean: clean
 	rm -rf $(VENV)
+
+# --- teaching assignments (assignments/, see assignments/README.md) -------------------------
+# Student notebooks and Otter autograders into dist/assignments/ (not committed);
+# `make assignments ASSIGNMENTS=01_bottleneck_basics` builds one. Grade a submission
+# locally (no Docker) with `make grade ASSIGNMENTS=01_bottleneck_basics SUBMISSION=x.ipynb`.
+ASSIGNMENTS ?=
+SUBMISSION  ?=
+.PHONY: assignments grade
+assignments: $(DEPS_STAMP)
+	$(PY) assignments/build.py $(ASSIGNMENTS)
+
+grade: install
+	$(PY) -c "from transportlab.notebooks import ensure_kernel; ensure_kernel()"
+	$(PY) assignments/build.py $(ASSIGNMENTS) --grade $(SUBMISSION)

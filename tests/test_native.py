@@ -133,3 +133,75 @@ def test_unwritable_cache_gives_exactly_one_warning_line(slow_path):
     lines = slow_path.stderr.splitlines()
     following = lines[lines.index(warnings[0]) + 1 : lines.index(warnings[0]) + 2]
     assert not any(line.startswith("  ") for line in following)
+
+
+# ----------------------------------------------------------------- where the PCH lives
+
+
+def test_cache_folder_follows_transportlab_cache(tmp_path, monkeypatch):
+    """$TRANSPORTLAB_CACHE moves the PCH (e.g. to a persistent or a scratch folder)."""
+    monkeypatch.setenv("TRANSPORTLAB_CACHE", str(tmp_path / "mine"))
+    wheel, include = _native.ns3_wheel_dir(), _native.native_dir() / "include"
+    assert _native.cache_root() == tmp_path / "mine"
+    assert _native.pch_path(wheel, include).is_relative_to(tmp_path / "mine")
+    assert _native.pch_search_roots()[0] == tmp_path / "mine"
+
+
+def test_cache_folder_defaults_to_xdg_cache_home(tmp_path, monkeypatch):
+    monkeypatch.delenv("TRANSPORTLAB_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert _native.cache_root() == tmp_path / "transportlab"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert _native.cache_root() == tmp_path / "home" / ".cache" / "transportlab"
+
+
+def _fake_pch(root, wheel, include):
+    path = _native.pch_path(wheel, include, root)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"built into the image")
+    return path
+
+
+def test_a_pch_in_a_shared_folder_is_used_without_building(tmp_path, monkeypatch):
+    """A hub mounts an empty persistent home: the image's (read-only) PCH is found instead."""
+    wheel, include = _native.ns3_wheel_dir(), _native.native_dir() / "include"
+    monkeypatch.setenv("TRANSPORTLAB_CACHE", str(tmp_path / "empty-home-cache"))
+    monkeypatch.setenv("TRANSPORTLAB_SHARED_CACHE", f"{tmp_path / 'nothing'}:{tmp_path / 'image'}")
+    shared = _fake_pch(tmp_path / "image", wheel, include)
+    (tmp_path / "image").chmod(0o555)
+
+    def no_build(*args):
+        raise AssertionError("must not build a PCH that exists in a shared folder")
+
+    monkeypatch.setattr(_native, "build_pch", no_build)
+    try:
+        assert _native.ensure_pch(wheel, include) == shared
+        assert not (tmp_path / "empty-home-cache").exists()
+    finally:
+        (tmp_path / "image").chmod(0o755)
+
+
+def test_the_environment_prefix_is_searched_and_is_where_shared_builds_go(tmp_path, monkeypatch):
+    wheel, include = _native.ns3_wheel_dir(), _native.native_dir() / "include"
+    monkeypatch.setenv("TRANSPORTLAB_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("TRANSPORTLAB_SHARED_CACHE", raising=False)
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "env"))
+    prefix_root = tmp_path / "env" / "share" / "transportlab"
+    assert _native.shared_cache_root() == prefix_root
+    assert _native.pch_search_roots() == [tmp_path / "cache", prefix_root]
+
+    built = []
+
+    def fake_build(target, *args):
+        target.write_bytes(b"pch")
+        built.append(target)
+        return target
+
+    monkeypatch.setattr(_native, "build_pch", fake_build)
+    # `python -m transportlab._native --build-pch --shared` builds under the prefix ...
+    assert _native.main(["--build-pch", "--shared"]) == 0
+    assert built == [_native.pch_path(wheel, include, prefix_root)]
+    # ... and a later import finds it there without building into the (empty) cache
+    assert _native.ensure_pch(wheel, include) == built[0]
+    assert len(built) == 1 and not (tmp_path / "cache" / built[0].parent.name).exists()

@@ -7,6 +7,14 @@ version and to absolute header paths, so it is built once per environment into
 a cache directory keyed by the versions, the wheel location and the content of
 our headers, under a file lock so that concurrent worker processes build it once.
 
+Where the PCH lives (:func:`pch_search_roots`): ``$TRANSPORTLAB_CACHE`` if set, else
+``$XDG_CACHE_HOME/transportlab`` (``~/.cache/transportlab``); that folder is where a
+missing PCH is built. Before building, the same key is also looked up read-only in
+``$TRANSPORTLAB_SHARED_CACHE`` (folders separated by ``:``) and in the environment's
+``<sys.prefix>/share/transportlab``. An image (Binder, a JupyterHub's single-user
+image) builds it there with ``python -m transportlab._native --build-pch --shared``,
+so it survives the persistent home a hub mounts over the image's ``~/.cache``.
+
 If the cache cannot be written (read-only home, no space...), the slow path is
 used with a one-line warning.
 """
@@ -94,6 +102,19 @@ def cache_root() -> Path:
     return Path(base) / "transportlab"
 
 
+def shared_cache_root() -> Path:
+    """The environment's own PCH folder, ``<sys.prefix>/share/transportlab`` (read-only use)."""
+    return Path(sys.prefix) / "share" / "transportlab"
+
+
+def pch_search_roots() -> list[Path]:
+    """Where a built PCH is looked for: cache root, $TRANSPORTLAB_SHARED_CACHE, the prefix's."""
+    roots = [cache_root()]
+    roots += [Path(p) for p in os.environ.get("TRANSPORTLAB_SHARED_CACHE", "").split(":") if p]
+    roots.append(shared_cache_root())
+    return list(dict.fromkeys(roots))
+
+
 def pch_key(wheel: Path, include_dir: Path) -> str:
     """Key of the PCH: cppyy-cling and ns3 versions, wheel path, our headers' content."""
     digest = hashlib.sha256()
@@ -111,8 +132,20 @@ def pch_key(wheel: Path, include_dir: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def pch_path(wheel: Path, include_dir: Path) -> Path:
-    return cache_root() / f"pch-{pch_key(wheel, include_dir)}" / PCH_FILE_NAME
+def pch_path(wheel: Path, include_dir: Path, root: Path | None = None) -> Path:
+    """Where the PCH of this environment is built (under ``root``, default the cache root)."""
+    root = cache_root() if root is None else root
+    return root / f"pch-{pch_key(wheel, include_dir)}" / PCH_FILE_NAME
+
+
+def find_pch(wheel: Path, include_dir: Path) -> Path | None:
+    """An already built PCH of this environment in any of :func:`pch_search_roots`."""
+    name = pch_path(wheel, include_dir).relative_to(cache_root())
+    for root in pch_search_roots():
+        with contextlib.suppress(OSError):
+            if (root / name).is_file():
+                return root / name
+    return None
 
 
 def _cppyy_backend_dir() -> Path:
@@ -172,12 +205,19 @@ def build_pch(target: Path, wheel: Path, include_dir: Path) -> Path:
     return target
 
 
-def ensure_pch(wheel: Path, include_dir: Path) -> Path | None:
-    """Return a usable PCH, building it under a lock if needed; None if impossible."""
+def ensure_pch(wheel: Path, include_dir: Path, root: Path | None = None) -> Path | None:
+    """Return a usable PCH, building it under a lock if needed; None if impossible.
+
+    An existing PCH is taken from any of :func:`pch_search_roots`; a missing one is
+    built under ``root`` (default: the cache root).
+    """
     if os.environ.get("TRANSPORTLAB_NO_PCH"):
         return None
     try:
-        target = pch_path(wheel, include_dir)
+        found = find_pch(wheel, include_dir)
+        target = pch_path(wheel, include_dir, root)
+        if found is not None and (root is None or found == target):
+            return found
         if target.is_file():
             return target
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -280,18 +320,25 @@ def load_test_library() -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m transportlab._native [--build-pch|--info]``."""
+    """``python -m transportlab._native [--build-pch [--shared]|--info]``.
+
+    ``--build-pch`` builds the PCH into the cache root; with ``--shared`` into
+    ``<sys.prefix>/share/transportlab`` (for images whose home folders are replaced).
+    """
     args = sys.argv[1:] if argv is None else argv
     wheel = ns3_wheel_dir()
     native = native_dir()
     if "--build-pch" in args:
-        path = ensure_pch(wheel, native / "include")
+        root = shared_cache_root() if "--shared" in args else None
+        path = ensure_pch(wheel, native / "include", root)
         print(path if path else "no PCH (see warning)")
         return 0 if path else 1
     print(f"ns3 wheel : {wheel}")
     print(f"native    : {native}")
     print(f"modules   : {', '.join(native_modules(native / 'include'))}")
-    print(f"pch       : {pch_path(wheel, native / 'include')}")
+    include = native / "include"
+    print(f"pch       : {find_pch(wheel, include) or pch_path(wheel, include)}")
+    print(f"searched  : {', '.join(str(p) for p in pch_search_roots())}")
     return 0
 
 
