@@ -483,3 +483,24 @@ def test_non_finite_values_are_parameter_errors():
         sweep.plan(FAKE, [{"scale": float("inf")}])
     with pytest.raises(ParameterError, match="not a finite number"):
         sweep.plan(FAKE, [{"scale": float("nan")}])
+
+
+# --------------------------------------------------------------------------- experiments
+
+
+def test_experiment_runs_quick_points_and_deterministic_replications():
+    from transportlab.study import Experiment  # noqa: PLC0415
+
+    axis = Experiment(
+        "axis", "", lambda p: [{"x": x} for x in (1, 2, 3)], runs=5, quick_runs=2,
+        quick_points=lambda p: [{"x": 1}],
+    )  # fmt: skip
+    assert axis.point_list({}, quick=False) == [{"x": 1}, {"x": 2}, {"x": 3}]
+    assert axis.point_list({}, quick=True) == [{"x": 1}]
+    assert (axis.replications(False), axis.replications(True), axis.replications(True, 7)) == (
+        5, 2, 7,
+    )  # fmt: skip
+    fixed = Experiment("fixed", "", lambda p: [{}], runs=1, quick_runs=1, deterministic=True)
+    assert fixed.replications(False, override=10) == 1
+    with pytest.raises(ValueError, match="is deterministic: runs must be 1"):
+        Experiment("bad", "", lambda p: [{}], runs=3, quick_runs=1, deterministic=True)

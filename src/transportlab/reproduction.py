@@ -105,11 +105,11 @@ class Results:
 
     def runs(self, name: str) -> int:
         """Replications of experiment ``name`` (ns-3 RngRun 1..n)."""
-        return self.runs_override or self.experiment(name).replications(self.quick)
+        return self.experiment(name).replications(self.quick, self.runs_override)
 
     def points(self, name: str) -> list[dict[str, Any]]:
         """The complete parameter dicts of experiment ``name``."""
-        points = self.experiment(name).points(dict(self.params))
+        points = self.experiment(name).point_list(dict(self.params), self.quick)
         # An explicit override wins over the experiment's own value of a parameter.
         return [dict(self.params, **point, **self.overrides) for point in points]
 

@@ -52,9 +52,12 @@ class Experiment:
     ``points(params)`` gets the study's validated base parameters (defaults, the
     quick-mode values in quick mode, and the user's overrides) and returns the
     points as complete or partial parameter dicts (missing names take the base
-    values). ``runs`` and ``quick_runs`` are the replications (ns-3 RngRun
-    1..n) in full and quick mode. ``available()``, if given, says whether this
-    build can run the experiment (e.g. only with the SCTP model).
+    values); ``quick_points``, if given, replaces it in quick mode (e.g. a
+    shorter axis). ``runs`` and ``quick_runs`` are the replications (ns-3 RngRun
+    1..n) in full and quick mode. A ``deterministic`` experiment has no random
+    element (its replications would be identical): it runs once, whatever a
+    ``runs`` override says. ``available()``, if given, says whether this build
+    can run the experiment (e.g. only with the SCTP model).
     """
 
     name: str
@@ -63,15 +66,29 @@ class Experiment:
     runs: int
     quick_runs: int
     available: Callable[[], bool] | None = None
+    quick_points: PointsFn | None = None
+    deterministic: bool = False
 
     def __post_init__(self) -> None:
         for label in ("runs", "quick_runs"):
             value = getattr(self, label)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"experiment {self.name!r}: {label} must be an int >= 1")
+        if self.deterministic and (self.runs, self.quick_runs) != (1, 1):
+            raise ValueError(f"experiment {self.name!r} is deterministic: runs must be 1")
 
-    def replications(self, quick: bool) -> int:
+    def replications(self, quick: bool, override: int | None = None) -> int:
+        """Replications in quick or full mode; ``override`` (a user's ``runs``) wins unless
+        the experiment is deterministic."""
+        if self.deterministic:
+            return 1
+        if override is not None:
+            return override
         return self.quick_runs if quick else self.runs
+
+    def point_list(self, params: Mapping[str, Any], quick: bool) -> list[dict[str, Any]]:
+        build = self.quick_points if quick and self.quick_points is not None else self.points
+        return build(params)
 
     def is_available(self) -> bool:
         return self.available is None or bool(self.available())
