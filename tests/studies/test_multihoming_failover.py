@@ -222,13 +222,14 @@ def test_analyse_voice_by_hand():
 
 
 def test_quick_and_full_points():
-    assert reproduction.is_quick(QUICK) and not reproduction.is_quick(FULL)
-    assert len(reproduction.timer_points(QUICK)) == 3 * 2 + 2
-    assert len(reproduction.timer_points(FULL)) == 5 * 3 + 4
-    assert [p["duration"] for p in reproduction.lossy_points(QUICK)] == [8.0, 8.0]
-    assert [p["duration"] for p in reproduction.lossy_points(FULL)] == [20.0, 20.0]
-    assert len(reproduction.voice_points(QUICK)) == 5
-    assert len(reproduction.voice_points(FULL)) == 3 * 5
+    experiments = {e.name: e for e in reproduction.REPRODUCTION.experiments}
+    timers, lossy, voice = (experiments[n] for n in ("failover_timers", "lossy", "prsctp_voice"))
+    assert len(timers.point_list(QUICK, quick=True)) == 3 * 2 + 2
+    assert len(timers.point_list(FULL, quick=False)) == 5 * 3 + 4
+    assert [p["duration"] for p in lossy.point_list(QUICK, quick=True)] == [8.0, 8.0]
+    assert [p["duration"] for p in lossy.point_list(FULL, quick=False)] == [20.0, 20.0]
+    assert len(voice.point_list(QUICK, quick=True)) == 5
+    assert len(voice.point_list(FULL, quick=False)) == 3 * 5
     for params in (QUICK, FULL):  # every point is valid
         for experiment in STUDY.reproduction.experiments:
             for p in experiment.points(params):

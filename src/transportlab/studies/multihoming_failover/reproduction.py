@@ -15,6 +15,7 @@ Experiments (the notebook's sections):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,7 +25,7 @@ import pandas as pd
 from transportlab import published
 from transportlab.ns3util import sctp_available
 from transportlab.studies.multihoming_failover import analysis
-from transportlab.studies.multihoming_failover.parameters import DELAY_BUDGET, PARAMETERS
+from transportlab.studies.multihoming_failover.parameters import DELAY_BUDGET
 from transportlab.study import Experiment, Reproduction
 
 STUDY_NAME = "multihoming_failover"
@@ -36,17 +37,6 @@ LOSSY_LOSS_RATE = 0.15  # Brennan et al.'s loss rate (seed 002 section 3.5)
 #: one and no retransmission (NS-2 k-rtx), UDP.
 POLICIES = (("reliable", 0), ("ttl", 150), ("rtx", 1), ("rtx", 0), ("udp", 0))
 HOMING_LABELS = {"single": "SCTP (single-homed)", "multi": "SCTP (multi-homed)"}
-
-
-def is_quick(params: Mapping[str, Any]) -> bool:
-    """Whether the base parameters are quick mode's (fewer and shorter points).
-
-    An experiment's points see only the base parameters, not the mode; the base
-    ``duration`` is the one parameter whose quick-mode value differs (20 s vs 40 s). The
-    experiments set every point's duration themselves, so the base value has no other
-    use here.
-    """
-    return params["duration"] == PARAMETERS.defaults(quick=True)["duration"]
 
 
 # --------------------------------------------------------------------------- experiments
@@ -89,9 +79,8 @@ def timer_point(
     }
 
 
-def timer_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+def timer_points(params: Mapping[str, Any], quick: bool = False) -> list[dict[str, Any]]:
     """Path.Max.Retrans x RTO.Min (HB.interval 30 s, no repair); HB.interval with a repair."""
-    quick = is_quick(params)
     pmrs = [1, 2, 3] if quick else [1, 2, 3, 4, 5]
     rto_mins = [0.5, 1.0] if quick else [0.25, 0.5, 1.0]
     hb_intervals = [1.0, 30.0] if quick else [1.0, 2.0, 5.0, 30.0]
@@ -99,22 +88,22 @@ def timer_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     return points + [timer_point(params, 3, 1.0, hb, True) for hb in hb_intervals]
 
 
-def lossy_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+def lossy_points(params: Mapping[str, Any], quick: bool = False) -> list[dict[str, Any]]:
     """Single- and multi-homed under 15 % loss, 8 s (quick) or 20 s runs."""
-    duration = 8.0 if is_quick(params) else 20.0
+    duration = 8.0 if quick else 20.0
     return [
         {"scenario": "lossy", "homing": homing, "loss_rate": LOSSY_LOSS_RATE, "duration": duration}
         for homing in ("single", "multi")
     ]
 
 
-def voice_loss_rates(params: Mapping[str, Any]) -> list[float]:
-    return [0.05] if is_quick(params) else [0.02, 0.05, 0.10]
+def voice_loss_rates(quick: bool = False) -> list[float]:
+    return [0.05] if quick else [0.02, 0.05, 0.10]
 
 
-def voice_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+def voice_points(params: Mapping[str, Any], quick: bool = False) -> list[dict[str, Any]]:
     """Every policy at every loss rate; 15 s (quick) or 65 s runs (the last 5 s drain)."""
-    duration = 15.0 if is_quick(params) else 65.0
+    duration = 15.0 if quick else 65.0
     return [
         {
             "scenario": "prsctp",
@@ -123,7 +112,7 @@ def voice_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
             "loss_rate": loss_rate,
             "duration": duration,
         }
-        for loss_rate in voice_loss_rates(params)
+        for loss_rate in voice_loss_rates(quick)
         for policy, value in POLICIES
     ]
 
@@ -142,6 +131,7 @@ FAILOVER_TIMERS = Experiment(
     description="RFC 9260 failover and return against the timers (Path.Max.Retrans, "
     "RTO.Min, HB.interval)",
     points=timer_points,
+    quick_points=functools.partial(timer_points, quick=True),
     runs=1,
     quick_runs=1,
     available=sctp_available,
@@ -150,6 +140,7 @@ LOSSY = Experiment(
     name="lossy",
     description="seed 002 3.5 (Brennan et al.): single- vs multi-homed under 15 % loss",
     points=lossy_points,
+    quick_points=functools.partial(lossy_points, quick=True),
     runs=30,
     quick_runs=4,
     available=sctp_available,
@@ -158,6 +149,7 @@ PRSCTP_VOICE = Experiment(
     name="prsctp_voice",
     description="seed 001: voice over reliable SCTP, PR-SCTP lifetime and k-rtx, and UDP",
     points=voice_points,
+    quick_points=functools.partial(voice_points, quick=True),
     runs=15,
     quick_runs=2,
     available=sctp_available,
