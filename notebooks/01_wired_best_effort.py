@@ -59,19 +59,25 @@ params = {}  # study parameters that differ from the defaults (see the table bel
 # The defaults are the NS-2 scripts' values (`transportlab list` shows them all).
 # `protocol` is the axis of the reproduction; the sweeps in section 7 vary the TCP
 # configuration, the bottleneck rate and the modern presets.
+#
+# The cell below checks what this notebook was given (an unknown name, a wrong type,
+# an impossible value or a `pcap_prefix` in a missing folder stops here, before ns-3
+# loads) and returns the study's `Results`, which this notebook and
+# `transportlab reproduce --study wired_best_effort` share. Every number and figure
+# below comes from a function of the package `transportlab.studies.wired_best_effort`
+# (`analysis.py`: the metrics; `reproduction.py`: the experiments, the comparison, the
+# tables and figures), so the command line writes the same files without Jupyter.
 
 # %%
-import numpy as np
 import pandas as pd
 
-from transportlab import sweep
-from transportlab.studies import wired_best_effort as wbe
+from transportlab.notebooks import start
+from transportlab.studies.wired_best_effort import analysis, reproduction
 
-PARAMS = wbe.STUDY.validate(params, quick=quick)
-RUNS = runs or (2 if quick else 10)
-SWEEP_RUNS = 1 if quick else 5
+results = start("wired_best_effort", globals())
+PARAMS = results.params
 pd.set_option("display.width", 200)
-wbe.STUDY.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
+results.study.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
     ["name", "value", "unit", "help"]
 ]
 
@@ -80,8 +86,7 @@ wbe.STUDY.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
 # ns-3 with the transportlab library (~2 s with the precompiled header, 10+ s without).
 from transportlab import ns  # noqa: F401
 
-PROTOCOLS = ["tcp"] + (["sctp"] if wbe.sctp_available() else [])
-print("transports of the FTP flows:", PROTOCOLS)
+print("transports of the FTP flows:", reproduction.protocols())
 
 # %% [markdown]
 # ## 2. The scenario, read off the scripts
@@ -107,10 +112,12 @@ print("transports of the FTP flows:", PROTOCOLS)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(wbe.node_pairs(PARAMS)[["pair", "application", "transport", "script_start"]]
+from transportlab.studies.wired_best_effort import parameters
+
+print(parameters.node_pairs(PARAMS)[["pair", "application", "transport", "script_start"]]
       .to_string(index=False))
-print("queue (NS-2 limit_ = %d):" % PARAMS["queue_limit"], wbe.queue_layout(PARAMS))
-print(f"CBR interval: {wbe.cbr_interval(PARAMS):.2f} s")
+print(f"queue (NS-2 limit_ = {PARAMS['queue_packets']}):", parameters.queue_layout(PARAMS))
+print(f"CBR interval: {parameters.cbr_interval(PARAMS):.2f} s")
 
 # %% [markdown]
 # **Packet sizes.** NS-2 gives a TCP packet one 40-byte header, a UDP packet none and
@@ -120,7 +127,7 @@ print(f"CBR interval: {wbe.cbr_interval(PARAMS):.2f} s")
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(wbe.packet_sizes(PARAMS).round(3).to_string(index=False))
+print(analysis.packet_sizes(PARAMS).round(3).to_string(index=False))
 
 # %% [markdown]
 # A TCP data packet occupies the bottleneck 0.2 % longer than in NS-2 and a CBR
@@ -139,23 +146,23 @@ print(wbe.packet_sizes(PARAMS).round(3).to_string(index=False))
 # segment. Every setting and what remains different:
 
 # %%
-wbe.TCP_DIFFERENCES
+analysis.TCP_DIFFERENCES
 
 # %% [markdown]
-# ## 4. Reproduction: both experiments, `RUNS` replications each
+# ## 4. Reproduction: both experiments, `results.runs("main")` replications each
 #
-# Every replication (ns-3 RngRun) draws the flows' start times in
-# [script time, script time + 100 ms). Results are cached per point and run
-# (`transportlab.sweep`): re-running the notebook only computes what is missing.
+# The study's experiment `main` runs the scenario with TCP and with SCTP FTP flows,
+# 10 replications each (2 in quick mode). Every replication (ns-3 RngRun) draws the
+# flows' start times in [script time, script time + 100 ms). The run step
+# (`scenario.py`) returns the raw packet records, byte counters, queue and window
+# samples and is cached per point and run (`transportlab.sweep`); the metrics
+# (`analysis.py`) are computed on every load, so re-running the notebook only
+# simulates what is missing and a change of a metric costs no simulation.
 
 # %%
-reproduction = sweep.run(
-    wbe.STUDY,
-    [dict(PARAMS, protocol=p, record_series=False) for p in PROTOCOLS],
-    runs=RUNS, quick=quick, scheduler=scheduler,
-)
-flows, runs_table = reproduction["flows"], reproduction["run"]
-print(f"{len(PROTOCOLS)} experiments x {RUNS} runs = {len(runs_table)} simulations")
+main = results["main"]
+print(f"{len(results.points('main'))} experiments x {results.runs('main')} runs = "
+      f"{len(main['run'])} simulations")
 
 # %% [markdown]
 # Per node pair: the papers' metrics (AWK scripts of seed 004 Appendix B, `tic` = 1 s,
@@ -164,23 +171,14 @@ print(f"{len(PROTOCOLS)} experiments x {RUNS} runs = {len(runs_table)} simulatio
 
 # %%
 # NBVAL_CHECK_OUTPUT
-summary = wbe.per_pair_summary(flows)
-table = summary.pivot_table(index=["protocol", "flow", "pair"], columns="metric", values="mean",
-                            observed=True)[list(wbe.METRICS)].droplevel("flow")
-print(table.round(1).to_string())
+per_pair = results.table("per_pair")
+print(analysis.per_pair_means(per_pair).round(1).to_string())
 
 # %% [markdown]
 # The same with 95 % confidence intervals (Student t over the runs) for the FTP pairs:
 
 # %%
-ftp_summary = summary[summary["application"] == "ftp"].copy()
-ftp_summary["mean ± half CI"] = [
-    f"{m:.4g} ± {(h - l) / 2:.2g}" if np.isfinite(h) else f"{m:.4g}"
-    for m, l, h in zip(ftp_summary["mean"], ftp_summary["ci_low"], ftp_summary["ci_high"],
-                       strict=True)
-]
-ftp_summary.pivot_table(index=["protocol", "flow", "pair"], columns="metric",
-                        values="mean ± half CI", aggfunc="first")[list(wbe.METRICS)]
+analysis.ci_display(per_pair, application="ftp")
 
 # %% [markdown]
 # Bottleneck utilisation (bits on the wire, headers included, over capacity × time
@@ -189,10 +187,7 @@ ftp_summary.pivot_table(index=["protocol", "flow", "pair"], columns="metric",
 
 # %%
 # NBVAL_CHECK_OUTPUT
-per_run = runs_table.groupby("protocol")[
-    ["bottleneck_utilisation", "bottleneck_drops", "jain_goodput", "jain_awk_throughput"]
-].mean()
-print(per_run.round(3).to_string())
+print(results.table("per_run").set_index("protocol").round(3).to_string())
 
 # %% [markdown]
 # ## 5. Comparison with the published numbers
@@ -208,28 +203,18 @@ print(per_run.round(3).to_string())
 # recvTime - sendTime`, but prints another variable, `delay = recvTime -
 # prev_time`, the gap between two arrivals. Section 6 shows that the tables cannot
 # hold the printed gap and do hold the one-way delay, so `comparison.csv` uses the
-# `e2eDelay` of the packets the script prints at; the verdicts under the printed
-# reading are shown next to it.
+# `e2eDelay` of the packets the script prints at (`reproduction.comparison`); the
+# verdicts under the printed reading (`reproduction.comparison_printed`) are shown
+# next to it.
 
 # %%
-from transportlab import published
-
-comparison = published.compare(wbe.STUDY.name, wbe.reproduced_values(flows, delay="e2e"),
-                               quick=quick)
-comparison_printed = published.compare(
-    wbe.STUDY.name, wbe.reproduced_values(flows, delay="printed"), quick=quick, write=False)
+comparison = results.comparison()
 comparison[["seed_file", "source", "protocol", "metric", "row", "unit", "published",
             "reproduced", "ci_low", "ci_high", "n_runs", "verdict"]].round(2)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-counts = pd.concat({
-    "e2eDelay reading (comparison.csv)": comparison.groupby(["metric", "protocol"])["verdict"]
-    .value_counts().unstack(fill_value=0),
-    "printed reading": comparison_printed[comparison_printed["metric"] == "awk_delay"]
-    .groupby(["metric", "protocol"])["verdict"].value_counts().unstack(fill_value=0),
-}).fillna(0).astype(int)
-print(counts.to_string())
+print(reproduction.verdict_counts(results).to_string())
 
 # %% [markdown]
 # ### Figures like the papers' figures 4.5-4.43
@@ -240,95 +225,21 @@ print(counts.to_string())
 # %%
 import matplotlib.pyplot as plt
 
-from transportlab.figures import save_figure
-from transportlab.paths import project_root
-
 plt.rcParams["figure.dpi"] = 60  # inline previews; the saved PNGs have their own resolution
-
-PUBLISHED = published.load(wbe.STUDY.name)
-COLORS = {"tcp": "tab:blue", "sctp": "tab:red"}
-PANELS = [("awk_throughput", "awk_throughput_kbps", "kbps", "AWK throughput (kb/s)", 1.0),
-          ("awk_jitter", "awk_jitter_ms", "ms", "AWK jitter (ms)", 1.0),
-          ("awk_delay", "awk_e2e_delay_ms", "ms", "AWK e2eDelay (ms)", 1.0)]
-fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
-pairs = [f"nodes {s}-{s + 10}" for s in range(2, 7)]
-x = np.arange(len(pairs))
-for ax, (metric, column, unit, label, _) in zip(axes, PANELS, strict=True):
-    for i, protocol in enumerate(PROTOCOLS):
-        rows = ftp_summary[(ftp_summary["protocol"] == protocol)
-                           & (ftp_summary["metric"] == column)].set_index("pair").loc[pairs]
-        offset = (i - 0.5) * 0.25
-        ax.bar(x + offset, rows["mean"], width=0.25, color=COLORS[protocol],
-               label=f"{protocol.upper()} ns-3")
-        ax.errorbar(x + offset, rows["mean"], yerr=[rows["mean"] - rows["ci_low"],
-                    rows["ci_high"] - rows["mean"]], fmt="none", color="black", linewidth=1)
-    for protocol in ("TCP", "SCTP"):
-        for seed, marker in (("000_efd8d8b62659a846.txt", "o"), ("004_c8175ad9bda103cf.txt", "s")):
-            pub = PUBLISHED[(PUBLISHED["protocol"] == protocol) & (PUBLISHED["metric"] == metric)
-                            & (PUBLISHED["seed_file"] == seed) & PUBLISHED["row"].isin(pairs)]
-            if len(pub):
-                pub = pub.set_index("row").loc[pairs]
-                ax.scatter(x + (-0.125 if protocol == "TCP" else 0.125), pub["value"],
-                           marker=marker, color=COLORS[protocol.lower()], edgecolor="black",
-                           zorder=3, label=f"{protocol} seed {seed[:3]}")
-    ax.set_xticks(x, [p.replace("nodes ", "") for p in pairs])
-    ax.set_xlabel("node pair")
-    ax.set_title(label, fontsize=10)
-axes[0].legend(fontsize=7, loc="lower left")
-fig.tight_layout()
-path = save_figure(fig, wbe.STUDY.name, "per_pair_averages", quick=quick, n_runs=RUNS)
-print(path.relative_to(project_root()))
+fig = results.figure("per_pair_averages")
 
 # %% [markdown]
 # Time series of one replication (RngRun 1), like the papers' per-stream figures
 # 4.12-4.16 (delay), 4.25-4.29 (jitter) and 4.38-4.42 (throughput): the AWK scripts'
-# output per 1-s window, plus the bottleneck queue and the congestion windows.
+# output per 1-s window, plus the bottleneck queue and the congestion windows. They
+# come from the experiment `detail`: one replication per transport that keeps every
+# packet record and the time series.
 
 # %%
-detail = {p: wbe.simulate(dict(PARAMS, protocol=p, record_packets=True), seed=1, run=1)
-          for p in PROTOCOLS}
-fig, axes = plt.subplots(5, 3, figsize=(14, 12), sharex=True)
-for row, flow in enumerate(range(5)):
-    for col, metric in enumerate(["awk_throughput_kbps", "awk_jitter_ms", "awk_e2e_delay_ms"]):
-        ax = axes[row, col]
-        for protocol in PROTOCOLS:
-            series = detail[protocol]["series"]
-            part = series[(series["flow"] == flow) & (series["metric"] == metric)]
-            ax.plot(part["time"], part["value"], color=COLORS[protocol], linewidth=0.6,
-                    label=protocol.upper())
-        if row == 0:
-            ax.set_title(wbe.METRICS[metric][0] + f" ({wbe.METRICS[metric][1]})", fontsize=10)
-        if col == 0:
-            ax.set_ylabel(f"nodes {2 + flow}-{12 + flow}")
-axes[0, 0].legend(fontsize=8)
-for ax in axes[-1]:
-    ax.set_xlabel("time (s)")
-fig.tight_layout()
-path = save_figure(fig, wbe.STUDY.name, "per_stream_series", quick=quick, n_runs=1)
-print(path.relative_to(project_root()))
+fig = results.figure("per_stream_series")
 
 # %%
-fig, axes = plt.subplots(1 + len(PROTOCOLS), 1, figsize=(12, 2.6 * (1 + len(PROTOCOLS))),
-                         sharex=True)
-for protocol in PROTOCOLS:
-    series = detail[protocol]["series"]
-    queue = series[series["metric"] == "queue_mean_packets"]
-    axes[0].plot(queue["time"], queue["value"], color=COLORS[protocol], linewidth=0.7,
-                 label=f"{protocol.upper()} experiment")
-axes[0].axhline(PARAMS["queue_limit"] - 1, color="black", linestyle=":", linewidth=0.8)
-axes[0].set_ylabel("bottleneck queue\n(packets, 1-s mean)")
-axes[0].legend(fontsize=8)
-for ax, protocol in zip(axes[1:], PROTOCOLS, strict=True):
-    series = detail[protocol]["series"]
-    for flow in range(5):
-        cwnd = series[(series["flow"] == flow) & (series["metric"] == "cwnd_bytes")]
-        ax.plot(cwnd["time"], cwnd["value"] / 1e3, linewidth=0.6, label=f"nodes {2 + flow}-{12 + flow}")
-    ax.set_ylabel(f"{protocol.upper()} cwnd (kB)")
-axes[1].legend(fontsize=7, ncol=5)
-axes[-1].set_xlabel("time (s)")
-fig.tight_layout()
-path = save_figure(fig, wbe.STUDY.name, "queue_cwnd", quick=quick, n_runs=1)
-print(path.relative_to(project_root()))
+fig = results.figure("queue_cwnd")
 
 # %% [markdown]
 # ## 6. What the "delay" tables hold, and how `tic` matters
@@ -343,34 +254,7 @@ print(path.relative_to(project_root()))
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab import metrics
-
-rows = []
-for protocol in PROTOCOLS:
-    packets = detail[protocol]["packets"]
-    records = wbe.packet_records(packets, PARAMS["awk_pkt"])
-    for tic in (0.1, 0.5, 1.0, 2.0, 5.0):
-        printed, e2e, jitter = [], [], []
-        for flow in range(5):
-            mine = records[records["flow"] == flow]
-            delay = metrics.awk_delay_series(mine, tic=tic, pkt=PARAMS["awk_pkt"])
-            kept = delay[~delay["gap_marker"]]
-            printed.append(kept["value"].mean())
-            by_time = mine[mine["event"] == "received"].set_index("time")["delay"]
-            e2e.append(by_time.reindex(kept["time"]).mean())
-            jitter.append(metrics.awk_table_average(
-                metrics.awk_jitter_series(mine, tic=tic, pkt=PARAMS["awk_pkt"])))
-        rows.append((protocol, tic, 1e3 * np.mean(printed), 1e3 * np.mean(e2e), np.mean(jitter)))
-    # The jitter script's terms pooled over all windows: the mean |e2eDelay difference|
-    # of packets received consecutively in sending order, per packet instead of per window.
-    pooled = []
-    for flow in range(5):
-        received = records[(records["flow"] == flow) & (records["event"] == "received")]
-        pooled.append(received.sort_values("seq")["delay"].diff().abs().mean() * 1e3)
-    rows.append((protocol, "pooled", np.nan, np.nan, np.mean(pooled)))
-tic_table = pd.DataFrame(rows, columns=["protocol", "tic_s", "printed_delay_ms", "e2e_delay_ms",
-                                        "awk_jitter_ms"])
-print(tic_table.round(1).to_string(index=False))
+print(results.table("awk_windows").round(1).to_string(index=False))
 
 # %% [markdown]
 # The printed gap moves with `tic` by a factor of several; the one-way delay of the
@@ -381,10 +265,9 @@ print(tic_table.round(1).to_string(index=False))
 # %%
 # NBVAL_CHECK_OUTPUT
 for label, size in (("TCP (1040-B datagrams)", 1040), ("SCTP (1500-B datagrams)", 1500)):
-    print(f"{label}: full-queue one-way delay {wbe.expected_queueing_delay(PARAMS, size) * 1e3:.0f} ms")
-published_delay = PUBLISHED[(PUBLISHED["metric"] == "awk_delay")
-                            & PUBLISHED["row"].str.startswith("nodes")]
-print(published_delay.groupby(["seed_file", "protocol"])["value"].mean().round(1).to_string())
+    delay = analysis.expected_queueing_delay(PARAMS, size)
+    print(f"{label}: full-queue one-way delay {delay * 1e3:.0f} ms")
+print(analysis.published_delay_means().round(1).to_string())
 
 # %% [markdown]
 # The published SCTP/TCP delay ratio (about 1.4 in both seeds) is the ratio of the
@@ -393,10 +276,7 @@ print(published_delay.groupby(["seed_file", "protocol"])["value"].mean().round(1
 # under both readings:
 
 # %%
-delay_rows = comparison[comparison["metric"] == "awk_delay"][
-    ["seed_file", "source", "protocol", "row", "published", "reproduced", "verdict"]]
-delay_rows.assign(printed=comparison_printed.loc[delay_rows.index, "reproduced"],
-                  verdict_printed=comparison_printed.loc[delay_rows.index, "verdict"]).round(1)
+results.table("delay_readings").round(1)
 
 # %% [markdown]
 # One row differs under both readings: Table 4.7 gives TCP's mean delay as
@@ -421,13 +301,10 @@ delay_rows.assign(printed=comparison_printed.loc[delay_rows.index, "reproduced"]
 
 # %%
 # NBVAL_CHECK_OUTPUT
-pub_tp = PUBLISHED[(PUBLISHED["metric"] == "awk_throughput")].groupby(
-    ["seed_file", "protocol"])["value"].sum().unstack()
-print((pub_tp["SCTP"] / pub_tp["TCP"]).round(3).to_string())
-print(f"counted / carried for a full SCTP packet: {1000 / 1452:.3f}")
-print(f"goodput per pair (standard), mean of FTP pairs:")
-print(flows[flows["application"] == "ftp"].groupby("protocol")[
-    ["goodput_kbps", "awk_throughput_kbps"]].mean().round(1).to_string())
+print(analysis.published_throughput_ratio().round(3).to_string())
+print(f"counted / carried for a full SCTP packet: {analysis.sctp_awk_share(PARAMS):.3f}")
+print("goodput per pair (standard), mean of FTP pairs:")
+print(reproduction.ftp_means(results).round(1).to_string())
 
 # %% [markdown]
 # Both seeds' SCTP/TCP ratio (0.70, 0.71) is what the header rip-off alone predicts
@@ -440,57 +317,26 @@ print(flows[flows["application"] == "ftp"].groupby("protocol")[
 
 # %%
 # NBVAL_CHECK_OUTPUT
-rows = []
-for protocol in PROTOCOLS:
-    packets = detail[protocol]["packets"]
-    start = float(packets["time"].min())
-    for pkt in (1000, 500, 100, 1):
-        records = wbe.packet_records(packets, pkt)
-        values = [metrics.awk_table_average(metrics.awk_throughput_series(
-            records[records["flow"] == flow], tic=PARAMS["awk_tic"], pkt=pkt, trace_start=start))
-            for flow in range(5)]
-        rows.append((protocol, pkt, np.mean(values)))
-pkt_table = pd.DataFrame(rows, columns=["protocol", "pkt", "awk_throughput_kbps"]).pivot(
-    index="pkt", columns="protocol", values="awk_throughput_kbps")
-print(pkt_table.round(1).to_string())
-#
+print(reproduction.awk_pkt(results).round(1).to_string())
+
+# %% [markdown]
 # ### 7.2 TCP's loss recovery, the flows' phase and the bottleneck rate
 #
 # The jitter and the per-pair shares depend on what TCP does after a loss. Tahoe
 # (our default) restarts from one segment; ns-3's own TCPs halve the window
 # instead: NewReno's classic fast recovery, Proportional Rate Reduction (PRR),
 # with SACK, with limited transmit. Two more sources of difference: the exact
-# scripted start times and the text's 512 kb/s bottleneck:
+# scripted start times and the text's 512 kb/s bottleneck (experiment
+# `tcp_variants`, `reproduction.TCP_VARIANTS`, 5 replications per point, 1 in quick
+# mode):
 
 # %%
-NEWRENO = {"tcp_congestion": "TcpNewReno", "tcp_recovery": "TcpClassicRecovery"}
-TCP_VARIANTS = {
-    "Tahoe (default)": {},
-    "NewReno classic": NEWRENO,
-    "NewReno PRR": dict(NEWRENO, tcp_recovery="TcpPrrRecovery"),
-    "NewReno classic + SACK": dict(NEWRENO, tcp_sack=True),
-    "NewReno classic + limited transmit": dict(NEWRENO, tcp_limited_transmit=True),
-    "Tahoe, scripted start times": {"start_jitter_ms": 0.0},
-    "Tahoe, bottleneck 512 kb/s (the text)": {"bottleneck_rate_mbps": 0.512},
-}
-variant_points = [dict(PARAMS, protocol="tcp", record_series=False, **v)
-                  for v in TCP_VARIANTS.values()]
-variants = sweep.run(wbe.STUDY, variant_points, runs=SWEEP_RUNS, quick=quick,
-                     scheduler=scheduler)
-keys = ["tcp_congestion", "tcp_recovery", "tcp_sack", "tcp_limited_transmit",
-        "start_jitter_ms", "bottleneck_rate_mbps"]
-labels = {tuple(dict(PARAMS, **v)[k] for k in keys): name for name, v in TCP_VARIANTS.items()}
-vflows = variants["flows"]
-vflows = vflows[vflows["application"] == "ftp"]
-vflows = vflows.assign(variant=[labels[tuple(r)] for r in vflows[keys].itertuples(index=False)])
+variants = results["tcp_variants"]
 
 # %%
 # NBVAL_CHECK_OUTPUT
-cols = ["awk_throughput_kbps", "awk_jitter_ms", "awk_e2e_delay_ms", "goodput_kbps",
-        "rfc3550_jitter_ms", "loss_ratio"]
-print(vflows.groupby("variant", sort=False)[cols].mean().round(2).to_string())
-published_tcp = PUBLISHED[(PUBLISHED["protocol"] == "TCP") & PUBLISHED["row"].str.startswith("nodes")]
-print(published_tcp.groupby(["metric", "seed_file"])["value"].mean().round(2).to_string())
+print(reproduction.tcp_variants(results).round(2).to_string())
+print(analysis.published_tcp_means().round(2).to_string())
 
 # %% [markdown]
 # ### 7.3 SCTP: packet size
@@ -502,46 +348,31 @@ print(published_tcp.groupby(["metric", "seed_file"])["value"].mean().round(2).to
 # being ripped off instead of 500):
 
 # %%
-if "sctp" in PROTOCOLS:
-    size_points = [dict(PARAMS, protocol="sctp", record_series=False, sctp_message_size=size)
-                   for size in (1452, 992)]
-    sizes = sweep.run(wbe.STUDY, size_points, runs=SWEEP_RUNS, quick=quick, scheduler=scheduler)
-    sflows = sizes["flows"]
-    sflows = sflows[sflows["application"] == "ftp"]
+sizes = results.get("sctp_packet_size")  # None without the SCTP model
 
 # %%
 # NBVAL_CHECK_OUTPUT
-if "sctp" in PROTOCOLS:
-    cols = ["awk_throughput_kbps", "awk_jitter_ms", "awk_e2e_delay_ms", "goodput_kbps",
-            "rfc3550_jitter_ms", "loss_ratio"]
-    print(sflows.groupby("sctp_message_size")[cols].mean().round(2).to_string())
-    tcp_mean = flows[(flows["application"] == "ftp") & (flows["protocol"] == "tcp")][cols].mean()
-    print("TCP (section 4):", tcp_mean.round(2).to_dict())
+if sizes is not None:
+    print(reproduction.sctp_packet_size(results).round(2).to_string())
+    print("TCP (section 4):", reproduction.tcp_reference(results).round(2).to_dict())
 else:
     print("SCTP model not built in: skipped")
 
 # %% [markdown]
 # ### 7.4 Modern settings
 #
-# The same network with present-day hosts (`PRESETS["modern"]`: CUBIC, SACK, PRR,
-# timestamps, window scaling, IW10, delayed ACKs, 1448-byte segments, SCTP with
-# RFC 9260's parameters) and with an AQM on the routers (`modern_aqm`: FQ-CoDel,
-# same 50-packet buffer):
+# The same network with present-day hosts (`reproduction.PRESETS["modern"]`: CUBIC,
+# SACK, PRR, timestamps, window scaling, IW10, delayed ACKs, 1448-byte segments, SCTP
+# with RFC 9260's parameters) and with an AQM on the routers (`modern_aqm`: FQ-CoDel,
+# same 50-packet buffer; experiment `modern`):
 
 # %%
-modern_points = [dict(PARAMS, protocol=p, record_series=False, **wbe.PRESETS[name])
-                 for name in ("modern", "modern_aqm") for p in PROTOCOLS]
-modern = sweep.run(wbe.STUDY, modern_points, runs=SWEEP_RUNS, quick=quick, scheduler=scheduler)
-mflows = modern["flows"]
-mflows = mflows[mflows["application"] == "ftp"]
+modern = results["modern"]
 
 # %%
 # NBVAL_CHECK_OUTPUT
-cols = ["goodput_kbps", "delay_ms", "rfc3550_jitter_ms", "awk_throughput_kbps", "awk_jitter_ms",
-        "loss_ratio"]
-print(mflows.groupby(["queue_discipline", "protocol"])[cols].mean().round(1).to_string())
-print(modern["run"].groupby(["queue_discipline", "protocol"])[
-    ["bottleneck_utilisation", "jain_goodput"]].mean().round(3).to_string())
+print(reproduction.modern(results).round(1).to_string())
+print(reproduction.modern_runs(results).round(3).to_string())
 
 # %% [markdown]
 # ## 8. Summary
@@ -579,9 +410,19 @@ print(modern["run"].groupby(["queue_discipline", "protocol"])[
 #   FQ-CoDel on the routers cuts the one-way delay to ~0.27 s and gives every flow
 #   its share (Jain's index 1.0); TCP's jitter then rises, SCTP's falls.
 #
-# `transportlab reproduce` collects `comparison.csv` into the project summary.
+# ## 9. Result files
+#
+# `results.write()` writes everything this study reproduces: the comparison
+# (`data/results[/quick]/wired_best_effort/comparison.csv`), its result tables
+# (per-pair metrics, per-run bottleneck figures, the delay readings, the AWK-argument
+# tables and the sweeps of section 7) and its figures, each to a temporary file
+# renamed when complete. `transportlab reproduce --study wired_best_effort` calls the
+# same method without Jupyter and writes identical files; `transportlab reproduce`
+# collects every study's comparison into `data/results[/quick]/summary.csv`.
 
 # %%
-from transportlab.paths import results_dir
+# NBVAL_CHECK_OUTPUT
+from transportlab.paths import project_root
 
-print((results_dir(wbe.STUDY.name, quick) / "comparison.csv").relative_to(project_root()))
+for written in results.write():
+    print(written.relative_to(project_root()))
