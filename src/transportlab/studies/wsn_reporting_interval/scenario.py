@@ -1,54 +1,11 @@
-"""TCP, UDP and SCTP on a 56-node wireless sensor network (seed 003).
+"""The ns-3 scenario of the sensor-network study: one replication, raw tables (cached).
 
-Chellaprabha, Chenthur Pandian and Vivekanandan compare TCP, UDP and SCTP on a
-56-node sensor field in NS-2 (AODV over 802.11, two-ray ground propagation,
-CBR reports of 256 bytes to one sink) for five data reporting intervals. This
-module rebuilds that network with ns-3's real models. Where the paper leaves a
-choice open, the decision is made here, in one place, and stated:
-
-Placement (Figure 1 is not legible in the seed). 7 columns x 8 rows over
-800 m x 400 m: columns 114.3 m apart (x = 57.1 ... 742.9 m), rows 50 m apart
-(y = 25 ... 375 m). Every column holds one 150-m node in row 3 (y = 175 m):
-these are the gateways 1-7, forming a backbone 114.3 m per hop. The sink, node
-0, sits in the centre column at (400, 225) and reaches gateways 3, 4 and 5
-(50 m and 124.7 m). The 48 short-range (60 m) sensors, nodes 8-55, fill the
-other places column by column and reach each other only vertically (50 m), so
-every sensor's route is "up or down its column to the gateway, then along the
-backbone" - the role the paper gives to nodes 1-7.
-
-Radio (Table 1 and NS-2's defaults). NS-2's receive threshold RXThresh =
-3.652e-10 W (Table 1) and carrier-sense threshold CSThresh = 1.559e-11 W
-(NS-2 default), frequency 2.4 GHz (Table 1), antennas 1.5 m high, unit gains,
-system loss 1. The transmit power for a range R is the power that puts exactly
-RXThresh at R under NS-2's TwoRayGround (Friis below the crossover distance
-4 pi ht hr / lambda, ht^2 hr^2 / d^4 beyond it), as NS-2's threshold.cc does.
-In ns-3: RxSensitivity = CSThresh (weaker signals never reach the PHY, as in
-NS-2), CcaEdThreshold = CSThresh (they keep the channel busy),
-ThresholdPreambleDetectionModel MinimumRssi = RXThresh (only frames above it
-are received).
-
-MAC: 802.11b DSSS, data (unicast and broadcast) at 2 Mb/s, control frames at
-1 Mb/s, long PLCP preamble, RTS/CTS for every unicast frame (NS-2's
-RTSThreshold_ 0), retry limits 7/4. Interface queue: the wifi MAC queue,
-50 packets drop-tail, no queue-time limit, no traffic-control layer on top
-(NS-2's PriQueue also gives routing packets priority; ns-3's DCF queue does
-not).
-
-Routing: AODV with NS-2's aodv.h constants (no HELLO messages: link-layer
-feedback, active route timeout 10 s, expanding ring 5/2/7, 3 RREQ retries,
-30 ms node traversal time, network diameter 30).
-
-Energy: MICA2 mote radio (Crossbow MPR400 datasheet, 2 AA cells): 3.0 V,
-receive 10 mA (also while listening, as a CC1000 listens in receive mode),
-transmit 27 mA, sleep 1 uA, initial energy 27 kJ (2500 mAh at 3 V, never
-depleted in 100 s).
-
-Reporting interval. Table 1 lists 1, 2, 5, 10, 20 s; the Annexure says the
-tables' intervals are "scaled down by the factor 10". ``interval_scale``
-multiplies the printed interval: 1.0 takes Table 1 at face value (the
-default: the published UDP throughputs, 105.7 ... 5.43, are 94-96 % of what 55
-sensors offer at 1-20 s, 112.6 ... 5.6 kb/s), 0.1 reads the remark as "the real
-intervals are 0.1-2 s".
+Everything here (and what it imports) is the cache key of a simulation: it imports
+no analysis. :func:`run_scenario` returns the raw tables ``packets`` (application
+sends and receptions), ``counts`` (packet counters per node, source, packet class
+and reason), ``energy`` (per node) and ``performance`` (time, events, memory; with
+``RunOptions.progress_interval`` also ``progress``); ``analysis.analyse`` turns them
+into the metrics.
 """
 
 from __future__ import annotations
@@ -63,294 +20,24 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.params import Param, ParameterSpace
-from transportlab.studies import Study
-
-# --- the field -------------------------------------------------------------------------------
-
-FIELD_X_M = 800.0
-FIELD_Y_M = 400.0
-N_NODES = 56
-SINK = 0
-GATEWAYS = tuple(range(1, 8))
-COLUMNS = 7
-ROWS = 8
-ROW_SPACING_M = FIELD_Y_M / ROWS  # 50 m
-COLUMN_SPACING_M = FIELD_X_M / COLUMNS  # 114.29 m
-GATEWAY_ROW = 3
-SINK_COLUMN, SINK_ROW = 3, 4
-ANTENNA_HEIGHT_M = 1.5  # NS-2 Antenna/OmniAntenna Z_
-
-# --- NS-2 radio facts ------------------------------------------------------------------------
-
-NS2_RX_THRESHOLD_W = 3.652e-10  # seed Table 1 (and NS-2's default RXThresh_)
-NS2_CS_THRESHOLD_W = 1.559e-11  # NS-2 default CSThresh_
-NS2_DEFAULT_FREQUENCY_HZ = 914e6  # NS-2 default freq_ (Lucent WaveLAN)
-NS2_DEFAULT_TX_POWER_W = 0.28183815  # NS-2 default Pt_: 250 m at 914 MHz
-SPEED_OF_LIGHT = 299792458.0
-DSSS_CHANNEL_WIDTH_MHZ = 22.0
-
-# --- transports ------------------------------------------------------------------------------
-
-SOCKET_FACTORIES = {
-    "tcp": "ns3::TcpSocketFactory",
-    "udp": "ns3::UdpSocketFactory",
-    "sctp": "ns3::SctpSocketFactory",
-}
-SINK_PORT_BASE = 5000
-PRINTED_INTERVALS = (1.0, 2.0, 5.0, 10.0, 20.0)
-
-# --- energy: MICA2 (Crossbow MPR400 datasheet) -------------------------------------------------
-
-MICA2 = {
-    "voltage_v": 3.0,
-    "tx_current_a": 0.027,
-    "rx_current_a": 0.010,
-    "idle_current_a": 0.010,
-    "sleep_current_a": 1e-6,
-    "initial_energy_j": 27000.0,
-}
-
-
-# --- radio arithmetic (pure Python, tested) ----------------------------------------------------
-
-
-def wavelength_m(frequency_hz: float) -> float:
-    return SPEED_OF_LIGHT / frequency_hz
-
-
-def crossover_distance_m(frequency_hz: float, height_m: float = ANTENNA_HEIGHT_M) -> float:
-    """NS-2 TwoRayGround's crossover distance 4 pi ht hr / lambda."""
-    return 4.0 * math.pi * height_m * height_m / wavelength_m(frequency_hz)
-
-
-def two_ray_rx_power_w(
-    tx_power_w: float,
-    distance_m: float,
-    frequency_hz: float,
-    height_m: float = ANTENNA_HEIGHT_M,
-    system_loss: float = 1.0,
-) -> float:
-    """Received power under NS-2's (and ns-3's) TwoRayGround with unit antenna gains."""
-    if distance_m <= crossover_distance_m(frequency_hz, height_m):
-        lam = wavelength_m(frequency_hz)
-        return tx_power_w * lam * lam / ((4.0 * math.pi * distance_m) ** 2 * system_loss)
-    return tx_power_w * height_m**4 / (distance_m**4 * system_loss)
-
-
-def tx_power_for_range_w(
-    range_m: float,
-    rx_threshold_w: float,
-    frequency_hz: float,
-    height_m: float = ANTENNA_HEIGHT_M,
-    system_loss: float = 1.0,
-) -> float:
-    """Transmit power that puts exactly ``rx_threshold_w`` at ``range_m`` (NS-2 threshold.cc)."""
-    return rx_threshold_w / two_ray_rx_power_w(1.0, range_m, frequency_hz, height_m, system_loss)
-
-
-def range_for_threshold_m(
-    tx_power_w: float, threshold_w: float, frequency_hz: float, height_m: float = ANTENNA_HEIGHT_M
-) -> float:
-    """Distance at which the received power falls to ``threshold_w`` (e.g. carrier-sense range)."""
-    lam = wavelength_m(frequency_hz)
-    friis = lam / (4.0 * math.pi) * math.sqrt(tx_power_w / threshold_w)
-    if friis <= crossover_distance_m(frequency_hz, height_m):
-        return friis
-    return (tx_power_w * height_m**4 / threshold_w) ** 0.25
-
-
-def w_to_dbm(watts: float) -> float:
-    return 10.0 * math.log10(watts * 1000.0)
-
-
-# --- topology ----------------------------------------------------------------------------------
-
-
-def positions() -> list[tuple[float, float]]:
-    """(x, y) of nodes 0..55 in metres; see the module docstring."""
-
-    def place(column: int, row: int) -> tuple[float, float]:
-        return ((column + 0.5) * COLUMN_SPACING_M, (row + 0.5) * ROW_SPACING_M)
-
-    result = [place(SINK_COLUMN, SINK_ROW)]
-    result += [place(column, GATEWAY_ROW) for column in range(COLUMNS)]
-    taken = {(SINK_COLUMN, SINK_ROW)} | {(c, GATEWAY_ROW) for c in range(COLUMNS)}
-    for column in range(COLUMNS):
-        for row in range(ROWS):
-            if (column, row) not in taken:
-                result.append(place(column, row))
-    assert len(result) == N_NODES
-    return result
-
-
-def is_long_range(node: int) -> bool:
-    return node == SINK or node in GATEWAYS
-
-
-def node_ranges(params: Mapping[str, Any]) -> list[float]:
-    return [
-        params["long_range_m"] if is_long_range(n) else params["short_range_m"]
-        for n in range(N_NODES)
-    ]
-
-
-def link_table(params: Mapping[str, Any]) -> pd.DataFrame:
-    """Every ordered pair (a, b) with its distance and whether b receives a's frames."""
-    pos = positions()
-    ranges = node_ranges(params)
-    rows = []
-    for a in range(N_NODES):
-        for b in range(N_NODES):
-            if a != b:
-                d = math.dist(pos[a], pos[b])
-                rows.append({"tx": a, "rx": b, "distance_m": d, "receives": d <= ranges[a]})
-    return pd.DataFrame(rows)
-
-
-def sources(params: Mapping[str, Any]) -> list[int]:
-    """Sensor nodes that report to the sink: all of 1..55, or ``n_sources`` spread over them."""
-    sensors = list(range(1, N_NODES))
-    n = params["n_sources"]
-    if n == 0:
-        return sensors
-    return sensors[:: max(1, len(sensors) // n)][:n]
-
-
-def effective_interval_s(params: Mapping[str, Any]) -> float:
-    return params["reporting_interval"] * params["interval_scale"]
-
-
-# --- parameters --------------------------------------------------------------------------------
-
-
-def _positive_range(params: Mapping[str, Any]) -> str | None:
-    if params["short_range_m"] >= params["long_range_m"]:
-        return "short_range_m must be smaller than long_range_m"
-    if params["cs_threshold_w"] >= params["rx_threshold_w"]:
-        return "cs_threshold_w must be below rx_threshold_w (carrier sense reaches further)"
-    return None
-
-
-def _warmup_before_stop(params: Mapping[str, Any]) -> str | None:
-    if params["start_time"] >= params["duration"]:
-        return (
-            f"start_time ({params['start_time']} s) must be before "
-            f"duration ({params['duration']} s)"
-        )
-    return None
-
-
-PARAMETERS = ParameterSpace(
-    Param(
-        "protocol",
-        "udp",
-        str,
-        "transport protocol of the sensor reports",
-        choices=tuple(SOCKET_FACTORIES),
-    ),
-    Param(
-        "reporting_interval",
-        1.0,
-        float,
-        "data reporting interval as printed in the seed",
-        minimum=0.0,
-        exclusive_minimum=True,
-        unit="s",
-    ),
-    Param(
-        "interval_scale",
-        1.0,
-        float,
-        "factor applied to the printed interval (1.0: Table 1 as printed; 0.1: the "
-        "Annexure's 'scaled by 10' read as 0.1-2 s)",
-        choices=(1.0, 0.1),
-    ),
-    Param(
-        "duration",
-        100.0,
-        float,
-        "simulated time",
-        minimum=1.0,
-        maximum=10000.0,
-        unit="s",
-        quick=20.0,
-    ),
-    Param(
-        "start_time",
-        1.0,
-        float,
-        "earliest report; each sensor starts at a random time "
-        "in [start_time, start_time + interval)",
-        minimum=0.0,
-        unit="s",
-    ),
-    Param(
-        "n_sources",
-        0,
-        int,
-        "number of reporting sensors, every (55 // n)-th of nodes 1..55; 0 = all 55",
-        minimum=0,
-        maximum=N_NODES - 1,
-        quick=11,
-    ),
-    Param(
-        "packet_size",
-        256,
-        int,
-        "sensor report size (application bytes)",
-        minimum=24,
-        maximum=1400,
-        unit="B",
-    ),
-    Param(
-        "queue_limit",
-        50,
-        int,
-        "interface queue length (drop-tail)",
-        minimum=1,
-        maximum=10000,
-        unit="packets",
-    ),
-    Param("long_range_m", 150.0, float, "range of the sink and nodes 1-7", minimum=1.0, unit="m"),
-    Param("short_range_m", 60.0, float, "range of nodes 8-55", minimum=1.0, unit="m"),
-    Param(
-        "frequency_hz",
-        2.4e9,
-        float,
-        "carrier frequency for the two-ray model (Table 1)",
-        minimum=1e8,
-        maximum=1e11,
-        unit="Hz",
-    ),
-    Param(
-        "rx_threshold_w",
-        NS2_RX_THRESHOLD_W,
-        float,
-        "reception threshold (Table 1)",
-        minimum=0.0,
-        exclusive_minimum=True,
-        unit="W",
-    ),
-    Param(
-        "cs_threshold_w",
-        NS2_CS_THRESHOLD_W,
-        float,
-        "carrier-sense threshold (NS-2 default)",
-        minimum=0.0,
-        exclusive_minimum=True,
-        unit="W",
-    ),
-    Param(
-        "tcp_variant",
-        "ns3::TcpNewReno",
-        str,
-        "ns-3 TCP congestion control",
-        choices=("ns3::TcpNewReno", "ns3::TcpCubic", "ns3::TcpLinuxReno"),
-    ),
-    consistency=[_positive_range, _warmup_before_stop],
+from transportlab.ns3util import SOCKET_FACTORIES, remove_queue_discipline, sctp_available
+from transportlab.studies.wsn_reporting_interval.network import (
+    node_ranges,
+    positions,
+    tx_power_for_range_w,
+    w_to_dbm,
 )
-
+from transportlab.studies.wsn_reporting_interval.parameters import (
+    ANTENNA_HEIGHT_M,
+    DSSS_CHANNEL_WIDTH_MHZ,
+    MICA2,
+    N_NODES,
+    PARAMETERS,
+    SINK,
+    SINK_PORT_BASE,
+    effective_interval_s,
+    sources,
+)
 
 # --- the simulation ----------------------------------------------------------------------------
 
@@ -373,7 +60,6 @@ class RunOptions:
     #: cannot run before the end of the run (the MICA2 battery lasts days)
     energy_horizon: bool = True
     checksums: bool = False  #: compute IPv4/UDP/TCP checksums (only needed for pcap files)
-    record_packets: bool = True  #: per-packet delays (needed for the delay metric)
     progress_interval: float = 0.0  #: >0: sample events and memory every this many seconds
 
 
@@ -381,8 +67,8 @@ def _config_defaults(ns, params: Mapping[str, Any]) -> None:
     """Attribute defaults that must be in place before the objects are created."""
     uint, boolean, time_ = ns.UintegerValue, ns.BooleanValue, ns.TimeValue
     cfg = ns.Config.SetDefault
-    # Interface queue: NS-2 DropTail of `queue_limit` packets with no lifetime limit.
-    queue_size = ns.QueueSize(f"{params['queue_limit']}p")
+    # Interface queue: NS-2 DropTail of `queue_packets` packets with no lifetime limit.
+    queue_size = ns.QueueSize(f"{params['queue_packets']}p")
     cfg("ns3::WifiMacQueue::MaxSize", ns.QueueSizeValue(queue_size))
     cfg("ns3::WifiMacQueue::MaxDelay", time_(ns.Seconds(1e6)))
     # AODV with NS-2's aodv.h constants.
@@ -426,8 +112,7 @@ def _config_defaults(ns, params: Mapping[str, Any]) -> None:
 def _install_transport(ns, protocol: str, nodes) -> None:
     """Install the transport protocol's stack where ns-3's InternetStackHelper does not."""
     if protocol == "sctp":
-        found = ns.TypeId.LookupByNameFailSafe(SOCKET_FACTORIES["sctp"], ns.TypeId())
-        if not found or not hasattr(ns, "SctpStackHelper"):
+        if not sctp_available() or not hasattr(ns, "SctpStackHelper"):
             raise RuntimeError(
                 "SCTP is not available in this build: the sctp module (ns3::SctpSocketFactory, "
                 "ns3::SctpStackHelper) has not been merged yet"
@@ -635,7 +320,11 @@ def _current_rss_mb() -> float:
 def run_scenario(
     params: Mapping[str, Any], seed: int = 1, run: int = 1, options: RunOptions = RunOptions()
 ) -> dict[str, pd.DataFrame]:
-    """Build the network, run it, return tidy tables (see :func:`simulate`)."""
+    """Build the network, run it, return the raw tables (see the module docstring).
+
+    ``params`` are validated here (missing ones take their defaults), so the
+    benchmark and tests can pass a few; :func:`run` is what the sweep calls.
+    """
     from transportlab.recording import PacketRecorder  # noqa: PLC0415
     from transportlab.simulation import simulation  # noqa: PLC0415
 
@@ -659,7 +348,7 @@ def run_scenario(
         address.SetBase(ns.Ipv4Address("10.1.0.0"), ns.Ipv4Mask("255.255.0.0"))
         interfaces = address.Assign(devices)
         # The wifi MAC queue is NS-2's interface queue: no queue disc in front of it.
-        ns.TrafficControlHelper().Uninstall(devices)
+        remove_queue_discipline(ns, devices)
         energy_sources, radio_models = _energy(
             ns, devices, nodes, params["duration"] if options.energy_horizon else None
         )
@@ -706,7 +395,8 @@ def run_scenario(
         counter.Snapshot()
         packets = recorder.to_frame()
         counts = _counts_frame(ns, counter)
-    result = _tables(params, packets, counts, pd.DataFrame(energy), events)
+    result = {"packets": packets, "counts": counts, "energy": pd.DataFrame(energy)}
+    # Time and memory vary from run to run; `events` is exact (the summary reports it).
     result["performance"] = pd.DataFrame(
         [
             {
@@ -722,9 +412,12 @@ def run_scenario(
     )
     if progress:
         result["progress"] = pd.DataFrame(progress)
-    if not options.record_packets:
-        result.pop("packets")
     return result
+
+
+def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFrame]:
+    """One replication with the default :class:`RunOptions` (the study's run step)."""
+    return run_scenario(params, seed=seed, run=run)
 
 
 def _arrival_counts(ns, devices) -> dict[str, float]:
@@ -769,91 +462,3 @@ def _counts_frame(ns, counter) -> pd.DataFrame:
             "count": _column(counter.GetCounts(), np.uint64).astype(np.int64),
         }
     )
-
-
-# Drops that NS-2's trace would show as a "D" line: collisions and receptions lost while busy
-# (PHY), queue overflow and retry-limit drops (MAC), no-route/TTL drops (IP/AODV) and ARP drops.
-# Frames below the reception threshold (preamble not detected) are not drops in NS-2: its
-# PHY hands them to the MAC only as carrier-sense energy.
-WIFI_PHY_RX_FAILURE = {
-    3: "RXING",
-    4: "TXING",
-    8: "BUSY_DECODING_PREAMBLE",
-    9: "PREAMBLE_DETECT_FAILURE",
-    10: "RECEPTION_ABORTED_BY_TX",
-    11: "L_SIG_FAILURE",
-    17: "PREAMBLE_DETECTION_PACKET_SWITCH",
-    18: "FRAME_CAPTURE_PACKET_SWITCH",
-}
-NOT_A_DROP = {("wifi-phy-rx-drop", 9)}
-DATA_CLASSES = ("tcp-data", "udp-data", "sctp-data")
-
-
-def _tables(
-    params, packets: pd.DataFrame, counts: pd.DataFrame, energy: pd.DataFrame, events: int
-) -> dict[str, pd.DataFrame]:
-    duration = params["duration"]
-    sent = packets[packets["event"] == "sent"]
-    received = packets[packets["event"] == "received"]
-    delivered = int(len(received))
-    drop_sources = (
-        "wifi-phy-rx-drop",
-        "wifi-phy-rx-error",
-        "wifi-mac-drop",
-        "ipv4-drop",
-        "arp-drop",
-    )
-    drops = counts[counts["source"].isin(drop_sources)]
-    keep = [
-        (s, r) not in NOT_A_DROP for s, r in zip(drops["source"], drops["reason"], strict=False)
-    ]
-    drops = drops[np.array(keep, dtype=bool)]
-    phy_tx = counts[counts["source"] == "wifi-phy-tx"]
-    mac_tx = counts[counts["source"] == "wifi-mac-tx"]
-    routing_packets = int(mac_tx.loc[mac_tx["packet_class"] == "routing", "count"].sum())
-    mac_frames = int(phy_tx["count"].sum())
-    summary = {
-        "interval_s": effective_interval_s(params),
-        "reporting_sensors": len(sources(params)),
-        "duration_s": duration,
-        "sent": int(len(sent)),
-        "delivered": delivered,
-        "delivery_ratio": delivered / len(sent) if len(sent) else np.nan,
-        "throughput_kbps": float(received["size"].sum()) * 8 / duration / 1000.0,
-        "mean_delay_ms": float(received["delay"].mean() * 1000.0) if delivered else np.nan,
-        "energy_per_node_j": float(energy["energy_j"].mean()),
-        "routing_packets": routing_packets,
-        "mac_frames": mac_frames,
-        "data_frames": int(phy_tx.loc[phy_tx["packet_class"].isin(DATA_CLASSES), "count"].sum()),
-        "dropped_packets": int(drops["count"].sum()),
-        "dropped_data": int(drops.loc[drops["packet_class"].isin(DATA_CLASSES), "count"].sum()),
-        "routing_load": routing_packets / delivered if delivered else np.nan,
-        "mac_load": mac_frames / delivered if delivered else np.nan,
-        "events": events,
-    }
-    return {
-        "summary": pd.DataFrame([summary]),
-        "packets": packets,
-        "counts": counts,
-        "energy": energy,
-    }
-
-
-def simulate(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFrame]:
-    """One replication: summary (one row), packets, counts, energy, performance tables.
-
-    The tables carry no parameter columns (the sweep adds the point's parameters).
-    """
-    return run_scenario(params, seed=seed, run=run)
-
-
-STUDY = Study(
-    name="wsn_reporting_interval",
-    title="TCP, UDP and SCTP on a 56-node sensor network vs data reporting interval",
-    seed_files=("003_3eccc45171f7c0ea.txt",),
-    notebook="04_wsn_reporting_interval.ipynb",
-    parameters=PARAMETERS,
-    simulate=simulate,
-    description=__doc__.split("\n\n")[1],
-    tags=("wireless", "aodv", "802.11", "energy"),
-)

@@ -1,0 +1,198 @@
+"""Parameters and constants of the sensor-network study (see the package docstring)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from transportlab.ns3util import SOCKET_FACTORIES
+from transportlab.params import Param, ParameterSpace
+
+# --- the field -------------------------------------------------------------------------------
+
+FIELD_X_M = 800.0
+FIELD_Y_M = 400.0
+N_NODES = 56
+SINK = 0
+GATEWAYS = tuple(range(1, 8))
+COLUMNS = 7
+ROWS = 8
+ROW_SPACING_M = FIELD_Y_M / ROWS  # 50 m
+COLUMN_SPACING_M = FIELD_X_M / COLUMNS  # 114.29 m
+GATEWAY_ROW = 3
+SINK_COLUMN, SINK_ROW = 3, 4
+ANTENNA_HEIGHT_M = 1.5  # NS-2 Antenna/OmniAntenna Z_
+
+# --- NS-2 radio facts ------------------------------------------------------------------------
+
+NS2_RX_THRESHOLD_W = 3.652e-10  # seed Table 1 (and NS-2's default RXThresh_)
+NS2_CS_THRESHOLD_W = 1.559e-11  # NS-2 default CSThresh_
+NS2_DEFAULT_FREQUENCY_HZ = 914e6  # NS-2 default freq_ (Lucent WaveLAN)
+NS2_DEFAULT_TX_POWER_W = 0.28183815  # NS-2 default Pt_: 250 m at 914 MHz
+SPEED_OF_LIGHT = 299792458.0
+DSSS_CHANNEL_WIDTH_MHZ = 22.0
+
+# --- transports and reports ------------------------------------------------------------------
+
+SINK_PORT_BASE = 5000
+#: Table 1's data reporting intervals (s), as printed
+PRINTED_INTERVALS = (1.0, 2.0, 5.0, 10.0, 20.0)
+
+# --- energy: MICA2 (Crossbow MPR400 datasheet) -------------------------------------------------
+
+MICA2 = {
+    "voltage_v": 3.0,
+    "tx_current_a": 0.027,
+    "rx_current_a": 0.010,
+    "idle_current_a": 0.010,
+    "sleep_current_a": 1e-6,
+    "initial_energy_j": 27000.0,
+}
+
+
+# --- which sensors report, how often -----------------------------------------------------------
+
+
+def sources(params: Mapping[str, Any]) -> list[int]:
+    """Sensor nodes that report to the sink: all of 1..55, or ``n_sources`` spread over them."""
+    sensors = list(range(1, N_NODES))
+    n = params["n_sources"]
+    if n == 0:
+        return sensors
+    return sensors[:: max(1, len(sensors) // n)][:n]
+
+
+def effective_interval_s(params: Mapping[str, Any]) -> float:
+    """The interval a sensor reports at: the printed one times ``interval_scale``."""
+    return params["reporting_interval"] * params["interval_scale"]
+
+
+# --- parameters --------------------------------------------------------------------------------
+
+
+def _positive_range(params: Mapping[str, Any]) -> str | None:
+    if params["short_range_m"] >= params["long_range_m"]:
+        return "short_range_m must be smaller than long_range_m"
+    if params["cs_threshold_w"] >= params["rx_threshold_w"]:
+        return "cs_threshold_w must be below rx_threshold_w (carrier sense reaches further)"
+    return None
+
+
+def _warmup_before_stop(params: Mapping[str, Any]) -> str | None:
+    if params["start_time"] >= params["duration"]:
+        return (
+            f"start_time ({params['start_time']} s) must be before "
+            f"duration ({params['duration']} s)"
+        )
+    return None
+
+
+PARAMETERS = ParameterSpace(
+    Param(
+        "protocol",
+        "udp",
+        str,
+        "transport protocol of the sensor reports",
+        choices=tuple(SOCKET_FACTORIES),
+    ),
+    Param(
+        "reporting_interval",
+        1.0,
+        float,
+        "data reporting interval as printed in the seed",
+        minimum=0.0,
+        exclusive_minimum=True,
+        unit="s",
+    ),
+    Param(
+        "interval_scale",
+        1.0,
+        float,
+        "factor applied to the printed interval (1.0: Table 1 as printed; 0.1: the "
+        "Annexure's 'scaled by 10' read as 0.1-2 s)",
+        choices=(1.0, 0.1),
+    ),
+    Param(
+        "duration",
+        100.0,
+        float,
+        "simulated time",
+        minimum=1.0,
+        maximum=10000.0,
+        unit="s",
+        quick=20.0,
+    ),
+    Param(
+        "start_time",
+        1.0,
+        float,
+        "earliest report; each sensor starts at a random time "
+        "in [start_time, start_time + interval)",
+        minimum=0.0,
+        unit="s",
+    ),
+    Param(
+        "n_sources",
+        0,
+        int,
+        "number of reporting sensors, every (55 // n)-th of nodes 1..55; 0 = all 55",
+        minimum=0,
+        maximum=N_NODES - 1,
+        quick=11,
+    ),
+    Param(
+        "packet_size",
+        256,
+        int,
+        "sensor report size (application bytes)",
+        minimum=24,
+        maximum=1400,
+        unit="B",
+    ),
+    Param(
+        "queue_packets",
+        50,
+        int,
+        "interface queue length (drop-tail)",
+        minimum=1,
+        maximum=10000,
+        unit="packets",
+    ),
+    Param("long_range_m", 150.0, float, "range of the sink and nodes 1-7", minimum=1.0, unit="m"),
+    Param("short_range_m", 60.0, float, "range of nodes 8-55", minimum=1.0, unit="m"),
+    Param(
+        "frequency_hz",
+        2.4e9,
+        float,
+        "carrier frequency for the two-ray model (Table 1)",
+        minimum=1e8,
+        maximum=1e11,
+        unit="Hz",
+    ),
+    Param(
+        "rx_threshold_w",
+        NS2_RX_THRESHOLD_W,
+        float,
+        "reception threshold (Table 1)",
+        minimum=0.0,
+        exclusive_minimum=True,
+        unit="W",
+    ),
+    Param(
+        "cs_threshold_w",
+        NS2_CS_THRESHOLD_W,
+        float,
+        "carrier-sense threshold (NS-2 default)",
+        minimum=0.0,
+        exclusive_minimum=True,
+        unit="W",
+    ),
+    Param(
+        "tcp_variant",
+        "ns3::TcpNewReno",
+        str,
+        "ns-3 TCP congestion control",
+        choices=("ns3::TcpNewReno", "ns3::TcpCubic", "ns3::TcpLinuxReno"),
+    ),
+    consistency=[_positive_range, _warmup_before_stop],
+)
