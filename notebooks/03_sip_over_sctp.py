@@ -63,33 +63,35 @@
 # %% tags=["parameters"]
 quick = True  # quick mode: short windows and few replications (tests, CI, Binder)
 scheduler = None  # None: in this process when quick, a local Dask cluster otherwise
-runs = None  # replications (ns-3 RngRun 1..runs) per point; None: 2 quick, 10 full
+runs = None  # replications (ns-3 RngRun 1..runs) per point; None: each experiment's own
 params = {}  # study parameters that differ from the defaults (see the table below)
 
 # %% [markdown]
 # ## 1. Parameters
 #
-# `experiment` selects one of the four experiments; the sweeps below set it (and the
-# transport, message size, loss rate...) per point. Everything else comes from this
-# table.
+# The cell below checks what this notebook was given (an unknown name, a wrong type or an
+# impossible value stops here, before ns-3 loads) and returns the study's `Results`, which
+# this notebook and `transportlab reproduce --study sip_over_sctp` share. Every number,
+# table and figure below comes from a function of the package
+# (`transportlab.studies.sip_over_sctp`): the command line writes the same files without
+# Jupyter.
+#
+# `scenario` selects what one run simulates (`one_call`, `throughput`, `single_session`,
+# `multi_session`, `hol`); the study's seven experiments set it (and the protocol, message
+# size, loss rate...) per point. Everything else comes from this table. Without `runs`,
+# the deterministic experiments (one call, throughput, single session) run once per point
+# and the lossy ones twice in quick mode, ten times in full mode.
 
 # %%
-import numpy as np
 import pandas as pd
 
-from transportlab import sweep
-from transportlab.studies import sip_over_sctp as study
+from transportlab.notebooks import start
+from transportlab.studies.sip_over_sctp import analysis, reproduction, wire
 
-STUDY = study.STUDY
-PARAMS = STUDY.validate(params, quick=quick)
-RUNS = runs or (2 if quick else 10)
-TRANSPORTS = ["udp", "tcp", "sctp"] if study.sctp_available() else ["udp", "tcp"]
-SIZES = [128, 512, 1024, 1472, 4096] if quick else [64, 128, 256, 512, 1024, 1472, 2048,
-                                                    4096, 8192]
-LOSSES = [0.05, 0.10, 0.20, 0.30]  # Table 5.3
-HOL_LOSSES = [0.0, 0.02, 0.05] if quick else [0.0, 0.01, 0.02, 0.05, 0.10]
+results = start("sip_over_sctp", globals())
+PARAMS = results.params
 pd.set_option("display.width", 120)
-STUDY.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
+results.study.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
     ["name", "value", "unit", "help"]
 ]
 
@@ -102,32 +104,20 @@ from transportlab import ns  # noqa: F401
 # ## 2. The SIP model, one call at a time
 #
 # One caller (a1 on host A) registers, calls b1 (host B) through the proxy, talks for a
-# second and hangs up. The table lists what host A sends and receives, with the size of
-# each SIP message (bytes of SIP text; the seed: "the average size of SIP messages is
-# about 500 bytes"). Over SCTP the same SIP messages travel, one per SCTP user message,
-# on the stream of their call.
+# second and hangs up (experiment `message_flow`: the `one_call` scenario over each
+# protocol). The table lists what host A sends and receives, with the size of each SIP
+# message (bytes of SIP text; the seed: "the average size of SIP messages is about 500
+# bytes"). Over SCTP the same SIP messages travel, one per SCTP user message, on the
+# stream of their call.
+
+# %%
+flow = results["message_flow"]
+
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab import sip
-from transportlab.simulation import run_until, simulation
-
-
-def one_call(transport):
-    with simulation(seed=1, run=1):
-        testbed = sip.build_testbed(transport, 1, max_calls=1, record_messages=True)
-        run_until(4.0)
-        return testbed.recorder.messages()
-
-
-flows = {t: one_call(t) for t in TRANSPORTS}
-host_a = {t: m[m["endpoint"] == "host_a"].reset_index(drop=True) for t, m in flows.items()}
-table = host_a["udp"][["direction", "kind"]].copy()
-for t in TRANSPORTS:
-    table[f"{t} bytes"] = host_a[t]["size"]
-    table[f"{t} ms"] = (host_a[t]["time"] * 1e3).round(3)
-print(table.to_string(index=False))
+print(results.table("message_flow").to_string(index=False))
 print("mean SIP message size (all elements, UDP):",
-      round(flows["udp"][flows["udp"]["direction"] == "sent"]["size"].mean()), "bytes")
+      round(reproduction.mean_message_size(results)), "bytes")
 
 # %% [markdown]
 # Over TCP and SCTP the REGISTER leaves later (0.42 ms and 0.86 ms after the UDP one):
@@ -138,32 +128,17 @@ print("mean SIP message size (all elements, UDP):",
 # takes the same time over all three transports: on a loss-free LAN a reliable
 # transport costs nothing more.
 #
-# The seed's Figure 5.5 as our SCTP model puts it on the wire (the proxy's link,
-# decoded by tshark):
+# The seed's Figure 5.5 as our SCTP model puts it on the wire:
+# `wire.registration_on_the_wire` runs the SCTP point of `message_flow` once more with
+# `pcap_prefix` set (a point that writes a pcap always runs, it is never served from the
+# cache), decodes the proxy's link with tshark and keeps the frames between host A and the
+# proxy before the call; 200 ms after each DATA chunk its delayed SACK follows. Without
+# tshark the cell says so.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
-
-if "sctp" in TRANSPORTS and shutil.which("tshark"):
-    with tempfile.TemporaryDirectory() as folder:
-        with simulation(seed=1, run=1):
-            sip.build_testbed("sctp", 1, max_calls=0, pcap_prefix=str(Path(folder) / "proxy"))
-            run_until(0.3)
-        pcap = next(Path(folder).glob("proxy-*.pcap"))
-        fields = ["frame.time_relative", "ip.src", "sctp.srcport", "ip.dst", "sctp.dstport",
-                  "_ws.col.Info"]
-        decoded = subprocess.run(
-            ["tshark", "-r", str(pcap), "-o", "sctp.checksum:crc-32c", "-T", "fields"]
-            + [a for f in fields for a in ("-e", f)], capture_output=True, text=True).stdout
-    rows = [line.split("\t") for line in decoded.splitlines()]
-    print(pd.DataFrame(rows, columns=["t (s)", "from", "port", "to", "port ", "tshark"])
-          .query("`from` == '10.1.1.2' or `to` == '10.1.1.2'").to_string(index=False))
-else:
-    print("needs the SCTP module and tshark")
+reason = wire.missing()
+print(reason or wire.registration_on_the_wire(results).to_string(index=False))
 
 # %% [markdown]
 # ## 3. Experiment 1: throughput against message size (seed Figure 5.2)
@@ -181,43 +156,14 @@ else:
 # chunks of 16 + message bytes bundled into 1500-byte packets, or fragmented above it).
 
 # %%
-throughput_points = [dict(PARAMS, experiment="throughput", transport=t, message_size=s)
-                     for t in TRANSPORTS for s in SIZES]
-throughput = sweep.run(STUDY, throughput_points, runs=1, quick=quick,
-                       scheduler=scheduler)["summary"]
+throughput = results["throughput"]
 
 # %%
 # NBVAL_CHECK_OUTPUT
-goodput = throughput.pivot_table(index="message_size", columns="transport",
-                                 values="goodput_mbps").round(1)
-bound = throughput.pivot_table(index="message_size", columns="transport",
-                               values="wire_bound_mbps").round(1)
-bound.columns = [f"{c} bound" for c in bound.columns]
-print(goodput.join(bound).to_string())
+print(results.table("throughput").set_index("message_size").round(1).to_string())
 
 # %%
-import matplotlib.pyplot as plt
-
-from transportlab.figures import save_figure
-from transportlab.paths import project_root
-
-COLORS = {"udp": "tab:blue", "tcp": "tab:orange", "sctp": "tab:green"}
-fig, ax = plt.subplots(figsize=(6.5, 3.8))
-for t in TRANSPORTS:
-    rows = throughput[throughput["transport"] == t].sort_values("message_size")
-    ax.plot(rows["message_size"], rows["goodput_mbps"], "o-", color=COLORS[t],
-            label=t.upper())
-    ax.plot(rows["message_size"], rows["wire_bound_mbps"], "--", color=COLORS[t], lw=0.8)
-ax.axvline(1472, color="0.6", lw=0.6)
-ax.text(1472, ax.get_ylim()[0] + 1, " MTU", color="0.4", fontsize=8)
-ax.set_xscale("log", base=2)
-ax.set_xlabel("message size (bytes)")
-ax.set_ylabel("goodput (Mb/s)")
-ax.set_title("Throughput on a 100 Mb/s link (dashed: header-overhead bound)", fontsize=9)
-ax.legend()
-fig.tight_layout()
-path = save_figure(fig, STUDY.name, "throughput", quick=quick, n_runs=1)
-print(path.relative_to(project_root()))
+fig = results.figure("throughput")
 
 # %% [markdown]
 # **Against the seed.** The seed found UDP > TCP > SCTPLIB > LKSCTP at every size, TCP
@@ -245,19 +191,11 @@ print(path.relative_to(project_root()))
 # per user agent); `shared`: one association per user agent.
 
 # %%
-single_points = [dict(PARAMS, experiment="single_session", transport=t, layout=layout)
-                 for t in TRANSPORTS for layout in ("seed", "shared")]
-single = sweep.run(STUDY, single_points, runs=1, quick=quick,
-                   scheduler=scheduler)["summary"]
+single = results["single_session"]
 
 # %%
 # NBVAL_CHECK_OUTPUT
-columns = ["registration_ms", "registration_warm_ms", "call_setup_s", "call_termination_s"]
-shown = single.set_index(["transport", "layout"])[columns].copy()
-shown["call_setup_s"] *= 1e3
-shown["call_termination_s"] *= 1e3
-print(shown.rename(columns={"call_setup_s": "call_setup_ms",
-                            "call_termination_s": "call_termination_ms"}).round(3).to_string())
+print(results.table("single_session").set_index(["protocol", "layout"]).round(3).to_string())
 
 # %% [markdown]
 # What the protocols cost on a LAN with 0.1 ms links: registration is one round trip
@@ -289,35 +227,15 @@ print(shown.rename(columns={"call_setup_s": "call_setup_ms",
 # show how the times scale.
 
 # %%
-processing = [0.0, 1.0, 2.0, 3.0, 4.0]
-what_if_points = [dict(PARAMS, experiment="single_session", transport=t,
-                       proxy_processing_ms=p, agent_processing_ms=p)
-                  for t in TRANSPORTS for p in processing]
-what_if = sweep.run(STUDY, what_if_points, runs=1, quick=quick,
-                    scheduler=scheduler)["summary"]
+what_if = results["registration_processing"]
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(what_if.pivot_table(index="proxy_processing_ms", columns="transport",
-                          values="registration_ms").round(2).to_string())
+print(results.table("registration_processing").set_index("proxy_processing_ms").round(2)
+      .to_string())
 
 # %%
-fig, ax = plt.subplots(figsize=(6.0, 3.6))
-for t in TRANSPORTS:
-    rows = what_if[what_if["transport"] == t].sort_values("proxy_processing_ms")
-    ax.plot(rows["proxy_processing_ms"], rows["registration_ms"], "o-", color=COLORS[t],
-            label=f"{t.upper()} (simulated)")
-for protocol, value in (("udp", 7.0), ("sctp", 14.0)):
-    ax.axhline(value, color=COLORS[protocol], ls=":", lw=1)
-    ax.text(0.05, value + 0.2, f"seed {protocol.upper()}: {value:g} ms",
-            color=COLORS[protocol], fontsize=8)
-ax.set_xlabel("processing time per received SIP message (ms), proxy and user agents")
-ax.set_ylabel("registration time (ms)")
-ax.set_title("Registration with association/connection set-up", fontsize=9)
-ax.legend(fontsize=8)
-fig.tight_layout()
-path = save_figure(fig, STUDY.name, "registration_processing", quick=quick, n_runs=1)
-print(path.relative_to(project_root()))
+fig = results.figure("registration_processing")
 
 # %% [markdown]
 # ## 5. Experiment 3: calls under loss (seed section 5.4, Table 5.3)
@@ -331,93 +249,37 @@ print(path.relative_to(project_root()))
 # (Student's t).
 
 # %%
-multi_points = [dict(PARAMS, experiment="multi_session", transport=t, loss_rate=loss)
-                for t in TRANSPORTS for loss in LOSSES]
-multi = sweep.run(STUDY, multi_points, runs=RUNS, quick=quick, scheduler=scheduler)
-multi_summary = multi["summary"]
+multi = results["calls_under_loss"]
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab.published import confidence_interval
-
-
-def mean_ci(values):
-    mean, low, high, _ = confidence_interval(values)
-    return pd.Series({"mean": mean, "ci_low": low, "ci_high": high})
-
-
-calls_table = (multi_summary.groupby(["transport", "loss_rate"])["completed_calls"]
-               .apply(mean_ci).unstack())
-print(f"completed calls in {PARAMS['window']:g} s, {RUNS} runs per point")
-print(calls_table.round(1).to_string())
-seed_table = pd.DataFrame({"udp": [70, 40, 32, 20], "sctp": [60, 43, 37, 26]},
-                          index=pd.Index(LOSSES, name="loss_rate"))
-ratio = (calls_table["mean"].unstack(0)["sctp"] / calls_table["mean"].unstack(0)["udp"]
-         if "sctp" in TRANSPORTS else None)
-if ratio is not None:
-    print("SCTP / UDP:   ours", ratio.round(2).tolist(),
-          "  seed", (seed_table["sctp"] / seed_table["udp"]).round(2).tolist())
-relative = calls_table["mean"].unstack(0) / calls_table["mean"].unstack(0).loc[0.05]
+calls = results.table("calls_under_loss").set_index(["protocol", "loss_rate"])
+print(f"completed calls in {PARAMS['window']:g} s, {results.runs('calls_under_loss')} runs "
+      "per point")
+print(calls[["mean", "ci_low", "ci_high"]].round(1).to_string())
+ratio = reproduction.sctp_udp_ratio(results)
+print("SCTP / UDP:   ours", ratio["simulated"].round(2).tolist(),
+      "  seed", ratio["seed"].round(2).tolist())
 print("relative to 5 % loss, ours:")
-print(relative.round(2).to_string())
-print("relative to 5 % loss, seed:")
-print((seed_table / seed_table.loc[0.05]).round(2).to_string())
+print(analysis.relative_to_lowest_loss(reproduction.mean_calls(results)).round(2).to_string())
+print("relative to 5 % loss, seed (Table 5.3):")
+print(analysis.relative_to_lowest_loss(analysis.published_calls()).round(2).to_string())
 
 # %%
-fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
-for t in TRANSPORTS:
-    rows = calls_table.loc[t]
-    left.errorbar(np.array(LOSSES) * 100, rows["mean"],
-                  yerr=[rows["mean"] - rows["ci_low"], rows["ci_high"] - rows["mean"]],
-                  fmt="o-", color=COLORS[t], capsize=3, label=f"{t.upper()} (simulated)")
-for t in ("udp", "sctp"):
-    right.plot(np.array(LOSSES) * 100, seed_table[t], "s--", color=COLORS[t],
-               label=f"{t.upper()} (seed Table 5.3)")
-    if t in TRANSPORTS:
-        right.plot(np.array(LOSSES) * 100, relative[t] * seed_table.loc[0.05, t], "o-",
-                   color=COLORS[t], alpha=0.5, label=f"{t.upper()} simulated, scaled at 5 %")
-left.set_xlabel("packet loss at the router (%)")
-left.set_ylabel(f"completed calls in {PARAMS['window']:g} s")
-left.set_title("Eight call pairs through the proxy (95 % CI)", fontsize=9)
-left.legend(fontsize=8)
-right.set_xlabel("packet loss at the router (%)")
-right.set_ylabel("SIP call transactions")
-right.set_title("Seed, and our curves scaled to the seed's 5 % value", fontsize=9)
-right.legend(fontsize=7)
-fig.tight_layout()
-path = save_figure(fig, STUDY.name, "calls_under_loss", quick=quick, n_runs=RUNS)
-print(path.relative_to(project_root()))
+fig = results.figure("calls_under_loss")
 
 # %% [markdown]
 # **Where SCTP and UDP cross.** Per replication, the difference SCTP - UDP against the
-# loss rate, interpolated linearly where it changes sign:
+# loss rate, interpolated linearly where it changes sign (`analysis.crossings`); the
+# comparison's `crossover_loss_rate` row reads it off the mean curves:
 
 # %%
 # NBVAL_CHECK_OUTPUT
-
-
-def crossing(frame):
-    """Loss rates (%) where SCTP - UDP changes sign, and on which side SCTP is ahead."""
-    per_loss = frame.pivot_table(index="loss_rate", columns="transport",
-                                 values="completed_calls")
-    difference = (per_loss["sctp"] - per_loss["udp"]).to_numpy()
-    losses = per_loss.index.to_numpy() * 100
-    found = []
-    for i in range(len(difference) - 1):
-        a, b = difference[i], difference[i + 1]
-        if a * b < 0 or (a == 0 and b != 0 and i > 0 and difference[i - 1] * b < 0):
-            x = losses[i] + (losses[i + 1] - losses[i]) * a / (a - b)
-            found.append((round(float(x), 1),
-                          "SCTP ahead above" if b > 0 else "SCTP ahead below"))
-    return found
-
-
-if "sctp" in TRANSPORTS:
-    crossings = {run: crossing(group) for run, group in multi_summary.groupby("run")}
-    for run, found in crossings.items():
-        print(f"run {run}: {found or 'no crossing'}")
-    mean_calls = multi_summary.groupby(["loss_rate", "transport"])["completed_calls"].mean()
-    print("means:", crossing(mean_calls.reset_index()))
+per_run = reproduction.crossings(results)
+means = per_run.pop("mean")
+for run, found in per_run.items():
+    print(f"run {run}: {found or 'no crossing'}")
+print("means:", means)
 
 # %% [markdown]
 # **Against the seed.** Loss hurts UDP in the simulation in nearly the same proportion as
@@ -453,20 +315,12 @@ if "sctp" in TRANSPORTS:
 # association per user-agent host (`shared` layout):
 
 # %%
-if "sctp" in TRANSPORTS:
-    mapping_points = [dict(PARAMS, experiment="multi_session", transport="sctp",
-                           loss_rate=0.10, stream_mapping=m)
-                      for m in ("per-call", "single-unordered", "single-ordered")]
-    mapping_points.append(dict(PARAMS, experiment="multi_session", transport="sctp",
-                               loss_rate=0.10, layout="shared"))
-    mapping = sweep.run(STUDY, mapping_points, runs=RUNS, quick=quick,
-                        scheduler=scheduler)["summary"]
+mapping = results.get("stream_mappings")  # None without the SCTP model
 
 # %%
 # NBVAL_CHECK_OUTPUT
-if "sctp" in TRANSPORTS:
-    print(mapping.groupby(["layout", "stream_mapping"])[
-        ["completed_calls", "mean_setup_s", "mean_teardown_s"]].mean().round(3).to_string())
+print(results.table("stream_mappings").set_index(["layout", "stream_mapping"]).round(3)
+      .to_string())
 
 # %% [markdown]
 # Head-of-line blocking between calls does show: with every message of every call on
@@ -486,41 +340,16 @@ if "sctp" in TRANSPORTS:
 # Completion time of each transfer, from the first record written.
 
 # %%
-hol_points = [dict(PARAMS, experiment="hol", hol_config=c, loss_rate=loss)
-              for c in study.HOL_CONFIGS
-              if c.startswith("tcp") or "sctp" in TRANSPORTS
-              for loss in HOL_LOSSES]
-hol = sweep.run(STUDY, hol_points, runs=RUNS, quick=quick, scheduler=scheduler)
+hol = results["head_of_line"]
 
 # %%
 # NBVAL_CHECK_OUTPUT
-hol_summary = hol["summary"]
-print(f"{PARAMS['objects']} objects of {PARAMS['object_size']} bytes, {RUNS} runs per point;"
-      " seconds")
-print(hol_summary.groupby(["hol_config", "loss_rate"])[
-    ["mean_completion_s", "max_completion_s", "mean_record_delay_s", "p99_record_delay_s"]]
-    .mean().round(3).to_string())
+print(f"{PARAMS['objects']} objects of {PARAMS['object_size']} bytes, "
+      f"{results.runs('head_of_line')} runs per point; seconds")
+print(results.table("head_of_line").set_index(["hol_config", "loss_rate"]).round(3).to_string())
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-configs = sorted(hol_summary["hol_config"].unique())
-for offset, config in enumerate(configs):
-    rows = hol_summary[hol_summary["hol_config"] == config]
-    for ax, column in zip(axes, ("mean_completion_s", "p99_record_delay_s"), strict=True):
-        means = rows.groupby("loss_rate")[column].mean()
-        x = np.arange(len(means)) + (offset - (len(configs) - 1) / 2) * 0.2
-        ax.bar(x, means.values, width=0.2, label=config)
-for ax, label in zip(axes, ("mean completion time (s)", "99th percentile record delay (s)"),
-                     strict=True):
-    ax.set_xticks(range(len(HOL_LOSSES)), [f"{loss:.0%}" for loss in HOL_LOSSES])
-    ax.set_xlabel("packet loss (both directions)")
-    ax.set_ylabel(label)
-axes[0].set_title("Eight concurrent transfers", fontsize=9)
-axes[1].set_title("How long a record waits from write to delivery", fontsize=9)
-axes[0].legend(fontsize=8)
-fig.tight_layout()
-path = save_figure(fig, STUDY.name, "head_of_line", quick=quick, n_runs=RUNS)
-print(path.relative_to(project_root()))
+fig = results.figure("head_of_line")
 
 # %% [markdown]
 # Without loss the eight transfers end together in every configuration: the window, not
@@ -547,39 +376,14 @@ print(path.relative_to(project_root()))
 # `data/published/sip_over_sctp.csv` holds the seed's numbers (sections 5.3.x, Tables
 # 5.3 and 5.5). Reproduced: the single-session times of the seed layout (the seed's
 # set-up), completed calls per loss rate, and the loss rate above which SCTP completes
-# more calls than UDP (none in the simulation: NaN).
-
-# %%
-rows = []
-seed_single = single[single["layout"] == "seed"]
-for transport in ("udp", "sctp"):
-    if transport not in TRANSPORTS:
-        continue
-    record = seed_single[seed_single["transport"] == transport].iloc[0]
-    for metric_row, column, unit in (("SIP registration", "registration_ms", "ms"),
-                                     ("SIP call setup", "call_setup_s", "s"),
-                                     ("SIP call termination", "call_termination_s", "s")):
-        rows.append({"protocol": transport.upper(), "metric": "transaction_response_time",
-                     "row": metric_row, "unit": unit, "value": record[column]})
-    for _, run in multi_summary[multi_summary["transport"] == transport].iterrows():
-        rows.append({"protocol": transport.upper(), "metric": "sip_call_transactions",
-                     "row": f"packet loss {run['loss_rate']:.0%}", "unit": "transactions",
-                     "value": run["completed_calls"]})
-if "sctp" in TRANSPORTS:
-    # The seed's crossover: the loss rate above which SCTP handles more calls, read off
-    # the mean curves (NaN: there is none).
-    above = [x for x, direction in crossing(mean_calls.reset_index())
-             if direction == "SCTP ahead above"]
-    rows.append({"protocol": "SCTP", "metric": "crossover_loss_rate",
-                 "row": "SCTP vs UDP, eight user agents per side", "unit": "%",
-                 "value": above[0] if above else np.nan})
-reproduced = pd.DataFrame(rows)
+# more calls than UDP (none in the simulation: NaN). The rows are built by
+# `analysis.reproduced_values` and compared by `reproduction.comparison`
+# (`transportlab.published.compare`: within 20 % `matches`, else the order of UDP and SCTP
+# decides between `same-direction` and `differs`).
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab.published import compare
-
-comparison = compare(STUDY.name, reproduced, quick=quick)
+comparison = results.comparison()
 print(comparison[["source", "protocol", "metric", "row", "unit", "published", "reproduced",
                   "n_runs", "verdict"]].round(4).to_string(index=False))
 
@@ -610,9 +414,18 @@ print(comparison[["source", "protocol", "metric", "row", "unit", "published", "r
 #   other direction: SCTP is ahead below the crossing and behind above it. There is no
 #   loss rate above which SCTP handles more calls, hence NaN.
 
-# %%
-from transportlab.files import write_csv
-from transportlab.paths import results_dir
+# %% [markdown]
+# ## 8. Result files
+#
+# `results.write()` writes everything this study reproduces: the comparison
+# (`data/results[/quick]/sip_over_sctp/comparison.csv`), the tables printed above (one CSV
+# each) and the four figures, each to a temporary file renamed when complete.
+# `transportlab reproduce --study sip_over_sctp` calls the same method without Jupyter and
+# writes identical files.
 
-write_csv(comparison, results_dir(STUDY.name, quick) / "comparison.csv")
-comparison
+# %%
+# NBVAL_CHECK_OUTPUT
+from transportlab.paths import project_root
+
+for written in results.write():
+    print(written.relative_to(project_root()))
