@@ -2,7 +2,7 @@
 
 Runs the multi-session scenario of the sip_over_sctp study (8 caller/callee pairs
 calling back to back, 10 % loss at the router) for the same simulated time over
-UDP, TCP and SCTP, and prints per transport the wall time of ``Simulator::Run``,
+UDP, TCP and SCTP, and prints per protocol the wall time of ``Simulator::Run``,
 the events executed, the completed calls, the wall time per simulated second and
 per completed call, and the cost relative to UDP, all from one run. The SIP
 elements are C++, so the cost is that of ns-3 events, not of Python.
@@ -20,12 +20,12 @@ import statistics
 import time
 
 
-def measure(transport: str, window: float) -> tuple[float, int, int]:
+def measure(protocol: str, window: float) -> tuple[float, int, int]:
     from transportlab import sip  # noqa: PLC0415
     from transportlab.simulation import simulation  # noqa: PLC0415
 
     with simulation(seed=1, run=1) as ns:
-        testbed = sip.build_testbed(transport, 8, loss_rate=0.1, loss_start=1.0, setup_timeout=32.0)
+        testbed = sip.build_testbed(protocol, 8, loss_rate=0.1, loss_start=1.0, setup_timeout=32.0)
         ns.Simulator.Stop(ns.Seconds(1.0 + window))
         start = time.perf_counter()
         ns.Simulator.Run()
@@ -42,27 +42,27 @@ def main() -> None:
     parser.add_argument("--window", type=float, default=120.0, help="simulated seconds")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    from transportlab.studies.sip_over_sctp import sctp_available  # noqa: PLC0415
+    from transportlab.ns3util import sctp_available  # noqa: PLC0415
 
-    transports = ["udp", "tcp"] + (["sctp"] if sctp_available() else [])
+    protocols = ["udp", "tcp"] + (["sctp"] if sctp_available() else [])
     measure("udp", 1.0)  # warm up: import ns-3, load the library
     results = {}
-    for transport in transports:
+    for protocol in protocols:
         walls, events, completed = [], 0, 0
         for _ in range(args.repeat):
-            wall, events, completed = measure(transport, args.window)
+            wall, events, completed = measure(protocol, args.window)
             walls.append(wall)
-        results[transport] = (statistics.median(walls), min(walls), max(walls), events, completed)
+        results[protocol] = (statistics.median(walls), min(walls), max(walls), events, completed)
     udp_wall = results["udp"][0]
     print(f"8 call pairs, 10 % loss, {args.window:g} s simulated, median of {args.repeat}")
     print(
-        f"{'transport':>9} {'wall s':>8} {'(min-max)':>15} {'events':>9} {'calls':>6} "
+        f"{'protocol':>9} {'wall s':>8} {'(min-max)':>15} {'events':>9} {'calls':>6} "
         f"{'ms/sim s':>9} {'ms/call':>8} {'vs UDP':>7}"
     )
-    for transport, (wall, low, high, events, completed) in results.items():
+    for protocol, (wall, low, high, events, completed) in results.items():
         per_call = 1e3 * wall / completed if completed else float("nan")
         print(
-            f"{transport:>9} {wall:8.3f} {f'({low:.3f}-{high:.3f})':>15} {events:9d} "
+            f"{protocol:>9} {wall:8.3f} {f'({low:.3f}-{high:.3f})':>15} {events:9d} "
             f"{completed:6d} {1e3 * wall / args.window:9.2f} {per_call:8.3f} "
             f"{wall / udp_wall:7.2f}"
         )
