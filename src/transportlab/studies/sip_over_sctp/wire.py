@@ -44,8 +44,10 @@ def capture(results, folder: str | Path, protocol: str = "sctp") -> Path:
     """Run the one-call point of ``protocol`` writing a pcap of the proxy's link into
     ``folder``; return the pcap's path."""
     folder = Path(folder)
-    point = next(p for p in results.points("message_flow") if p["protocol"] == protocol)
-    point = dict(point, pcap_prefix=str(folder / "proxy"))
+    points = [p for p in results.points("message_flow") if p["protocol"] == protocol]
+    if not points:
+        raise RuntimeError(f"the message_flow experiment has no {protocol} point to capture")
+    point = dict(points[0], pcap_prefix=str(folder / "proxy"))
     # In this process (the pcap is written where the simulation runs), not cached.
     sweep.run(
         results.study, [point], runs=1, seed=results.seed, quick=results.quick,
