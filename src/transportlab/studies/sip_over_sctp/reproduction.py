@@ -235,10 +235,11 @@ def sctp_udp_ratio(results) -> pd.DataFrame:
     """SCTP / UDP completed calls per loss rate, simulated and in the seed's Table 5.3."""
     ours = mean_calls(results)
     seed = analysis.published_calls()
+    simulated = ours["sctp"] / ours["udp"] if "sctp" in ours else pd.Series(np.nan, ours.index)
     return pd.DataFrame(
         {
             "loss_rate": seed.index,
-            "simulated": (ours["sctp"] / ours["udp"]).reindex(seed.index).to_numpy(),
+            "simulated": simulated.reindex(seed.index).to_numpy(),
             "seed": (seed["sctp"] / seed["udp"]).to_numpy(),
         }
     )
