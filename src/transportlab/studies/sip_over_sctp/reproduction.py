@@ -15,6 +15,7 @@ SCTP points are left out when the build has no SCTP model.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,7 +27,6 @@ from transportlab.ns3util import sctp_available
 from transportlab.studies.sip_over_sctp import analysis
 from transportlab.studies.sip_over_sctp.parameters import (
     HOL_CONFIGS,
-    PARAMETERS,
     available_protocols,
 )
 from transportlab.study import Experiment, Reproduction
@@ -42,20 +42,6 @@ MAPPING_LOSS = 0.10
 COLORS = {"udp": "tab:blue", "tcp": "tab:orange", "sctp": "tab:green"}
 
 
-def _mode(params: Mapping[str, Any]) -> str:
-    """ "quick" or "full": which point lists an experiment uses.
-
-    ``Experiment.points`` is given the base parameters but not the mode, so the
-    mode is read off them: quick mode sets the quick-mode values of the run
-    lengths (``window``, ``throughput_duration``, ``object_size``, ``hol_timeout``);
-    any of them at its quick value means quick mode.
-    """
-    quick_values = {
-        p.name: p.quick for p in PARAMETERS if p.quick is not None and p.quick != p.default
-    }
-    return "quick" if any(params[n] == v for n, v in quick_values.items()) else "full"
-
-
 # --------------------------------------------------------------------------- experiments
 
 
@@ -63,11 +49,11 @@ def message_flow_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [{"scenario": "one_call", "protocol": p} for p in available_protocols()]
 
 
-def throughput_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+def throughput_points(params: Mapping[str, Any], mode: str = "full") -> list[dict[str, Any]]:
     return [
         {"scenario": "throughput", "protocol": p, "message_size": size}
         for p in available_protocols()
-        for size in SIZES[_mode(params)]
+        for size in SIZES[mode]
     ]
 
 
@@ -108,12 +94,12 @@ def stream_mapping_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [*points, dict(base, layout="shared")]
 
 
-def head_of_line_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+def head_of_line_points(params: Mapping[str, Any], mode: str = "full") -> list[dict[str, Any]]:
     configs = [c for c in HOL_CONFIGS if c.startswith("tcp") or sctp_available()]
     return [
         {"scenario": "hol", "hol_config": c, "loss_rate": loss}
         for c in configs
-        for loss in HOL_LOSSES[_mode(params)]
+        for loss in HOL_LOSSES[mode]
     ]
 
 
@@ -130,6 +116,8 @@ THROUGHPUT = Experiment(
     throughput_points,
     runs=1,
     quick_runs=1,
+    quick_points=functools.partial(throughput_points, mode="quick"),
+    deterministic=True,
 )
 SINGLE_SESSION = Experiment(
     "single_session",
@@ -166,6 +154,7 @@ HEAD_OF_LINE = Experiment(
     head_of_line_points,
     runs=10,
     quick_runs=2,
+    quick_points=functools.partial(head_of_line_points, mode="quick"),
 )
 
 
