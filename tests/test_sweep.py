@@ -504,3 +504,14 @@ def test_experiment_runs_quick_points_and_deterministic_replications():
     assert fixed.replications(False, override=10) == 1
     with pytest.raises(ValueError, match="is deterministic: runs must be 1"):
         Experiment("bad", "", lambda p: [{}], runs=3, quick_runs=1, deterministic=True)
+
+
+def test_results_refuse_an_override_of_what_an_experiment_sets_itself(tmp_path, monkeypatch):
+    from transportlab.reproduction import Results  # noqa: PLC0415
+
+    monkeypatch.setenv("TRANSPORTLAB_RESULTS_CACHE", str(tmp_path))
+    results = Results(FAKE, quick=True, params={"scale": 2.0}, progress=False)
+    assert [p["x"] for p in results.points("main")] == [1, 2]
+    assert {p["scale"] for p in results.points("main")} == {2.0}
+    with pytest.raises(ValueError, match="experiment 'main' sets x itself"):
+        Results(FAKE, quick=True, params={"x": 5})

@@ -110,14 +110,23 @@ class Results:
     def points(self, name: str) -> list[dict[str, Any]]:
         """The complete parameter dicts of experiment ``name``."""
         points = self.experiment(name).point_list(dict(self.params), self.quick)
-        # An explicit override wins over the experiment's own value of a parameter.
-        return [dict(self.params, **point, **self.overrides) for point in points]
+        return [dict(self.params, **point) for point in points]
 
     def _validate_points(self, experiment: Experiment) -> None:
         from transportlab import sweep  # noqa: PLC0415
 
-        if experiment.is_available():
-            sweep.plan(self.study, self.points(experiment.name), runs=1, quick=self.quick)
+        if not experiment.is_available():
+            return
+        points = experiment.point_list(dict(self.params), self.quick)
+        # An override of a parameter the experiment sets itself would be silently ignored
+        # (or, if it won, would collapse the experiment's axes): refuse it.
+        fixed = sorted({name for point in points for name in point} & set(self.overrides))
+        if fixed:
+            raise ValueError(
+                f"{self.study.name}: experiment {experiment.name!r} sets {', '.join(fixed)} "
+                "itself; run other values with `transportlab sweep`"
+            )
+        sweep.plan(self.study, self.points(experiment.name), runs=1, quick=self.quick)
 
     def plan(self) -> dict[str, list]:
         """The tasks of every available experiment (for progress and dry runs)."""
