@@ -40,7 +40,7 @@
 # | "maximum size of a packet is 576 bytes" | every link has a 576-byte MTU: TCP segments (MSS 536, no options) and SCTP packets never exceed it | `mtu_bytes` |
 # | topology 1 (Fig. 1, "homogeneous network … associations may experience different propagation delays") | dumbbell: one sender and one receiver host per call, identical 100 Mb/s access links whose delays are spread evenly over 2–20 ms per call, one shared 5 Mb/s, 20 ms link, DropTail queues of 50 packets (NS-2's default) | `topology="homogeneous"`, `access_*`, `bottleneck_*`, `queue_packets` |
 # | topology 2 (Fig. 2, "architecture of the proposed system": sender → network → buffer → CJM → playout) | a trunk: all calls between one sender and one receiver host (two VoIP gateways) over the same shared link; there calls can also share one TCP connection or one SCTP association (one stream per call) | `topology="trunk"`, `connection` |
-# | cross traffic, loss | none (the seed mentions none) | `cross_traffic`, `link_loss_rate` |
+# | cross traffic, loss | none (the seed mentions none) | `cross_traffic`, `loss_rate` |
 # | SCTP configuration | NS-2's default for a legacy application: one association per call, one ordered, fully reliable stream; unordered delivery and PR-SCTP are variants | `sctp_delivery`, `sctp_pr_lifetime_ms`, `connection` |
 # | where delay and jitter are measured | the seed's maxima (150/180 ms) cannot include CJM, which by construction holds a full chunk (50 × 20 ms = 1 s) before playing it; we compare them with the network's one-way delay and RFC 3550 jitter *before* the playout buffer, and report both sides | — |
 #
@@ -80,28 +80,40 @@
 #   concealment (G.113: Ie = 0, Bpl = 25.1).
 
 # %% tags=["parameters"]
-quick = True  # quick mode: 10 s of voice per call, 2 replications (tests, CI, Binder)
+quick = True  # quick mode: 10 s of voice per call, 1-2 replications (tests, CI, Binder)
 scheduler = None  # None: in this process when quick, a local Dask cluster otherwise
-runs = None  # replications (ns-3 RngRun 1..runs) per point; None: 2 quick, 3 full
+runs = None  # replications (ns-3 RngRun 1..runs) per point; None: each experiment's own
 params = {}  # study parameters that differ from the defaults (see the table below)
 
 # %% [markdown]
 # ## 1. Parameters
 #
-# The cell below validates the values this notebook was given (an unknown name, a wrong
-# type or an impossible value stops here). In full mode every call sends for 15 minutes, as
-# in the seed (3 runs per configuration); the experiments beyond the seed (section 5) send for
-# 1 minute (3 runs each). Quick mode sends for 10 s everywhere.
+# The cell below checks what this notebook was given (an unknown name, a wrong type or an
+# impossible value stops here, before anything runs) and returns the study's `Results`: the
+# object this notebook and `transportlab reproduce --study voip_cjm` share. Every number, table
+# and figure below comes from a function of the package (`transportlab.studies.voip_cjm`:
+# `scenario.py` simulates, `analysis.py` plays out and rates, `reproduction.py` declares the
+# experiments, the comparison, the tables and the figures), so the command line writes the
+# same files without Jupyter.
+#
+# The study has six experiments, each a set of points run `results.runs(name)` times (ns-3
+# RngRun 1 … n). In full mode every call of the seed's configuration (`main`) sends for
+# 15 minutes, as in the seed (3 runs); the experiments beyond the seed (section 5) send for
+# 1 minute (3 runs each). Quick mode sends for 10 s everywhere (2 runs of `main`, 1 of each
+# other experiment).
 
 # %%
-from transportlab import sweep
-from transportlab.studies import voip_cjm as study
+import pandas as pd
 
-PARAMS = study.STUDY.validate(params, quick=quick)
-RUNS = runs or (2 if quick else 3)
-BEYOND = {} if quick else {"duration_s": 60.0}  # section 5
-BEYOND_RUNS = 1 if quick else 3
-study.STUDY.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
+from transportlab.emodel import voice_rating
+from transportlab.notebooks import start
+from transportlab.paths import project_root
+from transportlab.studies.voip_cjm import analysis
+
+results = start("voip_cjm", globals())
+PARAMS = results.params
+pd.set_option("display.width", 200)
+results.study.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
     ["name", "value", "unit", "help"]
 ]
 
@@ -109,15 +121,12 @@ study.STUDY.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
 # NBVAL_IGNORE_OUTPUT
 # ns-3 with the transportlab library (~2 s with the precompiled header, 10+ s without).
 from transportlab import ns  # noqa: F401
+from transportlab.ns3util import pr_sctp_available, sctp_available
 
-SCTP = study.sctp_available()
-CONFIGS = [{"transport": "udp"}, {"transport": "tcp"}]
-if SCTP:
-    CONFIGS += [
-        {"transport": "sctp", "sctp_delivery": "ordered"},
-        {"transport": "sctp", "sctp_delivery": "unordered"},
-    ]
-print("SCTP model in this build:", SCTP)
+print("SCTP model in this build:", sctp_available(), "- PR-SCTP:", pr_sctp_available())
+for experiment in results.experiments:
+    print(f"{experiment.name}: {len(results.points(experiment.name))} points x "
+          f"{results.runs(experiment.name)} runs - {experiment.description}")
 
 # %% [markdown]
 # ## 2. Hand calculation
@@ -128,29 +137,26 @@ print("SCTP model in this build:", SCTP)
 # * 2400 frames/s of those packets load the 5 Mb/s shared link to 2400 × 202 × 8 / 5 Mb/s =
 #   77.6 % (UDP), 82.2 % (TCP) and 85.2 % (SCTP): loaded, not overloaded.
 # * One-way propagation is 20 ms + 2 × (2 … 20 ms) = 24 … 60 ms. The first call's fastest
-#   packet takes 24 ms + 2 × 202 × 8 bit / 100 Mb/s + 202 × 8 bit / 5 Mb/s = 24.355 ms.
+#   packet takes 24 ms + 2 × 202 × 8 bit / 100 Mb/s + 202 × 8 bit / 5 Mb/s = 24.356 ms.
 # * The CJM buffer holds 100 × 50 × 576 B = 2 880 000 B. A chunk is 50 frames = 1 s of
 #   speech, and it is complete only when its last frame has arrived, so CJM plays a frame at
 #   least (50 − position in chunk) × 20 ms after it was sent, plus the network delay: about
 #   1 s on average.
 # * E-model: with every default R = 93.2; a mouth-to-ear delay of 150 ms costs 3.7 points
-#   (R = 89.5, MOS 4.33); 1 s costs 55 points (R ≈ 38, MOS ≈ 2).
+#   (R = 89.5, MOS 4.33); 1 s costs 54 points (R ≈ 39, MOS ≈ 2).
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab.emodel import voice_rating
-
-payload = study.voice_payload_bytes(PARAMS)
-ip_bytes = {"UDP": payload + 28, "TCP": payload + 40, "SCTP": payload + 48}
-print(f"voice message {payload} B; offered {PARAMS['n_calls'] * 1000 / PARAMS['frame_ms']:.0f} "
+hand = analysis.hand_calculation(PARAMS)
+print(f"voice message {hand['message_bytes']} B; offered {hand['offered_frames_per_s']:.0f} "
       "frames/s")
-for name, size in ip_bytes.items():
-    load = 2400 * (size + 2) * 8 / (PARAMS["bottleneck_rate_mbps"] * 1e6)
-    print(f"{name}: {size} B IP packet, shared-link load {100 * load:.1f} %")
-delays = study.access_delays_ms(PARAMS)
-print(f"propagation {2 * delays[0] + 20:.0f}..{2 * delays[-1] + 20:.0f} ms; "
-      f"fastest packet of call 0 {24 + 2 * 202 * 8 / 1e5 + 202 * 8 / 5e3:.3f} ms")
-print(f"CJM buffer {study.playout_policies(PARAMS)[-1].buffer_bytes} B")
+for protocol, size in hand["ip_bytes"].items():
+    print(f"{protocol.upper()}: {size} B IP packet, shared-link load "
+          f"{100 * hand['link_load'][protocol]:.1f} %")
+low, high = hand["propagation_ms"]
+print(f"propagation {low:.0f}..{high:.0f} ms; "
+      f"fastest packet of call 0 {hand['fastest_udp_delay_ms']:.3f} ms")
+print(f"CJM buffer {hand['cjm_buffer_bytes']} B")
 for ta in (0, 150, 1000):
     r = voice_rating(ta, 0.0)
     print(f"Ta = {ta:4d} ms: R = {r.R:.1f}, MOS = {r.MOS:.2f}")
@@ -158,27 +164,22 @@ for ta in (0, 150, 1000):
 # %% [markdown]
 # ## 3. The seed's configuration
 #
-# Every transport configuration runs `RUNS` times (ns-3 RngRun 1 … RUNS; the runs differ in
-# the calls' start times, and with loss or cross traffic in those too). `summary` has one row
-# per configuration, playout policy and run; the table shows means and 95 % confidence
-# intervals (Student's t) over the runs.
+# Experiment `main`: every transport configuration (UDP, TCP, and with the SCTP model SCTP
+# with ordered and with unordered delivery; one socket per call) runs `results.runs("main")`
+# times; the runs differ in the calls' start times (and with loss or cross traffic in those
+# too). The run step is cached per point and run; the playout models and the E-model run on
+# every load, so changing them costs no simulation. The `summary` table
+# (`reproduction.summary_table`) has the means and 95 % confidence intervals (Student's t)
+# over the runs per configuration and playout model.
 
 # %%
-points = [dict(PARAMS, **c) for c in CONFIGS]
-tables = sweep.run(study.STUDY, points, runs=RUNS, quick=quick, scheduler=scheduler)
-summary = tables["summary"]
-summary["configuration"] = summary.apply(study.configuration, axis=1)
-print(f"{len(points)} configurations x {RUNS} runs = {len(tables['cost'])} simulations")
+main = results["main"]
+print(f"{len(results.points('main'))} configurations x {results.runs('main')} runs = "
+      f"{len(main['cost'])} simulations")
 
 # %%
 # NBVAL_CHECK_OUTPUT
-import pandas as pd
-
-pd.set_option("display.width", 200)
-COLUMNS = ["frames_per_s", "ip_packets_per_s", "delay_mean_ms", "delay_p99_ms", "delay_max_ms",
-           "before_jitter_ms", "after_jitter_ms", "playout_delay_mean_ms", "late_loss_rate",
-           "R", "MOS"]
-table = study.with_confidence(summary, ["configuration", "policy"], COLUMNS)
+table = results.table("summary")
 network = table[table["policy"] == "arrival"].set_index("configuration")
 print("Network (before playout), mean over runs:")
 print(network[["frames_per_s", "ip_packets_per_s", "delay_mean_ms", "delay_p99_ms",
@@ -201,82 +202,31 @@ print(table[table["policy"] != "arrival"].set_index(["configuration", "policy"])
 # R far down. A practical buffer keeps a floor; with 5 ms (`adaptive_margin_ms`) it loses
 # nothing (section 5.4). SCTP ordered and unordered are indistinguishable here: nothing is
 # lost, so nothing waits.
+#
+# The figures are built by `reproduction.rate_delay_figure` (run 1) and
+# `reproduction.r_factor_figure` (every run) and saved, with the number of runs behind them,
+# to `figures[/quick]/voip_cjm/`.
 
 # %%
-import matplotlib.pyplot as plt
-
-from transportlab.figures import save_figure
-from transportlab.paths import project_root
-
-first = tables["per_second"].assign(
-    configuration=tables["per_second"].apply(study.configuration, axis=1)
-)
-first = first[first["run"] == 1]
-fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
-for name, group in first.groupby("configuration", sort=False):
-    axes[0].plot(group["second"], group["frames"], label=name)
-    axes[1].plot(group["second"], group["delay_max_ms"], label=name)
-samples = tables["sample"].assign(configuration=tables["sample"].apply(study.configuration, axis=1))
-samples = samples[samples["run"] == 1]
-for name, group in samples.groupby("configuration", sort=False):
-    received = group.dropna(subset=["arrival"])
-    axes[2].plot(received["send"], (received["arrival"] - received["send"]) * 1e3, ".",
-                 markersize=2, label=name)
-axes[0].set(xlabel="time (s)", ylabel="frames received per second",
-            title="Frames received per second (cf. seed Fig. 3)")
-axes[1].axhline(150, color="black", linestyle=":", label="ITU-T 150 ms")
-axes[1].set(xlabel="time (s)", ylabel="max one-way delay in the second (ms)",
-            title="Voice delay (cf. seed Fig. 4)")
-axes[2].set(xlabel="send time (s)", ylabel="one-way delay (ms)",
-            title="Delay of every frame of call 0")
-for ax in axes:
-    ax.legend(fontsize=7)
-fig.tight_layout()
-print(save_figure(fig, study.STUDY.name, "rate_delay", quick=quick, n_runs=1)
-      .relative_to(project_root()))
+fig = results.figure("rate_delay")
 
 # %%
-fig, ax = plt.subplots(figsize=(9, 3.6))
-rated = table[table["policy"] != "arrival"]
-policies = ["fixed", "adaptive", "cjm"]
-width = 0.8 / len(policies)
-configurations = list(dict.fromkeys(rated["configuration"]))
-for i, policy in enumerate(policies):
-    part = rated[rated["policy"] == policy].set_index("configuration").loc[configurations]
-    x = [c + (i - 1) * width for c in range(len(configurations))]
-    ax.bar(x, part["R"], width=width, label=policy)
-    ax.errorbar(x, part["R"], yerr=[part["R"] - part["R_low"], part["R_high"] - part["R"]],
-                fmt="none", color="black", linewidth=1)
-ax.set_xticks(range(len(configurations)), configurations)
-ax.axhline(70, color="black", linestyle=":", linewidth=1)
-ax.text(len(configurations) - 0.5, 71, "R = 70: some users dissatisfied", ha="right", fontsize=7)
-ax.set(ylabel="E-model R (mean over calls)", ylim=(0, 100),
-       title="Voice quality after playout (bars: mean over runs, lines: 95 % CI)")
-ax.legend(fontsize=8)
-fig.tight_layout()
-print(save_figure(fig, study.STUDY.name, "r_factor", quick=quick, n_runs=RUNS)
-      .relative_to(project_root()))
+fig = results.figure("r_factor")
 
 # %% [markdown]
 # ## 4. Comparison with the published numbers
 #
-# `data/published/voip_cjm.csv` holds the seed's numbers. We compare them with the
-# network-side numbers of the seed's configuration: frames delivered per second, the
-# maximum one-way delay of any frame of any call, and the RFC 3550 jitter (mean over the
-# calls). The seed's SCTP is our `SCTP ordered`. A 20 % tolerance (the project default)
-# cannot tell 2400 from 2200 packets/s, so that metric gets 5 %.
+# `data/published/voip_cjm.csv` holds the seed's numbers. `reproduction.comparison` compares
+# them with the network-side numbers of the seed's configuration: frames delivered per
+# second, the maximum one-way delay of any frame of any call, and the RFC 3550 jitter (mean
+# over the calls). The seed's SCTP is our `SCTP ordered`. A 20 % tolerance (the project
+# default) cannot tell 2400 from 2200 packets/s, so that metric gets 5 %.
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab.files import write_csv
-from transportlab.paths import results_dir
-from transportlab.published import compare
-
-comparison = compare(study.STUDY.name, study.reproduced_values(summary),
-                     tolerance={"packets_received_per_second": 0.05}, quick=quick)
+comparison = results.comparison()
 print(comparison[["protocol", "metric", "unit", "published", "reproduced", "ci_low", "ci_high",
                   "n_runs", "verdict"]].round(3).to_string(index=False))
-summary_csv = write_csv(table, results_dir(study.STUDY.name, quick) / "summary.csv")
 
 # %% [markdown]
 # Why the rows match or differ:
@@ -304,126 +254,81 @@ summary_csv = write_csv(table, results_dir(study.STUDY.name, quick) / "summary.c
 #
 # ### 5.1 Random loss on the shared link
 #
-# Loss (in each direction of the shared link) is where the transports part: UDP loses the
-# frames, TCP and SCTP recover them by retransmission, but a retransmitted frame (and, with
-# ordered delivery, every frame behind it) comes too late for a playout point a few tens of
+# Experiment `loss` (`loss_rate` in each direction of the shared link; 2 % in quick mode,
+# 1 % and 3 % in full mode). Loss is where the transports part: UDP loses the frames, TCP
+# and SCTP recover them by retransmission, but a retransmitted frame (and, with ordered
+# delivery, every frame behind it) comes too late for a playout point a few tens of
 # milliseconds after the network delay. Unordered SCTP delivers the frames behind a loss at
 # once: only the lost frame itself waits, and the late loss at the fixed playout point drops
 # to about the link's loss rate. SCTP's worst delays exceed a second, TCP's stay at a few
 # hundred milliseconds: a retransmission timeout waits at least RTO.Min, 1 s for NS-2's (and
-# RFC 9260's) SCTP, 200 ms for NS-2's TCP.
+# RFC 9260's) SCTP, 200 ms for NS-2's TCP. Where the SCTP model has PR-SCTP (RFC 3758), a
+# configuration that abandons a frame 100 ms after sending it joins them.
 
 # %%
-LOSSES = [0.02] if quick else [0.01, 0.03]
-loss_configs = list(CONFIGS)
-if study.pr_sctp_available():  # PR-SCTP (RFC 3758): abandon a frame 100 ms after sending it
-    loss_configs.append(
-        {"transport": "sctp", "sctp_delivery": "unordered", "sctp_pr_lifetime_ms": 100.0})
-loss_points = [dict(PARAMS, **BEYOND, **c, link_loss_rate=x)
-               for x in LOSSES for c in loss_configs]
-lossy = sweep.run(study.STUDY, loss_points, runs=BEYOND_RUNS, quick=quick, scheduler=scheduler)
-lossy_summary = lossy["summary"]
-lossy_summary["configuration"] = lossy_summary.apply(study.configuration, axis=1)
+loss = results["loss"]
 
 # %%
 # NBVAL_CHECK_OUTPUT
-loss_table = study.with_confidence(
-    lossy_summary, ["link_loss_rate", "configuration", "policy"],
-    ["network_loss_rate", "late_loss_rate", "delay_p99_ms", "delay_max_ms", "before_jitter_ms",
-     "R"],
-)
+loss_table = results.table("loss")
 print(loss_table[loss_table["policy"] != "arrival"].set_index(
-    ["link_loss_rate", "configuration", "policy"])[
+    ["loss_rate", "configuration", "policy"])[
     ["network_loss_rate", "late_loss_rate", "delay_p99_ms", "delay_max_ms", "before_jitter_ms",
      "R"]].round(3).to_string())
 
 # %% [markdown]
 # ### 5.2 Bursty cross traffic
 #
-# A UDP on/off source (exponential bursts of 0.5 s at 2 Mb/s, mean 1 Mb/s, 548-byte packets)
-# shares the 5 Mb/s link: during a burst the link is overloaded and the 50-packet queue fills.
-# UDP voice loses the frames that find it full; TCP and SCTP back off and queue the voice in
-# their send buffers, so they deliver everything, seconds late, with jitter before playout of
-# 25–45 ms — the order of the seed's 30–35 ms. No playout buffer rescues such a call; only
-# CJM, which never discards a frame, keeps R clearly above zero.
+# Experiment `cross_traffic`: a UDP on/off source (exponential bursts of 0.5 s at 2 Mb/s,
+# mean 1 Mb/s, 548-byte packets) shares the 5 Mb/s link: during a burst the link is
+# overloaded and the 50-packet queue fills. UDP voice loses the frames that find it full; TCP
+# and SCTP back off and queue the voice in their send buffers, so they deliver everything,
+# seconds late, with jitter before playout of 25–45 ms — the order of the seed's 30–35 ms. No
+# playout buffer rescues such a call; only CJM, which never discards a frame, keeps R clearly
+# above zero.
 
 # %%
-cross_points = [dict(PARAMS, **BEYOND, **c, cross_traffic="udp_onoff") for c in CONFIGS]
-cross = sweep.run(study.STUDY, cross_points, runs=BEYOND_RUNS, quick=quick, scheduler=scheduler)
-cross_summary = cross["summary"]
-cross_summary["configuration"] = cross_summary.apply(study.configuration, axis=1)
+cross = results["cross_traffic"]
 
 # %%
 # NBVAL_CHECK_OUTPUT
-cross_table = study.with_confidence(
-    cross_summary, ["configuration", "policy"],
-    ["frames_per_s", "network_loss_rate", "late_loss_rate", "delay_max_ms", "before_jitter_ms",
-     "after_jitter_ms", "playout_delay_mean_ms", "R"],
-)
+cross_table = results.table("cross_traffic")
 print(cross_table.set_index(["configuration", "policy"]).drop(columns="runs")[
     ["frames_per_s", "network_loss_rate", "late_loss_rate", "delay_max_ms", "before_jitter_ms",
      "after_jitter_ms", "playout_delay_mean_ms", "R"]].round(3).to_string())
 
 # %% [markdown]
-# How the policies play the frames of one call under this cross traffic (run 1): each dot is
-# a frame's network delay, each line the send-to-playout time a policy chose; a dot above a
-# policy's line is a late frame. CJM's line sits a chunk (about one second) above the
-# network delay, because every frame of a chunk waits as long as its first; after a stall it
-# never comes down again, since it keeps the sender's spacing and has no silence to shorten.
+# How the policies play the frames of one call under this cross traffic (run 1,
+# `reproduction.playout_call0_figure`): each dot is a frame's network delay, each line the
+# send-to-playout time a policy chose; a dot above a policy's line is a late frame. CJM's
+# line sits a chunk (about one second) above the network delay, because every frame of a
+# chunk waits as long as its first; after a stall it never comes down again, since it keeps
+# the sender's spacing and has no silence to shorten.
 
 # %%
-cross_samples = cross["sample"].assign(
-    configuration=cross["sample"].apply(study.configuration, axis=1))
-cross_samples = cross_samples[cross_samples["run"] == 1]
-fig, axes = plt.subplots(1, 2, figsize=(12, 3.8), sharey=True)
-for ax, (name, call) in zip(axes, cross_samples.groupby("configuration", sort=False),
-                            strict=False):
-    ax.plot(call["send"], (call["arrival"] - call["send"]) * 1e3, ".", markersize=3,
-            color="black", label="arrival (network delay)")
-    for policy in ("fixed", "adaptive", "cjm"):
-        ax.plot(call["send"], (call[f"slot_{policy}"] - call["send"]) * 1e3, label=policy)
-    ax.set_yscale("log")
-    ax.set(xlabel="send time (s)", title=f"Call 0 over {name}, 1 Mb/s cross traffic")
-axes[0].set_ylabel("send-to-playout time (ms)")
-axes[0].legend(fontsize=8)
-fig.tight_layout()
-print(save_figure(fig, study.STUDY.name, "playout_call0", quick=quick, n_runs=1)
-      .relative_to(project_root()))
+fig = results.figure("playout_call0")
 
 # %% [markdown]
 # ### 5.3 The trunk topology: one connection per call, or one for all
 #
-# All calls between two gateways, each with the same propagation delay (2 + 20 + 2 ms), with
-# 1 % loss on the shared link. A gateway can open a TCP connection (SCTP association) per call
-# or carry all calls over one; on one TCP connection a lost segment holds up every call behind
-# it, which SCTP avoids by giving each call a stream of its own (the test suite checks that
-# per-call streams deliver earlier than one stream). Here, though, capacity decides: one
-# connection has one congestion window, and at 1 % loss a single TCP or SCTP flow with
-# 536-byte segments and a 48 ms round trip carries roughly MSS/RTT × 1.22/√p ≈ 1 Mb/s, a
-# quarter of the 4 Mb/s the 48 calls need (SCTP also stalls for RTO.Min = 1 s after each
-# timeout). The send buffer overflows and most frames are lost at the sender, streams and
-# unordered delivery notwithstanding. One association per call gives each call its own window.
+# Experiment `trunk`: all calls between two gateways, each with the same propagation delay
+# (2 + 20 + 2 ms), with 1 % loss on the shared link. A gateway can open a TCP connection
+# (SCTP association) per call or carry all calls over one (`connection = "shared"`); on one
+# TCP connection a lost segment holds up every call behind it, which SCTP avoids by giving
+# each call a stream of its own (the test suite checks that per-call streams deliver earlier
+# than one stream). Here, though, capacity decides: one connection has one congestion window,
+# and at 1 % loss a single TCP or SCTP flow with 536-byte segments and a 48 ms round trip
+# carries roughly MSS/RTT × 1.22/√p ≈ 1 Mb/s, a quarter of the 4 Mb/s the 48 calls need
+# (SCTP also stalls for RTO.Min = 1 s after each timeout). The send buffer overflows and most
+# frames are lost at the sender, streams and unordered delivery notwithstanding. One
+# association per call gives each call its own window.
 
 # %%
-trunk_configs = list(CONFIGS) + [{"transport": "tcp", "connection": "shared"}]
-if SCTP:
-    trunk_configs += [
-        {"transport": "sctp", "sctp_delivery": "ordered", "connection": "shared"},
-        {"transport": "sctp", "sctp_delivery": "unordered", "connection": "shared"},
-    ]
-trunk_points = [dict(PARAMS, **BEYOND, **c, topology="trunk", link_loss_rate=0.01)
-                for c in trunk_configs]
-trunk = sweep.run(study.STUDY, trunk_points, runs=BEYOND_RUNS, quick=quick, scheduler=scheduler)
-trunk_summary = trunk["summary"]
-trunk_summary["configuration"] = trunk_summary.apply(study.configuration, axis=1)
+trunk = results["trunk"]
 
 # %%
 # NBVAL_CHECK_OUTPUT
-trunk_table = study.with_confidence(
-    trunk_summary, ["configuration", "policy"],
-    ["frames_per_s", "network_loss_rate", "late_loss_rate", "delay_max_ms", "before_jitter_ms",
-     "R"],
-)
+trunk_table = results.table("trunk")
 print(trunk_table[trunk_table["policy"] != "arrival"].set_index(["configuration", "policy"])
       .drop(columns="runs")[["frames_per_s", "network_loss_rate", "late_loss_rate",
                              "delay_max_ms", "before_jitter_ms", "R"]].round(3).to_string())
@@ -431,29 +336,21 @@ print(trunk_table[trunk_table["policy"] != "arrival"].set_index(["configuration"
 # %% [markdown]
 # ### 5.3b Talkspurts
 #
-# With silence suppression a call sends only while its speaker talks (exponential talkspurts
-# of 1.0 s and silences of 1.35 s on average: 43 % activity), so 113 calls offer the seed's
-# 2400 frames/s on average. The load on the shared link now fluctuates: when more than about
-# 60 calls talk at once the link is overloaded, the queue fills and drops frames, and TCP and
-# SCTP recover them with retransmissions that take hundreds of milliseconds to seconds. CJM
-# fares worst here: a 50-frame chunk now spans talkspurts and silences (about 2.4 s of
-# conversation), and since it keeps the sender's spacing and plays chunk after chunk, its
-# delay only ever grows, to the longest chunk seen.
+# Experiment `talkspurts`: with silence suppression a call sends only while its speaker talks
+# (exponential talkspurts of 1.0 s and silences of 1.35 s on average: 43 % activity), so 113
+# calls offer the seed's 2400 frames/s on average. The load on the shared link now
+# fluctuates: when more than about 60 calls talk at once the link is overloaded, the queue
+# fills and drops frames, and TCP and SCTP recover them with retransmissions that take
+# hundreds of milliseconds to seconds. CJM fares worst here: a 50-frame chunk now spans
+# talkspurts and silences (about 2.4 s of conversation), and since it keeps the sender's
+# spacing and plays chunk after chunk, its delay only ever grows, to the longest chunk seen.
 
 # %%
-spurt_points = [dict(PARAMS, **BEYOND, **c, voice_activity="talkspurts", n_calls=113)
-                for c in CONFIGS]
-spurts = sweep.run(study.STUDY, spurt_points, runs=BEYOND_RUNS, quick=quick, scheduler=scheduler)
-spurt_summary = spurts["summary"]
-spurt_summary["configuration"] = spurt_summary.apply(study.configuration, axis=1)
+spurts = results["talkspurts"]
 
 # %%
 # NBVAL_CHECK_OUTPUT
-spurt_table = study.with_confidence(
-    spurt_summary, ["configuration", "policy"],
-    ["frames_per_s", "network_loss_rate", "late_loss_rate", "delay_p99_ms", "delay_max_ms",
-     "before_jitter_ms", "playout_delay_mean_ms", "R"],
-)
+spurt_table = results.table("talkspurts")
 print(spurt_table.set_index(["configuration", "policy"]).drop(columns="runs")[
     ["frames_per_s", "network_loss_rate", "late_loss_rate", "delay_p99_ms", "delay_max_ms",
      "before_jitter_ms", "playout_delay_mean_ms", "R"]].round(3).to_string())
@@ -461,50 +358,25 @@ print(spurt_table.set_index(["configuration", "policy"]).drop(columns="runs")[
 # %% [markdown]
 # ### 5.4 The playout models on one recording
 #
-# One run of the seed's configuration with 1 % loss, recorded once, played out by many
-# buffers: CJM with chunks of 1 to 50 frames, the adaptive algorithm with and without a
-# 5 ms floor, fixed playout points of 80 and 130 ms. Smaller chunks shorten CJM's wait; with
-# one-frame chunks CJM plays each frame as soon as it and its predecessor have arrived.
+# Experiment `playout_models`: one run of the seed's configuration with 1 % loss per
+# transport, recorded once and played out by many buffers (`playout_set = "variants"`): CJM
+# with chunks of 1 to 50 frames, the adaptive algorithm with and without a 5 ms floor, fixed
+# playout points of 80 and 130 ms. Smaller chunks shorten CJM's wait; with one-frame chunks
+# CJM plays each frame as soon as it and its predecessor have arrived. `total_loss_rate` is
+# what the listener misses: frames lost in the network plus frames that came too late.
 
 # %%
-from transportlab.playout import AdaptivePlayout, ChunkPlayout, FixedPlayout
-from transportlab.voice import VoiceQualitySettings, assess_calls, call_traces, pool
-
-variants = [FixedPlayout(0.08, name="fixed 80 ms"), FixedPlayout(0.13, name="fixed 130 ms"),
-            AdaptivePlayout(resync_interval=1.0, name="adaptive"),
-            AdaptivePlayout(resync_interval=1.0, margin=0.005, name="adaptive +5 ms")]
-variants += [ChunkPlayout(chunk_packets=k, max_packet_bytes=576, name=f"cjm {k}")
-             for k in (1, 5, 10, 25, 50)]
-rows = []
-for transport in ("udp", "tcp"):
-    one = dict(PARAMS, **BEYOND, transport=transport, link_loss_rate=0.01)
-    raw = study.run_network(one, seed=1, run=1)
-    traces = call_traces(raw["packets"], one["frame_ms"] / 1000, stop_time=raw["end"])
-    calls, schedules = assess_calls(traces, variants, VoiceQualitySettings())
-    rows.append(pool(calls, traces, schedules).assign(transport=transport.upper()))
-playout_table = pd.concat(rows, ignore_index=True)
+models = results["playout_models"]
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(playout_table.set_index(["transport", "policy"])[
+playout_table = results.table("playout_models")
+print(playout_table.set_index(["configuration", "policy"])[
     ["playout_delay_mean_ms", "late_loss_rate", "after_jitter_ms", "mouth_to_ear_ms", "R", "MOS"]
 ].round(3).to_string())
 
 # %%
-fig, ax = plt.subplots(figsize=(7, 4))
-for transport, group in playout_table.groupby("transport"):
-    ax.plot(group["mouth_to_ear_ms"], 100 * group["loss_rate"], "o", label=transport)
-    for _, r in group.iterrows():
-        ax.annotate(r["policy"], (r["mouth_to_ear_ms"], 100 * r["loss_rate"]), fontsize=6,
-                    xytext=(3, 3), textcoords="offset points")
-ax.set_xscale("log")
-ax.set(xlabel="mouth-to-ear delay (ms, mean over calls)",
-       ylabel="frames lost to the listener (%)",
-       title="Delay against loss of every playout model (1 % loss, one run)")
-ax.legend(fontsize=8)
-fig.tight_layout()
-print(save_figure(fig, study.STUDY.name, "playout_tradeoff", quick=quick, n_runs=1)
-      .relative_to(project_root()))
+fig = results.figure("playout_tradeoff")
 
 # %% [markdown]
 # ## 6. Summary
@@ -526,3 +398,16 @@ print(save_figure(fig, study.STUDY.name, "playout_tradeoff", quick=quick, n_runs
 #   remains is the retransmission delay itself, which RTO.Min (1 s) makes long. Carrying
 #   many calls over one connection or association is the worst choice on a lossy path: one
 #   congestion window for all of them.
+#
+# ## 7. Files
+#
+# `results.write()` writes what `transportlab reproduce --study voip_cjm` writes:
+# `comparison.csv` (with the tolerance it used), one CSV per table above (`summary.csv` is
+# the table of section 3) in `data/results[/quick]/voip_cjm/`, and every figure in
+# `figures[/quick]/voip_cjm/`. `transportlab reproduce` also collects every study's
+# comparison into `data/results[/quick]/summary.csv`.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+for path in results.write():
+    print(path.relative_to(project_root()))
