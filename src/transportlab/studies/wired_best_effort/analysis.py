@@ -97,6 +97,18 @@ def packet_sizes(params: Mapping[str, Any]) -> pd.DataFrame:
     return frame
 
 
+def sctp_awk_share(params: Mapping[str, Any]) -> float:
+    """Share of a full SCTP packet's data the AWK throughput script counts.
+
+    The script counts ``size - size % pkt`` of a packet's NS-2 size (1000 of the
+    1500 bytes of a packet with 1452 data bytes); the packet carries
+    ``sctp_message_size`` bytes of data.
+    """
+    sizes = packet_sizes(params).set_index("packet")
+    size, pkt = int(sizes.loc["SCTP DATA", "ns2"]), params["awk_pkt"]
+    return (size - size % pkt) / params["sctp_message_size"]
+
+
 def expected_queueing_delay(params: Mapping[str, Any], packet_bytes: int) -> float:
     """One-way delay (s) of a packet finding ``queue_packets - 1`` packets of its size waiting.
 
@@ -415,9 +427,10 @@ def reproduced_values(flows: pd.DataFrame, delay: str = "printed") -> pd.DataFra
     return pd.concat(frames, ignore_index=True)
 
 
-def ci_display(summary: pd.DataFrame) -> pd.DataFrame:
-    """``mean ± half CI`` per (protocol, flow, pair) and metric, as text (for display)."""
-    shown = summary.copy()
+def ci_display(summary: pd.DataFrame, application: str = "ftp") -> pd.DataFrame:
+    """``mean ± half CI`` of :func:`per_pair_summary` per (protocol, flow, pair) and metric,
+    as text, for the pairs of one application (for display)."""
+    shown = summary[summary["application"] == application].copy()
     shown["mean ± half CI"] = [
         f"{m:.4g} ± {(h - low) / 2:.2g}" if np.isfinite(h) else f"{m:.4g}"
         for m, low, h in zip(shown["mean"], shown["ci_low"], shown["ci_high"], strict=True)
