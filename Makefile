@@ -108,12 +108,15 @@ distclean: clean
 # Student notebooks and Otter autograders into dist/assignments/ (not committed);
 # `make assignments ASSIGNMENTS=01_bottleneck_basics` builds one. Grade a submission
 # locally (no Docker) with `make grade ASSIGNMENTS=01_bottleneck_basics SUBMISSION=x.ipynb`.
+# Both register the Jupyter kernel `transportlab` (this environment) the notebooks name.
 ASSIGNMENTS ?=
 SUBMISSION  ?=
-.PHONY: assignments grade
-assignments: $(DEPS_STAMP)
+.PHONY: assignments grade kernel
+assignments: install kernel
 	$(PY) assignments/build.py $(ASSIGNMENTS)
 
-grade: install
-	$(PY) -c "from transportlab.notebooks import ensure_kernel; ensure_kernel()"
+grade: install kernel
 	$(PY) assignments/build.py $(ASSIGNMENTS) --grade $(SUBMISSION)
+
+kernel: $(NATIVE_STAMP)
+	$(PY) -c "from transportlab.notebooks import ensure_kernel; print('Jupyter kernel:', ensure_kernel())"
