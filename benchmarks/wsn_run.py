@@ -43,7 +43,7 @@ def cpu():
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
 t0, c0 = time.perf_counter(), cpu()
-r = w.run_scenario(params, seed=1, run=1, options=w.RunOptions(**options))
+r = w.simulate(params, seed=1, run=1, options=w.RunOptions(**options))
 total, cpu_total = time.perf_counter() - t0, cpu() - c0
 s = r["summary"].iloc[0]
 perf = r["performance"].iloc[0]
@@ -91,7 +91,7 @@ def variants(compare: bool, extra: dict, ab: str | None = None) -> list[tuple[st
     speed = {
         name: default
         for name, default in RunOptions().__dict__.items()
-        if isinstance(default, bool) and name not in ("record_packets", "checksums")
+        if isinstance(default, bool) and name != "checksums"
     }
     unknown = set(BEFORE) - set(speed)
     if unknown:

@@ -31,7 +31,7 @@
 # `RTSThreshold_ 0`); a 50-packet drop-tail interface queue; AODV with NS-2's constants
 # (no HELLO messages); CBR of 256-byte reports; 100 s.
 #
-# **What we had to decide or could not match** (details in the module docstring of
+# **What we had to decide or could not match** (details in the package docstring of
 # `transportlab.studies.wsn_reporting_interval`):
 #
 # * *Placement.* Figure 1 is not legible in the seed. We place 7 columns x 8 rows, one
@@ -57,6 +57,12 @@
 #   built; the notebook runs whichever protocols are available.
 #
 # **Runs:** every figure states how many replications (ns-3 RngRun) stand behind it.
+#
+# **Where the numbers come from:** the study package `transportlab.studies.wsn_reporting_interval`
+# (`scenario.py` builds and runs ns-3, `analysis.py` computes the metrics of a run,
+# `reproduction.py` the comparison with Tables 2-4, `summary.csv` and the figures).
+# `transportlab reproduce --study wsn_reporting_interval [--quick]` writes the same files
+# without this notebook.
 
 # %% tags=["parameters"]
 quick = True  # quick mode: 20 s, 11 reporting sensors, intervals 1/5/20, 1 run
@@ -68,25 +74,23 @@ params = {}  # study parameters that differ from the defaults
 # ## 1. Parameters
 
 # %%
-from transportlab import sweep
-from transportlab.studies import wsn_reporting_interval as wsn
+from transportlab.notebooks import start
+from transportlab.studies.wsn_reporting_interval import analysis, network, scenario
 
-PARAMS = wsn.STUDY.validate(params, quick=quick)
-RUNS = runs or (1 if quick else 2)
-INTERVALS = [1.0, 5.0, 20.0] if quick else list(wsn.PRINTED_INTERVALS)
-wsn.STUDY.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
+results = start("wsn_reporting_interval", globals())
+PARAMS = results.params
+results.study.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
     ["name", "value", "unit", "help"]
 ]
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-# ns-3 with the transportlab library (~2 s with the precompiled header).
-from transportlab import ns
+# ns-3 with the transportlab library (~2 s with the precompiled header); the protocols
+# this build runs (SCTP needs the project's SCTP model).
+from transportlab import ns  # noqa: F401
+from transportlab.studies.wsn_reporting_interval.reproduction import protocols
 
-PROTOCOLS = ["udp", "tcp"]
-if ns.TypeId.LookupByNameFailSafe("ns3::SctpSocketFactory", ns.TypeId()):
-    PROTOCOLS.append("sctp")
-PROTOCOLS
+protocols()
 
 # %% [markdown]
 # ## 2. From ranges to transmit power, and the check
@@ -99,12 +103,17 @@ PROTOCOLS
 # %%
 # NBVAL_CHECK_OUTPUT
 f = PARAMS["frequency_hz"]
-print(f"crossover distance at {f / 1e9:g} GHz: {wsn.crossover_distance_m(f):.1f} m")
-for label, rng in (("sensors 8-55", PARAMS["short_range_m"]), ("sink, 1-7", PARAMS["long_range_m"])):
-    power = wsn.tx_power_for_range_w(rng, PARAMS["rx_threshold_w"], f)
-    cs = wsn.range_for_threshold_m(power, PARAMS["cs_threshold_w"], f)
-    print(f"{label}: range {rng:.0f} m -> {power * 1e3:.2f} mW ({wsn.w_to_dbm(power):.2f} dBm), "
-          f"carrier sense to {cs:.0f} m")
+print(f"crossover distance at {f / 1e9:g} GHz: {network.crossover_distance_m(f):.1f} m")
+for label, rng in (
+    ("sensors 8-55", PARAMS["short_range_m"]),
+    ("sink, 1-7", PARAMS["long_range_m"]),
+):
+    power = network.tx_power_for_range_w(rng, PARAMS["rx_threshold_w"], f)
+    cs = network.range_for_threshold_m(power, PARAMS["cs_threshold_w"], f)
+    print(
+        f"{label}: range {rng:.0f} m -> {power * 1e3:.2f} mW ({network.w_to_dbm(power):.2f} dBm), "
+        f"carrier sense to {cs:.0f} m"
+    )
 
 # %% [markdown]
 # In ns-3, with two nodes and three broadcast frames each:
@@ -113,7 +122,9 @@ for label, rng in (("sensors 8-55", PARAMS["short_range_m"]), ("sink, 1-7", PARA
 # NBVAL_CHECK_OUTPUT
 for rng, distances in ((60.0, (59.0, 61.0)), (150.0, (149.0, 151.0))):
     for d in distances:
-        print(f"{rng:.0f}-m sender, receiver at {d:.0f} m: {wsn.range_probe(d, rng)} of 3 frames")
+        print(
+            f"{rng:.0f}-m sender, receiver at {d:.0f} m: {scenario.range_probe(d, rng)} of 3 frames"
+        )
 
 # %% [markdown]
 # ## Speed and memory of one 100-s run
@@ -135,7 +146,7 @@ for rng, distances in ((60.0, (59.0, 61.0)), (150.0, (149.0, 151.0))):
 # stays flat at about 0.46 GB.
 #
 # Two more models cut work without changing what is simulated (each can be turned off in
-# `RunOptions`; `benchmarks/wsn_run.py --compare` and `tests/test_wifi_*.py` check that the
+# `scenario.RunOptions`; `benchmarks/wsn_run.py --compare` and `tests/test_wifi_*.py` check that the
 # results are identical):
 #
 # * `ns3::SensitivityFilteredYansWifiPhy` (src/wifi-fanout): `YansWifiChannel` schedules
@@ -162,140 +173,66 @@ for rng, distances in ((60.0, (59.0, 61.0)), (150.0, (149.0, 151.0))):
 # %% [markdown]
 # ## 3. Simulation
 #
-# 2 or 3 protocols x 5 intervals x `RUNS` replications through `transportlab.sweep`
-# (a local Dask cluster in full mode, or a scheduler address), cached per point and run.
-# One 100-s run takes 13.0 M events for UDP at a 1-s interval (see
-# `benchmarks/wsn_run.py` for its time and memory).
+# 2 or 3 protocols x 5 intervals (quick: 1, 5, 20 s) x the replications, through
+# `transportlab.sweep` (a local Dask cluster in full mode, or a scheduler address), cached
+# per point and run: experiment `intervals` of the study's reproduction. One 100-s run
+# takes 13.0 M events for UDP at a 1-s interval (see `benchmarks/wsn_run.py` for its time
+# and memory).
 
 # %%
-points = [
-    dict(PARAMS, **point)
-    for point in sweep.grid(protocol=PROTOCOLS, reporting_interval=INTERVALS)
-]
-tables = sweep.run(wsn.STUDY, points, runs=RUNS, quick=quick, scheduler=scheduler)
-summary = tables["summary"]
-print(f"{len(points)} points x {RUNS} runs = {len(summary)} simulations")
+summary = results["intervals"]["summary"]
+print(
+    f"{len(results.points('intervals'))} points x {results.runs('intervals')} runs = "
+    f"{len(summary)} simulations"
+)
 
 # %% [markdown]
 # ## 4. Results per interval (mean over runs)
-
-# %%
-import numpy as np
-import pandas as pd
-
-METRICS = {  # our column -> (published metric, unit, axis label)
-    "throughput_kbps": ("throughput", "kbps", "throughput at the sink (kb/s)"),
-    "energy_per_node_j": ("consumed_energy", "J", "energy per node (J)"),
-    "routing_load": ("routing_load", "ratio", "routing packets per delivered packet"),
-    "mac_load": ("mac_load", "ratio", "MAC frames per delivered packet"),
-    "dropped_packets": ("dropped_packets", "packets", "dropped packets"),
-    "mean_delay_ms": ("e2e_delay", "ms", "end-to-end delay (ms)"),
-}
+#
+# The metrics of one run (`analysis.summarise`): throughput at the sink, energy per node,
+# AODV packets and MAC frames per delivered report, dropped packets, end-to-end delay.
 
 # %%
 # NBVAL_CHECK_OUTPUT
-table = summary.groupby(["protocol", "reporting_interval"])[
-    ["sent", "delivered", *METRICS]
-].mean()
-print(table.round(2).to_string())
+print(analysis.per_interval(summary).round(2).to_string())
 
 # %% [markdown]
 # ## 5. Comparison with Tables 2-4
 #
 # One row per published number; `reproduced` is the mean over runs with a 95 % Student-t
 # interval; the `Avg` rows are, per run, the mean over the five intervals (as the
-# paper's `Avg` rows are the mean of its five rows). Verdicts: `matches` within 20 %,
-# `same-direction` when the ordering against the other protocols agrees, else `differs`.
+# paper's `Avg` rows are the mean of its five rows; only when all five ran). Verdicts:
+# `matches` within 20 %, `same-direction` when the ordering against the other protocols
+# agrees, else `differs`.
 
 # %%
-from transportlab import published
-
-rows = []
-for column, (metric, unit, _) in METRICS.items():
-    for _, r in summary.iterrows():
-        rows.append({"protocol": r["protocol"].upper(), "metric": metric, "unit": unit,
-                     "row": f"data interval {r['reporting_interval']:g}", "run": r["run"],
-                     "value": r[column]})
-reproduced = pd.DataFrame(rows)
-if len(INTERVALS) == len(wsn.PRINTED_INTERVALS):
-    averages = reproduced.groupby(["protocol", "metric", "unit", "run"], as_index=False)["value"].mean()
-    reproduced = pd.concat([reproduced, averages.assign(row="Avg")], ignore_index=True)
-comparison = published.compare(wsn.STUDY.name, reproduced.drop(columns="run"), quick=quick)
+comparison = results.comparison()
 
 # %%
 # NBVAL_CHECK_OUTPUT
 print(comparison.groupby(["protocol", "verdict"]).size().to_string())
 
 # %%
-shown = comparison[["protocol", "metric", "row", "unit", "published", "reproduced", "ci_low",
-                    "ci_high", "verdict"]]
+shown = comparison[
+    ["protocol", "metric", "row", "unit", "published", "reproduced", "ci_low", "ci_high", "verdict"]
+]
 shown.round(2)
 
 # %% [markdown]
 # ## 6. Figures (the paper's Figures 2-13)
+#
+# Each metric against the reporting interval (error bars: 95 % interval over the runs,
+# none with a single run), with the paper's values dashed:
 
 # %%
-import matplotlib.pyplot as plt
-
-from transportlab.figures import save_figure
-from transportlab.paths import project_root
-
-pub = published.load(wsn.STUDY.name)
-
-
-def ci95(values):
-    values = np.asarray(values, dtype=float)
-    if len(values) < 2:
-        return 0.0
-    from scipy import stats
-
-    return float(stats.t.ppf(0.975, len(values) - 1) * values.std(ddof=1) / np.sqrt(len(values)))
-
-
-fig, axes = plt.subplots(2, 3, figsize=(13, 7))
-for ax, (column, (metric, unit, label)) in zip(axes.flat, METRICS.items(), strict=True):
-    for protocol, group in summary.groupby("protocol"):
-        stats_ = group.groupby("reporting_interval")[column].agg(["mean", ci95])
-        line = ax.errorbar(stats_.index, stats_["mean"], yerr=stats_["ci95"], marker="o",
-                           capsize=3, label=f"{protocol.upper()} (ns-3)")
-        paper = pub[(pub["protocol"] == protocol.upper()) & (pub["metric"] == metric)
-                    & pub["row"].str.startswith("data interval")]
-        if len(paper):
-            x = paper["row"].str.split().str[-1].astype(float)
-            ax.plot(x, paper["value"].astype(float), linestyle="--", marker="x",
-                    color=line[0].get_color(), alpha=0.6, label=f"{protocol.upper()} (paper)")
-    ax.set_xscale("log")
-    ax.set_xticks(wsn.PRINTED_INTERVALS, [f"{i:g}" for i in wsn.PRINTED_INTERVALS])
-    ax.set_xlabel("data reporting interval (s)")
-    ax.set_ylabel(label)
-axes[0, 0].legend(fontsize=7)
-fig.suptitle("Metrics vs reporting interval (error bars: 95 % CI over runs)", fontsize=10)
-fig.tight_layout()
-path = save_figure(fig, wsn.STUDY.name, "metrics_vs_interval", quick=quick, n_runs=RUNS)
-print(path.relative_to(project_root()))
+fig = results.figure("metrics_vs_interval")
 
 # %% [markdown]
 # Averages over the intervals, as the paper's Figures 3, 5, 7, 9, 11 and 13 (only
 # meaningful when all five intervals ran):
 
 # %%
-fig, axes = plt.subplots(2, 3, figsize=(13, 6))
-for ax, (column, (metric, unit, label)) in zip(axes.flat, METRICS.items(), strict=True):
-    per_run = summary.groupby(["protocol", "run"])[column].mean().groupby("protocol")
-    means, errors = per_run.mean(), per_run.agg(ci95)
-    x = np.arange(len(means))
-    ax.bar(x - 0.2, means.values, width=0.4, yerr=errors.values, capsize=3, label="ns-3")
-    paper = pub[(pub["metric"] == metric) & (pub["row"] == "Avg")
-                & pub["source"].str.startswith("Table")].set_index("protocol")["value"]
-    ax.bar(x + 0.2, [float(paper.get(p.upper(), np.nan)) for p in means.index], width=0.4,
-           label="paper (Tables 2-4)", alpha=0.6)
-    ax.set_xticks(x, [p.upper() for p in means.index])
-    ax.set_ylabel(label)
-axes[0, 0].legend(fontsize=7)
-fig.suptitle("Average over the reporting intervals", fontsize=10)
-fig.tight_layout()
-path = save_figure(fig, wsn.STUDY.name, "metric_averages", quick=quick, n_runs=RUNS)
-print(path.relative_to(project_root()))
+fig = results.figure("metric_averages")
 
 # %% [markdown]
 # ## 7. Why our numbers differ from the paper
@@ -316,8 +253,14 @@ print(path.relative_to(project_root()))
 #   state.
 # * **Delay.** Without congestion collapse our reports arrive in tens of milliseconds.
 
-# %%
-from transportlab.files import write_csv
-from transportlab.paths import results_dir
+# %% [markdown]
+# ## 8. Files
+#
+# `comparison.csv` (with its tolerance), `summary.csv` (every run) and the figures, in
+# `data/results[/quick]/wsn_reporting_interval/` and `figures[/quick]/wsn_reporting_interval/`.
 
-summary_csv = write_csv(summary, results_dir(wsn.STUDY.name, quick) / "summary.csv")
+# %%
+from transportlab.paths import project_root
+
+for written in results.write():
+    print(written.relative_to(project_root()))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from transportlab.studies import wsn_reporting_interval as wsn
+from transportlab.studies.wsn_reporting_interval.parameters import MICA2
 
 SHORT = {"protocol": "udp", "duration": 3.0, "reporting_interval": 1.0}
 STOCK = wsn.RunOptions(filter_weak_signals=False, energy_horizon=False)
@@ -25,8 +26,8 @@ def _assert_same_simulation(a, b):
 
 
 def test_long_lived_battery_skips_every_reschedule_with_identical_results():
-    stock = wsn.run_scenario(SHORT, seed=1, run=3, options=STOCK)
-    horizon = wsn.run_scenario(SHORT, seed=1, run=3, options=HORIZON)
+    stock = wsn.simulate(SHORT, seed=1, run=3, options=STOCK)
+    horizon = wsn.simulate(SHORT, seed=1, run=3, options=HORIZON)
     assert stock["summary"]["delivered"].iloc[0] > 50
     _assert_same_simulation(stock, horizon)
     performance = horizon["performance"].iloc[0]
@@ -39,10 +40,10 @@ def test_battery_that_runs_out_defers_to_the_stock_model(monkeypatch):
     # 0.12 J at 3 V lasts 4 s at the 10-mA listening current: the radios are switched off
     # during the 5-s run (by WifiRadioEnergyModel's "battery empty" events, some computed
     # for the 27-mA TX current, or by the source's low-battery threshold).
-    monkeypatch.setitem(wsn.MICA2, "initial_energy_j", 0.12)
+    monkeypatch.setitem(MICA2, "initial_energy_j", 0.12)
     params = dict(SHORT, duration=5.0)
-    stock = wsn.run_scenario(params, seed=1, run=3, options=STOCK)
-    horizon = wsn.run_scenario(params, seed=1, run=3, options=HORIZON)
+    stock = wsn.simulate(params, seed=1, run=3, options=STOCK)
+    horizon = wsn.simulate(params, seed=1, run=3, options=HORIZON)
     listening_5_s = 0.010 * 3.0 * 5.0
     assert (stock["energy"]["energy_j"] < 0.9 * listening_5_s).all(), "radios must go off"
     _assert_same_simulation(stock, horizon)

@@ -21,8 +21,8 @@ ON = wsn.RunOptions(filter_weak_signals=True, energy_horizon=False)
 @pytest.fixture(scope="module")
 def runs():
     return {
-        "stock": wsn.run_scenario(SHORT, seed=1, run=2, options=OFF),
-        "filtered": wsn.run_scenario(SHORT, seed=1, run=2, options=ON),
+        "stock": wsn.simulate(SHORT, seed=1, run=2, options=OFF),
+        "filtered": wsn.simulate(SHORT, seed=1, run=2, options=ON),
     }
 
 

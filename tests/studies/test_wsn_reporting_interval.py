@@ -1,17 +1,26 @@
-"""wsn_reporting_interval: radio arithmetic, topology, range check, short runs, validation."""
+"""wsn_reporting_interval: radio arithmetic, topology, the run/analyse split, comparison rows,
+range check and short runs."""
 
 from __future__ import annotations
 
 import math
 from collections import deque
 
+import numpy as np
+import pandas as pd
 import pytest
 
+from transportlab import published
+from transportlab.fingerprint import module_closure
+from transportlab.ns3util import sctp_available
 from transportlab.params import ParameterError
 from transportlab.studies import get
-from transportlab.studies import wsn_reporting_interval as wsn
+from transportlab.studies.wsn_reporting_interval import analysis, network, reproduction, scenario
+from transportlab.studies.wsn_reporting_interval import parameters as wsn_params
 
-DEFAULTS = wsn.PARAMETERS.validate({})
+STUDY = get("wsn_reporting_interval")
+DEFAULTS = wsn_params.PARAMETERS.validate({})
+needs_sctp = pytest.mark.skipif(not sctp_available(), reason="SCTP model not in this build")
 
 
 # --- radio arithmetic (no ns-3) -----------------------------------------------------------------
@@ -19,40 +28,48 @@ DEFAULTS = wsn.PARAMETERS.validate({})
 
 def test_ns2_default_radio_reaches_250_m_at_914_mhz():
     # NS-2's defaults (Pt 0.28183815 W, 914 MHz, RXThresh 3.652e-10 W) are its 250-m radio.
-    power = wsn.tx_power_for_range_w(250.0, wsn.NS2_RX_THRESHOLD_W, wsn.NS2_DEFAULT_FREQUENCY_HZ)
-    assert power == pytest.approx(wsn.NS2_DEFAULT_TX_POWER_W, rel=2e-3)
+    power = network.tx_power_for_range_w(
+        250.0, wsn_params.NS2_RX_THRESHOLD_W, wsn_params.NS2_DEFAULT_FREQUENCY_HZ
+    )
+    assert power == pytest.approx(wsn_params.NS2_DEFAULT_TX_POWER_W, rel=2e-3)
     # (86.1 m with NS-2's c = 3e8; ns-3 and this module use 299792458 m/s)
-    assert wsn.crossover_distance_m(914e6) == pytest.approx(86.2, abs=0.1)
+    assert network.crossover_distance_m(914e6) == pytest.approx(86.2, abs=0.1)
 
 
 def test_two_ray_switches_from_friis_to_fourth_power_at_the_crossover():
     f = 2.4e9
-    cross = wsn.crossover_distance_m(f)
-    assert cross == pytest.approx(4 * math.pi * 1.5 * 1.5 / (wsn.SPEED_OF_LIGHT / f))
-    lam = wsn.SPEED_OF_LIGHT / f
-    assert wsn.two_ray_rx_power_w(1.0, 100.0, f) == pytest.approx(lam**2 / (4 * math.pi * 100) ** 2)
-    assert wsn.two_ray_rx_power_w(1.0, 400.0, f) == pytest.approx(1.5**4 / 400.0**4)
+    cross = network.crossover_distance_m(f)
+    assert cross == pytest.approx(4 * math.pi * 1.5 * 1.5 / (wsn_params.SPEED_OF_LIGHT / f))
+    lam = wsn_params.SPEED_OF_LIGHT / f
+    assert network.two_ray_rx_power_w(1.0, 100.0, f) == pytest.approx(
+        lam**2 / (4 * math.pi * 100) ** 2
+    )
+    assert network.two_ray_rx_power_w(1.0, 400.0, f) == pytest.approx(1.5**4 / 400.0**4)
 
 
 @pytest.mark.parametrize("range_m", [60.0, 150.0])
 def test_transmit_power_puts_the_threshold_exactly_at_the_range(range_m):
     f = DEFAULTS["frequency_hz"]
-    power = wsn.tx_power_for_range_w(range_m, wsn.NS2_RX_THRESHOLD_W, f)
-    assert wsn.two_ray_rx_power_w(power, range_m, f) == pytest.approx(wsn.NS2_RX_THRESHOLD_W)
-    assert wsn.two_ray_rx_power_w(power, range_m - 1, f) > wsn.NS2_RX_THRESHOLD_W
-    assert wsn.two_ray_rx_power_w(power, range_m + 1, f) < wsn.NS2_RX_THRESHOLD_W
-    assert wsn.range_for_threshold_m(power, wsn.NS2_RX_THRESHOLD_W, f) == pytest.approx(range_m)
+    power = network.tx_power_for_range_w(range_m, wsn_params.NS2_RX_THRESHOLD_W, f)
+    assert network.two_ray_rx_power_w(power, range_m, f) == pytest.approx(
+        wsn_params.NS2_RX_THRESHOLD_W
+    )
+    assert network.two_ray_rx_power_w(power, range_m - 1, f) > wsn_params.NS2_RX_THRESHOLD_W
+    assert network.two_ray_rx_power_w(power, range_m + 1, f) < wsn_params.NS2_RX_THRESHOLD_W
+    assert network.range_for_threshold_m(power, wsn_params.NS2_RX_THRESHOLD_W, f) == pytest.approx(
+        range_m
+    )
 
 
 def test_transmit_powers_and_carrier_sense_ranges_at_2_4_ghz():
     f = 2.4e9
-    short = wsn.tx_power_for_range_w(60.0, wsn.NS2_RX_THRESHOLD_W, f)
-    long = wsn.tx_power_for_range_w(150.0, wsn.NS2_RX_THRESHOLD_W, f)
+    short = network.tx_power_for_range_w(60.0, wsn_params.NS2_RX_THRESHOLD_W, f)
+    long = network.tx_power_for_range_w(150.0, wsn_params.NS2_RX_THRESHOLD_W, f)
     # Both ranges are inside the 226-m crossover: Friis, so power scales with range squared.
     assert long / short == pytest.approx((150 / 60) ** 2)
-    assert wsn.w_to_dbm(short) == pytest.approx(11.24, abs=0.01)
-    assert wsn.w_to_dbm(long) == pytest.approx(19.20, abs=0.01)
-    cs_short = wsn.range_for_threshold_m(short, wsn.NS2_CS_THRESHOLD_W, f)
+    assert network.w_to_dbm(short) == pytest.approx(11.24, abs=0.01)
+    assert network.w_to_dbm(long) == pytest.approx(19.20, abs=0.01)
+    cs_short = network.range_for_threshold_m(short, wsn_params.NS2_CS_THRESHOLD_W, f)
     assert cs_short == pytest.approx(256.4, abs=0.5)
 
 
@@ -60,15 +77,15 @@ def test_transmit_powers_and_carrier_sense_ranges_at_2_4_ghz():
 
 
 def test_topology_facts():
-    pos = wsn.positions()
+    pos = network.positions()
     assert len(pos) == 56
     assert all(0 < x < 800 and 0 < y < 400 for x, y in pos)
     assert len(set(pos)) == 56
     assert pos[0] == pytest.approx((400.0, 225.0))
-    ranges = wsn.node_ranges(DEFAULTS)
+    ranges = network.node_ranges(DEFAULTS)
     assert ranges[:8] == [150.0] * 8 and ranges[8:] == [60.0] * 48
     # Gateways form a backbone: neighbours 114.3 m apart, next-but-one out of range.
-    for a, b in zip(wsn.GATEWAYS, wsn.GATEWAYS[1:], strict=False):
+    for a, b in zip(wsn_params.GATEWAYS, wsn_params.GATEWAYS[1:], strict=False):
         assert math.dist(pos[a], pos[b]) == pytest.approx(800 / 7)
     assert min(math.dist(p, q) for i, p in enumerate(pos) for q in pos[i + 1 :]) == pytest.approx(
         50.0
@@ -76,7 +93,7 @@ def test_topology_facts():
 
 
 def test_every_sensor_has_a_two_way_path_to_the_sink():
-    links = wsn.link_table(DEFAULTS)
+    links = network.link_table(DEFAULTS)
     forward = {
         (a, b) for a, b, ok in zip(links["tx"], links["rx"], links["receives"], strict=False) if ok
     }
@@ -99,14 +116,44 @@ def test_every_sensor_has_a_two_way_path_to_the_sink():
     assert short_links["distance_m"].max() == pytest.approx(50.0)
 
 
-# --- parameters --------------------------------------------------------------------------------
+# --- declaration and parameters ------------------------------------------------------------------
 
 
-def test_study_is_registered():
-    study = get("wsn_reporting_interval")
-    assert study.notebook == "04_wsn_reporting_interval.ipynb"
-    quick = study.validate({}, quick=True)
-    assert quick["duration"] == 20.0 and len(wsn.sources(quick)) == 11
+def test_declaration_and_quick_parameters():
+    assert STUDY.notebook == "04_wsn_reporting_interval.ipynb"
+    assert STUDY.seed_files == ("003_3eccc45171f7c0ea.txt",)
+    quick = STUDY.validate({}, quick=True)
+    assert quick["duration"] == 20.0 and len(wsn_params.sources(quick)) == 11
+    assert [e.name for e in STUDY.reproduction.experiments] == ["intervals"]
+    assert set(STUDY.reproduction.tables) == {"summary"}
+    assert set(STUDY.reproduction.figures) == {"metrics_vs_interval", "metric_averages"}
+
+
+def test_quick_and_full_points_and_runs():
+    experiment = STUDY.reproduction.experiment("intervals")
+    protocols = ["udp", "tcp"] + (["sctp"] if sctp_available() else [])
+    full = experiment.point_list(DEFAULTS, quick=False)
+    quick = experiment.point_list(DEFAULTS, quick=True)
+    # protocols outermost, intervals innermost (the order of the old notebook's grid)
+    assert full == [
+        {"protocol": p, "reporting_interval": i}
+        for p in protocols
+        for i in wsn_params.PRINTED_INTERVALS
+    ]
+    assert quick == [
+        {"protocol": p, "reporting_interval": i} for p in protocols for i in (1, 5, 20)
+    ]
+    assert (experiment.runs, experiment.quick_runs) == (2, 1)
+
+
+def test_the_run_step_imports_no_analysis():
+    closure = set(module_closure(["transportlab.studies.wsn_reporting_interval.scenario"]))
+    assert "transportlab.studies.wsn_reporting_interval.network" in closure
+    assert "transportlab.recording" in closure
+    for name in ("analysis", "reproduction"):
+        assert f"transportlab.studies.wsn_reporting_interval.{name}" not in closure
+    for name in ("metrics", "stats", "published"):
+        assert f"transportlab.{name}" not in closure
 
 
 @pytest.mark.parametrize(
@@ -114,6 +161,8 @@ def test_study_is_registered():
     [
         ({"protocl": "udp"}, "did you mean 'protocol'"),
         ({"protocol": "quic"}, "'quic' is not one of"),
+        ({"queue_limit": 50}, "unknown parameter 'queue_limit'"),
+        ({"queue_packets": 0}, "must be >= 1"),
         ({"reporting_interval": 0}, "must be > 0"),
         ({"interval_scale": 10.0}, "is not one of"),
         ({"short_range_m": 200.0}, "short_range_m must be smaller"),
@@ -124,14 +173,157 @@ def test_study_is_registered():
 )
 def test_bad_parameters_are_refused_before_running(values, message):
     with pytest.raises(ParameterError, match=message):
-        wsn.PARAMETERS.validate(values)
+        STUDY.validate(values)
+
+
+def test_sctp_needs_the_sctp_model():
+    if sctp_available():
+        assert STUDY.validate({"protocol": "sctp"})["protocol"] == "sctp"
+    else:
+        with pytest.raises(ParameterError, match="SCTP is not available"):
+            STUDY.validate({"protocol": "sctp"})
 
 
 def test_effective_interval_and_sources():
-    p = wsn.PARAMETERS.validate({"reporting_interval": 5, "interval_scale": 0.1, "n_sources": 3})
-    assert wsn.effective_interval_s(p) == pytest.approx(0.5)
-    assert wsn.sources(p) == [1, 19, 37]
-    assert len(wsn.sources(DEFAULTS)) == 55
+    p = wsn_params.PARAMETERS.validate(
+        {"reporting_interval": 5, "interval_scale": 0.1, "n_sources": 3}
+    )
+    assert wsn_params.effective_interval_s(p) == pytest.approx(0.5)
+    assert wsn_params.sources(p) == [1, 19, 37]
+    assert len(wsn_params.sources(DEFAULTS)) == 55
+
+
+# --- analyse on hand-made raw tables (no ns-3) ---------------------------------------------------
+
+
+def _counts(rows):
+    return pd.DataFrame(rows, columns=["node", "source", "packet_class", "reason", "count"])
+
+
+def hand_made_raw():
+    """Two reports sent, one delivered 40 ms later; a few counters; two nodes' energy."""
+    packets = pd.DataFrame({
+        "flow": [1, 1, 1], "event": ["sent", "sent", "received"], "seq": [0, 1, 0],
+        "size": [256, 256, 256], "delay": [np.nan, np.nan, 0.040],
+    })  # fmt: skip
+    counts = _counts([
+        (1, "wifi-phy-tx", "udp-data", 0, 8),
+        (1, "wifi-phy-tx", "routing", 0, 3),
+        (2, "wifi-phy-tx", "mac-control", 0, 9),
+        (1, "wifi-mac-tx", "routing", 0, 3),
+        (1, "wifi-mac-tx", "udp-data", 0, 2),
+        (2, "wifi-phy-rx-drop", "udp-data", 3, 4),  # lost while receiving: a drop
+        (2, "wifi-phy-rx-drop", "routing", 9, 50),  # preamble not detected: no drop in NS-2
+        (3, "wifi-mac-drop", "udp-data", 1, 1),
+        (3, "ipv4-drop", "routing", 2, 2),
+    ])  # fmt: skip
+    energy = pd.DataFrame({"node": [0, 1], "energy_j": [3.0, 3.2], "remaining_j": [1.0, 1.0]})
+    performance = pd.DataFrame({"wall_s": [1.5], "events": [1234]})
+    return {"packets": packets, "counts": counts, "energy": energy, "performance": performance}
+
+
+def test_analyse_computes_the_papers_metrics_by_hand():
+    params = dict(DEFAULTS, duration=10.0, reporting_interval=2.0, n_sources=4)
+    tables = analysis.analyse(hand_made_raw(), params)
+    assert list(tables) == ["summary", "packets", "counts", "energy", "performance"]
+    s = tables["summary"].iloc[0]
+    assert (s["sent"], s["delivered"], s["reporting_sensors"]) == (2, 1, 4)
+    assert s["interval_s"] == 2.0 and s["delivery_ratio"] == 0.5
+    assert s["throughput_kbps"] == pytest.approx(256 * 8 / 10.0 / 1000)
+    assert s["mean_delay_ms"] == pytest.approx(40.0)
+    assert s["energy_per_node_j"] == pytest.approx(3.1)
+    assert s["routing_packets"] == 3  # AODV packets handed to the MACs
+    assert s["mac_frames"] == 8 + 3 + 9  # every frame the PHYs sent
+    assert s["data_frames"] == 8
+    assert s["dropped_packets"] == 4 + 1 + 2  # not the 50 undetected preambles
+    assert s["dropped_data"] == 4 + 1
+    assert s["routing_load"] == 3.0 and s["mac_load"] == 20.0
+    assert s["events"] == 1234
+
+
+def test_analyse_without_deliveries_gives_nan_loads():
+    raw = hand_made_raw()
+    raw["packets"] = raw["packets"][raw["packets"]["event"] == "sent"]
+    s = analysis.analyse(raw, DEFAULTS)["summary"].iloc[0]
+    assert s["delivered"] == 0 and s["throughput_kbps"] == 0.0
+    assert math.isnan(s["mean_delay_ms"]) and math.isnan(s["routing_load"])
+    assert math.isnan(s["mac_load"])
+
+
+# --- comparison rows (no ns-3) --------------------------------------------------------------------
+
+
+def hand_made_summary(intervals, runs=(1, 2)):
+    rows = []
+    for protocol in ("udp", "tcp", "sctp"):
+        for interval in intervals:
+            for run in runs:
+                rows.append({
+                    "protocol": protocol, "reporting_interval": interval, "run": run,
+                    "sent": 10, "delivered": 10,
+                    # metric = interval (+ 1 in run 2): means and Avg rows are checkable
+                    **{column: interval + (run - 1) for column in analysis.METRICS},
+                })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_reproduced_rows_have_avg_rows_only_with_all_five_intervals():
+    some = analysis.reproduced_rows(hand_made_summary((1.0, 5.0, 20.0)))
+    assert len(some) == 3 * 3 * 2 * len(analysis.METRICS)
+    assert "Avg" not in set(some["row"])
+    assert set(some["row"]) == {"data interval 1", "data interval 5", "data interval 20"}
+    full = analysis.reproduced_rows(hand_made_summary(wsn_params.PRINTED_INTERVALS))
+    avg = full[(full["row"] == "Avg") & (full["protocol"] == "UDP")]
+    assert len(avg) == 2 * len(analysis.METRICS)  # per run and metric
+    by_run = avg.groupby("run")["value"].unique()
+    assert by_run[1] == pytest.approx([np.mean(wsn_params.PRINTED_INTERVALS)])
+    assert by_run[2] == pytest.approx([np.mean(wsn_params.PRINTED_INTERVALS) + 1])
+
+
+class FakeResults:
+    """What reproduction.comparison reads of a Results: the experiment's tables."""
+
+    def __init__(self, summary):
+        self.tables = {"intervals": {"summary": summary}}
+
+    def __getitem__(self, name):
+        return self.tables[name]
+
+    def runs(self, name):
+        return 2
+
+
+def test_comparison_rows_come_from_reproduction_comparison():
+    comparison = reproduction.comparison(
+        FakeResults(hand_made_summary(wsn_params.PRINTED_INTERVALS))
+    )
+    assert list(comparison.columns) == list(published.COMPARISON_COLUMNS)
+    assert (comparison["study"] == "wsn_reporting_interval").all()
+    # every number of Tables 2-4 (6 metrics x (5 intervals + Avg) x 3 protocols)
+    tables = comparison[comparison["source"].str.startswith("Table")]
+    assert len(tables) == 108
+    assert (tables["n_runs"] == 2).all()
+    row = tables[(tables["protocol"] == "TCP") & (tables["metric"] == "throughput")
+                 & (tables["row"] == "data interval 5")].iloc[0]  # fmt: skip
+    assert row["reproduced"] == pytest.approx(5.5)  # runs: 5 and 6
+    assert row["ci_low"] < 5.5 < row["ci_high"]
+    avg = tables[(tables["protocol"] == "UDP") & (tables["metric"] == "e2e_delay")
+                 & (tables["row"] == "Avg")].iloc[0]  # fmt: skip
+    assert avg["reproduced"] == pytest.approx(np.mean(wsn_params.PRINTED_INTERVALS) + 0.5)
+    assert set(comparison["verdict"]) <= set(published.VERDICTS)
+
+
+def test_figures_state_their_runs():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    results = FakeResults(hand_made_summary(wsn_params.PRINTED_INTERVALS))
+    for build in (reproduction.metrics_vs_interval_figure, reproduction.metric_averages_figure):
+        fig, n_runs = build(results)
+        assert n_runs == 2 and len(fig.axes) == 6
+        plt.close(fig)
 
 
 # --- ns-3 --------------------------------------------------------------------------------------
@@ -141,20 +333,25 @@ def test_effective_interval_and_sources():
     ("range_m", "inside", "outside"), [(60.0, 59.0, 61.0), (150.0, 149.0, 151.0)]
 )
 def test_range_translation_in_ns3(range_m, inside, outside):
-    assert wsn.range_probe(inside, range_m, frames=3) == 3
-    assert wsn.range_probe(outside, range_m, frames=3) == 0
+    assert scenario.range_probe(inside, range_m, frames=3) == 3
+    assert scenario.range_probe(outside, range_m, frames=3) == 0
 
 
 SHORT = {"protocol": "udp", "duration": 6.0, "n_sources": 4, "reporting_interval": 1.0}
 
 
 @pytest.fixture(scope="module")
-def short_run():
-    return wsn.run_scenario(SHORT, seed=1, run=1)
+def short_raw():
+    return STUDY.run(STUDY.validate(SHORT), 1, 1)
 
 
-def test_short_udp_run_delivers_reports(short_run):
-    s = short_run["summary"].iloc[0]
+def test_the_run_step_returns_raw_tables_only(short_raw):
+    assert set(short_raw) == {"packets", "counts", "energy", "performance"}
+
+
+def test_short_udp_run_delivers_reports(short_raw):
+    tables = STUDY.analyse(short_raw, STUDY.validate(SHORT))
+    s = tables["summary"].iloc[0]
     # 4 sensors, one report a second from a random start in [1, 2) s to 6 s: 4 or 5 each.
     assert 16 <= s["sent"] <= 20
     assert 0 < s["delivered"] <= s["sent"]
@@ -162,33 +359,21 @@ def test_short_udp_run_delivers_reports(short_run):
     assert s["routing_packets"] > 0 and s["mac_frames"] > s["data_frames"] > 0
     assert 0 < s["mean_delay_ms"] < 1000
     # MICA2 radio: at least the 10 mA listening current for 6 s at 3 V on every node.
-    energy = short_run["energy"]
+    energy = tables["energy"]
     assert (energy["energy_j"] >= 0.010 * 3.0 * 6.0 * 0.999).all()
     assert (energy["energy_j"] < 0.027 * 3.0 * 6.0).all()
 
 
-def test_same_seed_and_run_give_identical_results(short_run):
-    again = wsn.run_scenario(SHORT, seed=1, run=1)
-    for name in ("summary", "counts", "energy", "packets"):
-        assert again[name].equals(short_run[name]), name
+def test_same_seed_and_run_give_identical_results(short_raw):
+    again = STUDY.run(STUDY.validate(SHORT), 1, 1)
+    for name in ("counts", "energy", "packets"):
+        assert again[name].equals(short_raw[name]), name
+    assert again["performance"]["events"].equals(short_raw["performance"]["events"])
 
 
-def test_sctp_without_the_sctp_module_is_a_clear_error():
-    from transportlab import ns
-
-    found = ns.TypeId.LookupByNameFailSafe("ns3::SctpSocketFactory", ns.TypeId())
-    if found:
-        pytest.skip("SCTP is built")
-    with pytest.raises(RuntimeError, match="SCTP is not available"):
-        wsn.run_scenario({"protocol": "sctp", "duration": 2.0, "n_sources": 1})
-
-
+@needs_sctp
 def test_short_sctp_run_delivers_reports():
-    from transportlab import ns
-
-    if not ns.TypeId.LookupByNameFailSafe("ns3::SctpSocketFactory", ns.TypeId()):
-        pytest.skip("SCTP is not built")
-    s = wsn.run_scenario(dict(SHORT, protocol="sctp"), seed=1, run=1)["summary"].iloc[0]
+    s = STUDY.simulate(dict(SHORT, protocol="sctp"), seed=1, run=1)["summary"].iloc[0]
     assert s["sent"] > 0
     assert 0 < s["delivered"] <= s["sent"]
     assert s["throughput_kbps"] == pytest.approx(s["delivered"] * 256 * 8 / 6.0 / 1000)

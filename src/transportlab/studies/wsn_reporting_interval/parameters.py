@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from transportlab.ns3util import SOCKET_FACTORIES
+from transportlab.ns3util import SOCKET_FACTORIES, sctp_available
 from transportlab.params import Param, ParameterSpace
 
 # --- the field -------------------------------------------------------------------------------
@@ -84,6 +84,12 @@ def _warmup_before_stop(params: Mapping[str, Any]) -> str | None:
             f"start_time ({params['start_time']} s) must be before "
             f"duration ({params['duration']} s)"
         )
+    return None
+
+
+def _sctp_built(params: Mapping[str, Any]) -> str | None:
+    if params["protocol"] == "sctp" and not sctp_available():
+        return "SCTP is not available in this build (the project's SCTP model is not installed)"
     return None
 
 
@@ -194,5 +200,5 @@ PARAMETERS = ParameterSpace(
         "ns-3 TCP congestion control",
         choices=("ns3::TcpNewReno", "ns3::TcpCubic", "ns3::TcpLinuxReno"),
     ),
-    consistency=[_positive_range, _warmup_before_stop],
+    consistency=[_positive_range, _warmup_before_stop, _sctp_built],
 )
