@@ -223,21 +223,28 @@ def test_comparison_rows_come_from_reproduction_comparison():
 def test_experiment_points_in_quick_and_full_mode():
     quick = parameters.PARAMETERS.validate({}, quick=True)
     full = parameters.PARAMETERS.validate({})
-    assert reproduction.main_points(full)[:2] == [{"protocol": "udp"}, {"protocol": "tcp"}]
-    # section 5 sends for one minute in full mode, as long as the quick-mode runs otherwise
-    for points in (reproduction.cross_traffic_points, reproduction.trunk_points):
-        assert {p["duration"] for p in points(full)} == {60.0}
-        assert {p["duration"] for p in points(quick)} == {10.0}
-    assert {p["loss_rate"] for p in reproduction.loss_points(full)} == {0.01, 0.03}
-    assert {p["loss_rate"] for p in reproduction.loss_points(quick)} == {0.02}
-    models = reproduction.playout_model_points(quick)
+    experiments = {e.name: e for e in STUDY.reproduction.experiments}
+
+    def points(name, mode):
+        return experiments[name].point_list(quick if mode == "quick" else full, mode == "quick")
+
+    assert points("main", "full")[:2] == [{"protocol": "udp"}, {"protocol": "tcp"}]
+    assert points("main", "quick") == points("main", "full")  # 15 min or 10 s: the base
+    # section 5 sends for one minute in full mode, for the quick-mode 10 s otherwise
+    for name in ("loss", "cross_traffic", "trunk", "talkspurts", "playout_models"):
+        assert {p["duration"] for p in points(name, "full")} == {60.0}
+        assert all("duration" not in p for p in points(name, "quick"))
+    assert {p["loss_rate"] for p in points("loss", "full")} == {0.01, 0.03}
+    assert {p["loss_rate"] for p in points("loss", "quick")} == {0.02}
+    models = points("playout_models", "quick")
     assert [p["protocol"] for p in models] == ["udp", "tcp"]
     assert {p["playout_set"] for p in models} == {"variants"}
     assert reproduction.PLAYOUT_MODELS.runs == reproduction.PLAYOUT_MODELS.quick_runs == 1
     assert (reproduction.MAIN.runs, reproduction.MAIN.quick_runs) == (3, 2)
-    for experiment in STUDY.reproduction.experiments:
-        for point in experiment.points(quick):
-            parameters.PARAMETERS.validate({**quick, **point}, quick=True)
+    for mode, base in (("quick", quick), ("full", full)):
+        for name in experiments:
+            for point in points(name, mode):
+                parameters.PARAMETERS.validate({**base, **point}, quick=mode == "quick")
 
 
 # ----------------------------------------------------------------------------- ns-3

@@ -18,7 +18,7 @@ import pandas as pd
 from transportlab.ns3util import pr_sctp_available, sctp_available
 from transportlab.published import compare
 from transportlab.studies.voip_cjm import analysis
-from transportlab.study import Experiment, Reproduction
+from transportlab.study import Experiment, PointsFn, Reproduction
 
 STUDY_NAME = "voip_cjm"
 
@@ -50,37 +50,32 @@ def configurations() -> list[dict[str, Any]]:
     return configs
 
 
-def _beyond(params: Mapping[str, Any]) -> dict[str, Any]:
-    """Section 5's runs: at most BEYOND_DURATION of voice per call."""
-    return {"duration": min(params["duration"], BEYOND_DURATION)}
-
-
-def _short_runs(params: Mapping[str, Any]) -> bool:
-    """Quick mode (or any run shorter than section 5's full-mode minute).
-
-    ``Experiment.points`` is given the parameters only, not the mode: the quick-mode
-    duration (10 s) tells the two apart.
-    """
-    return params["duration"] < BEYOND_DURATION
-
-
 def main_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The seed's configuration, every transport configuration."""
     return configurations()
 
 
-def loss_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Random loss on the shared link; also PR-SCTP where the SCTP model has it."""
+def _loss(rates) -> list[dict[str, Any]]:
+    """Random loss on the shared link at ``rates``; also PR-SCTP where the model has it."""
     configs = configurations()
     if pr_sctp_available():
         configs.append(dict(PR_SCTP))
-    rates = QUICK_LOSS_RATES if _short_runs(params) else LOSS_RATES
-    return [dict(_beyond(params), **c, loss_rate=x) for x in rates for c in configs]
+    return [dict(c, loss_rate=x) for x in rates for c in configs]
+
+
+def loss_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Random loss on the shared link (1 and 3 %); also PR-SCTP where the model has it."""
+    return _loss(LOSS_RATES)
+
+
+def quick_loss_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Random loss on the shared link (2 % only); also PR-SCTP where the model has it."""
+    return _loss(QUICK_LOSS_RATES)
 
 
 def cross_traffic_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Bursty UDP on/off cross traffic on the shared link."""
-    return [dict(_beyond(params), **c, cross_traffic="udp_onoff") for c in configurations()]
+    return [dict(c, cross_traffic="udp_onoff") for c in configurations()]
 
 
 def trunk_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -91,25 +86,33 @@ def trunk_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
             {"protocol": "sctp", "sctp_delivery": "ordered", "connection": "shared"},
             {"protocol": "sctp", "sctp_delivery": "unordered", "connection": "shared"},
         ]
-    return [
-        dict(_beyond(params), **c, topology="trunk", loss_rate=TRUNK_LOSS_RATE) for c in configs
-    ]
+    return [dict(c, topology="trunk", loss_rate=TRUNK_LOSS_RATE) for c in configs]
 
 
 def talkspurt_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Talkspurts and silences; 113 calls offer 2400 frames/s on average."""
-    return [
-        dict(_beyond(params), **c, voice_activity="talkspurts", n_calls=TALKSPURT_CALLS)
-        for c in configurations()
-    ]
+    return [dict(c, voice_activity="talkspurts", n_calls=TALKSPURT_CALLS) for c in configurations()]
 
 
 def playout_model_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     """UDP and TCP with 1 % loss, played out by the variants of every playout model."""
     return [
-        dict(_beyond(params), protocol=protocol, loss_rate=TRUNK_LOSS_RATE, playout_set="variants")
+        {"protocol": protocol, "loss_rate": TRUNK_LOSS_RATE, "playout_set": "variants"}
         for protocol in ("udp", "tcp")
     ]
+
+
+def one_minute(points: PointsFn) -> PointsFn:
+    """``points`` in full mode: section 5 sends for BEYOND_DURATION, not 15 minutes.
+
+    In quick mode the experiments take the points as they are (the quick-mode
+    duration, 10 s, like every other experiment).
+    """
+
+    def full(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return [dict(point, duration=BEYOND_DURATION) for point in points(params)]
+
+    return full
 
 
 MAIN = Experiment(
@@ -122,35 +125,40 @@ MAIN = Experiment(
 LOSS = Experiment(
     name="loss",
     description="random loss on the shared link (and PR-SCTP)",
-    points=loss_points,
+    points=one_minute(loss_points),
+    quick_points=quick_loss_points,
     runs=3,
     quick_runs=1,
 )
 CROSS_TRAFFIC = Experiment(
     name="cross_traffic",
     description="bursty UDP on/off cross traffic (mean 1 Mb/s) on the shared link",
-    points=cross_traffic_points,
+    points=one_minute(cross_traffic_points),
+    quick_points=cross_traffic_points,
     runs=3,
     quick_runs=1,
 )
 TRUNK = Experiment(
     name="trunk",
     description="trunk topology with 1 % loss: a connection per call or one for all",
-    points=trunk_points,
+    points=one_minute(trunk_points),
+    quick_points=trunk_points,
     runs=3,
     quick_runs=1,
 )
 TALKSPURTS = Experiment(
     name="talkspurts",
     description="113 calls with talkspurts and silences",
-    points=talkspurt_points,
+    points=one_minute(talkspurt_points),
+    quick_points=talkspurt_points,
     runs=3,
     quick_runs=1,
 )
 PLAYOUT_MODELS = Experiment(
     name="playout_models",
     description="one recording per transport (1 % loss) played out by many buffers",
-    points=playout_model_points,
+    points=one_minute(playout_model_points),
+    quick_points=playout_model_points,
     runs=1,
     quick_runs=1,
 )
