@@ -110,3 +110,33 @@ def test_wrong_submission_loses_the_marks_it_should(dist, name, tmp_path):
     got = {question: scores.get(question) for question in wrong.EXPECTED}
     assert got == {q: float(v) for q, v in wrong.EXPECTED.items()}, scores
     assert scores["total"] < scores["possible"]
+
+
+def test_students_can_run_the_public_checks_in_the_handed_out_notebook(dist, tmp_path):
+    """``grader.check`` in the student notebook (tests from its metadata), assignment 1."""
+    from nbclient import NotebookClient
+
+    folder = FOLDERS[0]
+    notebook = f"{build.notebook_name(folder)}.ipynb"
+    submission = build.fill_submission(
+        dist / folder.name / "student" / notebook, _wrong(folder).ANSWERS, tmp_path / notebook
+    )
+    executed = nbformat.read(submission, 4)
+    client = NotebookClient(
+        executed,
+        kernel_name=build.ensure_kernel(),
+        resources={"metadata": {"path": str(tmp_path)}},
+        timeout=600,
+    )
+    client.execute()
+    checks = {}
+    for cell in executed.cells:
+        match = re.match(r'grader\.check\("(\w+)"\)', cell.source)
+        if cell.cell_type == "code" and match:
+            checks[match.group(1)] = "".join(
+                out.get("text", "") or "".join(out.get("data", {}).get("text/plain", ""))
+                for out in cell.outputs
+            )
+    assert set(checks) == set(_wrong(folder).EXPECTED) - {"total"}
+    # the wrong answers pass the public checks: only hidden tests tell them apart
+    assert all("All test cases passed" in text for text in checks.values()), checks
