@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab import paths, published
+from transportlab import files, paths, published
 
 ROW_COUNTS = {
     "wired_best_effort": 66,
@@ -63,7 +63,8 @@ def test_schema_and_provenance(study):
         assert next(csv.reader(handle)) == list(published.COLUMNS)
     frame = published.load(study)  # checks provenance, protocols, units, duplicates
     assert len(frame) == ROW_COUNTS[study]
-    assert set(frame["seed_file"]) == set(published.seed_files(study))
+    # A study may draw on a seed for its configuration only (multihoming: seed 001's voice).
+    assert set(frame["seed_file"]) <= set(published.seed_files(study))
     assert frame["source"].str.match(r"^(Table|Section|Results and discussion) ").all()
     assert frame["value"].map(math.isfinite).all()
     # All units of a metric are of one dimension (seed 002 gives registration times
@@ -143,7 +144,8 @@ SPOT_CHECKS = [
 
 @pytest.mark.parametrize(("study", "where", "pattern"), SPOT_CHECKS)
 def test_spot_values_against_the_seed_text(study, where, pattern, seeds):
-    seed_file = published.seed_files(study)[0] if len(published.seed_files(study)) == 1 else None
+    cited = sorted(set(published.load(study)["seed_file"]))
+    seed_file = cited[0] if len(cited) == 1 else None
     seed_file = where.get("seed_file", seed_file or "004_c8175ad9bda103cf.txt")
     match = re.search(pattern, seeds[seed_file], re.S)
     assert match, pattern
@@ -366,7 +368,7 @@ def test_compare_accepts_means_and_writes_quick_results_atomically(project, monk
     def failing_replace(source, target):
         raise OSError("disk full")
 
-    monkeypatch.setattr(published.os, "replace", failing_replace)
+    monkeypatch.setattr(files.os, "replace", failing_replace)
     with pytest.raises(OSError, match="disk full"):
         published.compare("sip_over_sctp", means.assign(mean=[1.0, 2.0]), quick=True)
     assert quick_file.read_text() == before

@@ -219,7 +219,9 @@ class Results:
 
     def write_table(self, name: str, table: pd.DataFrame | None = None) -> Path:
         table = self.table(name) if table is None else table
-        return write_csv(table, self.results_dir() / f"{name}.csv", float_format="%.6g")
+        # Full precision: result tables are inputs of further analysis (the comparison,
+        # rounded for reading, is written with six significant digits).
+        return write_csv(table, self.results_dir() / f"{name}.csv")
 
     def write(self, figures: bool = True) -> list[Path]:
         """Run everything and write the comparison, every table and every figure."""
