@@ -12,7 +12,7 @@ ARGS ?=
 
 DEPS_STAMP   := $(VENV)/.deps-installed
 NATIVE_STAMP := $(VENV)/.native-built
-NATIVE_SOURCES := $(shell find src -name '*.cc' -o -name '*.h' -o -name 'CMakeLists.txt' 2>/dev/null) \
+NATIVE_SOURCES := $(shell find src tools -name '*.cc' -o -name '*.h' -o -name '*.c' -o -name 'CMakeLists.txt' 2>/dev/null) \
                   CMakeLists.txt $(wildcard cmake/*.cmake) pyproject.toml
 
 .PHONY: reproduce test install build pch tshark lint format bench lab notebooks clean distclean
