@@ -23,13 +23,15 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from io import StringIO
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from transportlab.params import Param, ParameterSpace
 
 #: Completion times within this relative difference agree (the issue's criterion).
 COMPLETION_TOLERANCE = 0.10
@@ -626,7 +628,7 @@ DIFFERENCES: dict[str, Difference] = {
             "RFC 9260 7.2.1",
             "usrsctp uses appropriate byte counting with L = 2 (sctp_L2_abc_variable); "
             "7.2.1 allows cwnd to grow by at most one PMDCS per SACK. With one SACK per two "
-            "packets usrsctp opens its window faster in slow start. Profile 'rfc' sets L = 1.",
+            "packets usrsctp opens its window faster in slow start. Profile 'aligned' sets L = 1.",
             _detect_abc,
         ),
         Difference(
@@ -636,7 +638,7 @@ DIFFERENCES: dict[str, Difference] = {
             "usrsctp (sctp_use_cwnd_based_maxburst = 1) sets cwnd = flight size + Max.Burst "
             "x MTU when more could be sent, the RFC 4960 6.1 method; RFC 9260 6.1 limits the "
             "number of packets sent at once and leaves cwnd alone (as the ns-3 model does). "
-            "After a recovery usrsctp re-enters slow start from a small cwnd. Profile 'rfc' "
+            "After a recovery usrsctp re-enters slow start from a small cwnd. Profile 'aligned' "
             "turns it off.",
             _detect_cwnd_maxburst,
         ),
@@ -947,7 +949,6 @@ def compare_scenario(sc: Scenario, seed: int = 1) -> tuple[dict, dict[str, Trace
     elif any(k in seen_aligned and k not in SETTABLE for k in DIFFERENCES):
         verdict = "explained"
         why = [k for k in DIFFERENCES if k in seen_aligned and k not in SETTABLE]
-        why += [k for k in SETTABLE if k in seen and k not in why]
     else:
         verdict, why = "differs", []
     row["verdict"] = verdict
@@ -974,3 +975,153 @@ def validate(scenarios: Iterable[Scenario], seed: int = 1, keep_traces: bool = F
         if keep_traces:
             traces[sc.name] = tr
     return pd.DataFrame(rows), traces
+
+
+# ---------------------------------------------------------------- notebook helpers
+
+#: The notebook's parameters (notebook 06; the study registry can reuse them).
+PARAMETERS = ParameterSpace(
+    Param(
+        "scenario_set",
+        "full",
+        str,
+        "scenarios: quick (the dozen of the differential test suite) or full (48)",
+        choices=("quick", "full"),
+        quick="quick",
+    ),
+    Param("oracle_seed", 1, int, "seed of usrsctp's random bytes (tags, initial TSN)", minimum=0),
+)
+
+
+def scenarios_for(params: dict) -> list[Scenario]:
+    """The scenario set named by validated ``params``."""
+    return quick_scenarios() if params["scenario_set"] == "quick" else full_scenarios()
+
+
+def scenario_table(scenarios: Iterable[Scenario]) -> pd.DataFrame:
+    """What each scenario does (link, transfer, losses)."""
+    rows = []
+    for s in scenarios:
+        losses = []
+        if s.drop_tsns:
+            losses.append(
+                "TSN " + ",".join(f"{t}x{k}" if k > 1 else str(t) for t, k in s.drop_tsns)
+            )
+        if s.drop_packets:
+            losses.append("packets " + ",".join(map(str, s.drop_packets)))
+        if s.loss_rate:
+            losses.append(f"{s.loss_rate:.0%} random (seed {s.loss_seed})")
+        rows.append(
+            {
+                "scenario": s.name,
+                "group": s.group,
+                "link": f"{s.rate_mbps:g} Mb/s, {s.delay_ms:g} ms, {s.queue_packets} p",
+                "transfer": f"{s.total_bytes / 1000:g} kB in {s.message_size}-B messages"
+                + (f", {s.streams} streams" if s.streams > 1 else ""),
+                "losses": "; ".join(losses) or "-",
+                "description": s.description,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def verdict_counts(table: pd.DataFrame) -> dict[str, int]:
+    counts = table.verdict.value_counts()
+    return {k: int(counts.get(k, 0)) for k in ("agrees", "explained", "differs")}
+
+
+def differences_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Each named difference: its RFC section and the scenarios whose verdict it explains."""
+    rows = []
+    for key, d in DIFFERENCES.items():
+        explained = table[table.explained_by.str.split(",").apply(lambda ks, k=key: k in ks)]
+        seen = table[table.differences_seen.str.split(",").apply(lambda ks, k=key: k in ks)]
+        rows.append(
+            {
+                "difference": key,
+                "rfc": d.rfc,
+                "what usrsctp does": d.title,
+                "seen in": len(seen),
+                "explains": len(explained),
+                "scenarios explained": ", ".join(explained.scenario),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def plot_cwnd(traces: dict, names: Sequence[str], profiles=("default", "aligned")):
+    """cwnd against time, usrsctp and ns-3 side by side: one row per scenario, one column
+    per profile. Returns the matplotlib figure."""
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    fig, axes = plt.subplots(
+        len(names), len(profiles), figsize=(5.5 * len(profiles), 2.4 * len(names)), squeeze=False
+    )
+    for i, name in enumerate(names):
+        for j, profile in enumerate(profiles):
+            ax = axes[i][j]
+            suffix = "" if profile == "default" else "_aligned"
+            for key, label, style in (
+                ("usrsctp", "usrsctp", {"color": "tab:orange"}),
+                ("ns3", "ns-3 model", {"color": "tab:blue", "linestyle": "--"}),
+            ):
+                t = traces[name][key + suffix]
+                cw = t.series_of("cwnd")
+                end = t.completion_s if t.complete else cw.time.max()
+                cw = cw[cw.time <= end]
+                x = np.append(cw.time.to_numpy(), end)
+                y = np.append(cw.value.to_numpy(), cw.value.iloc[-1]) / 1000
+                ax.step(x, y, where="post", label=f"{label} ({t.completion_s:.2f} s)", **style)
+                rtx = t.data[t.data.kind != "new"]
+                for kind, marker in (("fast", "v"), ("t3", "x")):
+                    r = rtx[rtx.kind == kind]
+                    if len(r):
+                        ax.plot(r.time, np.zeros(len(r)), marker, color=style["color"], ms=5)
+            ax.set_title(f"{name}: {profile}", fontsize=9)
+            ax.set_ylabel("cwnd (kB)")
+            ax.legend(fontsize=7, loc="upper left")
+            ax.grid(alpha=0.3)
+        axes[-1][0].set_xlabel("time (s)  (v fast retransmission, x T3-rtx)")
+    fig.tight_layout()
+    return fig
+
+
+def plot_completion(table: pd.DataFrame):
+    """ns-3 completion time against usrsctp's, both profiles, with the 10 % band."""
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
+    colors = {"agrees": "tab:green", "explained": "tab:orange", "differs": "tab:red"}
+    for ax, (u, m, title) in zip(
+        axes,
+        (
+            ("usrsctp_s", "ns3_s", "default settings"),
+            ("usrsctp_aligned_s", "ns3_aligned_s", "aligned settings"),
+        ),
+        strict=True,
+    ):
+        lim = [0.8 * table[[u, m]].min().min(), 1.25 * table[[u, m]].max().max()]
+        x = np.geomspace(*lim, 50)
+        ax.fill_between(x, 0.9 * x, 1.1 * x, color="0.85", label="within 10 %")
+        ax.plot(x, x, color="0.5", lw=0.8)
+        for verdict, part in table.groupby("verdict"):
+            ax.scatter(part[u], part[m], s=18, color=colors.get(verdict, "k"), label=verdict)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlim(lim)
+        ax.set_ylim(lim)
+        ax.set_xlabel("usrsctp completion time (s)")
+        ax.set_ylabel("ns-3 model completion time (s)")
+        ax.set_title(title + " (colour: verdict with default settings)", fontsize=9)
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3, which="both")
+    fig.tight_layout()
+    return fig
+
+
+def simulate(params: dict, seed: int, run: int) -> dict[str, pd.DataFrame]:
+    """Study-style entry point (for a ``Study`` registration): the validation table of the
+    scenario set in ``params`` (both stacks are deterministic; ``run`` is unused, ``seed``
+    seeds usrsctp's random bytes)."""
+    table, _ = validate(scenarios_for(params), seed=seed)
+    return {"validation": table}
