@@ -175,8 +175,7 @@ save_figure(fig, "sctp_validation", "completion_times", quick=quick, n_runs=N_RU
 # %% [markdown]
 # ## Every difference, named
 #
-# Each is a way usrsctp departs from RFC 9260 (or, for the last, reads it differently
-# from the model), each confirmed from the traces by a detector in
+# Each is a way usrsctp departs from RFC 9260, each confirmed from the traces by a detector in
 # `transportlab.validation.DIFFERENCES`; the table counts the scenarios whose traces show
 # it and those whose default-settings gap it explains.
 
@@ -210,11 +209,12 @@ for key, d in validation.DIFFERENCES.items():
 #   expires while SACKs keep arriving (spurious timeouts, cwnd back to one MTU), and
 #   usrsctp finishes *later*.
 # * `repeat_fast_rtx` (RFC 9260 7.2.4): when a fast retransmission is lost, usrsctp
-#   fast-retransmits the TSN again after three more miss indications; the model
-#   retransmits a TSN by fast retransmit once and leaves a lost retransmission to T3-rtx
-#   (with its RTO back-off). This is the one difference where the model is the more
-#   conservative reading of the RFC, not usrsctp the deviating one; it shows in random
-#   loss at 5-10 %, where the model can be much slower in individual runs.
+#   fast-retransmits the TSN again after three more miss indications; 7.2.4 step 5 makes a
+#   fast-retransmitted chunk ineligible for another Fast Retransmit, so the model (like the
+#   RFC) leaves a lost retransmission to T3-rtx and its RTO back-off. It shows with bursts
+#   (usrsctp retransmits more chunks by fast retransmit, same completion time) and with
+#   random loss of 5-10 %, where a lost retransmission costs the model a timeout and
+#   single runs can differ by a factor of 2.
 #
 # **Model bugs found:** none that change a completion time beyond the named differences.
 
