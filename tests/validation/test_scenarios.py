@@ -67,3 +67,15 @@ def test_random_loss_is_a_function_of_seed_tsn_and_transmission():
     lost = a[:200]
     again = [t for t in lost if v.random_loss(0.1, 1, t, 1)]
     assert len(again) < len(lost) / 3
+
+
+def test_importing_the_module_does_not_load_ns3():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, transportlab.validation; "
+        "print(any(m == 'cppyy' or m.startswith('ns3') for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

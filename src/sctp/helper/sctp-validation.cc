@@ -4,6 +4,7 @@
 #include "ns3/log.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/queue.h"
+#include "ns3/traffic-control-layer.h"
 #include "ns3/sctp-chunk.h"
 #include "ns3/sctp-message-tag.h"
 #include "ns3/simulator.h"
@@ -388,9 +389,19 @@ SctpValidationFlow::WatchQueue(Ptr<NetDevice> device)
 {
     Ptr<PointToPointNetDevice> p2p = DynamicCast<PointToPointNetDevice>(device);
     NS_ABORT_MSG_IF(!p2p, "WatchQueue needs a PointToPointNetDevice");
-    p2p->GetQueue()->TraceConnectWithoutContext(
+    bool ok = p2p->GetQueue()->TraceConnectWithoutContext(
         "Drop",
         MakeCallback(&SctpValidationFlow::OnQueueDrop, this));
+    // With flow control and no queue disc, the traffic control layer drops what the
+    // stopped (full) device queue cannot take: those are queue drops too.
+    Ptr<TrafficControlLayer> tc = device->GetNode()->GetObject<TrafficControlLayer>();
+    if (tc)
+    {
+        ok = tc->TraceConnectWithoutContext("TcDrop",
+                                            MakeCallback(&SctpValidationFlow::OnQueueDrop, this)) &&
+             ok;
+    }
+    NS_ABORT_MSG_IF(!ok, "could not connect to the queue drop trace sources");
 }
 
 void
