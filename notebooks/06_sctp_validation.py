@@ -73,6 +73,8 @@ import pandas as pd
 
 from transportlab import validation
 from transportlab.figures import save_figure
+from transportlab.files import write_csv
+from transportlab.paths import results_dir
 
 PARAMS = validation.PARAMETERS.validate(params, quick=quick)
 SCENARIOS = validation.scenarios_for(PARAMS)
@@ -105,6 +107,8 @@ validation.scenario_table(SCENARIOS)
 
 # %%
 TABLE, TRACES = validation.validate(SCENARIOS, seed=PARAMS["oracle_seed"], keep_traces=True)
+# one row per scenario: data/results[/quick]/sctp_validation/validation.csv (atomic write)
+write_csv(TABLE, results_dir("sctp_validation", quick) / "validation.csv")
 
 # %% [markdown]
 # ## Agreement per scenario
