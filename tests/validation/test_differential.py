@@ -53,6 +53,18 @@ def test_aligned_settings_agree_or_a_named_difference_is_seen(results, name):
         assert k in row.aligned_evidence
 
 
+@pytest.mark.parametrize("name", list(QUICK))
+def test_aligned_cwnd_tracks_usrsctp_unless_a_named_difference_is_seen(results, name):
+    """cwnd trajectory: mean |difference| <= 10 % of usrsctp's mean cwnd (aligned)."""
+    table, traces = results
+    row = table.loc[name]
+    if row.cwnd_diff_aligned <= 0.10:
+        return
+    tr = traces[name]
+    seen = set(v.evidence(tr["usrsctp_aligned"], tr["ns3_aligned"])) - {"cwnd_counts_headers"}
+    assert seen, f"{name}: cwnd differs by {row.cwnd_diff_aligned:.0%} with no named cause"
+
+
 @pytest.mark.parametrize(
     ("name", "fast", "t3"),
     [
