@@ -353,7 +353,8 @@ def run_model(scenario: Scenario, profile: str = "default", seed: int = 1, run: 
             ("MaxBurst", ns.UintegerValue(sc.max_burst)),
             ("OutboundStreams", ns.UintegerValue(max(10, sc.streams))),
             ("MaxInboundStreams", ns.UintegerValue(max(10, sc.streams))),
-            ("AssociationMaxRetrans", ns.UintegerValue(100)),
+            ("AssociationMaxRetrans", ns.UintegerValue(100)),  # as in usrsctp-oracle
+            ("PathMaxRetrans", ns.UintegerValue(100)),
         ):
             ns.Config.SetDefault(f"ns3::SctpSocket::{attr}", value)
         nodes = ns.NodeContainer()

@@ -613,27 +613,24 @@ static void settle(void)
 	stats_before = now;
 }
 
-static int pump(void);
+static void pump(void);
 
 static void after_call(void)
 {
 	settle();
-	while (pump())
-		settle();
+	pump();
+	settle();
 	poll_state();
 }
 
-/* Read everything available at the server, write as much as fits at the client.
- * Returns whether a usrsctp call may have produced packets. */
-static int pump(void)
+/* Read everything available at the server, write as much as fits at the client. */
+static void pump(void)
 {
-	int acted = 0;
 	if (!server) {
 		struct socket *s = usrsctp_accept(listener, NULL, NULL);
 		if (s) {
 			server = s;
 			usrsctp_set_non_blocking(server, 1);
-			acted = 1;
 		}
 	}
 	if (server) {
@@ -647,7 +644,6 @@ static int pump(void)
 						  &infotype, &flags);
 			if (n <= 0)
 				break;
-			acted = 1;
 			if (flags & MSG_NOTIFICATION)
 				continue;
 			bytes_delivered += n;
@@ -676,10 +672,8 @@ static int pump(void)
 			}
 			bytes_written += n;
 			messages_written++;
-			acted = 1;
 		}
 	}
-	return acted && 0; /* reading and writing run to completion above */
 }
 
 static void debug_printf(const char *format, ...)
@@ -720,6 +714,9 @@ int main(int argc, char **argv)
 	usrsctp_sysctl_set_sctp_delayed_sack_time_default((uint32_t)sc.sack_delay_ms);
 	usrsctp_sysctl_set_sctp_sack_freq_default((uint32_t)sc.sack_freq);
 	usrsctp_sysctl_set_sctp_max_burst_default((uint32_t)sc.max_burst);
+	/* Never give up an association in a validation run (ns-3: the same limits). */
+	usrsctp_sysctl_set_sctp_assoc_rtx_max_default(100);
+	usrsctp_sysctl_set_sctp_path_rtx_max_default(100);
 	if (sc.initial_cwnd_mtus > 0)
 		usrsctp_sysctl_set_sctp_initial_cwnd((uint32_t)sc.initial_cwnd_mtus);
 	if (sc.abc_l >= 0)
