@@ -39,15 +39,15 @@ check-platform:
 
 DEPS_STAMP   := $(VENV)/.deps-installed
 NATIVE_STAMP := $(VENV)/.native-built
-NATIVE_SOURCES := $(shell find src -name '*.cc' -o -name '*.h' -o -name 'CMakeLists.txt' 2>/dev/null) \
+NATIVE_SOURCES := $(shell find src tools -name '*.cc' -o -name '*.h' -o -name '*.c' -o -name 'CMakeLists.txt' 2>/dev/null) \
                   CMakeLists.txt $(wildcard cmake/*.cmake) pyproject.toml
 
-.PHONY: reproduce test install build pch tshark lint format bench lab notebooks clean distclean
+.PHONY: reproduce test install build pch tshark usrsctp lint format bench lab notebooks clean distclean
 
 reproduce: install
 	$(VENV)/bin/transportlab reproduce --quick $(ARGS)
 
-test: install tshark
+test: usrsctp install tshark
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 install: $(NATIVE_STAMP) pch
@@ -76,6 +76,14 @@ pch: $(NATIVE_STAMP)
 
 tshark:
 	@bash scripts/ensure-tshark.sh
+
+# The SCTP validation oracle (tools/usrsctp-oracle) is built with the native library when
+# libusrsctp-dev is installed: install it where we may, and rebuild if it just appeared.
+usrsctp:
+	@bash scripts/ensure-usrsctp.sh
+	@if [ -f /usr/include/usrsctp.h ] && [ -f $(NATIVE_STAMP) ] && \
+	    ! ls $(VENV)/lib/python*/site-packages/transportlab/bin/usrsctp-oracle >/dev/null 2>&1; then \
+	  rm -f $(NATIVE_STAMP); fi
 
 lint: $(DEPS_STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks scripts
