@@ -35,8 +35,8 @@ Our reading of each gap (every alternative is a parameter):
 Files: ``parameters.py`` (declared parameters, sizes, timing), ``scenario.py``
 (``run``: the ns-3 network and the voice gateways of :mod:`transportlab.voice`;
 cached), ``analysis.py`` (``analyse``: playout, E-model and pooling from
-:mod:`transportlab.voice_quality`, mean tables, the comparison rows; not cached),
-``reproduction.py`` (the experiments of notebook 02, the comparison, tables and
+:mod:`transportlab.voice_quality`, mean tables, hand calculation; not cached),
+``reproduction.py`` (the experiments of notebook 02, the comparison rows, tables and
 figures).
 """
 
