@@ -1,18 +1,3 @@
-# ---
-# jupyter:
-#   jupytext:
-#     formats: ipynb,py:percent
-#     text_representation:
-#       extension: .py
-#       format_name: percent
-#       format_version: '1.3'
-#       jupytext_version: 1.19.6
-#   kernelspec:
-#     display_name: Python 3 (ipykernel)
-#     language: python
-#     name: python3
-# ---
-
 # %% [markdown]
 # # The SCTP model against a production stack: usrsctp, scenario by scenario
 #
@@ -68,26 +53,24 @@
 # %% tags=["parameters"]
 quick = True  # quick mode: the dozen scenarios of the differential test suite
 scheduler = None  # unused: every run takes milliseconds (usrsctp) to a second (ns-3)
-runs = None  # unused: both stacks are deterministic, one run per scenario and profile
-params = {}  # scenario_set (quick/full), oracle_seed
+runs = None  # both stacks are deterministic: one run per scenario and profile, always
+params = {}  # study parameters: oracle_seed (the scenarios are the experiment's points)
 
 # %%
 import pandas as pd
 
 from transportlab import validation
-from transportlab.figures import save_figure
-from transportlab.files import write_csv
-from transportlab.paths import results_dir
+from transportlab.notebooks import start
+from transportlab.studies.sctp_validation import reproduction
 
-PARAMS = validation.PARAMETERS.validate(params, quick=quick)
-SCENARIOS = validation.scenarios_for(PARAMS)
-N_RUNS = 4 * len(SCENARIOS)  # 2 stacks x 2 profiles per scenario
-if not validation.oracle_available():
+results = start("sctp_validation", globals())
+if not results.available("scenarios"):
     raise RuntimeError(
         "usrsctp-oracle is not built: apt-get install libusrsctp-dev, then make install"
     )
 pd.set_option("display.max_colwidth", 200)
-print(f"{len(SCENARIOS)} scenarios, {N_RUNS} runs")
+POINTS = results.points("scenarios")
+print(f"{len(POINTS)} scenarios, {4 * len(POINTS)} runs (2 stacks x 2 profiles, deterministic)")
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -107,12 +90,10 @@ print(validation.oracle_path().name)
 # all of them.
 
 # %%
-validation.scenario_table(SCENARIOS)
+validation.scenario_table(validation.scenario_by_name(p["scenario"]) for p in POINTS)
 
 # %%
-TABLE, TRACES = validation.validate(SCENARIOS, seed=PARAMS["oracle_seed"], keep_traces=True)
-# one row per scenario: data/results[/quick]/sctp_validation/validation.csv (atomic write)
-write_csv(TABLE, results_dir("sctp_validation", quick) / "validation.csv")
+TABLE = results.table("validation")
 
 # %% [markdown]
 # ## Agreement per scenario
@@ -182,15 +163,10 @@ print(rtx.to_string(index=False))
 # differ.
 
 # %%
-names = [
-    n for n in ("no_loss", "loss_mid", "loss_tail", "random_2pct", "rwnd_limited") if n in TRACES
-]
-fig = validation.plot_cwnd(TRACES, names)
-save_figure(fig, "sctp_validation", "cwnd_side_by_side", quick=quick, n_runs=4 * len(names))
+fig = results.figure("cwnd_side_by_side")
 
 # %%
-fig = validation.plot_completion(TABLE)
-save_figure(fig, "sctp_validation", "completion_times", quick=quick, n_runs=N_RUNS)
+fig = results.figure("completion_times")
 
 # %% [markdown]
 # ## Every difference, named
@@ -220,8 +196,8 @@ for key, d in validation.DIFFERENCES.items():
 
 # %%
 # NBVAL_CHECK_OUTPUT
-name = "random_10pct" if "random_10pct" in TRACES else "random_10pct_s3"
-pair = TRACES[name]
+name = "random_10pct" if "random_10pct" in set(TABLE.scenario) else "random_10pct_s3"
+pair = reproduction.traces(results, name)
 print(
     name,
     "completion (s): usrsctp",
@@ -278,3 +254,15 @@ print("scenarios:", len(TABLE))
 print("within 10 % (default settings):", int(TABLE.agrees.sum()))
 print("within 10 % (aligned settings):", int(TABLE.agrees_aligned.sum()))
 print("unexplained differences:", list(unexplained.scenario))
+
+# %% [markdown]
+# `results.write()` writes the validation table (`data/results[/quick]/sctp_validation/
+# validation.csv`) and both figures; `transportlab reproduce --study sctp_validation` writes
+# the same files without Jupyter.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from transportlab.paths import project_root
+
+for written in results.write():
+    print(written.relative_to(project_root()))

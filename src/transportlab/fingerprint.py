@@ -131,6 +131,14 @@ def native_library() -> Path | None:
         return None
 
 
+def native_programs() -> list[Path]:
+    """Programs of the native build a run step may call (``<native>/bin``, e.g. the
+    usrsctp oracle), sorted; empty if there are none."""
+    library = native_library()
+    folder = library.parent.parent / "bin" if library else None
+    return sorted(p for p in folder.iterdir() if p.is_file()) if folder and folder.is_dir() else []
+
+
 def ns3_version() -> str:
     try:
         return importlib.metadata.version("ns3")
@@ -151,8 +159,8 @@ def code_fingerprint(
     """SHA-256 over the code behind ``run`` (a function or a module name).
 
     Covers every module of :func:`module_closure` (name and content), the native
-    library (``native=True``: this installation's; a path; ``False``: none) and
-    the ``ns3`` wheel version.
+    library and programs (``native=True``: this installation's; a path to a library;
+    ``False``: none) and the ``ns3`` wheel version.
     """
     module = run if isinstance(run, str) else _module_of(run)
     root = root or package_root()
@@ -173,5 +181,7 @@ def code_fingerprint(
     digest.update(
         f"native={file_digest(library) if library and library.is_file() else 'missing'};".encode()
     )
+    for program in native_programs() if native is True else []:
+        digest.update(f"bin/{program.name}={file_digest(program)};".encode())
     digest.update(f"ns3={ns3_version()};".encode())
     return digest.hexdigest()

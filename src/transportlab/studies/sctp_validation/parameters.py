@@ -1,0 +1,24 @@
+"""Parameters of the SCTP validation against usrsctp (see the package docstring)."""
+
+from __future__ import annotations
+
+from transportlab.params import Param, ParameterSpace
+
+
+def _scenario_names() -> tuple[str, ...]:
+    from transportlab.validation import stacks  # noqa: PLC0415 - pure Python, no ns-3
+
+    names = [sc.name for sc in stacks.quick_scenarios() + stacks.full_scenarios()]
+    return tuple(dict.fromkeys(names))
+
+
+PARAMETERS = ParameterSpace(
+    Param(
+        "scenario",
+        "no_loss",
+        str,
+        "the validation scenario (transportlab.validation: quick and full sets)",
+        choices=_scenario_names(),
+    ),
+    Param("oracle_seed", 1, int, "seed of usrsctp's random bytes (tags, initial TSN)", minimum=0),
+)
