@@ -21,6 +21,7 @@ PARAMETERS = ParameterSpace(
     Param("label", "a", str, "a choice", choices=("a", "b")),
     Param("scale", 1.0, float, "a float", minimum=0, exclusive_minimum=True, quick=0.5),
     Param("out", "", str, "a file prefix: when set, the run writes <out>-<run>.txt"),
+    Param("gain", 1.0, float, "read by the analysis only", analysis_only=True),
 )
 
 
@@ -68,7 +69,9 @@ def analyse(raw, params):
     """The analysis step (never cached): doubles the raw value, keeps the trace."""
     value = raw["raw"]["value"]
     return {
-        "result": pd.DataFrame({"value": value, "double": 2 * value * ANALYSIS_FACTOR}),
+        "result": pd.DataFrame(
+            {"value": value, "double": 2 * value * ANALYSIS_FACTOR * params["gain"]}
+        ),
         "trace": raw["trace"],
     }
 

@@ -72,7 +72,7 @@ def test_grid_rejects_an_axis_that_is_not_a_list_of_values(axis):
 def test_plan_orders_points_then_runs_and_fills_defaults():
     tasks = sweep.plan(FAKE, [{"x": 3}, {"x": 4, "label": "b"}], runs=2, seed=7)
     assert [(t.params["x"], t.run) for t in tasks] == [(3, 1), (3, 2), (4, 1), (4, 2)]
-    assert tasks[0].params == {"x": 3, "label": "a", "scale": 1.0, "out": ""}
+    assert tasks[0].params == {"x": 3, "label": "a", "scale": 1.0, "out": "", "gain": 1.0}
     assert {t.seed for t in tasks} == {7}
     assert sweep.plan(FAKE, None, runs=[5, 9])[1].run == 9
 
@@ -179,7 +179,17 @@ def test_serial_run_concatenates_tables_with_point_columns(cache, calls_file):
         progress=False,
     )
     result = tables["result"]
-    assert list(result.columns) == ["x", "label", "scale", "out", "seed", "run", "value", "double"]
+    assert list(result.columns) == [
+        "x",
+        "label",
+        "scale",
+        "out",
+        "gain",
+        "seed",
+        "run",
+        "value",
+        "double",
+    ]
     assert len(result) == 8
     assert result[["x", "label", "run"]].values.tolist()[:3] == [
         [1, "a", 1],
@@ -222,7 +232,13 @@ def test_cache_file_holds_the_identity_and_the_tables(cache, calls_file):
     path = cache / "fake_sweep" / f"{task.key}.pkl"
     record = pickle.loads(path.read_bytes())
     assert record["key"] == task.key
-    assert record["identity"]["params"] == {"x": 9, "label": "a", "scale": 1.0, "out": ""}
+    # the analysis-only parameter (gain) is not part of the identity
+    assert record["identity"]["params"] == {
+        "x": 9,
+        "label": "a",
+        "scale": 1.0,
+        "out": "",
+    }
     # the raw tables of the run step, not the analysed ones
     assert set(record["tables"]) == {"raw", "trace"}
     assert record["tables"]["raw"]["value"].tolist() == [9 + 1000 + 0.1]
@@ -345,7 +361,11 @@ def test_simulations_in_one_process_never_overlap():
 def test_a_worker_with_other_code_refuses_to_run():
     with pytest.raises(RuntimeError, match="different transportlab code"):
         sweep._execute(
-            fake_study.run, {"x": 1, "label": "a", "scale": 1.0, "out": ""}, 1, 1, "f" * 64
+            fake_study.run,
+            {"x": 1, "label": "a", "scale": 1.0, "out": "", "gain": 1.0},
+            1,
+            1,
+            "f" * 64,
         )
 
 
@@ -515,3 +535,14 @@ def test_results_refuse_an_override_of_what_an_experiment_sets_itself(tmp_path, 
     assert {p["scale"] for p in results.points("main")} == {2.0}
     with pytest.raises(ValueError, match="experiment 'main' sets x itself"):
         Results(FAKE, quick=True, params={"x": 5})
+
+
+def test_analysis_parameters_share_one_simulation_and_keep_their_own_analysis(cache, calls_file):
+    points = [{"x": 2, "gain": 1.0}, {"x": 2, "gain": 3.0}]
+    tasks = sweep.plan(FAKE, points, runs=2)
+    assert len(tasks) == 4 and sweep.simulation_count(tasks) == 2
+    tables = sweep.run(FAKE, points, runs=2, scheduler="serial", progress=False)
+    assert len(fake_study.calls(calls_file)) == 2
+    doubled = tables["result"].groupby("gain")["double"].apply(list).to_dict()
+    assert doubled == {1.0: [2 * 1002.1, 2 * 1002.2], 3.0: [6 * 1002.1, 6 * 1002.2]}
+    assert sweep.cached_count(tasks) == 2

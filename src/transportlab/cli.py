@@ -230,7 +230,7 @@ def _study_plan(results) -> tuple[int, int]:
 
     total = cached = 0
     for tasks in results.plan().values():
-        total += len(tasks)
+        total += sweep.simulation_count(tasks)
         cached += 0 if results.force else sweep.cached_count(tasks)
     return total, cached
 
@@ -405,9 +405,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if not args.dry_run:
         _claim_output(output, manifest, args.overwrite)
     cached = 0 if args.force else sweeps.cached_count(tasks)
+    count = sweeps.simulation_count(tasks)
     print(
-        f"{study.name}: {len(points)} points x {args.runs} runs = {len(tasks)} simulations, "
-        f"{cached} cached, {len(tasks) - cached} to run"
+        f"{study.name}: {len(points)} points x {args.runs} runs = {count} simulations, "
+        f"{cached} cached, {count - cached} to run"
     )
     if args.dry_run:
         return 0

@@ -37,6 +37,9 @@ class Param:
     ``exclusive_minimum`` is set. ``check`` is an extra validator returning an
     error message or None. ``quick`` is the value used in quick mode (tests,
     CI, `transportlab reproduce --quick`) when it differs from the default.
+    ``analysis_only`` marks a parameter that only a study's ``analyse`` step reads
+    (e.g. a playout buffer applied to recorded arrivals): it is left out of the
+    cache key, so changing it costs no simulation.
     """
 
     name: str
@@ -51,6 +54,7 @@ class Param:
     check: Callable[[Any], str | None] | None = None
     quick: Any = field(default=None)
     unit: str = ""
+    analysis_only: bool = False
 
     def __post_init__(self) -> None:
         problem = self.problem(self.default)

@@ -74,6 +74,7 @@ __all__ = [
     "Task",
     "cached_count",
     "check_scheduler",
+    "simulation_count",
     "code_fingerprint",
     "default_workers",
     "grid",
@@ -146,11 +147,17 @@ def task_identity(
     study: Study, params: Mapping[str, Any], seed: int, run: int, fingerprint: str | None = None
 ) -> dict[str, Any]:
     """The document whose hash is the cache key of one task (see the module docstring)."""
+    declared = study.parameters.params
     return {
         "schema": CACHE_SCHEMA,
         "study": study.name,
         "code": fingerprint if fingerprint is not None else code_fingerprint(study.run),
-        "params": dict(params),
+        # Parameters only the analysis reads do not change what the run step computes.
+        "params": {
+            name: value
+            for name, value in params.items()
+            if name not in declared or not declared[name].analysis_only
+        },
         "seed": int(seed),
         "run": int(run),
     }
@@ -232,7 +239,10 @@ def plan(
         for run_number in run_numbers:
             identity = task_identity(study, params, seed, run_number, fingerprint)
             key = hashlib.sha256(_canonical_json(identity).encode()).hexdigest()
-            tasks.setdefault(key, Task(study.name, params, seed, run_number, key, identity))
+            # Points differing only in analysis parameters share a cache key (one
+            # simulation) but stay separate tasks (each analysed with its own values).
+            point = _canonical_json({"params": params, "run": run_number})
+            tasks.setdefault(point, Task(study.name, params, seed, run_number, key, identity))
     return list(tasks.values())
 
 
@@ -281,10 +291,16 @@ def _load(task: Task, cache: Path) -> dict[str, pd.DataFrame] | None:
     return record["tables"]
 
 
+def simulation_count(tasks: Iterable[Task]) -> int:
+    """How many simulations ``tasks`` need (tasks that share a cache key share one)."""
+    return len({task.key for task in tasks})
+
+
 def cached_count(tasks: Iterable[Task], cache: Path | None = None) -> int:
-    """How many of ``tasks`` have a finished result in the cache."""
+    """How many of the simulations of ``tasks`` have a finished result in the cache."""
     cache = cache or paths.cache_dir()
-    return sum(task.path(cache).is_file() for task in tasks)
+    unique = {task.key: task for task in tasks}.values()
+    return sum(task.path(cache).is_file() for task in unique)
 
 
 # --------------------------------------------------------------------------- execution
@@ -606,17 +622,21 @@ def run(
         cache_folder = Path(cache)
     try:
         results: dict[str, dict[str, pd.DataFrame]] = {}
-        pending = []
+        pending: dict[str, Task] = {}  # one simulation per cache key
         for task in tasks:
+            if task.key in results or task.key in pending:
+                continue
             reusable = cache is not False and not force and not study.writes_files(task.params)
             tables = _load(task, cache_folder) if reusable else None
             if tables is None:
-                pending.append(task)
+                pending[task.key] = task
             else:
                 results[task.key] = tables
+        pending = list(pending.values())
+        runs_total = len({task.key for task in tasks})
         fingerprint = tasks[0].identity["code"]
         label = progress if isinstance(progress, str) else study.name
-        with _progress(len(tasks), len(tasks) - len(pending), label, bool(progress)) as bar:
+        with _progress(runs_total, runs_total - len(pending), label, bool(progress)) as bar:
             if pending:
                 if scheduler == "serial":
                     finished = _run_serial(study, pending, fingerprint, cache_folder, bar)
@@ -638,9 +658,11 @@ def run(
             import shutil  # noqa: PLC0415
 
             shutil.rmtree(cache_folder, ignore_errors=True)
-    if analyse:
-        results = {task.key: _analysed(study, task, results[task.key]) for task in tasks}
-    return _concatenate(tasks, results)
+    per_task = [
+        _analysed(study, task, results[task.key]) if analyse else results[task.key]
+        for task in tasks
+    ]
+    return _concatenate(tasks, per_task)
 
 
 def _analysed(study: Study, task: Task, raw: Mapping[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
@@ -656,19 +678,19 @@ def _analysed(study: Study, task: Task, raw: Mapping[str, pd.DataFrame]) -> dict
 
 
 def _concatenate(
-    tasks: list[Task], results: Mapping[str, Mapping[str, pd.DataFrame]]
+    tasks: list[Task], per_task: list[Mapping[str, pd.DataFrame]]
 ) -> dict[str, pd.DataFrame]:
     names: list[str] = []
-    for task in tasks:
-        for name in results[task.key]:
+    for tables in per_task:
+        for name in tables:
             if name not in names:
                 names.append(name)
     combined = {}
     for name in names:
         frames = [
-            _with_point_columns(results[t.key][name], t, name)
-            for t in tasks
-            if name in results[t.key]
+            _with_point_columns(tables[name], task, name)
+            for task, tables in zip(tasks, per_task, strict=True)
+            if name in tables
         ]
         combined[name] = pd.concat(frames, ignore_index=True)
     return combined
