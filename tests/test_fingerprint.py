@@ -106,3 +106,16 @@ def test_the_native_library_and_the_ns3_version_are_part_of_the_fingerprint(tmp_
     assert second != first
     monkeypatch.setattr(fingerprint, "ns3_version", lambda: "9.99")
     assert fingerprint.code_fingerprint(module, native=library) != second
+
+
+@pytest.mark.parametrize("study", studies.names())
+def test_analysis_only_parameters_are_not_read_by_the_run_step(study):
+    """A parameter left out of the cache key must not change what the run step computes."""
+    declared = studies.get(study).parameters
+    analysis_only = [p.name for p in declared if p.analysis_only]
+    closure = fingerprint.module_closure([run_modules()[study]])
+    # The module that declares the parameters (and checks their consistency) names them all.
+    declaring = f"transportlab.studies.{study}.parameters"
+    sources = "\n".join(path.read_text() for name, path in closure.items() if name != declaring)
+    read = [name for name in analysis_only if f'"{name}"' in sources or f"'{name}'" in sources]
+    assert not read, f"{study}: the run step reads analysis-only parameters {read}"

@@ -141,7 +141,14 @@ PARAMETERS = ParameterSpace(
         maximum=400,
         quick=48,
     ),
-    Param("codec", "G.711", str, "speech codec", choices=CODECS),
+    Param(
+        "codec",
+        "G.711",
+        str,
+        "speech codec",
+        choices=CODECS,
+        analysis_only=True,
+    ),
     Param("frame_ms", 20.0, float, "speech per packet", minimum=5.0, maximum=60.0, unit="ms"),
     Param(
         "voice_activity",
@@ -283,6 +290,7 @@ PARAMETERS = ParameterSpace(
         "as set below) or 'variants' (fixed 80 ms and the fixed point below, adaptive with "
         "and without a 5 ms margin, CJM with 1, 5, 10, 25 and 50-frame chunks)",
         choices=PLAYOUT_SETS,
+        analysis_only=True,
     ),
     Param(
         "fixed_playout_ms",
@@ -291,6 +299,7 @@ PARAMETERS = ParameterSpace(
         "fixed playout point after sending (130 ms + a 20 ms frame = the 150 ms G.114 budget)",
         minimum=0.0,
         unit="ms",
+        analysis_only=True,
     ),
     Param(
         "adaptive_resync_s",
@@ -300,6 +309,7 @@ PARAMETERS = ParameterSpace(
         "(0 = at talkspurt starts only)",
         minimum=0.0,
         unit="s",
+        analysis_only=True,
     ),
     Param(
         "adaptive_margin_ms",
@@ -308,9 +318,16 @@ PARAMETERS = ParameterSpace(
         "adaptive playout: constant added to d + 4v (0 = Ramjee et al. as published)",
         minimum=0.0,
         unit="ms",
+        analysis_only=True,
     ),
     Param(
-        "cjm_chunk_packets", 50, int, "CJM: packets per chunk (seed: 50)", minimum=1, maximum=100000
+        "cjm_chunk_packets",
+        50,
+        int,
+        "CJM: packets per chunk (seed: 50)",
+        minimum=1,
+        maximum=100000,
+        analysis_only=True,
     ),
     Param(
         "cjm_buffer_chunks",
@@ -319,9 +336,23 @@ PARAMETERS = ParameterSpace(
         "CJM: chunks the buffer holds (seed: 100)",
         minimum=1,
         maximum=100000,
+        analysis_only=True,
     ),
-    Param("cjm_start_chunks", 1, int, "CJM: complete chunks before playout starts", minimum=1),
-    Param("plc", True, bool, "the receiver conceals lost frames (G.711 Appendix I) - E-model Bpl"),
+    Param(
+        "cjm_start_chunks",
+        1,
+        int,
+        "CJM: complete chunks before playout starts",
+        minimum=1,
+        analysis_only=True,
+    ),
+    Param(
+        "plc",
+        True,
+        bool,
+        "the receiver conceals lost frames (G.711 Appendix I) - E-model Bpl",
+        analysis_only=True,
+    ),
     consistency=(_delay_range, _frame_fits, _sctp_only, _connection, _cross, _cjm),
 )
 
