@@ -39,15 +39,12 @@ def sctp_available() -> bool:
 
 @functools.cache
 def pr_sctp_available() -> bool:
-    """Whether the SCTP model implements PR-SCTP (RFC 3758: it reports abandoned messages)."""
+    """Whether the SCTP model implements PR-SCTP (RFC 3758: its socket reports abandoned
+    messages), read from the installed header, without ns-3."""
     if not sctp_available():
         return False
-    from transportlab import ns  # noqa: PLC0415
-
-    tid = ns.TypeId.LookupByName("ns3::SctpSocket")
-    names = [tid.GetTraceSource(i).name for i in range(tid.GetTraceSourceN())]
-    names += [tid.GetAttribute(i).name for i in range(tid.GetAttributeN())]
-    return any("bandon" in str(name) for name in names)
+    header = _native.native_dir() / "include" / "ns3" / "sctp-socket.h"
+    return "Abandon" in header.read_text(errors="replace")
 
 
 def seconds(ns, value: float):
