@@ -546,3 +546,17 @@ def test_analysis_parameters_share_one_simulation_and_keep_their_own_analysis(ca
     doubled = tables["result"].groupby("gain")["double"].apply(list).to_dict()
     assert doubled == {1.0: [2 * 1002.1, 2 * 1002.2], 3.0: [6 * 1002.1, 6 * 1002.2]}
     assert sweep.cached_count(tasks) == 2
+
+
+def test_a_study_this_build_cannot_run_is_reported_not_half_written(tmp_path, monkeypatch):
+    from transportlab import reproduction  # noqa: PLC0415
+    from transportlab.study import Experiment, Reproduction  # noqa: PLC0415
+
+    monkeypatch.setenv("TRANSPORTLAB_ROOT", str(tmp_path))
+    monkeypatch.setenv("TRANSPORTLAB_RESULTS_CACHE", str(tmp_path / "cache"))
+    lacking = Experiment("main", "", lambda p: [{}], 1, 1, available=lambda: False)
+    study = dataclasses.replace(FAKE, reproduction=Reproduction((lacking,), comparison=None))
+    results = reproduction.Results(study, quick=True, progress=False)
+    with pytest.raises(reproduction.ExperimentUnavailableError, match="none of its experiments"):
+        results.write()
+    assert not (tmp_path / "cache").exists()

@@ -243,7 +243,7 @@ def _duration(seconds: float) -> str:
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from transportlab import sweep as sweeps  # noqa: PLC0415
-    from transportlab.reproduction import Results  # noqa: PLC0415
+    from transportlab.reproduction import ExperimentUnavailableError, Results  # noqa: PLC0415
 
     studies = select_studies(args.study)
     if not studies:
@@ -320,6 +320,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
                 else:
                     for path in results.write():
                         print(f"   wrote {_relative(path)}")
+            except ExperimentUnavailableError as exc:
+                print(f"   skipped: {exc}", flush=True)
             except Exception as exc:  # noqa: BLE001 - report, keep the other studies going
                 failures.append(study.name)
                 where = f"; see {exc.notebook}" if hasattr(exc, "notebook") else ""

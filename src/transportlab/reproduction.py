@@ -230,10 +230,22 @@ class Results:
         check_writable_folder(self.results_dir(), "results folder")
         if figures:
             check_writable_folder(self.figures_dir(), "figures folder")
+        if not any(e.is_available() for e in self.experiments):
+            raise ExperimentUnavailableError(
+                f"{self.study.name}: none of its experiments can run in this build "
+                f"({', '.join(e.name for e in self.experiments)})"
+            )
         self.run_all()
-        # Compute everything first: a failure leaves every earlier file as it was.
-        comparison = self.comparison() if self.study.reproduction.comparison else None
-        tables = {name: self.table(name) for name in self.study.reproduction.tables}
+        # Compute everything first: a failure leaves every earlier file as it was. What
+        # needs an experiment this build cannot run (e.g. without SCTP) is left out.
+        comparison = (
+            _unless_unavailable(self.comparison) if self.study.reproduction.comparison else None
+        )
+        tables = {
+            name: table
+            for name in self.study.reproduction.tables
+            if (table := _unless_unavailable(lambda n=name: self.table(n))) is not None
+        }
         written = []
         if comparison is not None:
             written.append(self.write_comparison(comparison))
@@ -246,13 +258,21 @@ class Results:
                 if "inline" not in backend:
                     plt.switch_backend("Agg")
                 for name in self.study.reproduction.figures:
-                    fig = self.figure(name)
-                    written.append(self.figures_dir() / f"{name}.png")
-                    plt.close(fig)
+                    fig = _unless_unavailable(lambda n=name: self.figure(n))
+                    if fig is not None:
+                        written.append(self.figures_dir() / f"{name}.png")
+                        plt.close(fig)
             finally:
                 if "inline" not in backend and backend.lower() != "agg":
                     plt.switch_backend(backend)
         return written
+
+
+def _unless_unavailable(build):
+    try:
+        return build()
+    except ExperimentUnavailableError:
+        return None
 
 
 # ---------------------------------------------------------------------- summary
