@@ -44,7 +44,7 @@ NATIVE_SOURCES := $(shell find src tools -name '*.cc' -o -name '*.h' -o -name '*
 
 .PHONY: reproduce test install build pch tshark usrsctp lint format bench lab notebooks clean distclean
 
-reproduce: install
+reproduce: usrsctp install
 	$(VENV)/bin/transportlab reproduce --quick $(ARGS)
 
 test: usrsctp install tshark
