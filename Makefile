@@ -12,11 +12,14 @@ ARGS ?=
 
 # --- platform checks: fail at once, with one line, before anything is installed ------------
 # The ns3 wheel exists for x86-64 Linux only (macOS, Windows and ARM: Binder or a Linux VM);
-# transportlab is tested with Python 3.11; its ns-3 modules are C++20 and need g++ >= $(MIN_GXX).
+# transportlab is tested with Python 3.11 and 3.12 (pyproject's requires-python); its ns-3
+# modules are C++20 and need g++ >= $(MIN_GXX) (every source compiles with g++ 11.3 and 12.2).
 # `make SKIP_PLATFORM_CHECK=1 ...` skips the checks (untested combinations, at your own risk).
-SUPPORTED_PYTHON := 3.11
+SUPPORTED_PYTHON := 3.11 3.12
 MIN_GXX          := 11
 CXX              ?= g++
+space := $(subst ,, )
+comma := ,
 # The Python that matters: the environment's once it exists, else the one that creates it.
 CHECKED_PYTHON = $(if $(wildcard $(PY)),$(PY),$(PYTHON))
 PLATFORM_PROBLEM = $(shell \
@@ -24,8 +27,8 @@ PLATFORM_PROBLEM = $(shell \
   if [ "$$m" != "Linux x86_64" ]; then \
     echo "the ns3 wheel is for x86-64 Linux only and this is $$m: use Binder or a Linux VM (see README)"; exit 0; fi; \
   v=$$($(CHECKED_PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null); \
-  if [ "$$v" != "$(SUPPORTED_PYTHON)" ]; then \
-    echo "transportlab needs Python $(SUPPORTED_PYTHON), but $(or $(CHECKED_PYTHON),python3) is $${v:-missing}: install it (e.g. apt install python$(SUPPORTED_PYTHON)-venv, or pyenv) or pass PYTHON=/path/to/python$(SUPPORTED_PYTHON)"; exit 0; fi; \
+  if ! echo " $(SUPPORTED_PYTHON) " | grep -qF " $${v:-none} "; then \
+    echo "transportlab needs Python $(subst $(space),$(comma) ,$(SUPPORTED_PYTHON)), but $(or $(CHECKED_PYTHON),python3) is $${v:-missing}: install one (e.g. apt install python3.11-venv, or pyenv) or pass PYTHON=/path/to/python3.11"; exit 0; fi; \
   if ! $(CXX) --version 2>/dev/null | head -n 1 | grep -Eq 'g\+\+|GCC'; then \
     echo "transportlab needs g++ >= $(MIN_GXX) (C++20) and CXX=$(CXX) is not g++ (apt install g++)"; exit 0; fi; \
   g=$$($(CXX) -dumpversion 2>/dev/null | cut -d. -f1); \
