@@ -99,7 +99,7 @@ format: $(DEPS_STAMP)
 bench: install
 	for b in benchmarks/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
-lab: install
+lab: install kernel
 	$(PIP) install --quiet -c requirements/constraints.txt jupyterlab
 	$(VENV)/bin/jupyter lab notebooks/
 

@@ -1,3 +1,18 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3.11 (transportlab)
+#     language: python
+#     name: transportlab
+# ---
+
 # %% [markdown]
 # # The SCTP model against a production stack: usrsctp, scenario by scenario
 #

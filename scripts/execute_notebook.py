@@ -3,11 +3,11 @@
     python scripts/execute_notebook.py notebooks/00_bottleneck_example.py [...]
 
 Reads the percent-format ``.py`` (the reviewed source), runs every cell in this
-environment's Python kernel with the parameters cell as written (``quick = True``),
-and writes the paired ``.ipynb`` with its outputs, which nbval then checks. The
-sweep cache is bypassed (a temporary one is used) so the outputs come from fresh
-simulations. Uses nbclient directly: no papermill metadata or timing noise in the
-committed file.
+environment's Jupyter kernel (``transportlab``, registered if needed) with the
+parameters cell as written (``quick = True``), and writes the paired ``.ipynb``
+with its outputs, which nbval then checks. The sweep cache is bypassed (a
+temporary one is used) so the outputs come from fresh simulations. Uses nbclient
+directly: no papermill metadata or timing noise in the committed file.
 """
 
 import os
@@ -18,6 +18,8 @@ from pathlib import Path
 import jupytext
 import nbclient
 
+from transportlab.notebooks import ensure_kernel
+
 
 def execute(source: Path) -> Path:
     notebook = jupytext.read(source)
@@ -27,7 +29,7 @@ def execute(source: Path) -> Path:
         client = nbclient.NotebookClient(
             notebook,
             timeout=1800,
-            kernel_name="python3",
+            kernel_name=ensure_kernel(),
             resources={"metadata": {"path": str(source.parent)}},
         )
         client.execute()
