@@ -752,8 +752,9 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         bool fullyUtilized = m_flightBefore[i] + p.GetPmdcs() > p.GetCwnd();
         p.OnBytesAcked(m_ackedPerPath[i], cumAdvanced, fullyUtilized, m_fastRecovery);
         // Section 8.2: data acknowledged clears the destination's error counter (and
-        // makes an inactive destination active again).
-        if (p.GetState() == SctpPath::INACTIVE)
+        // makes an inactive destination active again; RFC 7829 section 3: a potentially
+        // failed one too).
+        if (p.GetState() != SctpPath::ACTIVE)
         {
             MarkPathActive(p);
         }

@@ -72,6 +72,8 @@ SctpPathEventName(SctpPathEvent event)
         return "MADE_PRIMARY";
     case SctpPathEvent::DATA_PATH:
         return "DATA_PATH";
+    case SctpPathEvent::POTENTIALLY_FAILED:
+        return "POTENTIALLY_FAILED";
     }
     return "UNKNOWN";
 }
@@ -285,6 +287,22 @@ SctpSocket::GetTypeId()
                           IntegerValue(-1),
                           MakeIntegerAccessor(&SctpSocket::m_changePrimaryThresh),
                           MakeIntegerChecker<int32_t>(-1))
+            .AddAttribute("PotentiallyFailedMaxRetrans",
+                          "RFC 7829 PotentiallyFailed.Max.Retrans (PFMR): errors after which "
+                          "a destination is potentially failed (no new data, a HEARTBEAT "
+                          "every RTO). A value >= PathMaxRetrans switches SCTP-PF off (the "
+                          "default: RFC 9260 behaviour); RFC 7829 section 6 suggests 0.",
+                          UintegerValue(65535),
+                          MakeUintegerAccessor(&SctpSocket::m_pfMaxRetrans),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("PrimarySwitchoverMaxRetrans",
+                          "RFC 7829 section 5 Primary.Switchover.Max.Retrans (PSMR): errors on "
+                          "the primary path after which an active alternate becomes the "
+                          "primary for good (new data stays there when the old primary "
+                          "recovers). 65535 (default) = never, as Linux's ps_retrans.",
+                          UintegerValue(65535),
+                          MakeUintegerAccessor(&SctpSocket::m_psMaxRetrans),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("SourceAddressFailover",
                           "On a local multi-homed endpoint, move a destination to another "
                           "local (source) address when its retransmission timer expires: "
@@ -425,6 +443,8 @@ SctpSocket::SctpSocket(const SctpSocket& o)
       m_dormantAction(o.m_dormantAction),
       m_returnToPrimary(o.m_returnToPrimary),
       m_changePrimaryThresh(o.m_changePrimaryThresh),
+      m_pfMaxRetrans(o.m_pfMaxRetrans),
+      m_psMaxRetrans(o.m_psMaxRetrans),
       m_sourceFailover(o.m_sourceFailover),
       m_prSctpEnabled(o.m_prSctpEnabled),
       m_defaultPrPolicy(o.m_defaultPrPolicy),

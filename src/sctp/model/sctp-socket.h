@@ -70,6 +70,7 @@ enum class SctpPathEvent : uint8_t
     CONFIRMED = 2,    //!< path verification succeeded (5.4)
     MADE_PRIMARY = 3, //!< the destination became the primary path
     DATA_PATH = 4,    //!< new data now goes to this destination (failover or return)
+    POTENTIALLY_FAILED = 5, //!< the error counter exceeded PFMR (RFC 7829 section 3)
 };
 
 /** \return a name like "UNREACHABLE". */
@@ -357,6 +358,11 @@ class SctpSocket : public Socket
     void RecordPathError(SctpPath& path, bool countForAssociation);
     void MarkPathInactive(SctpPath& path);
     void MarkPathActive(SctpPath& path);
+    /** RFC 7829: PotentiallyFailedMaxRetrans < PathMaxRetrans. */
+    bool IsPfEnabled() const;
+    void MarkPathPotentiallyFailed(SctpPath& path);
+    /** A confirmed PF destination for new data when none is active (RFC 7829 3). */
+    int32_t BestPotentiallyFailedPath() const;
     void MakePrimary(uint32_t index);
     bool HeartbeatsEnabled() const;
     void StartHeartbeats();
@@ -444,6 +450,8 @@ class SctpSocket : public Socket
     SctpDormantAction m_dormantAction;
     bool m_returnToPrimary;
     int32_t m_changePrimaryThresh;
+    uint32_t m_pfMaxRetrans;      //!< RFC 7829 PotentiallyFailed.Max.Retrans (PFMR)
+    uint32_t m_psMaxRetrans;      //!< RFC 7829 Primary.Switchover.Max.Retrans (PSMR)
     bool m_sourceFailover;
     bool m_prSctpEnabled;
     SctpPrPolicy m_defaultPrPolicy;
