@@ -439,6 +439,28 @@ SctpSocket::HandleCookieEcho(const SctpCommonHeader& header,
     }
     if (!haveTcb)
     {
+        // RFC 9260 5.2.4: a COOKIE ECHO for ports and an address of an association that
+        // exists belongs to that association, whatever address it comes from: its TCB
+        // applies the table of 5.2.4 (restart, collision, duplicate - or silent discard
+        // of a cookie that matches none of its tags). Never a second association: a
+        // cookie obtained with an INIT from a third-party address listing the peer's
+        // address, or a replay of the real COOKIE ECHO from another address, would
+        // otherwise build one and take over the live association's lookup entries.
+        std::vector<Address> cookieAddresses = cookie.peerAddresses;
+        cookieAddresses.push_back(source);
+        for (const auto& a : cookieAddresses)
+        {
+            Ptr<SctpSocket> existing =
+                m_sctp->FindAssociation(header.destinationPort, header.sourcePort, a);
+            if (existing && existing != this)
+            {
+                NS_LOG_INFO(this << " COOKIE ECHO from " << source
+                                 << " handed to the association of " << a);
+                return existing->IsAssociationAlive()
+                           ? existing->HandleCookieEcho(header, chunk, source, destination)
+                           : nullptr;
+            }
+        }
         // A new association from a listening socket.
         Address from = Ipv6Address::IsMatchingType(source)
                            ? Address(Inet6SocketAddress(Ipv6Address::ConvertFrom(source),
@@ -595,7 +617,7 @@ SctpSocket::EstablishFromCookie(const SctpCookie& cookie,
                        cookie.inboundStreams);
     for (const auto& a : addresses)
     {
-        m_sctp->RegisterAssociation(this, m_localPort, m_peerPort, a);
+        m_sctp->RegisterAssociation(this, m_localPort, m_peerPort, a); // never overwrites
     }
     m_registered = true;
     SetState(SCTP_ESTABLISHED);
