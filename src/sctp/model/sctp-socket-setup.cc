@@ -237,8 +237,19 @@ SctpSocket::HandleInit(const SctpCommonHeader& header,
             localTag = m_sctp->GenerateTag();
         } while (localTag == m_localTag || localTag == m_peerTag);
         localTsn = m_sctp->GenerateTsn();
-        tieLocal = m_localTag;
-        tiePeer = m_peerTag;
+        // RFC 9260 5.2.2: random Tie-Tags kept in the TCB, not the live verification tags
+        // (the cookie is authenticated, not encrypted: whoever gets this INIT ACK must
+        // not learn the tags).
+        while (m_localTieTag == 0 || m_localTieTag == m_localTag)
+        {
+            m_localTieTag = m_sctp->GenerateTag();
+        }
+        while (m_peerTieTag == 0 || m_peerTieTag == m_peerTag)
+        {
+            m_peerTieTag = m_sctp->GenerateTag();
+        }
+        tieLocal = m_localTieTag;
+        tiePeer = m_peerTieTag;
     }
     SctpCookie cookie;
     cookie.creationTimeNs = Simulator::Now().GetNanoSeconds();
@@ -485,8 +496,8 @@ SctpSocket::HandleCookieEcho(const SctpCommonHeader& header,
         return socket;
     }
     // Section 5.2.4: a COOKIE ECHO while a TCB exists.
-    bool tieMatch = cookie.localTieTag != 0 && cookie.localTieTag == m_localTag &&
-                    cookie.peerTieTag == m_peerTag;
+    bool tieMatch = cookie.localTieTag != 0 && cookie.localTieTag == m_localTieTag &&
+                    cookie.peerTieTag == m_peerTieTag;
     if (!localMatch && !peerMatch && tieMatch)
     {
         // Case A: the peer restarted.

@@ -478,6 +478,13 @@ class SctpSocket : public Socket
     TracedValue<SctpState> m_state;
     uint32_t m_localTag{0};
     uint32_t m_peerTag{0};
+    /** RFC 9260 5.2.2: random Tie-Tags of this TCB (0 = none drawn yet); they stand for
+     * the association in cookies instead of the verification tags, which stay secret. */
+    uint32_t m_localTieTag{0};
+    uint32_t m_peerTieTag{0};
+    uint32_t m_peerInitialRwnd{0}; //!< the peer's a_rwnd from INIT / INIT ACK (its buffer)
+    bool m_zeroWindowProbe{false}; //!< a DATA chunk was sent into a closed window (6.1 A)
+    bool m_sackDuringProbe{false}; //!< and the peer has SACKed since (it is alive)
     uint16_t m_peerPort{0};
     Address m_peerConnectAddress; //!< address given to Connect()
     std::vector<Ptr<SctpPath>> m_paths;
