@@ -62,15 +62,13 @@ class Capture : public SimpleRefCount<Capture> {
 };
 }
 """
-_defined = False
 
 
 def _capture():
-    global _defined
     cxx()
-    if not _defined:
+    # Once per process, even if pytest imports this module under two names.
+    if not hasattr(cppyy.gbl, "sctpsec"):
         cppyy.cppdef(_CAPTURE)
-        _defined = True
     return cppyy.gbl.sctpsec.Capture()
 
 

@@ -104,17 +104,14 @@ inline void ScheduleAddRoute(double t, Ptr<Ipv4StaticRouting> r, Ipv4Address net
 }
 }
 """
-_helpers_defined = False
 
 
 def _helpers():
-    global _helpers_defined
     import cppyy
 
     cxx()
-    if not _helpers_defined:
+    if not hasattr(cppyy.gbl, "pftest"):  # once per process
         cppyy.cppdef(_HELPERS)
-        _helpers_defined = True
     return cppyy.gbl.pftest
 
 
