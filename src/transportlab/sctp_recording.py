@@ -4,8 +4,9 @@ Four tables, read once after the run:
 
 * ``chunks``: every chunk sent (or only DATA), with the destination (path) it went to
   and whether it was a retransmission: TSN-versus-time plots per path;
-* ``paths``: path events (a destination becoming unreachable or available again,
-  confirmed, made primary, chosen for new data): failover and return times;
+* ``paths``: path events (a destination becoming potentially failed (RFC 7829),
+  unreachable or available again, confirmed, made primary, chosen for new data):
+  failover and return times;
 * ``delivered``: messages handed to the receiving application's queue;
 * ``abandoned``: messages PR-SCTP gave up.
 
@@ -21,7 +22,14 @@ import pandas as pd
 from transportlab.recording import _column
 
 #: ns3::SctpPathEvent names, by value.
-PATH_EVENTS = ("AVAILABLE", "UNREACHABLE", "CONFIRMED", "MADE_PRIMARY", "DATA_PATH")
+PATH_EVENTS = (
+    "AVAILABLE",
+    "UNREACHABLE",
+    "CONFIRMED",
+    "MADE_PRIMARY",
+    "DATA_PATH",
+    "POTENTIALLY_FAILED",
+)
 #: ns3::SctpPrPolicy names, by value.
 PR_POLICIES = ("NONE", "TTL", "RTX", "PRIORITY")
 #: SCTP chunk type names (RFC 9260, RFC 3758).

@@ -20,6 +20,7 @@ import gc
 import os
 import struct
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -198,3 +199,25 @@ def test_packets_without_a_valid_tag_change_nothing(data, victim):
 
 def test_cxx_helpers_loaded():
     assert cxx().Collector is not None
+
+
+# ---------------------------------------------------------------- live-transfer slice
+# A quick slice of the campaign (scripts/sctp_fuzz_campaign.py, >= 10^6 packets): tag-0
+# INITs, verbatim replays, forged copies of the real COOKIE ECHO, third-party addresses
+# and ports, random chunks under foreign tags and bad checksums, injected during long,
+# lossy, fragmented or bidirectional transfers (tests/sctp/fuzz_engine.py).
+SLICE = [
+    # seed, what the drawn configuration covers
+    (1, "server victim: COOKIE ECHO copies; 5000-byte (fragmented) messages both ways"),
+    (7, "client victim: 800 messages over links losing 3 % of packets"),
+    (12, "client victim: 2.8 MB forward and 1.4 MB back, 1 % loss"),
+]
+
+
+@pytest.mark.parametrize("seed", [s for s, _ in SLICE])
+def test_live_transfer_slice_changes_nothing(seed):
+    from tests.sctp.fuzz_engine import RunConfig, run_once
+
+    result = run_once(RunConfig.draw(seed, 1500))
+    assert result["packets"] == 1500
+    assert result["problems"] == [], result

@@ -129,4 +129,111 @@ SctpStackHelper::SetNs2Defaults(const std::string& version)
     }
 }
 
+std::map<std::string, std::string>
+SctpStackHelper::GetPreset(const std::string& name)
+{
+    const std::string p = "ns3::SctpSocket::";
+    if (name == "rfc9260")
+    {
+        // RFC 9260 section 16 (Suggested SCTP Protocol Parameter Values) unless noted.
+        return {
+            {p + "RtoInitial", "1s"},                    // RTO.Initial: 1 second
+            {p + "RtoMin", "1s"},                        // RTO.Min: 1 second
+            {p + "RtoMax", "60s"},                       // RTO.Max: 60 seconds
+            {p + "RtoAlpha", "0.125"},                   // RTO.Alpha: 1/8
+            {p + "RtoBeta", "0.25"},                     // RTO.Beta: 1/4
+            {p + "MaxBurst", "4"},                       // Max.Burst: 4
+            {p + "ValidCookieLife", "60s"},              // Valid.Cookie.Life: 60 seconds
+            {p + "AssociationMaxRetrans", "10"},         // Association.Max.Retrans: 10
+            {p + "PathMaxRetrans", "5"},                 // Path.Max.Retrans: 5 (per destination)
+            {p + "MaxInitRetransmits", "8"},             // Max.Init.Retransmits: 8
+            {p + "HbInterval", "30s"},                   // HB.interval: 30 seconds
+            {p + "HbMaxBurst", "1"},                     // HB.Max.Burst: 1
+            {p + "SackDelay", "200ms"},                  // SACK.Delay: 200 ms (6.2: <= 500 ms)
+            {p + "SackFrequency", "2"},                  // 6.2: a SACK for every second packet
+            {p + "FastRtxTrigger", "3"},                 // 7.2.4: three miss indications
+            {p + "InitialCwnd", "0"},                    // 7.2.1: min(4*MTU, max(2*MTU, 4404))
+            {p + "CookiePreservative", "true"},          // 5.2.6: the model's choice
+            {p + "PotentiallyFailedMaxRetrans", "65535"}, // RFC 9260 has no PF state
+            {p + "PrimarySwitchoverMaxRetrans", "65535"}, // nor primary path switchover
+        };
+    }
+    if (name == "linux")
+    {
+        // Linux kernel, Documentation/networking/ip-sysctl.rst, "/proc/sys/net/sctp/*"
+        // defaults (net.sctp.<sysctl>). The send/receive buffers (sctp_wmem, sctp_rmem)
+        // follow the kernel's memory autotuning and are left at the model's values.
+        return {
+            {p + "RtoInitial", "3s"},                 // rto_initial: 3000 ms
+            {p + "RtoMin", "1s"},                     // rto_min: 1000 ms
+            {p + "RtoMax", "60s"},                    // rto_max: 60000 ms
+            {p + "RtoAlpha", "0.125"},                // rto_alpha_exp_divisor: 3 (1/8)
+            {p + "RtoBeta", "0.25"},                  // rto_beta_exp_divisor: 2 (1/4)
+            {p + "MaxBurst", "4"},                    // max_burst: 4
+            {p + "ValidCookieLife", "60s"},           // valid_cookie_life: 60000 ms
+            {p + "AssociationMaxRetrans", "10"},      // association_max_retrans: 10
+            {p + "PathMaxRetrans", "5"},              // path_max_retrans: 5
+            {p + "MaxInitRetransmits", "8"},          // max_init_retransmits: 8
+            {p + "HbInterval", "30s"},                // hb_interval: 30000 ms
+            {p + "SackDelay", "200ms"},               // sack_timeout: 200 ms
+            {p + "CookiePreservative", "true"},       // cookie_preserve_enable: 1
+            {p + "PotentiallyFailedMaxRetrans", "0"}, // pf_enable: 1, pf_retrans: 0
+            {p + "PrimarySwitchoverMaxRetrans", "65535"}, // ps_retrans: 0xffff (off)
+        };
+    }
+    if (name == "freebsd" || name == "usrsctp")
+    {
+        // FreeBSD net.inet.sctp.* sysctls (sctp(4); defaults SCTPCTL_*_DEFAULT in
+        // sys/netinet/sctp_sysctl.h, from the constants of sctp_constants.h); usrsctp
+        // compiles the same files. Values in ms unless noted.
+        return {
+            {p + "RtoInitial", "3s"},  // rto_initial: SCTP_RTO_INITIAL 3000
+            {p + "RtoMin", "1s"},      // rto_min: SCTP_RTO_LOWER_BOUND 1000
+            {p + "RtoMax", "60s"},     // rto_max: SCTP_RTO_UPPER_BOUND 60000
+            {p + "MaxBurst", "4"},     // maxburst: SCTP_DEF_MAX_BURST 4
+            {p + "ValidCookieLife", "60s"}, // valid_cookie_life: SCTP_DEFAULT_COOKIE_LIFE 60 s
+            {p + "AssociationMaxRetrans", "10"}, // assoc_rtx_max: SCTP_DEF_MAX_SEND 10
+            {p + "PathMaxRetrans", "5"},         // path_rtx_max: SCTP_DEF_MAX_PATH_RTX 5
+            {p + "MaxInitRetransmits", "8"},     // init_rtx_max: SCTP_DEF_MAX_INIT 8
+            {p + "HbInterval", "30s"},     // heartbeat_interval: SCTP_HB_DEFAULT_MSEC 30000
+            {p + "SackDelay", "200ms"},    // delayed_sack_time: SCTP_RECV_MSEC 200
+            {p + "SackFrequency", "2"},    // sack_freq: SCTP_DEFAULT_SACK_FREQ 2
+            {p + "SndBufSize", "262144"},  // maxdgram: 262144 (256k)
+            {p + "RcvBufSize", "262144"},  // recvspace: 262144 (256k)
+            // path_pf_threshold: SCTPCTL_PATH_PF_THRESHOLD_MAX 0xFFFF, i.e. PF off.
+            {p + "PotentiallyFailedMaxRetrans", "65535"},
+            {p + "PrimarySwitchoverMaxRetrans", "65535"}, // no switchover sysctl: off
+        };
+    }
+    throw std::invalid_argument("SctpStackHelper: unknown preset '" + name +
+                                "' (known: rfc9260, linux, freebsd, usrsctp)");
+}
+
+void
+SctpStackHelper::SetPreset(const std::string& name)
+{
+    for (const auto& [attribute, value] : GetPreset(name))
+    {
+        Config::SetDefault(attribute, StringValue(value));
+    }
+}
+
+void
+SctpStackHelper::SetRfc9260Defaults()
+{
+    SetPreset("rfc9260");
+}
+
+void
+SctpStackHelper::SetLinuxDefaults()
+{
+    SetPreset("linux");
+}
+
+void
+SctpStackHelper::SetFreeBsdDefaults()
+{
+    SetPreset("freebsd");
+}
+
 } // namespace ns3

@@ -55,6 +55,27 @@ class SctpStackHelper
      */
     static void SetNs2Defaults(const std::string& version = "2.35");
 
+    /**
+     * A named stack preset as attribute name -> value, every value taken from the
+     * document cited next to it in the source:
+     * - "rfc9260": RFC 9260 section 16 (the model's own defaults; SCTP-PF off);
+     * - "linux": the Linux kernel's net.sctp.* sysctl defaults
+     *   (Documentation/networking/ip-sysctl.rst; SCTP-PF on with pf_retrans 0);
+     * - "freebsd" (also "usrsctp"): the net.inet.sctp.* sysctl defaults of FreeBSD's
+     *   SCTP stack, which usrsctp shares (sctp_sysctl.h, sctp_constants.h; PF off).
+     * \throws std::invalid_argument for another name.
+     */
+    static std::map<std::string, std::string> GetPreset(const std::string& name);
+
+    /** Apply GetPreset(\p name) with Config::SetDefault (sockets created afterwards). */
+    static void SetPreset(const std::string& name);
+    /** SetPreset("rfc9260"). */
+    static void SetRfc9260Defaults();
+    /** SetPreset("linux"). */
+    static void SetLinuxDefaults();
+    /** SetPreset("freebsd"). */
+    static void SetFreeBsdDefaults();
+
   private:
     ObjectFactory m_factory;
 };

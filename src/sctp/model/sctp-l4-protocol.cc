@@ -305,13 +305,30 @@ SctpL4Protocol::Unbind(Ptr<SctpSocket> socket)
                      m_bindings.end());
 }
 
-void
+bool
 SctpL4Protocol::RegisterAssociation(Ptr<SctpSocket> socket,
                                     uint16_t localPort,
                                     uint16_t peerPort,
                                     const Address& peerAddress)
 {
-    m_associations[AssociationKey{localPort, peerPort, peerAddress}] = socket;
+    auto [it, inserted] =
+        m_associations.emplace(AssociationKey{localPort, peerPort, peerAddress}, socket);
+    if (!inserted && it->second != socket)
+    {
+        NS_LOG_WARN("association entry " << localPort << "/" << peerPort << "/" << peerAddress
+                                         << " belongs to another association: kept");
+        return false;
+    }
+    return true;
+}
+
+Ptr<SctpSocket>
+SctpL4Protocol::FindAssociation(uint16_t localPort,
+                                uint16_t peerPort,
+                                const Address& peerAddress) const
+{
+    auto it = m_associations.find(AssociationKey{localPort, peerPort, peerAddress});
+    return it == m_associations.end() ? nullptr : it->second;
 }
 
 void

@@ -86,10 +86,19 @@ class SctpL4Protocol : public IpL4Protocol
     /** \return false if \p port is taken on \p address. Port 0 allocates one. */
     bool Bind(Ptr<SctpSocket> socket, const Address& address, uint16_t& port);
     void Unbind(Ptr<SctpSocket> socket);
-    void RegisterAssociation(Ptr<SctpSocket> socket,
+    /**
+     * Make (local port, peer port, peer address) lead to \p socket. An entry of another
+     * association is never overwritten (a forged or replayed COOKIE ECHO must not take
+     * a live association's traffic, RFC 9260 5.2.4): \return false then.
+     */
+    bool RegisterAssociation(Ptr<SctpSocket> socket,
                              uint16_t localPort,
                              uint16_t peerPort,
                              const Address& peerAddress);
+    /** The association of (local port, peer port, peer address), or null. */
+    Ptr<SctpSocket> FindAssociation(uint16_t localPort,
+                                    uint16_t peerPort,
+                                    const Address& peerAddress) const;
     void UnregisterAssociation(Ptr<SctpSocket> socket);
     /**
      * Forget \p socket entirely (bindings, associations, timers) without sending

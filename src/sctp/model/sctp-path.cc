@@ -38,7 +38,8 @@ SctpPath::GetTypeId()
                             MakeTraceSourceAccessor(&SctpPath::m_lastRtt),
                             "ns3::TracedValueCallback::Time")
             .AddTraceSource("State",
-                            "Reachability of this destination: ACTIVE or INACTIVE (8.2)",
+                            "Reachability of this destination: ACTIVE, INACTIVE (8.2) or "
+                            "POTENTIALLY_FAILED (RFC 7829)",
                             MakeTraceSourceAccessor(&SctpPath::m_stateTrace),
                             "ns3::SctpPath::StateTracedCallback");
     return tid;
@@ -344,8 +345,18 @@ SctpPath::SetState(State state)
 {
     if (m_stateTrace.Get() != state)
     {
+        if (m_stateTrace.Get() == ACTIVE)
+        {
+            m_lastActiveTime = Simulator::Now();
+        }
         m_stateTrace = state;
     }
+}
+
+Time
+SctpPath::GetLastActiveTime() const
+{
+    return m_lastActiveTime;
 }
 
 bool

@@ -27,11 +27,12 @@ namespace ns3
 class SctpPath : public Object
 {
   public:
-    /** Reachability of the destination (section 8.2). */
+    /** Reachability of the destination (RFC 9260 section 8.2, RFC 7829 section 3). */
     enum State : uint8_t
     {
         ACTIVE = 0,
         INACTIVE = 1,
+        POTENTIALLY_FAILED = 2, //!< RFC 7829: errors above PFMR, not yet above PMR
     };
 
     /** Trace signature of the State source: old state, new state. */
@@ -116,6 +117,9 @@ class SctpPath : public Object
     void IncrementErrorCount();
     void ResetErrorCount();
     void SetState(State state);
+    /** When the destination last left the ACTIVE state (RFC 7829 section 3: ties among
+     * PF destinations go to the most recently active one). */
+    Time GetLastActiveTime() const;
     //!@}
 
     /**
@@ -195,6 +199,7 @@ class SctpPath : public Object
 
     uint32_t m_errorCount{0};
     TracedValue<State> m_stateTrace;
+    Time m_lastActiveTime;
     bool m_confirmed{true};
 
     Address m_source;

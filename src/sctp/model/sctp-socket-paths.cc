@@ -233,6 +233,14 @@ SctpSocket::SelectDataPath()
         }
         return m_dataPath;
     }
+    // RFC 7829 section 3: no active destination, but potentially failed ones: the one with
+    // the fewest errors (ties: the most recently active) rather than a dormant choice.
+    int32_t pf = BestPotentiallyFailedPath();
+    if (pf >= 0)
+    {
+        SetDataPath(static_cast<uint32_t>(pf));
+        return m_dataPath;
+    }
     // Every destination is inactive or unconfirmed (section 8.2: implementation specific).
     if (m_dormantAction == SctpDormantAction::PRIMARY)
     {
@@ -243,6 +251,31 @@ SctpSocket::SelectDataPath()
         SetDataPath(m_primaryPath);
     }
     return m_dataPath; // LAST_USED keeps it; HOP moves it at every timeout
+}
+
+int32_t
+SctpSocket::BestPotentiallyFailedPath() const
+{
+    if (!IsPfEnabled())
+    {
+        return -1;
+    }
+    int32_t best = -1;
+    for (uint32_t i = 0; i < m_paths.size(); ++i)
+    {
+        const SctpPath& p = *m_paths[i];
+        if (p.GetState() != SctpPath::POTENTIALLY_FAILED || !p.IsConfirmed())
+        {
+            continue;
+        }
+        if (best < 0 || p.GetErrorCount() < m_paths[best]->GetErrorCount() ||
+            (p.GetErrorCount() == m_paths[best]->GetErrorCount() &&
+             p.GetLastActiveTime() > m_paths[best]->GetLastActiveTime()))
+        {
+            best = static_cast<int32_t>(i);
+        }
+    }
+    return best;
 }
 
 void
@@ -325,6 +358,23 @@ SctpSocket::RecordPathError(SctpPath& path, bool /* countForAssociation */)
     {
         MarkPathInactive(path);
     }
+    else if (IsPfEnabled() && path.GetErrorCount() > m_pfMaxRetrans &&
+             path.GetState() == SctpPath::ACTIVE)
+    {
+        MarkPathPotentiallyFailed(path); // RFC 7829 section 3
+    }
+    // RFC 7829 section 5 (Primary Path Switchover): past PSMR errors on the primary, an
+    // active alternate becomes the primary and stays so when the old one recovers.
+    if (path.GetIndex() == m_primaryPath && m_paths.size() > 1 &&
+        path.GetErrorCount() > m_psMaxRetrans)
+    {
+        uint32_t alt = AlternatePath(m_primaryPath);
+        if (alt != m_primaryPath && IsPathUsable(*m_paths[alt]))
+        {
+            MakePrimary(alt);
+            SelectDataPath();
+        }
+    }
     if (path.GetIndex() == m_primaryPath && m_changePrimaryThresh >= 0 && m_paths.size() > 1 &&
         path.GetErrorCount() >= static_cast<uint32_t>(m_changePrimaryThresh))
     {
@@ -349,6 +399,30 @@ SctpSocket::MarkPathInactive(SctpPath& path)
     path.SetState(SctpPath::INACTIVE);
     m_pathEventTrace(path.GetIndex(), SctpPathEvent::UNREACHABLE);
     SelectDataPath();
+}
+
+bool
+SctpSocket::IsPfEnabled() const
+{
+    return m_pfMaxRetrans < m_pathMaxRetrans; // RFC 7829 section 3: PFMR >= PMR turns PF off
+}
+
+void
+SctpSocket::MarkPathPotentiallyFailed(SctpPath& path)
+{
+    NS_LOG_INFO(this << " path " << path.GetIndex() << " (" << path.GetAddress()
+                     << ") potentially failed after " << path.GetErrorCount() << " errors");
+    path.SetState(SctpPath::POTENTIALLY_FAILED);
+    m_pathEventTrace(path.GetIndex(), SctpPathEvent::POTENTIALLY_FAILED);
+    // RFC 7829 section 3: no new data to a PF destination while another is active ...
+    SelectDataPath();
+    // ... and a HEARTBEAT every RTO to find out whether it works again. The first goes
+    // now: the error that made it PF is the timeout that just expired.
+    if (m_heartbeatsRunning && !path.IsHeartbeatOutstanding())
+    {
+        Simulator::Cancel(path.GetHeartbeatTimer());
+        SendHeartbeat(path);
+    }
 }
 
 void
@@ -465,6 +539,10 @@ SctpSocket::HeartbeatPeriod(const SctpPath& path)
     if (!path.IsConfirmed() && path.GetState() == SctpPath::ACTIVE)
     {
         return rto; // section 5.4: one probe per RTO while the path is unconfirmed
+    }
+    if (path.GetState() == SctpPath::POTENTIALLY_FAILED)
+    {
+        return rto; // RFC 7829 section 3: a PF destination is probed once per RTO
     }
     // Section 8.3: RTO + HB.interval, with a jitter of +/- 50 % of the RTO.
     double jitter = m_sctp->DrawUniform(-0.5, 0.5);
@@ -584,7 +662,12 @@ SctpSocket::OnHeartbeatResponseTimer(uint32_t index)
     // Section 8.1: only heartbeats on the path used for data count for the association;
     // section 5.4: never those probing an unconfirmed address.
     bool countForAssociation = path.IsConfirmed() && index == m_dataPath;
-    path.BackOffRto(m_rtoMax);
+    // RFC 7829 section 3: the RTO of a PF destination is not backed off by unanswered
+    // HEARTBEATs, so it keeps being probed every RTO.
+    if (path.GetState() != SctpPath::POTENTIALLY_FAILED)
+    {
+        path.BackOffRto(m_rtoMax);
+    }
     RecordPathError(path, countForAssociation);
     UpdatePrimaryTraces();
     if (countForAssociation && !CountAssociationError())

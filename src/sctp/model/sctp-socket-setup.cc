@@ -237,8 +237,19 @@ SctpSocket::HandleInit(const SctpCommonHeader& header,
             localTag = m_sctp->GenerateTag();
         } while (localTag == m_localTag || localTag == m_peerTag);
         localTsn = m_sctp->GenerateTsn();
-        tieLocal = m_localTag;
-        tiePeer = m_peerTag;
+        // RFC 9260 5.2.2: random Tie-Tags kept in the TCB, not the live verification tags
+        // (the cookie is authenticated, not encrypted: whoever gets this INIT ACK must
+        // not learn the tags).
+        while (m_localTieTag == 0 || m_localTieTag == m_localTag)
+        {
+            m_localTieTag = m_sctp->GenerateTag();
+        }
+        while (m_peerTieTag == 0 || m_peerTieTag == m_peerTag)
+        {
+            m_peerTieTag = m_sctp->GenerateTag();
+        }
+        tieLocal = m_localTieTag;
+        tiePeer = m_peerTieTag;
     }
     SctpCookie cookie;
     cookie.creationTimeNs = Simulator::Now().GetNanoSeconds();
@@ -439,6 +450,28 @@ SctpSocket::HandleCookieEcho(const SctpCommonHeader& header,
     }
     if (!haveTcb)
     {
+        // RFC 9260 5.2.4: a COOKIE ECHO for ports and an address of an association that
+        // exists belongs to that association, whatever address it comes from: its TCB
+        // applies the table of 5.2.4 (restart, collision, duplicate - or silent discard
+        // of a cookie that matches none of its tags). Never a second association: a
+        // cookie obtained with an INIT from a third-party address listing the peer's
+        // address, or a replay of the real COOKIE ECHO from another address, would
+        // otherwise build one and take over the live association's lookup entries.
+        std::vector<Address> cookieAddresses = cookie.peerAddresses;
+        cookieAddresses.push_back(source);
+        for (const auto& a : cookieAddresses)
+        {
+            Ptr<SctpSocket> existing =
+                m_sctp->FindAssociation(header.destinationPort, header.sourcePort, a);
+            if (existing && existing != this)
+            {
+                NS_LOG_INFO(this << " COOKIE ECHO from " << source
+                                 << " handed to the association of " << a);
+                return existing->IsAssociationAlive()
+                           ? existing->HandleCookieEcho(header, chunk, source, destination)
+                           : nullptr;
+            }
+        }
         // A new association from a listening socket.
         Address from = Ipv6Address::IsMatchingType(source)
                            ? Address(Inet6SocketAddress(Ipv6Address::ConvertFrom(source),
@@ -463,8 +496,8 @@ SctpSocket::HandleCookieEcho(const SctpCommonHeader& header,
         return socket;
     }
     // Section 5.2.4: a COOKIE ECHO while a TCB exists.
-    bool tieMatch = cookie.localTieTag != 0 && cookie.localTieTag == m_localTag &&
-                    cookie.peerTieTag == m_peerTag;
+    bool tieMatch = cookie.localTieTag != 0 && cookie.localTieTag == m_localTieTag &&
+                    cookie.peerTieTag == m_peerTieTag;
     if (!localMatch && !peerMatch && tieMatch)
     {
         // Case A: the peer restarted.
@@ -595,7 +628,7 @@ SctpSocket::EstablishFromCookie(const SctpCookie& cookie,
                        cookie.inboundStreams);
     for (const auto& a : addresses)
     {
-        m_sctp->RegisterAssociation(this, m_localPort, m_peerPort, a);
+        m_sctp->RegisterAssociation(this, m_localPort, m_peerPort, a); // never overwrites
     }
     m_registered = true;
     SetState(SCTP_ESTABLISHED);

@@ -290,6 +290,11 @@ SctpSocket::BuildAndSendPacket(SctpPath& path,
                 {
                     break; // rule A; with nothing in flight one chunk probes a zero window
                 }
+                if (length > m_peerRwnd)
+                {
+                    m_zeroWindowProbe = true;
+                    m_sackDuringProbe = false;
+                }
                 SctpTxChunk& c = m_txQueue.NextChunk(maxPayload);
                 TransmitChunk(c, path, false);
                 anyData = true;
@@ -451,12 +456,19 @@ SctpSocket::OnT3Expired(SctpPath& path)
 {
     NS_LOG_INFO(this << " T3-rtx expired on path " << path.GetIndex() << " rto " << path.GetRto());
     ++m_timeouts;
-    // Section 8.2: an error on this destination (it may become inactive and new data
-    // move to an alternate); section 8.1: and on the association.
-    RecordPathError(path, true);
-    if (!CountAssociationError())
+    // Section 6.1 A: an unanswered zero window probe is no error while the peer keeps
+    // SACKing (its window may stay closed indefinitely).
+    bool probeOnly = m_zeroWindowProbe && m_sackDuringProbe;
+    m_sackDuringProbe = false;
+    if (!probeOnly)
     {
-        return;
+        // Section 8.2: an error on this destination (it may become inactive and new data
+        // move to an alternate); section 8.1: and on the association.
+        RecordPathError(path, true);
+        if (!CountAssociationError())
+        {
+            return;
+        }
     }
     // E1, E2 (and 7.2.3): ssthresh, cwnd = 1 PMDCS, back off the RTO.
     path.OnRetransmissionTimeout(m_rtoMax);
@@ -560,6 +572,29 @@ SctpSocket::HandleSack(const SctpChunk& chunk)
     {
         ProtocolViolation("cumulative TSN ack beyond the highest TSN sent");
         return;
+    }
+    for (const auto& [start, end] : m_sackIn.gapBlocks)
+    {
+        // RFC 9260 6.2.1: acknowledging a TSN never sent is a protocol violation.
+        if (start <= end && SctpTsnGt(cum + end, m_txQueue.GetHighestSentTsn()))
+        {
+            ProtocolViolation("gap ack block beyond the highest TSN sent");
+            return;
+        }
+    }
+    if (m_zeroWindowProbe)
+    {
+        // Section 6.1 A: the peer answers while we probe its closed window; once it
+        // opens the window, probing is over.
+        m_sackDuringProbe = true;
+        if (m_sackIn.aRwnd > 0)
+        {
+            m_zeroWindowProbe = false;
+        }
+        if (m_sackIn.aRwnd == 0)
+        {
+            m_assocErrorCount = 0; // a live peer with a closed window: not unreachable
+        }
     }
     HandleSackAcked(cum, m_sackIn.aRwnd, m_sackIn.gapBlocks, false);
 }
@@ -752,8 +787,9 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         bool fullyUtilized = m_flightBefore[i] + p.GetPmdcs() > p.GetCwnd();
         p.OnBytesAcked(m_ackedPerPath[i], cumAdvanced, fullyUtilized, m_fastRecovery);
         // Section 8.2: data acknowledged clears the destination's error counter (and
-        // makes an inactive destination active again).
-        if (p.GetState() == SctpPath::INACTIVE)
+        // makes an inactive destination active again; RFC 7829 section 3: a potentially
+        // failed one too).
+        if (p.GetState() != SctpPath::ACTIVE)
         {
             MarkPathActive(p);
         }

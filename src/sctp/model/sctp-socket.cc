@@ -72,6 +72,8 @@ SctpPathEventName(SctpPathEvent event)
         return "MADE_PRIMARY";
     case SctpPathEvent::DATA_PATH:
         return "DATA_PATH";
+    case SctpPathEvent::POTENTIALLY_FAILED:
+        return "POTENTIALLY_FAILED";
     }
     return "UNKNOWN";
 }
@@ -285,6 +287,22 @@ SctpSocket::GetTypeId()
                           IntegerValue(-1),
                           MakeIntegerAccessor(&SctpSocket::m_changePrimaryThresh),
                           MakeIntegerChecker<int32_t>(-1))
+            .AddAttribute("PotentiallyFailedMaxRetrans",
+                          "RFC 7829 PotentiallyFailed.Max.Retrans (PFMR): errors after which "
+                          "a destination is potentially failed (no new data, a HEARTBEAT "
+                          "every RTO). A value >= PathMaxRetrans switches SCTP-PF off (the "
+                          "default: RFC 9260 behaviour); RFC 7829 section 6 suggests 0.",
+                          UintegerValue(65535),
+                          MakeUintegerAccessor(&SctpSocket::m_pfMaxRetrans),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("PrimarySwitchoverMaxRetrans",
+                          "RFC 7829 section 5 Primary.Switchover.Max.Retrans (PSMR): errors on "
+                          "the primary path after which an active alternate becomes the "
+                          "primary for good (new data stays there when the old primary "
+                          "recovers). 65535 (default) = never, as Linux's ps_retrans.",
+                          UintegerValue(65535),
+                          MakeUintegerAccessor(&SctpSocket::m_psMaxRetrans),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("SourceAddressFailover",
                           "On a local multi-homed endpoint, move a destination to another "
                           "local (source) address when its retransmission timer expires: "
@@ -425,6 +443,8 @@ SctpSocket::SctpSocket(const SctpSocket& o)
       m_dormantAction(o.m_dormantAction),
       m_returnToPrimary(o.m_returnToPrimary),
       m_changePrimaryThresh(o.m_changePrimaryThresh),
+      m_pfMaxRetrans(o.m_pfMaxRetrans),
+      m_psMaxRetrans(o.m_psMaxRetrans),
       m_sourceFailover(o.m_sourceFailover),
       m_prSctpEnabled(o.m_prSctpEnabled),
       m_defaultPrPolicy(o.m_defaultPrPolicy),
@@ -790,6 +810,15 @@ SctpSocket::Send(Ptr<Packet> p, uint32_t flags)
     bool tagged = p->PeekPacketTag(tag);
     SctpPrPolicy policy = tagged ? tag.prPolicy : m_defaultPrPolicy;
     uint32_t policyValue = tagged ? tag.prValue : m_defaultPrValue;
+    if (s == SCTP_ESTABLISHED && m_peerInitialRwnd > 0 && size > m_peerInitialRwnd)
+    {
+        // The peer could never reassemble it (no partial delivery, section 6.9): it would
+        // fill the peer's window for good and the association would die of timeouts.
+        NS_LOG_WARN(this << " Send: a " << size << "-byte message exceeds the peer's receive "
+                         << "buffer (a_rwnd " << m_peerInitialRwnd << "): refused");
+        m_errno = ERROR_MSGSIZE;
+        return -1;
+    }
     if (size > GetTxAvailable() &&
         !(policy == SctpPrPolicy::PRIORITY && s == SCTP_ESTABLISHED && IsPrSctpActive() &&
           MakeRoomByPriority(size, policyValue)))
@@ -1260,6 +1289,10 @@ SctpSocket::NewAssociation(uint32_t localTag, uint32_t localInitialTsn)
 {
     m_localTag = localTag;
     m_peerTag = 0;
+    m_localTieTag = 0;
+    m_peerTieTag = 0;
+    m_zeroWindowProbe = false;
+    m_sackDuringProbe = false;
     m_localInitialTsn = localInitialTsn;
     m_txQueue.Initialize(localInitialTsn, m_numOutStreams);
     m_cumTsnAcked = localInitialTsn - 1;
@@ -1329,6 +1362,7 @@ SctpSocket::InitializeTransfer(uint32_t peerInitialTsn,
     m_tsnMap.Initialize(peerInitialTsn);
     m_reassembly.Initialize(inboundStreams);
     m_peerRwnd = peerRwnd;
+    m_peerInitialRwnd = peerRwnd;
     m_peerRwndTrace = peerRwnd;
     m_outStreams = outboundStreams;
     m_inStreams = inboundStreams;
@@ -1557,7 +1591,35 @@ SctpSocket::SendError(const std::vector<SctpTlv>& causes)
     SctpByteWriter w(chunk);
     SctpErrorChunk error;
     error.type = SctpChunk::ERROR;
-    error.causes = causes;
+    // The ERROR chunk must fit in one packet (and its 16-bit length): causes that do not
+    // fit are left out, and a first cause alone too large (an unrecognized chunk copied
+    // whole) is cut to the space left, 4-byte aligned.
+    std::size_t limit = 1200;
+    if (!m_paths.empty())
+    {
+        limit = m_paths[ReplyPath()]->GetPmdcs();
+    }
+    std::size_t used = 4; // chunk header
+    for (const auto& cause : causes)
+    {
+        std::size_t size = 4 + ((cause.value.size() + 3) & ~std::size_t(3));
+        if (used + size <= limit)
+        {
+            error.causes.push_back(cause);
+            used += size;
+        }
+        else if (error.causes.empty() && limit >= used + 8)
+        {
+            SctpTlv cut = cause;
+            cut.value.resize((limit - used - 4) & ~std::size_t(3));
+            error.causes.push_back(std::move(cut));
+            used = limit;
+        }
+    }
+    if (error.causes.empty())
+    {
+        return;
+    }
     error.Serialize(w);
     QueueControlChunk(chunk);
 }
@@ -1899,7 +1961,13 @@ SctpSocket::ProcessChunks(const SctpCommonHeader& header,
             }
             break;
         case SctpChunk::ABORT:
-            HandleAbort(c);
+            // Section 8.5.1 B also for a bundled ABORT: with the T bit the packet must
+            // carry the peer's tag, without it ours; otherwise the ABORT is discarded.
+            if (header.verificationTag ==
+                ((c.flags & SctpChunk::FLAG_T) ? m_peerTag : m_localTag))
+            {
+                HandleAbort(c);
+            }
             keepGoing = false;
             break;
         case SctpChunk::SHUTDOWN:

@@ -70,6 +70,7 @@ enum class SctpPathEvent : uint8_t
     CONFIRMED = 2,    //!< path verification succeeded (5.4)
     MADE_PRIMARY = 3, //!< the destination became the primary path
     DATA_PATH = 4,    //!< new data now goes to this destination (failover or return)
+    POTENTIALLY_FAILED = 5, //!< the error counter exceeded PFMR (RFC 7829 section 3)
 };
 
 /** \return a name like "UNREACHABLE". */
@@ -357,6 +358,11 @@ class SctpSocket : public Socket
     void RecordPathError(SctpPath& path, bool countForAssociation);
     void MarkPathInactive(SctpPath& path);
     void MarkPathActive(SctpPath& path);
+    /** RFC 7829: PotentiallyFailedMaxRetrans < PathMaxRetrans. */
+    bool IsPfEnabled() const;
+    void MarkPathPotentiallyFailed(SctpPath& path);
+    /** A confirmed PF destination for new data when none is active (RFC 7829 3). */
+    int32_t BestPotentiallyFailedPath() const;
     void MakePrimary(uint32_t index);
     bool HeartbeatsEnabled() const;
     void StartHeartbeats();
@@ -444,6 +450,8 @@ class SctpSocket : public Socket
     SctpDormantAction m_dormantAction;
     bool m_returnToPrimary;
     int32_t m_changePrimaryThresh;
+    uint32_t m_pfMaxRetrans;      //!< RFC 7829 PotentiallyFailed.Max.Retrans (PFMR)
+    uint32_t m_psMaxRetrans;      //!< RFC 7829 Primary.Switchover.Max.Retrans (PSMR)
     bool m_sourceFailover;
     bool m_prSctpEnabled;
     SctpPrPolicy m_defaultPrPolicy;
@@ -470,6 +478,13 @@ class SctpSocket : public Socket
     TracedValue<SctpState> m_state;
     uint32_t m_localTag{0};
     uint32_t m_peerTag{0};
+    /** RFC 9260 5.2.2: random Tie-Tags of this TCB (0 = none drawn yet); they stand for
+     * the association in cookies instead of the verification tags, which stay secret. */
+    uint32_t m_localTieTag{0};
+    uint32_t m_peerTieTag{0};
+    uint32_t m_peerInitialRwnd{0}; //!< the peer's a_rwnd from INIT / INIT ACK (its buffer)
+    bool m_zeroWindowProbe{false}; //!< a DATA chunk was sent into a closed window (6.1 A)
+    bool m_sackDuringProbe{false}; //!< and the peer has SACKed since (it is alive)
     uint16_t m_peerPort{0};
     Address m_peerConnectAddress; //!< address given to Connect()
     std::vector<Ptr<SctpPath>> m_paths;
