@@ -23,9 +23,9 @@ START, LOSS_START, DURATION, LOSS = 0.5, 0.6, 20.0, 0.15
 
 
 def one_run(homing: str, pfmr: int | None, run: int) -> float:
-    from transportlab import multihoming
     from transportlab.sctp_recording import SctpRecorder
     from transportlab.simulation import run_until, simulation
+    from transportlab.topology import multihomed as multihoming
 
     with simulation(seed=1, run=run) as ns:
         s = "ns3::SctpSocket::"
