@@ -119,3 +119,17 @@ def test_analysis_only_parameters_are_not_read_by_the_run_step(study):
     sources = "\n".join(path.read_text() for name, path in closure.items() if name != declaring)
     read = [name for name in analysis_only if f'"{name}"' in sources or f"'{name}'" in sources]
     assert not read, f"{study}: the run step reads analysis-only parameters {read}"
+
+
+def test_fingerprints_computed_in_several_threads_at_once_agree(package_copy):
+    """CPython 3.11's parser fails when threads parse at once; the fingerprint must not."""
+    import concurrent.futures  # noqa: PLC0415
+
+    modules = list(run_modules().values()) * 4
+    with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
+        found = list(
+            pool.map(lambda m: fingerprint.code_fingerprint(m, root=package_copy, native=False),
+                     modules)
+        )  # fmt: skip
+    expected = fingerprints(package_copy)
+    assert found == [expected[name] for name in run_modules()] * 4

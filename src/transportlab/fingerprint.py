@@ -22,6 +22,7 @@ import functools
 import hashlib
 import importlib.metadata
 import sys
+import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -59,9 +60,21 @@ def _module_name(path: Path, root: Path) -> str:
     return ".".join(parts)
 
 
+# CPython 3.11's parser is not safe to run in several threads at once ("AST constructor
+# recursion depth mismatch"): worker threads may fingerprint concurrently.
+_PARSE_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=512)
+def _parsed(path: str, size: int, mtime_ns: int) -> ast.Module:
+    with _PARSE_LOCK:
+        return ast.parse(Path(path).read_text(encoding="utf-8"), filename=path)
+
+
 def _imports(path: Path, root: Path, own: str | None = None) -> set[str]:
     """transportlab modules named by the import statements of ``path`` (module ``own``)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    stat = path.stat()
+    tree = _parsed(str(path), stat.st_size, stat.st_mtime_ns)
     own = own or _module_name(path, root)
     package = own if path.name == "__init__.py" else own.rpartition(".")[0]
     found: set[str] = set()
