@@ -39,39 +39,38 @@ def default_file_mode() -> int:
 
 
 @contextlib.contextmanager
+def _replacing(path: Path) -> Iterator[tuple[int, str]]:
+    """A temporary file beside ``path`` (its descriptor and name), renamed to ``path`` with
+    the ordinary file mode when the block succeeds, removed otherwise."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        yield fd, tmp
+        os.chmod(tmp, default_file_mode())
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+
+
+@contextlib.contextmanager
 def atomic_file(path: str | Path, mode: str = "w", **kwargs) -> Iterator[IO]:
     """Open a temporary file beside ``path``; rename it to ``path`` when the block succeeds.
 
     On an exception the temporary file is removed and ``path`` is left as it was.
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, mode, **kwargs) as stream:
-            yield stream
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(tmp, default_file_mode())
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+    with _replacing(Path(path)) as (fd, _), os.fdopen(fd, mode, **kwargs) as stream:
+        yield stream
+        stream.flush()
+        os.fsync(stream.fileno())
 
 
 def atomic_write_with(path: str | Path, writer: Callable[[str], None]) -> Path:
     """Let ``writer(temporary_path)`` write the file (e.g. matplotlib's savefig), then rename."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
+    with _replacing(path) as (fd, tmp):
+        os.close(fd)
         writer(tmp)
-        os.chmod(tmp, default_file_mode())
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
     return path
 
 

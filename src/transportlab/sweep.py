@@ -51,7 +51,6 @@ import hashlib
 import itertools
 import json
 import logging
-import os
 import pickle
 import sys
 import tempfile
@@ -65,6 +64,7 @@ from typing import Any
 import pandas as pd
 
 from transportlab import paths, simulation
+from transportlab.files import atomic_file
 from transportlab.fingerprint import code_fingerprint
 from transportlab.params import ParameterError
 from transportlab.study import Study
@@ -252,7 +252,6 @@ def plan(
 def _store(task: Task, tables: Mapping[str, pd.DataFrame], elapsed: float, cache: Path) -> Path:
     """Write the result of ``task`` atomically (temporary file in the same folder, rename)."""
     target = task.path(cache)
-    target.parent.mkdir(parents=True, exist_ok=True)
     record = {
         "key": task.key,
         "identity": dict(task.identity),
@@ -260,17 +259,8 @@ def _store(task: Task, tables: Mapping[str, pd.DataFrame], elapsed: float, cache
         "elapsed_seconds": elapsed,
         "finished": time.time(),
     }
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{task.key[:12]}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as stream:
-            pickle.dump(record, stream, protocol=pickle.HIGHEST_PROTOCOL)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+    with atomic_file(target, "wb") as stream:
+        pickle.dump(record, stream, protocol=pickle.HIGHEST_PROTOCOL)
     return target
 
 
