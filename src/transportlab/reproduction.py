@@ -126,7 +126,8 @@ class Results:
                 f"{self.study.name}: experiment {experiment.name!r} sets {', '.join(fixed)} "
                 "itself; run other values with `transportlab sweep`"
             )
-        sweep.plan(self.study, self.points(experiment.name), runs=1, quick=self.quick)
+        complete = [dict(self.params, **point) for point in points]
+        sweep.plan(self.study, complete, runs=1, quick=self.quick)
 
     def plan(self) -> dict[str, list]:
         """The tasks of every available experiment (for progress and dry runs)."""
