@@ -20,7 +20,6 @@ each written to a temporary file and renamed when complete.
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -318,7 +317,3 @@ def format_summary(summary: pd.DataFrame) -> str:
             shown[column] = shown[column].map(_format_number)
     counts = summary.groupby("study")["verdict"].value_counts().unstack(fill_value=0)
     return shown.to_string(index=False) + "\n\n" + counts.to_string()
-
-
-def eprint(*args) -> None:
-    print(*args, file=sys.stderr, flush=True)
