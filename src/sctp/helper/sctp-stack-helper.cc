@@ -161,48 +161,75 @@ SctpStackHelper::GetPreset(const std::string& name)
     if (name == "linux")
     {
         // Linux kernel, Documentation/networking/ip-sysctl.rst, "/proc/sys/net/sctp/*"
-        // defaults (net.sctp.<sysctl>). The send/receive buffers (sctp_wmem, sctp_rmem)
-        // follow the kernel's memory autotuning and are left at the model's values.
+        // defaults (net.sctp.<sysctl>), checked against the current kernel's text. The
+        // send/receive buffers (sctp_wmem, sctp_rmem) follow the kernel's memory
+        // autotuning and are left at the model's values. Linux has no HB.Max.Burst.
         return {
-            {p + "RtoInitial", "3s"},                 // rto_initial: 3000 ms
-            {p + "RtoMin", "1s"},                     // rto_min: 1000 ms
-            {p + "RtoMax", "60s"},                    // rto_max: 60000 ms
-            {p + "RtoAlpha", "0.125"},                // rto_alpha_exp_divisor: 3 (1/8)
-            {p + "RtoBeta", "0.25"},                  // rto_beta_exp_divisor: 2 (1/4)
-            {p + "MaxBurst", "4"},                    // max_burst: 4
-            {p + "ValidCookieLife", "60s"},           // valid_cookie_life: 60000 ms
-            {p + "AssociationMaxRetrans", "10"},      // association_max_retrans: 10
-            {p + "PathMaxRetrans", "5"},              // path_max_retrans: 5
-            {p + "MaxInitRetransmits", "8"},          // max_init_retransmits: 8
-            {p + "HbInterval", "30s"},                // hb_interval: 30000 ms
-            {p + "SackDelay", "200ms"},               // sack_timeout: 200 ms
-            {p + "CookiePreservative", "true"},       // cookie_preserve_enable: 1
-            {p + "PotentiallyFailedMaxRetrans", "0"}, // pf_enable: 1, pf_retrans: 0
-            {p + "PrimarySwitchoverMaxRetrans", "65535"}, // ps_retrans: 0xffff (off)
+            {p + "RtoInitial", "3s"},            // ip-sysctl.rst rto_initial: 3000 (ms)
+            {p + "RtoMin", "1s"},                // ip-sysctl.rst rto_min: 1000
+            {p + "RtoMax", "60s"},               // ip-sysctl.rst rto_max: 60000
+            // rto_alpha_exp_divisor 3 and rto_beta_exp_divisor 2 are sysctls that
+            // ip-sysctl.rst does not list: include/net/sctp/constants.h SCTP_RTO_ALPHA 3
+            // (1/8) and SCTP_RTO_BETA 2 (1/4), registered in net/sctp/sysctl.c.
+            {p + "RtoAlpha", "0.125"},
+            {p + "RtoBeta", "0.25"},
+            {p + "MaxBurst", "4"},                // ip-sysctl.rst max_burst: 4
+            {p + "ValidCookieLife", "60s"},       // ip-sysctl.rst valid_cookie_life: 60000
+            {p + "AssociationMaxRetrans", "10"},  // ip-sysctl.rst association_max_retrans: 10
+            {p + "PathMaxRetrans", "5"},          // ip-sysctl.rst path_max_retrans: 5
+            {p + "MaxInitRetransmits", "8"},      // ip-sysctl.rst max_init_retransmits: 8
+            {p + "HbInterval", "30s"},            // ip-sysctl.rst hb_interval: 30000
+            {p + "SackDelay", "200ms"},           // ip-sysctl.rst sack_timeout: 200
+            // No sysctl: net/sctp/socket.c sctp_init_sock sets sp->sackfreq = 2.
+            {p + "SackFrequency", "2"},
+            {p + "CookiePreservative", "true"}, // ip-sysctl.rst cookie_preserve_enable: 1
+            // ip-sysctl.rst pf_enable: 1 and pf_retrans: 0 (PF on, PFMR 0).
+            {p + "PotentiallyFailedMaxRetrans", "0"},
+            // ip-sysctl.rst ps_retrans: 0xffff (primary switchover off).
+            {p + "PrimarySwitchoverMaxRetrans", "65535"},
+            // No sysctl: net/sctp/associola.c sctp_assoc_add_peer (and transport.c
+            // sctp_transport_reset) set cwnd = min(4*pathmtu, max(2*pathmtu, 4380)),
+            // RFC 2960's rule on the path MTU, i.e. 4380 B for a 1500-B path MTU (the
+            // preset assumes that MTU; the model's own rule, 0, would give 4404 B).
+            {p + "InitialCwnd", "4380"},
         };
     }
     if (name == "freebsd" || name == "usrsctp")
     {
-        // FreeBSD net.inet.sctp.* sysctls (sctp(4); defaults SCTPCTL_*_DEFAULT in
-        // sys/netinet/sctp_sysctl.h, from the constants of sctp_constants.h); usrsctp
-        // compiles the same files. Values in ms unless noted.
+        // FreeBSD net.inet.sctp.* sysctls: defaults SCTPCTL_*_DEFAULT in
+        // netinet/sctp_sysctl.h, from the constants of netinet/sctp_constants.h (checked
+        // in usrsctp, which compiles the same files; usrsctp commit fd070e0, 2025).
         return {
-            {p + "RtoInitial", "3s"},  // rto_initial: SCTP_RTO_INITIAL 3000
-            {p + "RtoMin", "1s"},      // rto_min: SCTP_RTO_LOWER_BOUND 1000
-            {p + "RtoMax", "60s"},     // rto_max: SCTP_RTO_UPPER_BOUND 60000
-            {p + "MaxBurst", "4"},     // maxburst: SCTP_DEF_MAX_BURST 4
-            {p + "ValidCookieLife", "60s"}, // valid_cookie_life: SCTP_DEFAULT_COOKIE_LIFE 60 s
+            // rto_initial: SCTPCTL_RTO_INITIAL_DEFAULT = SCTP_RTO_INITIAL 1000 ms
+            // (3000 ms before FreeBSD/usrsctp moved to RFC 4960bis's 1 s in 2021).
+            {p + "RtoInitial", "1s"},
+            {p + "RtoMin", "1s"},  // rto_min: SCTP_RTO_LOWER_BOUND 1000
+            {p + "RtoMax", "60s"}, // rto_max: SCTP_RTO_UPPER_BOUND 60000
+            // No sysctl: netinet/sctp_timer.h SCTP_RTT_SHIFT 3 (1/8), SCTP_RTT_VAR_SHIFT 2
+            // (1/4), used by sctp_calculate_rto in sctputil.c.
+            {p + "RtoAlpha", "0.125"},
+            {p + "RtoBeta", "0.25"},
+            {p + "MaxBurst", "4"},          // maxburst: SCTP_DEF_MAX_BURST 4
+            {p + "ValidCookieLife", "60s"}, // valid_cookie_life: SCTP_DEFAULT_COOKIE_LIFE 60000
             {p + "AssociationMaxRetrans", "10"}, // assoc_rtx_max: SCTP_DEF_MAX_SEND 10
             {p + "PathMaxRetrans", "5"},         // path_rtx_max: SCTP_DEF_MAX_PATH_RTX 5
             {p + "MaxInitRetransmits", "8"},     // init_rtx_max: SCTP_DEF_MAX_INIT 8
-            {p + "HbInterval", "30s"},     // heartbeat_interval: SCTP_HB_DEFAULT_MSEC 30000
-            {p + "SackDelay", "200ms"},    // delayed_sack_time: SCTP_RECV_MSEC 200
-            {p + "SackFrequency", "2"},    // sack_freq: SCTP_DEFAULT_SACK_FREQ 2
-            {p + "SndBufSize", "262144"},  // maxdgram: 262144 (256k)
-            {p + "RcvBufSize", "262144"},  // recvspace: 262144 (256k)
-            // path_pf_threshold: SCTPCTL_PATH_PF_THRESHOLD_MAX 0xFFFF, i.e. PF off.
+            {p + "HbInterval", "30s"},  // heartbeat_interval: SCTP_HB_DEFAULT_MSEC 30000
+            {p + "HbMaxBurst", "4"},    // hb_max_burst: SCTP_DEF_HBMAX_BURST 4
+            {p + "SackDelay", "200ms"}, // delayed_sack_time: SCTP_RECV_MSEC 200
+            {p + "SackFrequency", "2"}, // sack_freq: SCTP_DEFAULT_SACK_FREQ 2
+            // maxdgram and recvspace: 262144 (256k) in the kernel; usrsctp's userspace
+            // build uses SB_MAX and SB_RAW (128 KiB) instead.
+            {p + "SndBufSize", "262144"},
+            {p + "RcvBufSize", "262144"},
+            // initial_cwnd: SCTPCTL_INITIAL_CWND_DEFAULT 3 (MTUs): sctp_cc_functions.c
+            // sctp_set_initial_cc_param sets cwnd = (mtu - 12) * min(3, max_burst),
+            // i.e. 3 x 1488 = 4464 B for a 1500-B path MTU (the preset assumes it).
+            {p + "InitialCwnd", "4464"},
+            // path_pf_threshold: SCTPCTL_PATH_PF_THRESHOLD_DEFAULT = _MAX 0xFFFF: PF off.
             {p + "PotentiallyFailedMaxRetrans", "65535"},
-            {p + "PrimarySwitchoverMaxRetrans", "65535"}, // no switchover sysctl: off
+            // FreeBSD has no primary switchover (PSMR) sysctl: off.
+            {p + "PrimarySwitchoverMaxRetrans", "65535"},
         };
     }
     throw std::invalid_argument("SctpStackHelper: unknown preset '" + name +
