@@ -44,6 +44,8 @@ def simulate(run: int = 1, **params):
         ({"fail_at": 30.0, "duration": 20.0}, "fail_at"),
         ({"fail_at": 5.0, "repair_at": 4.0}, "repair_at"),
         ({"rto_min": 2.0, "rto_max": 1.0}, "exceeds rto_max"),
+        ({"preset": "solaris"}, "is not one of"),
+        ({"pf_max_retrans": -1}, "must be >= 0"),
         ({"policy": "rtx", "scenario": "prsctp", "pr_value": 150}, "retransmission count"),
         ({"scenario": "prsctp", "duration": 5.0}, "voice source stops"),
     ],
@@ -60,9 +62,11 @@ def test_registered_with_both_seed_files_and_the_notebook():
     assert [e.name for e in STUDY.reproduction.experiments] == [
         "seed_hub",
         "failover_timers",
+        "presets",
         "lossy",
         "prsctp_voice",
     ]
+    assert STUDY.reproduction.experiments[2].deterministic
 
 
 def test_the_run_step_imports_no_analysis_code():
@@ -120,6 +124,14 @@ def test_stall_table_by_hand():
     assert stalls.begin.tolist() == [0.5, 1.1, 2.05]
 
 
+def test_gap_containing_by_hand():
+    times = np.array([1.0, 1.1, 3.1, 3.2])
+    assert analysis.gap_containing(times, 1.05, 0.5, 8.0) == pytest.approx(0.1)
+    assert analysis.gap_containing(times, 1.1, 0.5, 8.0) == pytest.approx(2.0)  # at a delivery
+    assert analysis.gap_containing(times, 0.7, 0.5, 8.0) == pytest.approx(0.5)  # from start
+    assert analysis.gap_containing(times, 5.0, 0.5, 8.0) == pytest.approx(4.8)  # to the end
+
+
 def _raw_transfer(delivery_times, chunk_times, retransmitted, chunk_paths, path_events=()):
     """Raw tables as the run step returns them (SctpRecorder frames), made by hand."""
     n = len(chunk_times)
@@ -174,7 +186,61 @@ def test_analyse_lossy_by_hand():
     assert s.goodput_mbps == pytest.approx(5000 * 8 / 1e6 / (8.0 - START))
     assert not s.association_failed  # last delivery 1 s before the end
     assert "failover_s" not in tables["summary"]
+    assert "first_loss_s" not in tables["summary"]  # no loss table: not measured
     assert tables["deliveries"].time.tolist() == [1.0, 1.1, 3.1, 3.2, 7.0]
+    # Stalls 2.0, 3.8 and 1.0 s: their mean.
+    assert s.mean_stall_s == pytest.approx((2.0 + 3.8 + 1.0) / 3)
+
+
+def test_first_loss_and_the_stall_it_caused_by_hand():
+    """The first lost DATA packet (not the first retransmission) and the delivery gap in
+    which it falls: seed 002 3.5's statistic."""
+    params = point(scenario="lossy", duration=8.0, stall_threshold=0.2)
+    raw = _raw_transfer(
+        delivery_times=[1.0, 1.1, 3.1, 3.2, 7.0],
+        chunk_times=[0.6, 0.7, 2.1, 2.2],
+        retransmitted=[False, False, True, False],
+        chunk_paths=[0, 0, 1, 0],
+    )
+    # A SACK lost first (ignored: not DATA), then DATA at 1.15 and 3.5 s.
+    raw["losses"] = pd.DataFrame(
+        {
+            "time": [0.9, 1.15, 3.5],
+            "point": ["lost_to_a", "lost_to_b", "lost_to_b"],
+            "size": [60, 1500, 1500],
+        }
+    )
+    s = STUDY.analyse(raw, params)["summary"].iloc[0]
+    assert s.first_loss_s == pytest.approx(1.15 - START)
+    assert s.first_retransmission_s == pytest.approx(2.1 - START)  # later than the loss
+    assert s.first_loss_stall_s == pytest.approx(2.0)  # 1.1 -> 3.1
+    assert s.lost_data_packets == 2 and s.lost_sacks == 1
+    assert s.max_stall_s == pytest.approx(3.8)  # the longest gap is another one
+
+
+def test_stall_summary_per_configuration_by_hand():
+    summary = pd.DataFrame(
+        {
+            "homing": ["single", "single", "multi", "multi"],
+            "pf_max_retrans": [65535, 65535, 65535, 0],
+            "path_max_retrans": [5] * 4,
+            "run": [1, 2, 1, 1],
+            "goodput_mbps": [0.1, 0.3, 1.0, 2.0],
+            "first_loss_s": [0.1, 0.3, 0.2, 0.4],
+            "first_loss_stall_s": [3.0, 5.0, 1.0, 0.5],
+            "mean_stall_s": [2.0, 4.0, 1.0, 0.3],
+            "max_stall_s": [6.0, 8.0, 2.0, 0.5],
+            "first_retransmission_s": [1.0, 1.2, 1.1, 0.9],
+            "n_stalls": [3, 5, 2, 1],
+        }
+    )
+    table = analysis.stall_summary(summary)
+    assert table.index.tolist() == ["single-homed", "multi-homed", "multi-homed + SCTP-PF"]
+    single = table.loc["single-homed"]
+    assert single.runs == 2 and single.first_loss_stall_s == pytest.approx(4.0)
+    assert single.goodput_kbps == pytest.approx(200.0)
+    assert single.stalls_per_run == pytest.approx(4.0)
+    assert table.loc["multi-homed + SCTP-PF"].first_loss_stall_s == pytest.approx(0.5)
 
 
 def test_analyse_failover_by_hand():
@@ -192,6 +258,11 @@ def test_analyse_failover_by_hand():
     assert s.resume_s == pytest.approx(1.0)
     assert s.return_s == pytest.approx(1.5)  # the first AVAILABLE after the repair
     assert s.data_chunks_secondary == 2
+    assert math.isnan(s.pf_s)  # no POTENTIALLY_FAILED event
+    # The first delivery after the failure (6.0 s) is TSN 1, last sent at 5.5 s on path 1.
+    assert s.resume_path == 1
+    assert s.retransmissions_after_failure == 1
+    assert s.new_data_secondary_share == pytest.approx(1.0)  # TSN 2 at 6.0 s on path 1
     # Stalls count from the failure: 5 -> 6 (1 s), 6.1 -> 19 (12.9 s), 19 -> 20 (1 s).
     assert s.max_stall_s == pytest.approx(12.9)
     assert tables["stalls"].begin.tolist() == pytest.approx([5.0, 6.1, 19.0])
@@ -226,8 +297,18 @@ def test_quick_and_full_points():
     timers, lossy, voice = (experiments[n] for n in ("failover_timers", "lossy", "prsctp_voice"))
     assert len(timers.point_list(QUICK, quick=True)) == 3 * 2 + 2
     assert len(timers.point_list(FULL, quick=False)) == 5 * 3 + 4
-    assert [p["duration"] for p in lossy.point_list(QUICK, quick=True)] == [8.0, 8.0]
-    assert [p["duration"] for p in lossy.point_list(FULL, quick=False)] == [20.0, 20.0]
+    assert [p["duration"] for p in lossy.point_list(QUICK, quick=True)] == [8.0] * 3
+    assert [p["duration"] for p in lossy.point_list(FULL, quick=False)] == [20.0] * 3
+    # Single-homed and multi-homed with SCTP-PF off (65535), multi-homed with it on (0).
+    assert [(p["homing"], p["pf_max_retrans"]) for p in lossy.point_list(FULL, False)] == [
+        ("single", 65535),
+        ("multi", 65535),
+        ("multi", 0),
+    ]
+    presets = experiments["presets"].point_list(FULL, quick=False)
+    assert [p["preset"] for p in presets] == ["rfc9260", "linux", "freebsd"]
+    # 2 s after the RFC 9260 window of PMR 5, RTO 1 s (62-63 s) after the failure at 5 s.
+    assert {p["duration"] for p in presets} == {5.0 + 63.0 + 2.0}
     assert len(voice.point_list(QUICK, quick=True)) == 5
     assert len(voice.point_list(FULL, quick=False)) == 3 * 5
     for params in (QUICK, FULL):  # every point is valid
@@ -238,6 +319,7 @@ def test_quick_and_full_points():
     assert runs == {
         "seed_hub": (1, 1),
         "failover_timers": (1, 1),
+        "presets": (1, 1),
         "lossy": (4, 30),
         "prsctp_voice": (2, 15),
     }
@@ -265,25 +347,29 @@ class FakeResults:
 
 
 def test_comparison_rows_come_from_the_lossy_runs():
+    """The seed's statistics (first loss, the stall it caused) of the runs with SCTP-PF
+    off; the PF runs are not compared (SCTP-PF did not exist in 2001)."""
     summary = pd.DataFrame(
         {
-            "homing": ["single", "single", "multi", "multi"],
-            "loss_rate": [0.15] * 4,
-            "run": [1, 2, 1, 2],
-            "max_stall_s": [4.0, 6.0, 1.0, 2.0],
-            "first_retransmission_s": [0.2, 0.4, 0.1, 0.1],
+            "homing": ["single", "single", "multi", "multi", "multi"],
+            "pf_max_retrans": [65535, 65535, 65535, 65535, 0],
+            "path_max_retrans": [5] * 5,
+            "loss_rate": [0.15] * 5,
+            "run": [1, 2, 1, 2, 1],
+            "first_loss_stall_s": [4.0, 6.0, 1.0, 2.0, 0.1],
+            "max_stall_s": [9.0, 9.0, 9.0, 9.0, 9.0],  # not the statistic compared
+            "first_loss_s": [0.2, 0.4, 0.1, 0.1, 0.1],
+            "first_retransmission_s": [1.2, 1.4, 1.1, 1.1, 1.1],
         }
     )
     table = reproduction.comparison(FakeResults(summary)).set_index(["protocol", "metric"])
     assert len(table) == 3 and set(table.row) == {"15% packet loss"}
     single = table.loc[("SCTP (single-homed)", "transmission_stall")]
     assert single.reproduced == pytest.approx(5.0) and single.n_runs == 2
-    assert single.verdict == "matches"  # > 3 s
     first = table.loc[("SCTP (single-homed)", "first_loss_time")]
-    assert first.reproduced == pytest.approx(0.3)  # single-homed runs only
+    assert first.reproduced == pytest.approx(0.3)  # the loss, not the retransmission
     multi = table.loc[("SCTP (multi-homed)", "transmission_stall")]
-    assert multi.reproduced == pytest.approx(1.5)
-    assert multi.verdict == "same-direction"  # 1.5 s, not ~0.5 s, but shorter than single
+    assert multi.reproduced == pytest.approx(1.5) and multi.n_runs == 2  # PF run left out
 
 
 # --------------------------------------------------------------------------- simulations
@@ -335,3 +421,40 @@ def test_prsctp_policies_against_udp():
     assert ttl.residual_loss < udp.residual_loss
     assert 0.02 < udp.residual_loss < 0.1
     assert udp.delay_max_ms == pytest.approx(udp.delay_mean_ms)  # no queueing, no retries
+
+
+def test_presets_decide_where_new_data_goes_after_the_failure():
+    """Linux (SCTP-PF on, PFMR 0): the primary is potentially failed at the first T3-rtx
+    expiry, one RTO (RTO.Min 1 s: the RTT is 20 ms) after the failure, and new data moves
+    to the alternate. RFC 9260 (no PF): new data keeps going to the dead primary until it
+    is inactive, 62-63 s later (analysis.failover_window(5, 1, 60)), beyond this run."""
+    common = dict(rtx_to_alt="TIMEOUT_ALTERNATE", duration=15.0)
+    linux = simulate(preset="linux", **common)["summary"].iloc[0]
+    rfc = simulate(preset="rfc9260", **common)["summary"].iloc[0]
+    assert 0.9 < linux.pf_s <= 1.1 and 0.9 < linux.resume_s <= 1.2
+    assert linux.resume_path == 1
+    assert linux.new_data_secondary_share > 0.9
+    assert math.isnan(rfc.pf_s) and math.isnan(rfc.failover_s)
+    assert 0.9 < rfc.resume_s <= 1.2 and rfc.resume_path == 1  # a retransmission
+    assert rfc.new_data_secondary_share < 0.5
+    assert rfc.delivered_bytes < linux.delivered_bytes
+
+
+def test_lossy_losses_are_recorded_where_they_happen():
+    """The loss models' drops, by direction: DATA packets to B (1452 + 16 + 12 + 20 bytes
+    of IP and 2 of PPP: 1502), SACKs to A (12 + 16 + 20 + 2 = 50), none before the loss
+    starts; the first lost DATA packet comes before its retransmission."""
+    params = point(scenario="lossy", homing="multi", duration=6.0)
+    raw = STUDY.run(params, 1, 1)
+    losses = raw["losses"]
+    assert (losses.time >= LOSS_START).all()
+    to_b, to_a = losses[losses.point == "lost_to_b"], losses[losses.point == "lost_to_a"]
+    assert len(to_b) > 0 and len(to_a) > 0 and len(to_b) + len(to_a) == len(losses)
+    assert set(to_b["size"]) == {1502}
+    assert set(to_a["size"]) == {50}
+    s = STUDY.analyse(raw, params)["summary"].iloc[0]
+    assert s.lost_data_packets == len(to_b) and s.lost_sacks == len(to_a)
+    assert s.first_loss_s == pytest.approx(to_b.time.min() - START)
+    data = raw["chunks"][(raw["chunks"].node == 0) & raw["chunks"].retransmission]
+    assert (data.time > to_b.time.min()).any()  # a retransmission follows the loss
+    assert s.first_loss_stall_s > 0

@@ -60,6 +60,22 @@ def stall_table(times: np.ndarray, start: float, end: float, threshold: float) -
     return pd.DataFrame({"begin": t[:-1][long], "end": t[1:][long], "length": gaps[long]})
 
 
+def gap_containing(times: np.ndarray, t: float, start: float, end: float) -> float:
+    """Length of the delivery gap in which ``t`` falls.
+
+    ``times`` are the delivery times; the gap runs from the last delivery at or before
+    ``t`` (``start`` if none) to the first one after it (``end`` if none). For a packet
+    lost at ``t`` on its way to an in-order receiver this is the interruption that loss
+    caused: nothing after the lost packet can be delivered until its retransmission
+    arrives (longer if the retransmission is lost too).
+    """
+    t_sorted = np.sort(np.asarray(times, dtype=float))
+    i = int(np.searchsorted(t_sorted, t, side="right"))
+    before = t_sorted[i - 1] if i > 0 else start
+    after = t_sorted[i] if i < len(t_sorted) else end
+    return float(after - before)
+
+
 # --------------------------------------------------------------------------- per replication
 
 
@@ -95,7 +111,9 @@ def analyse(raw: Mapping[str, pd.DataFrame], params: Mapping[str, Any]) -> dict[
         else pd.DataFrame(columns=STALL_COLUMNS)
     )
     return {
-        "summary": pd.DataFrame([transfer_summary(deliveries, data, a_paths, params)]),
+        "summary": pd.DataFrame(
+            [transfer_summary(deliveries, data, a_paths, params, raw.get("losses"))]
+        ),
         "deliveries": deliveries,
         "stalls": stalls,
         "paths": a_paths.reset_index(drop=True),
@@ -114,7 +132,11 @@ def deliveries_after(deliveries: pd.DataFrame, start: float) -> np.ndarray:
 
 
 def transfer_summary(
-    deliveries: pd.DataFrame, data: pd.DataFrame, a_paths: pd.DataFrame, p: Mapping[str, Any]
+    deliveries: pd.DataFrame,
+    data: pd.DataFrame,
+    a_paths: pd.DataFrame,
+    p: Mapping[str, Any],
+    losses: pd.DataFrame | None = None,
 ) -> dict[str, Any]:
     """Goodput, retransmissions and delivery stalls of one failover or lossy run.
 
@@ -122,9 +144,25 @@ def transfer_summary(
     A's path events. ``max_stall_s`` is the longest delivery gap from the stall window's
     start (failure, or first delivery) to the end of the run, so a stall still running
     at the end is cut there. ``association_failed``: nothing delivered in the last 5 s.
-    failover adds ``failover_s`` (failure -> primary unreachable), ``resume_s`` (failure
-    -> next delivery), ``return_s`` (repair -> primary available again) and
-    ``data_chunks_secondary`` (DATA chunks sent to another path than the primary).
+    ``mean_stall_s``: the mean length of the run's stalls (gaps longer than
+    ``stall_threshold``; NaN without one).
+
+    With ``losses`` (lossy runs: the packets the loss model dropped, ``point``
+    "lost_to_b" for A's DATA packets, "lost_to_a" for B's SACKs): ``first_loss_s``, when
+    the first DATA packet was lost, after the start of the transfer (seed 002 3.5: "after
+    approximately 1.5 seconds of transmission, the slow start phase is interrupted by a
+    first lost packet"); ``first_loss_stall_s``, the delivery gap that loss caused
+    (:func:`gap_containing`: the seed's "the transmission is halted for more than 3
+    seconds" / "interrupted for only about 0.5 seconds"); ``lost_data_packets`` and
+    ``lost_sacks``.
+
+    failover adds ``failover_s`` (failure -> primary unreachable), ``pf_s`` (failure ->
+    primary potentially failed, RFC 7829; NaN without SCTP-PF), ``resume_s`` (failure ->
+    next delivery), ``resume_path`` (the path of the transmission that delivered it),
+    ``return_s`` (repair -> primary available again), ``data_chunks_secondary`` (DATA
+    chunks sent to another path than the primary), ``retransmissions_after_failure``
+    and ``new_data_secondary_share`` (of the DATA chunks first sent after the failure,
+    the share sent to another path than the primary).
     """
     failover = p["scenario"] == "failover"
     window_start = _stall_window_start(deliveries, p)
@@ -134,6 +172,7 @@ def transfer_summary(
         else np.array([])
     )
     n_stalls = int((gaps > p["stall_threshold"]).sum())
+    stall_lengths = gaps[gaps > p["stall_threshold"]]
     summary = {
         "delivered_bytes": int(deliveries["size"].sum()),
         "goodput_mbps": float(deliveries["size"].sum() * 8 / 1e6 / (p["duration"] - START)),
@@ -144,23 +183,51 @@ def transfer_summary(
         else np.nan,
         "max_stall_s": float(gaps.max()) if len(gaps) else np.nan,
         "n_stalls": n_stalls,
+        "mean_stall_s": float(stall_lengths.mean()) if n_stalls else np.nan,
         "association_failed": bool(
             p["duration"] - (deliveries.time.max() if len(deliveries) else 0) > 5.0
         ),
     }
+    if losses is not None:
+        lost_data = losses.time[losses.point == "lost_to_b"].to_numpy()
+        first = float(lost_data.min()) if len(lost_data) else np.nan
+        summary |= {
+            "first_loss_s": first - START,
+            "first_loss_stall_s": gap_containing(deliveries.time, first, START, p["duration"])
+            if len(lost_data)
+            else np.nan,
+            "lost_data_packets": len(lost_data),
+            "lost_sacks": int((losses.point == "lost_to_a").sum()),
+        }
     if failover:
         unreachable = a_paths[(a_paths.path == 0) & (a_paths.event == "UNREACHABLE")].time
         available = a_paths[(a_paths.path == 0) & (a_paths.event == "AVAILABLE")].time
-        resumed = deliveries.time[deliveries.time > p["fail_at"]]
+        pf = a_paths[(a_paths.path == 0) & (a_paths.event == "POTENTIALLY_FAILED")].time
+        pf = pf[pf >= p["fail_at"]]
+        resumed = deliveries[deliveries.time > p["fail_at"]]
+        after = data[data.time >= p["fail_at"]]
+        new_after = after[~after.retransmission]
         summary |= {
             "failover_s": float(unreachable.min() - p["fail_at"]) if len(unreachable) else np.nan,
-            "resume_s": float(resumed.min() - p["fail_at"]) if len(resumed) else np.nan,
+            "pf_s": float(pf.min() - p["fail_at"]) if len(pf) else np.nan,
+            "resume_s": float(resumed.time.min() - p["fail_at"]) if len(resumed) else np.nan,
+            "resume_path": _delivering_path(data, resumed.iloc[0]) if len(resumed) else -1,
+            "retransmissions_after_failure": int(after.retransmission.sum()),
+            "new_data_secondary_share": float((new_after.path != 0).mean())
+            if len(new_after)
+            else np.nan,
             "return_s": float(available.min() - p["repair_at"])
             if p["repair_at"] and len(available)
             else np.nan,
             "data_chunks_secondary": int((data.path != 0).sum()),
         }
     return summary
+
+
+def _delivering_path(data: pd.DataFrame, delivery: pd.Series) -> int:
+    """Path of the last transmission of the delivered TSN before its delivery (-1: none)."""
+    sent = data[(data.tsn == delivery.tsn) & (data.time <= delivery.time)]
+    return int(sent.path.iloc[-1]) if len(sent) else -1
 
 
 def voice_frames(packets: pd.DataFrame) -> pd.DataFrame:
@@ -228,25 +295,38 @@ def timer_table(summary: pd.DataFrame, rtt: float) -> pd.DataFrame:
     return table
 
 
-def stall_summary(summary: pd.DataFrame, stalls: pd.DataFrame) -> pd.DataFrame:
-    """Per homing (single/multi): runs, goodput, longest stall per run, first loss, stalls.
+def lossy_config(summary: pd.DataFrame) -> pd.Series:
+    """Configuration label of each lossy run: single-homed, multi-homed, multi-homed + PF."""
+    pf = summary.pf_max_retrans < summary.path_max_retrans
+    return summary.homing.map({"single": "single-homed", "multi": "multi-homed"}).where(
+        ~pf, summary.homing + "-homed + SCTP-PF"
+    )
 
-    ``max_stall_*``: mean and median over the runs of each run's longest delivery gap;
-    ``first_retransmission_s``: mean time of the first retransmission after the start;
-    ``stalls_per_run``: gaps longer than the threshold per run;
-    ``runs_with_stall_over_3s``: runs whose longest gap exceeds seed 002's 3 s.
+
+def stall_summary(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per configuration (:func:`lossy_config`): runs, goodput, first loss, stalls.
+
+    ``first_loss_s``: mean time of the first lost DATA packet after the start;
+    ``first_loss_stall_s``: mean (over the runs) of the delivery gap that loss caused,
+    the statistic seed 002 3.5 reports; ``mean_stall_s``: mean over the runs of each
+    run's mean stall; ``max_stall_*``: mean and median over the runs of each run's
+    longest delivery gap; ``stalls_per_run``: gaps longer than the threshold per run;
+    ``first_retransmission_s``: mean time of the first retransmission (the old "first
+    loss" measure, a recovery time later than the loss).
     """
-    table = summary.groupby("homing").agg(
+    runs = summary.assign(config=lossy_config(summary))
+    table = runs.groupby("config", sort=False).agg(
         runs=("run", "size"),
         goodput_kbps=("goodput_mbps", lambda x: 1000 * x.mean()),
+        first_loss_s=("first_loss_s", "mean"),
+        first_loss_stall_s=("first_loss_stall_s", "mean"),
+        mean_stall_s=("mean_stall_s", "mean"),
         max_stall_mean_s=("max_stall_s", "mean"),
         max_stall_median_s=("max_stall_s", "median"),
         first_retransmission_s=("first_retransmission_s", "mean"),
+        stalls=("n_stalls", "sum"),
     )
-    table["stalls_per_run"] = stalls.groupby("homing").size() / table.runs
-    table["runs_with_stall_over_3s"] = (
-        summary.assign(over=summary.max_stall_s > 3).groupby("homing").over.sum()
-    )
+    table["stalls_per_run"] = table.pop("stalls") / table.runs
     return table
 
 

@@ -16,6 +16,10 @@ DELAY_BUDGET = 0.150  # ITU-T G.114 one-way delay for good quality
 # that a lost INIT (3 s RTO.Initial) does not decide a run; frames sent before it are
 # not counted.
 LOSS_START = START + 0.1
+#: Named SCTP stack presets (parameter ``preset``; "none" keeps the timer parameters).
+PRESETS = ("none", "rfc9260", "linux", "freebsd")
+#: ns3::SctpSocket::PotentiallyFailedMaxRetrans that switches SCTP-PF off (its default).
+PF_OFF = 65535
 # prsctp: the voice source stops this long before the end, to deliver what is in flight.
 DRAIN_SECONDS = 5.0
 
@@ -70,9 +74,35 @@ PARAMETERS = ParameterSpace(
         choices=("reliable", "ttl", "rtx", "udp"),
     ),
     Param("pr_value", 150, int, "prsctp: lifetime (ms) or retransmission limit", minimum=0),
+    Param(
+        "preset",
+        "none",
+        str,
+        "SCTP stack preset (SctpStackHelper::SetPreset) applied after the timer "
+        "parameters below, so its values win: none (the parameters below), rfc9260, "
+        "linux (SCTP-PF on) or freebsd",
+        choices=PRESETS,
+    ),
+    Param(
+        "pf_max_retrans",
+        PF_OFF,
+        int,
+        "RFC 7829 SCTP-PF PotentiallyFailed.Max.Retrans; a value >= path_max_retrans "
+        f"switches SCTP-PF off ({PF_OFF}, the default: RFC 9260 alone; Linux uses 0)",
+        minimum=0,
+        maximum=PF_OFF,
+    ),
     Param("path_max_retrans", 5, int, "Path.Max.Retrans (RFC 9260 default 5)", minimum=1),
     Param("assoc_max_retrans", 10, int, "Association.Max.Retrans (RFC 9260 default 10)", minimum=1),
-    Param("rto_initial", 3.0, float, "RTO.Initial", minimum=0.001, unit="s"),
+    Param(
+        "rto_initial",
+        3.0,
+        float,
+        "RTO.Initial (3 s: RFC 2960/4960 and NS-2's initialRto_, the era of the seeds; "
+        "RFC 9260 says 1 s)",
+        minimum=0.001,
+        unit="s",
+    ),
     Param("rto_min", 1.0, float, "RTO.Min", minimum=0.001, unit="s"),
     Param("rto_max", 60.0, float, "RTO.Max", minimum=0.001, unit="s"),
     Param("hb_interval", 30.0, float, "HB.interval", minimum=0.001, unit="s"),

@@ -1,4 +1,4 @@
-"""What reproducing multihoming_failover means: four experiments, the comparison, tables, figures.
+"""What reproducing multihoming_failover means: five experiments, the comparison, tables, figures.
 
 Experiments (the notebook's sections):
 
@@ -7,8 +7,12 @@ Experiments (the notebook's sections):
 * ``failover_timers`` (RFC 9260 8.2, 8.3): both hosts multi-homed; Path.Max.Retrans x
   RTO.Min at HB.interval 30 s, then HB.interval with the primary plugged back
   (:func:`timer_point`); one deterministic run each.
+* ``presets`` (issue 14): the primary of two dual-homed hosts dies, under the stack
+  presets rfc9260, linux and freebsd (``SctpStackHelper::SetPreset``); one
+  deterministic run each.
 * ``lossy`` (seed 002 section 3.5, Brennan et al.): single- vs multi-homed bulk
-  transfer under 15 % loss; 30 runs (4 quick).
+  transfer under 15 % loss, multi-homed with SCTP-PF (RFC 7829) off and on; 30 runs
+  (4 quick).
 * ``prsctp_voice`` (seed 001): voice over fully reliable SCTP, PR-SCTP (lifetime,
   k-rtx) and UDP; 15 runs (2 quick).
 """
@@ -22,10 +26,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import published
+from transportlab import published, stats
 from transportlab.ns3util import sctp_available
 from transportlab.studies.multihoming_failover import analysis
-from transportlab.studies.multihoming_failover.parameters import DELAY_BUDGET
+from transportlab.studies.multihoming_failover.parameters import DELAY_BUDGET, PF_OFF
 from transportlab.study import Experiment, Reproduction
 
 STUDY_NAME = "multihoming_failover"
@@ -37,6 +41,14 @@ LOSSY_LOSS_RATE = 0.15  # Brennan et al.'s loss rate (seed 002 section 3.5)
 #: one and no retransmission (NS-2 k-rtx), UDP.
 POLICIES = (("reliable", 0), ("ttl", 150), ("rtx", 1), ("rtx", 0), ("udp", 0))
 HOMING_LABELS = {"single": "SCTP (single-homed)", "multi": "SCTP (multi-homed)"}
+#: The stack presets compared in ``presets`` (SctpStackHelper::GetPreset).
+PRESETS = ("rfc9260", "linux", "freebsd")
+#: Colours of the lossy configurations (analysis.lossy_config), the same in every figure.
+LOSSY_COLORS = {
+    "single-homed": "tab:red",
+    "multi-homed": "tab:blue",
+    "multi-homed + SCTP-PF": "tab:green",
+}
 
 
 # --------------------------------------------------------------------------- experiments
@@ -88,12 +100,38 @@ def timer_points(params: Mapping[str, Any], quick: bool = False) -> list[dict[st
     return points + [timer_point(params, 3, 1.0, hb, True) for hb in hb_intervals]
 
 
+def preset_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The primary dies at ``fail_at`` under each preset; the run lasts until 2 s after
+    the RFC 9260 failover window of Path.Max.Retrans 5, RTO 1 s (every preset's values),
+    so that the failover without SCTP-PF is inside it. Retransmissions go to an
+    alternate on timeouts only (RFC 9260 6.4: the model's default), not NS-2's
+    ALTERNATE, so that only the preset decides."""
+    _, high = analysis.failover_window(5, 1.0, RTO_MAX)
+    return [
+        {
+            "scenario": "failover",
+            "topology": "two_networks",
+            "preset": preset,
+            "rtx_to_alt": "TIMEOUT_ALTERNATE",
+            "duration": params["fail_at"] + high + 2.0,
+        }
+        for preset in PRESETS
+    ]
+
+
 def lossy_points(params: Mapping[str, Any], quick: bool = False) -> list[dict[str, Any]]:
-    """Single- and multi-homed under 15 % loss, 8 s (quick) or 20 s runs."""
+    """Under 15 % loss, 8 s (quick) or 20 s runs: single-homed, multi-homed with SCTP-PF
+    off (RFC 9260 alone, the seed's era) and on (PFMR 0, Linux's default)."""
     duration = 8.0 if quick else 20.0
     return [
-        {"scenario": "lossy", "homing": homing, "loss_rate": LOSSY_LOSS_RATE, "duration": duration}
-        for homing in ("single", "multi")
+        {
+            "scenario": "lossy",
+            "homing": homing,
+            "pf_max_retrans": pfmr,
+            "loss_rate": LOSSY_LOSS_RATE,
+            "duration": duration,
+        }
+        for homing, pfmr in (("single", PF_OFF), ("multi", PF_OFF), ("multi", 0))
     ]
 
 
@@ -136,9 +174,19 @@ FAILOVER_TIMERS = Experiment(
     quick_runs=1,
     available=sctp_available,
 )
+PRESETS_FAILOVER = Experiment(
+    name="presets",
+    description="the primary dies: failover under the rfc9260, linux and freebsd stack presets",
+    points=preset_points,
+    runs=1,
+    quick_runs=1,
+    available=sctp_available,
+    deterministic=True,
+)
 LOSSY = Experiment(
     name="lossy",
-    description="seed 002 3.5 (Brennan et al.): single- vs multi-homed under 15 % loss",
+    description="seed 002 3.5 (Brennan et al.): single- vs multi-homed under 15 % loss, "
+    "SCTP-PF off and on",
     points=lossy_points,
     quick_points=functools.partial(lossy_points, quick=True),
     runs=30,
@@ -160,19 +208,27 @@ PRSCTP_VOICE = Experiment(
 
 
 def comparison(results) -> pd.DataFrame:
-    """Seed 002 section 3.5's three numbers against the ``lossy`` runs.
+    """Seed 002 section 3.5's three numbers against the ``lossy`` runs with SCTP-PF off.
 
-    Per homing, the longest stall of each run (``max_stall_s``); single-homed also the
-    time of the first retransmission after the start (``first_loss_time``). Mean and
-    95 % CI over the runs (:func:`transportlab.published.compare`).
+    The seed describes one event: "after approximately 1.5 seconds of transmission, the
+    slow start phase is interrupted by a first lost packet. The retransmitted packet for
+    the first lost packet is also lost. As a result, the transmission is halted for more
+    than 3 seconds" (single-homed), "interrupted for only about 0.5 seconds"
+    (multi-homed). So per run: ``first_loss_time`` is when the first DATA packet was lost
+    (``first_loss_s``, single-homed), ``transmission_stall`` the delivery gap that loss
+    caused (``first_loss_stall_s``), not the longest gap of the run. SCTP-PF (2016) did
+    not exist in 2001: its runs are shown beside, not compared. Mean and 95 % CI over the
+    runs (:func:`transportlab.published.compare`).
     """
     rows = []
     for _, r in results["lossy"]["summary"].iterrows():
+        if r["pf_max_retrans"] < r["path_max_retrans"]:
+            continue
         protocol = HOMING_LABELS[r["homing"]]
         row = f"{round(r['loss_rate'] * 100):d}% packet loss"
-        rows.append((protocol, "transmission_stall", row, "s", r["max_stall_s"]))
+        rows.append((protocol, "transmission_stall", row, "s", r["first_loss_stall_s"]))
         if r["homing"] == "single":
-            rows.append((protocol, "first_loss_time", row, "s", r["first_retransmission_s"]))
+            rows.append((protocol, "first_loss_time", row, "s", r["first_loss_s"]))
     reproduced = pd.DataFrame(rows, columns=["protocol", "metric", "row", "unit", "value"])
     return published.compare(STUDY_NAME, reproduced, write=False)
 
@@ -207,10 +263,72 @@ def failover_timers_table(results) -> pd.DataFrame:
     ].reset_index(drop=True)
 
 
+def presets_table(results) -> pd.DataFrame:
+    """Failover under each preset: the timers it sets, and what happened after the failure."""
+    summary = results["presets"]["summary"]
+    rows = []
+    for _, r in summary.iterrows():
+        values = {str(k).split("::")[-1]: str(v) for k, v in _preset_values(r["preset"]).items()}
+        rows.append(
+            {
+                "preset": r["preset"],
+                "RTO.Initial": values["RtoInitial"],
+                "RTO.Min": values["RtoMin"],
+                "PMR": int(values["PathMaxRetrans"]),
+                "PFMR": int(values["PotentiallyFailedMaxRetrans"]),
+                "resume_s": r["resume_s"],
+                "resume_path": int(r["resume_path"]),
+                "pf_s": r["pf_s"],
+                "failover_s": r["failover_s"],
+                "new_data_secondary_share": r["new_data_secondary_share"],
+                "retransmissions_after_failure": int(r["retransmissions_after_failure"]),
+                "max_stall_s": r["max_stall_s"],
+                "delivered_MB": r["delivered_bytes"] / 1e6,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+@functools.cache
+def _preset_values(name: str) -> dict[str, str]:
+    """GetPreset(name) as a plain dict (ns-3 loaded only when a table asks)."""
+    from transportlab import ns  # noqa: PLC0415
+
+    return {str(k): str(v) for k, v in ns.SctpStackHelper.GetPreset(name)}
+
+
 def lossy_stalls_table(results) -> pd.DataFrame:
-    """Single- vs multi-homed under 15 % loss: stalls over the runs."""
-    lossy = results["lossy"]
-    return analysis.stall_summary(lossy["summary"], lossy["stalls"]).reset_index()
+    """Under 15 % loss, per configuration: first loss, the stall it caused, stalls."""
+    return analysis.stall_summary(results["lossy"]["summary"]).reset_index()
+
+
+def lossy_brennan_table(results) -> pd.DataFrame:
+    """Per configuration, the seed's statistics (mean, 95 % CI over the runs) beside the
+    published values: the first loss and the stall it caused."""
+    summary = results["lossy"]["summary"]
+    runs = summary.assign(config=analysis.lossy_config(summary))
+    published_stall = {"single": ">3", "multi": "~0.5"}
+    rows = []
+    for config, group in runs.groupby("config", sort=False):
+        homing = group.homing.iloc[0]
+        for metric, column, value in (
+            ("first_loss_time", "first_loss_s", "~1.5" if homing == "single" else "-"),
+            ("transmission_stall", "first_loss_stall_s", published_stall[homing]),
+        ):
+            mean, low, high, n = stats.confidence_interval(group[column])
+            rows.append(
+                {
+                    "config": config,
+                    "metric": metric,
+                    "published": value,
+                    "mean": mean,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "median": float(group[column].median()),
+                    "n_runs": n,
+                }
+            )
+    return pd.DataFrame(rows)
 
 
 def voice_table(results) -> pd.DataFrame:
@@ -293,20 +411,94 @@ def failover_timers_figure(results):
     return fig, results.runs("failover_timers")
 
 
-def lossy_tsn_figure(results):
-    """TSN delivered against time in run 1, single- and multi-homed."""
+def presets_figure(results):
+    """TSN delivered at B against time under each preset (one panel each), the failure
+    and, where it happened, the failover (primary inactive) or PF state marked."""
     import matplotlib.pyplot as plt  # noqa: PLC0415
 
-    deliveries = results["lossy"]["deliveries"]
-    fig, axes = plt.subplots(1, 2, figsize=(8, 3.2), sharey=True)
-    for ax, homing in zip(axes, ("single", "multi"), strict=True):
-        d = deliveries[(deliveries.homing == homing) & (deliveries.run == 1)]
-        ax.plot(d.time, d.tsn - d.tsn.min(), ".", ms=2)
-        ax.set_title(f"{homing}-homed, {LOSSY_LOSS_RATE * 100:g} % loss (run 1)", fontsize=9)
-        ax.set_xlabel("time (s)")
-    axes[0].set_ylabel("TSN delivered (relative)")
+    deliveries = results["presets"]["deliveries"]
+    summary = results["presets"]["summary"].set_index("preset")
+    fail_at = results.points("presets")[0]["fail_at"]
+    fig, axes = plt.subplots(len(PRESETS), 1, figsize=(6.5, 5.2), sharex=True, sharey=True)
+    for ax, preset in zip(axes, PRESETS, strict=True):
+        d = deliveries[deliveries.preset == preset]
+        ax.plot(d.time, d.tsn - d.tsn.min(), ".", ms=1.2, color="tab:blue")
+        ax.axvline(fail_at, color="0.4", lw=0.8, ls="--")
+        s = summary.loc[preset]
+        for column, style, what in (("pf_s", ":", "PF"), ("failover_s", "-.", "inactive")):
+            if np.isfinite(s[column]):
+                ax.axvline(fail_at + s[column], color="tab:red", lw=0.8, ls=style, label=what)
+        ax.set_title(f"{preset}: delivery resumes {s.resume_s:.2f} s after the failure", fontsize=8)
+        ax.set_ylabel("TSN", fontsize=8)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=7, loc="lower right")
+    axes[-1].set_xlabel(f"time (s); dashed: primary dies at {fail_at:g} s")
     fig.tight_layout()
     return fig, 1
+
+
+def lossy_tsn_figure(results):
+    """TSN delivered against time in run 1 of each lossy configuration."""
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    lossy = results["lossy"]
+    deliveries = lossy["deliveries"].assign(config=analysis.lossy_config(lossy["deliveries"]))
+    fig, axes = plt.subplots(1, len(LOSSY_COLORS), figsize=(9, 3.2), sharey=True)
+    for ax, (config, color) in zip(axes, LOSSY_COLORS.items(), strict=True):
+        d = deliveries[(deliveries.config == config) & (deliveries.run == 1)]
+        ax.plot(d.time, d.tsn - d.tsn.min(), ".", ms=2, color=color)
+        ax.set_title(f"{config} (run 1)", fontsize=9)
+        ax.set_xlabel("time (s)")
+    axes[0].set_ylabel(f"TSN delivered (relative), {LOSSY_LOSS_RATE * 100:g} % loss")
+    fig.tight_layout()
+    return fig, 1
+
+
+def lossy_brennan_figure(results):
+    """The seed's two statistics per configuration (mean, 95 % CI, every run) against
+    Brennan et al.'s values."""
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    summary = results["lossy"]["summary"]
+    runs = summary.assign(config=analysis.lossy_config(summary))
+    fig, axes = plt.subplots(1, 2, figsize=(8.5, 3.4))
+    for ax, column, title in (
+        (axes[0], "first_loss_s", "first lost DATA packet (s after the start)"),
+        (axes[1], "first_loss_stall_s", "delivery stall caused by it (s)"),
+    ):
+        for i, (config, color) in enumerate(LOSSY_COLORS.items()):
+            values = runs[runs.config == config][column].dropna().to_numpy()
+            if not len(values):
+                continue
+            jitter = np.linspace(-0.15, 0.15, len(values))
+            ax.plot(i + jitter, values, ".", color=color, alpha=0.4, ms=4)
+            mean, low, high, _ = stats.confidence_interval(values)
+            # A stall and a time are non-negative: the interval is clipped at 0.
+            ax.errorbar(
+                i,
+                mean,
+                yerr=[[mean - max(low, 0.0)], [high - mean]] if np.isfinite(low) else None,
+                fmt="D",
+                color="k",
+                ms=5,
+                capsize=3,
+            )
+        ax.set_xticks(range(len(LOSSY_COLORS)))
+        ax.set_xticklabels([c.replace(" + ", "\n+ ") for c in LOSSY_COLORS], fontsize=8)
+        ax.set_title(title, fontsize=9)
+        ax.set_ylim(bottom=0)
+    axes[0].axhline(1.5, color="tab:red", ls="--", lw=0.8, label="Brennan et al. ~1.5 s")
+    axes[1].axhline(3.0, color="tab:red", ls="--", lw=0.8, label="single-homed > 3 s")
+    axes[1].axhline(0.5, color="tab:blue", ls=":", lw=0.8, label="multi-homed ~0.5 s")
+    for ax in axes:
+        ax.legend(fontsize=7)
+    fig.suptitle(
+        "Seed 002 §3.5 (Brennan et al.) under 15 % loss: diamonds = mean, 95 % CI "
+        "(clipped at 0); dots = runs",
+        fontsize=9,
+    )
+    fig.tight_layout()
+    return fig, results.runs("lossy")
 
 
 def stall_lengths_figure(results):
@@ -314,17 +506,18 @@ def stall_lengths_figure(results):
     import matplotlib.pyplot as plt  # noqa: PLC0415
 
     stalls = results["lossy"]["stalls"]
+    stalls = stalls.assign(config=analysis.lossy_config(stalls))
     threshold = results.points("lossy")[0]["stall_threshold"]
     fig, ax = plt.subplots(figsize=(6.5, 3.4))
-    for homing, color in (("single", "tab:red"), ("multi", "tab:green")):
-        lengths = np.sort(stalls[stalls.homing == homing].length.to_numpy())
+    for config, color in LOSSY_COLORS.items():
+        lengths = np.sort(stalls[stalls.config == config].length.to_numpy())
         if len(lengths):
             ax.step(
                 lengths,
                 np.arange(1, len(lengths) + 1) / len(lengths),
                 where="post",
                 color=color,
-                label=f"{homing}-homed ({len(lengths)} stalls)",
+                label=f"{config} ({len(lengths)} stalls)",
             )
     for value, style in ((3.0, "--"), (0.5, ":")):
         ax.axvline(value, color="0.4", ls=style, lw=0.8)
@@ -375,18 +568,22 @@ def voice_delay_figure(results):
 
 
 REPRODUCTION = Reproduction(
-    experiments=(SEED_HUB, FAILOVER_TIMERS, LOSSY, PRSCTP_VOICE),
+    experiments=(SEED_HUB, FAILOVER_TIMERS, PRESETS_FAILOVER, LOSSY, PRSCTP_VOICE),
     comparison=comparison,
     tables={
         "seed_hub": seed_hub_table,
         "failover_timers": failover_timers_table,
+        "presets": presets_table,
         "lossy_stalls": lossy_stalls_table,
+        "lossy_brennan": lossy_brennan_table,
         "voice": voice_table,
     },
     figures={
         "seed_hub_tsn": seed_hub_figure,
         "failover_timers": failover_timers_figure,
+        "presets_tsn": presets_figure,
         "lossy_tsn": lossy_tsn_figure,
+        "lossy_brennan": lossy_brennan_figure,
         "stall_lengths": stall_lengths_figure,
         "voice_delay": voice_delay_figure,
     },

@@ -30,7 +30,10 @@ def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFram
     failover and lossy: ``chunks`` (DATA chunks sent, with their path and whether
     retransmitted), ``paths`` (path events) and ``delivered`` (messages handed to the
     application) of both hosts (``node`` 0 = A, the sender; 1 = B), from
-    :class:`~transportlab.sctp_recording.SctpRecorder`. prsctp: ``packets``, the voice
+    :class:`~transportlab.sctp_recording.SctpRecorder`; lossy also ``losses``, every
+    packet the loss models dropped on network 0 (``point`` "lost_to_b": sent by A, i.e.
+    DATA; "lost_to_a": sent by B, i.e. SACKs), with its time and size, from
+    :class:`~transportlab.recording.PathRecorder`. prsctp: ``packets``, the voice
     frames sent and received (:class:`~transportlab.recording.PacketRecorder`).
     """
     from transportlab.simulation import simulation  # noqa: PLC0415 - ns-3 only when simulating
@@ -52,6 +55,24 @@ def _socket_defaults(ns, p: Mapping[str, Any]) -> None:
     ns.Config.SetDefault(s + "AssociationMaxRetrans", ns.UintegerValue(p["assoc_max_retrans"]))
     ns.Config.SetDefault(s + "SourceAddressFailover", ns.BooleanValue(p["source_failover"]))
     ns.Config.SetDefault(s + "RtxToAlt", ns.StringValue(p["rtx_to_alt"]))
+    ns.Config.SetDefault(s + "PotentiallyFailedMaxRetrans", ns.UintegerValue(p["pf_max_retrans"]))
+    if p["preset"] != "none":
+        # After the parameters above: the preset's values (RTO, Path.Max.Retrans,
+        # HB.interval, SCTP-PF, ...) win; RtxToAlt and source failover stay.
+        ns.SctpStackHelper.SetPreset(p["preset"])
+
+
+def _run_to(ns, stop_seconds: float) -> None:
+    """Run the simulator until ``stop_seconds`` of simulated time (absolute).
+
+    Schedules its own Stop rather than calling ``transportlab.simulation.run_until``,
+    whose meaning (relative to now, or absolute) is being changed (issue 14).
+    """
+    remaining = ns.Seconds(float(stop_seconds)) - ns.Simulator.Now()
+    if not remaining.IsStrictlyPositive():
+        raise ValueError(f"stop time {stop_seconds} s is not in the future")
+    ns.Simulator.Stop(remaining)
+    ns.Simulator.Run()
 
 
 def _loss_model(ns, rate: float):
@@ -67,8 +88,8 @@ def _any(ns, port: int):
 
 def _run_transfer(ns, p: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     """failover (paced messages, a cable pulled) or lossy (bulk transfer, random loss)."""
+    from transportlab.recording import PathRecorder  # noqa: PLC0415
     from transportlab.sctp_recording import SctpRecorder  # noqa: PLC0415
-    from transportlab.simulation import run_until  # noqa: PLC0415
     from transportlab.topology import multihomed  # noqa: PLC0415
 
     sctp = SOCKET_FACTORIES["sctp"]
@@ -111,16 +132,35 @@ def _run_transfer(ns, p: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     else:
         models = [_loss_model(ns, p["loss_rate"]) for _ in range(2)]
         net.keep += models
-        run_until(LOSS_START)
+        # Every packet put on network 0 is numbered where it leaves its device (MacTx)
+        # and recorded where the loss model drops it (PhyRxDrop of the receiving
+        # device): the time of each loss, not of its retransmission.
+        drops = PathRecorder()
+        drops.origin(net.a_devices[0], "MacTx", flow=1, point="sent_to_b")
+        drops.origin(net.b_devices[0], "MacTx", flow=2, point="sent_to_a")
+        drops.watch(net.b_devices[0], "PhyRxDrop", point="lost_to_b")
+        drops.watch(net.a_devices[0], "PhyRxDrop", point="lost_to_a")
+        _run_to(ns, LOSS_START)
         # Network 0 loses in both directions; network 1 (multi-homed) is loss-free.
         net.a_devices[0].SetAttribute("ReceiveErrorModel", ns.PointerValue(models[0]))
         net.b_devices[0].SetAttribute("ReceiveErrorModel", ns.PointerValue(models[1]))
-    run_until(p["duration"])
+    _run_to(ns, p["duration"])
     raw = {
         "chunks": recorder.chunks(),
         "paths": recorder.paths(),
         "delivered": recorder.delivered(),
     }
+    if not failover:
+        events = drops.to_frame()
+        lost = events[events.point.isin(["lost_to_b", "lost_to_a"])]
+        raw["losses"] = pd.DataFrame(
+            {
+                "time": lost.time.to_numpy(),
+                "point": lost.point.astype(str).to_numpy(),
+                "size": lost["size"].to_numpy(),
+            }
+        )
+        del drops
     # Release the ns-3 objects before the simulation is destroyed.
     del net, recorder, sink_apps, source_apps
     return raw
@@ -129,7 +169,6 @@ def _run_transfer(ns, p: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
 def _run_prsctp(ns, p: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     """A voice-like stream over one lossy link: SCTP (full or partial reliability) or UDP."""
     from transportlab.recording import PacketRecorder, enable_seq_ts_size  # noqa: PLC0415
-    from transportlab.simulation import run_until  # noqa: PLC0415
 
     policy = p["policy"]
     if policy != "udp":
@@ -164,10 +203,10 @@ def _run_prsctp(ns, p: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     recorder = PacketRecorder()
     recorder.watch_sender(source_apps.Get(0), flow=1)
     recorder.watch_receiver(sink_apps.Get(0), flow=1)
-    run_until(LOSS_START)
+    _run_to(ns, LOSS_START)
     for device, model in zip((devices.Get(0), devices.Get(1)), models, strict=True):
         device.SetAttribute("ReceiveErrorModel", ns.PointerValue(model))
-    run_until(p["duration"])
+    _run_to(ns, p["duration"])
     raw = {"packets": recorder.to_frame()}
     del nodes, devices, source_apps, sink_apps, recorder, models
     return raw
