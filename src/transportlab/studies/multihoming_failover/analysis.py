@@ -161,8 +161,8 @@ def transfer_summary(
     next delivery), ``resume_path`` (the path of the transmission that delivered it),
     ``return_s`` (repair -> primary available again), ``data_chunks_secondary`` (DATA
     chunks sent to another path than the primary), ``retransmissions_after_failure``
-    and ``new_data_secondary_share`` (of the DATA chunks first sent after the failure,
-    the share sent to another path than the primary).
+    and ``new_data_to_primary`` (DATA chunks first sent after the failure that went to
+    the dead primary: lost, each to be retransmitted after a timeout).
     """
     failover = p["scenario"] == "failover"
     window_start = _stall_window_start(deliveries, p)
@@ -213,9 +213,7 @@ def transfer_summary(
             "resume_s": float(resumed.time.min() - p["fail_at"]) if len(resumed) else np.nan,
             "resume_path": _delivering_path(data, resumed.iloc[0]) if len(resumed) else -1,
             "retransmissions_after_failure": int(after.retransmission.sum()),
-            "new_data_secondary_share": float((new_after.path != 0).mean())
-            if len(new_after)
-            else np.nan,
+            "new_data_to_primary": int((new_after.path == 0).sum()),
             "return_s": float(available.min() - p["repair_at"])
             if p["repair_at"] and len(available)
             else np.nan,

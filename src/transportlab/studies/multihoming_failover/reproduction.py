@@ -280,7 +280,7 @@ def presets_table(results) -> pd.DataFrame:
                 "resume_path": int(r["resume_path"]),
                 "pf_s": r["pf_s"],
                 "failover_s": r["failover_s"],
-                "new_data_secondary_share": r["new_data_secondary_share"],
+                "new_data_to_primary": int(r["new_data_to_primary"]),
                 "retransmissions_after_failure": int(r["retransmissions_after_failure"]),
                 "max_stall_s": r["max_stall_s"],
                 "delivered_MB": r["delivered_bytes"] / 1e6,
