@@ -212,6 +212,7 @@ def test_first_loss_and_the_stall_it_caused_by_hand():
     )
     s = STUDY.analyse(raw, params)["summary"].iloc[0]
     assert s.first_loss_s == pytest.approx(1.15 - START)
+    assert s.first_loss_any_s == pytest.approx(0.9 - START)  # the SACK
     assert s.first_retransmission_s == pytest.approx(2.1 - START)  # later than the loss
     assert s.first_loss_stall_s == pytest.approx(2.0)  # 1.1 -> 3.1
     assert s.lost_data_packets == 2 and s.lost_sacks == 1
@@ -227,6 +228,7 @@ def test_stall_summary_per_configuration_by_hand():
             "run": [1, 2, 1, 1],
             "goodput_mbps": [0.1, 0.3, 1.0, 2.0],
             "first_loss_s": [0.1, 0.3, 0.2, 0.4],
+            "first_loss_any_s": [0.1, 0.2, 0.2, 0.3],
             "first_loss_stall_s": [3.0, 5.0, 1.0, 0.5],
             "mean_stall_s": [2.0, 4.0, 1.0, 0.3],
             "max_stall_s": [6.0, 8.0, 2.0, 0.5],

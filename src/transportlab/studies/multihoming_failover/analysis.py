@@ -153,7 +153,8 @@ def transfer_summary(
     approximately 1.5 seconds of transmission, the slow start phase is interrupted by a
     first lost packet"); ``first_loss_stall_s``, the delivery gap that loss caused
     (:func:`gap_containing`: the seed's "the transmission is halted for more than 3
-    seconds" / "interrupted for only about 0.5 seconds"); ``lost_data_packets`` and
+    seconds" / "interrupted for only about 0.5 seconds"); ``first_loss_any_s``, the
+    first lost packet of either direction (a SACK or DATA); ``lost_data_packets`` and
     ``lost_sacks``.
 
     failover adds ``failover_s`` (failure -> primary unreachable), ``pf_s`` (failure ->
@@ -196,6 +197,7 @@ def transfer_summary(
             "first_loss_stall_s": gap_containing(deliveries.time, first, START, p["duration"])
             if len(lost_data)
             else np.nan,
+            "first_loss_any_s": float(losses.time.min()) - START if len(losses) else np.nan,
             "lost_data_packets": len(lost_data),
             "lost_sacks": int((losses.point == "lost_to_a").sum()),
         }
@@ -304,7 +306,8 @@ def lossy_config(summary: pd.DataFrame) -> pd.Series:
 def stall_summary(summary: pd.DataFrame) -> pd.DataFrame:
     """Per configuration (:func:`lossy_config`): runs, goodput, first loss, stalls.
 
-    ``first_loss_s``: mean time of the first lost DATA packet after the start;
+    ``first_loss_s``: mean time of the first lost DATA packet after the start
+    (``first_loss_any_s``: of the first lost packet, DATA or SACK);
     ``first_loss_stall_s``: mean (over the runs) of the delivery gap that loss caused,
     the statistic seed 002 3.5 reports; ``mean_stall_s``: mean over the runs of each
     run's mean stall; ``max_stall_*``: mean and median over the runs of each run's
@@ -317,6 +320,7 @@ def stall_summary(summary: pd.DataFrame) -> pd.DataFrame:
         runs=("run", "size"),
         goodput_kbps=("goodput_mbps", lambda x: 1000 * x.mean()),
         first_loss_s=("first_loss_s", "mean"),
+        first_loss_any_s=("first_loss_any_s", "mean"),
         first_loss_stall_s=("first_loss_stall_s", "mean"),
         mean_stall_s=("mean_stall_s", "mean"),
         max_stall_mean_s=("max_stall_s", "mean"),
