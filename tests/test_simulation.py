@@ -97,6 +97,19 @@ def test_run_until_needs_a_positive_time():
         run_until(0)
 
 
+def test_run_until_takes_absolute_times():
+    with simulation() as ns:
+        ns.NodeContainer().Create(1)
+        run_until(1.0)
+        run_until(2.5)  # until 2.5 s, not 1.0 + 2.5 s
+        assert ns.Simulator.Now().GetSeconds() == 2.5
+        run_until(2.5)  # already there: nothing to do
+        assert ns.Simulator.Now().GetSeconds() == 2.5
+        with pytest.raises(ValueError, match="before the current simulated time"):
+            run_until(2.0)
+        assert ns.Simulator.Now().GetSeconds() == 2.5
+
+
 def _ticks_during_a_run() -> tuple[int, float]:
     """Turns a 5-ms ticker thread gets while ns-3 simulates 4 s of a 50 Mb/s flow."""
     import threading

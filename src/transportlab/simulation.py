@@ -101,11 +101,24 @@ def other_threads_run_during_simulations() -> Iterator[None]:
 
 
 def run_until(stop_seconds: float) -> None:
-    """Run the simulator until ``stop_seconds`` of simulated time."""
+    """Run the simulator until the absolute simulated time ``stop_seconds``.
+
+    It may be called several times in one simulation (to change the topology
+    between calls): each call runs from the current simulated time to
+    ``stop_seconds``, which must not lie before it.
+    """
     if not stop_seconds > 0:
         raise ValueError(f"stop time must be > 0 s, got {stop_seconds}")
     ns = _ns()
-    ns.Simulator.Stop(ns.Seconds(float(stop_seconds)))
+    stop = ns.Seconds(float(stop_seconds))
+    now = ns.Simulator.Now()
+    if stop < now:
+        raise ValueError(
+            f"stop time {stop_seconds} s lies before the current simulated time "
+            f"{now.GetSeconds()} s"
+        )
+    # Simulator::Stop takes a delay from now; from time 0 it is the stop time itself.
+    ns.Simulator.Stop(stop - now)
     ns.Simulator.Run()
 
 

@@ -125,6 +125,22 @@ class StateLog : public SimpleRefCount<StateLog> {
     void OnState(SctpState, SctpState now) { states.push_back(now); times.push_back(Simulator::Now().GetSeconds()); }
 };
 
+/** Records the Retransmission trace of a socket: TSN, fast or not, time. */
+class RetransmissionLog : public SimpleRefCount<RetransmissionLog> {
+  public:
+    std::vector<uint32_t> tsns;
+    std::vector<bool> fast;
+    std::vector<double> times;
+    void Watch(Ptr<SctpSocket> s) {
+        s->TraceConnectWithoutContext("Retransmission", MakeCallback(&RetransmissionLog::On, this));
+    }
+    void On(uint32_t tsn, bool f) { tsns.push_back(tsn); fast.push_back(f); times.push_back(Simulator::Now().GetSeconds()); }
+    size_t Count() const { return tsns.size(); }
+    uint32_t Tsn(size_t i) const { return tsns[i]; }
+    bool Fast(size_t i) const { return fast[i]; }
+    double Time(size_t i) const { return times[i]; }
+};
+
 /** Schedules a function on a socket later (crash simulation for restart tests). */
 inline void ScheduleRemove(double t, Ptr<SctpL4Protocol> l4, Ptr<SctpSocket> s) {
     Simulator::Schedule(Seconds(t) - Simulator::Now(), &SctpL4Protocol::RemoveSocket, l4, s);

@@ -167,14 +167,14 @@ def test_congestion_avoidance_grows_one_pmdcs_per_window(ns):
     path.InitializeCongestionControl(10 * pmdcs, 5 * pmdcs)
     # In congestion avoidance: a full window of acknowledgements adds one PMDCS.
     for _ in range(9):
-        path.OnBytesAcked(pmdcs, True, True, False)
+        path.OnBytesAcked(pmdcs, True, False)
     assert path.GetCwnd() == 10 * pmdcs
-    path.OnBytesAcked(pmdcs, True, True, False)
+    path.OnBytesAcked(pmdcs, True, False)
     assert path.GetCwnd() == 11 * pmdcs
     assert path.GetPartialBytesAcked() == 0
     # Not using the window: no growth, and partial_bytes_acked capped at cwnd.
     for _ in range(30):
-        path.OnBytesAcked(pmdcs, True, False, False)
+        path.OnBytesAcked(pmdcs, False, False)
     assert path.GetCwnd() == 11 * pmdcs
     assert path.GetPartialBytesAcked() == 11 * pmdcs
     # Fast retransmit and timeout (7.2.3, 7.2.4).

@@ -73,7 +73,9 @@ def test_fast_retransmit_and_fast_recovery_cwnd():
     assert ssthresh[0][1] == 131072
     t_fr, new_ssthresh = ssthresh[1]
     cwnd_before = value_before(cwnd, t_fr)
-    assert new_ssthresh == max(cwnd_before // 2, 4 * PMDCS)
+    # The SACK that triggers it also gap-acknowledges one full chunk (PMDCS bytes) in
+    # slow start: RFC 9260 7.2.3/7.2.4 apply that increase first, then the reduction.
+    assert new_ssthresh == max((cwnd_before + PMDCS) // 2, 4 * PMDCS)
     cwnd_at_fr = [v for (t, v) in cwnd if t == t_fr][-1]
     assert cwnd_at_fr == new_ssthresh
     # Initial cwnd (7.2.1): min(4*PMDCS, max(2*PMDCS, 4404)).

@@ -196,10 +196,7 @@ SctpPath::RemoveFlight(uint32_t bytes)
 }
 
 void
-SctpPath::OnBytesAcked(uint32_t bytesAcked,
-                       bool cumTsnAdvanced,
-                       bool fullyUtilized,
-                       bool inFastRecovery)
+SctpPath::OnBytesAcked(uint32_t bytesAcked, bool fullyUtilized, bool inFastRecovery)
 {
     if (bytesAcked == 0)
     {
@@ -208,17 +205,21 @@ SctpPath::OnBytesAcked(uint32_t bytesAcked,
     uint32_t pmdcs = GetPmdcs();
     if (m_cwnd <= m_ssthresh)
     {
-        // Slow start (7.2.1): grow only when the window is used, the SACK advances the
-        // cumulative TSN ack point and we are not in Fast Recovery; by at most 1 PMDCS.
-        if (fullyUtilized && cumTsnAdvanced && !inFastRecovery)
+        // Slow start (RFC 9260 7.2.1): grow only when the window is used and we are not
+        // in Fast Recovery; by at most 1 PMDCS. RFC 4960 also required the SACK to
+        // advance the cumulative TSN ack point; RFC 9260 dropped that condition, so
+        // bytes newly acknowledged by gap blocks count too.
+        if (fullyUtilized && !inFastRecovery)
         {
             m_cwnd = m_cwnd + std::min(bytesAcked, pmdcs);
         }
         return;
     }
-    // Congestion avoidance (7.2.2).
+    // Congestion avoidance (7.2.2): partial_bytes_acked counts every newly acknowledged
+    // byte, by the cumulative TSN ack or by gap blocks (no cumulative-advance condition
+    // in RFC 9260 either).
     m_partialBytesAcked += bytesAcked;
-    if (m_partialBytesAcked >= m_cwnd && fullyUtilized && cumTsnAdvanced)
+    if (m_partialBytesAcked >= m_cwnd && fullyUtilized)
     {
         m_partialBytesAcked -= m_cwnd;
         m_cwnd = m_cwnd + pmdcs;
@@ -257,12 +258,26 @@ SctpPath::ApplyIdleDecay(Time now)
     {
         return;
     }
-    Time idle = now - m_lastSendTime;
+    // Decay already applied in this idle period (this may be called several times before
+    // the next DATA goes out) continues from where it stopped.
+    bool first = m_idleDecayMark <= m_lastSendTime;
+    Time from = first ? m_lastSendTime : m_idleDecayMark;
     uint32_t floor = 4 * GetPmdcs();
-    while (idle >= m_rto.Get() && m_cwnd > floor)
+    while (now - from >= m_rto.Get() && m_cwnd > floor)
     {
+        if (first)
+        {
+            // RFC 9260 7.2.1: at the first adjustment ssthresh is set to cwnd, taken here
+            // before the halving, so that slow start regains the window the path had.
+            m_ssthresh = m_cwnd.Get();
+            first = false;
+        }
         m_cwnd = std::max(m_cwnd.Get() / 2, floor);
-        idle -= m_rto.Get();
+        from += m_rto.Get();
+    }
+    if (!first)
+    {
+        m_idleDecayMark = from;
     }
 }
 

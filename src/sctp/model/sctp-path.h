@@ -83,19 +83,18 @@ class SctpPath : public Object
     /**
      * A SACK newly acknowledged \p bytesAcked bytes sent to this destination
      * (sections 7.2.1 and 7.2.2).
-     * \param cumTsnAdvanced the SACK advanced the Cumulative TSN Ack Point
      * \param fullyUtilized the flight size was at least cwnd before the SACK
      * \param inFastRecovery the association is in Fast Recovery
      */
-    void OnBytesAcked(uint32_t bytesAcked,
-                      bool cumTsnAdvanced,
-                      bool fullyUtilized,
-                      bool inFastRecovery);
+    void OnBytesAcked(uint32_t bytesAcked, bool fullyUtilized, bool inFastRecovery);
     /** Fast retransmit on this destination (section 7.2.4): halve cwnd into ssthresh. */
     void OnFastRetransmit();
     /** T3-rtx expired (sections 6.3.3 E1/E2 and 7.2.3). */
     void OnRetransmissionTimeout(Time rtoMax);
-    /** Idle destination: cwnd = max(cwnd/2, 4*PMDCS) per RTO without data (section 7.2.1). */
+    /**
+     * Idle destination: cwnd = max(cwnd/2, 4*PMDCS) per RTO without data, ssthresh = cwnd
+     * at the first adjustment (section 7.2.1).
+     */
     void ApplyIdleDecay(Time now);
 
     /**
@@ -217,6 +216,7 @@ class SctpPath : public Object
     Time m_t3Deadline;
     EventId m_t3Event;
     Time m_lastSendTime;
+    Time m_idleDecayMark; //!< idle decay applied up to this time (if after m_lastSendTime)
 };
 
 } // namespace ns3

@@ -647,6 +647,9 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         m_flightBefore[i] = m_paths[i]->GetFlightSize();
     }
     bool cumAdvanced = SctpTsnGt(cum, m_cumTsnAcked);
+    // Fast Recovery as it was when this SACK arrived: a SACK that starts it still grows
+    // the window first (RFC 9260 7.2.3/7.2.4).
+    bool inFastRecovery = m_fastRecovery;
     bool newlyAcked = false;
     uint32_t htna = cum; // highest TSN newly acknowledged
     uint32_t freed = 0;
@@ -725,24 +728,34 @@ SctpSocket::HandleSackAcked(uint32_t cum,
             }
             else if (!covered && c.gapAcked)
             {
-                // The receiver dropped data it had reported (reneging): send it again.
+                // The receiver dropped data it had reported (reneging). RFC 9260 6.2.1 D iv:
+                // the chunk is outstanding again and possibly missing; count one miss
+                // indication (below) and make sure T3-rtx runs for its destination, but
+                // do not retransmit it at once.
                 c.gapAcked = false;
                 --m_gapAckedChunks;
                 if (!c.abandoned)
                 {
-                    MarkForRetransmit(c, false, RetransmissionPath(c.pathIndex, true));
+                    c.inFlight = true;
+                    m_paths[c.pathIndex]->AddFlight(c.GetWireSize());
+                    m_reneged.push_back(c.tsn);
                 }
             }
         }
         // 3. Miss indications (7.2.4) for chunks below the highest newly acked TSN
-        //    (HTNA), or below the highest reported one in Fast Recovery.
+        //    (HTNA), or below the highest reported one in Fast Recovery; a reneged
+        //    chunk gets exactly one for this SACK wherever it lies (6.2.1 D iv).
         uint32_t limit = (m_fastRecovery && cumAdvanced) ? highestReported : htna;
-        bool newFastRetransmit = false;
         for (auto& c : outstanding)
         {
-            if (!SctpTsnLt(c.tsn, limit))
+            bool reneged = std::find(m_reneged.begin(), m_reneged.end(), c.tsn) != m_reneged.end();
+            if (!reneged && !SctpTsnLt(c.tsn, limit))
             {
-                break;
+                if (m_reneged.empty())
+                {
+                    break;
+                }
+                continue;
             }
             if (c.gapAcked || c.markedForRetransmit || c.transmissions == 0 ||
                 c.fastRetransmitted || c.abandoned)
@@ -751,29 +764,36 @@ SctpSocket::HandleSackAcked(uint32_t cum,
             }
             if (++c.missIndications >= m_fastRtxTrigger)
             {
-                SctpPath& p = *m_paths[c.pathIndex];
                 if (IsPrSctpActive() && PolicyAbandons(c, now))
                 {
                     AbandonMessage(c.message, c.message->prPolicy); // RFC 3758 3.5 A2
                     continue;
                 }
                 MarkForRetransmit(c, true, RetransmissionPath(c.pathIndex, true));
-                newFastRetransmit = true;
+                m_fastRtxPending = true;
                 if (!m_fastRecovery)
                 {
                     m_fastRecovery = true;
                     m_fastRecoveryExit = m_txQueue.GetHighestSentTsn();
                     ++m_fastRetransmits;
-                    p.OnFastRetransmit();
-                    NS_LOG_INFO(this << " fast retransmit of TSN " << c.tsn << ", cwnd "
-                                     << p.GetCwnd());
+                    // RFC 9260 7.2.3/7.2.4: the cwnd increase for what this SACK
+                    // acknowledged (step 4) comes first; the reduction is applied after it.
+                    m_fastRtxReduce.push_back(c.pathIndex);
                 }
             }
         }
-        if (newFastRetransmit)
+        // 6.2.1 D iv: start T3-rtx for the destination of a reneged chunk if none runs.
+        for (uint32_t tsn : m_reneged)
         {
-            m_fastRtxPending = true;
+            for (const auto& c : outstanding)
+            {
+                if (c.tsn == tsn && c.inFlight && !m_paths[c.pathIndex]->IsT3Running())
+                {
+                    StartT3(*m_paths[c.pathIndex], false);
+                }
+            }
         }
+        m_reneged.clear();
     }
 
     // 4. Congestion window per destination (7.2.1, 7.2.2).
@@ -785,7 +805,7 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         }
         SctpPath& p = *m_paths[i];
         bool fullyUtilized = m_flightBefore[i] + p.GetPmdcs() > p.GetCwnd();
-        p.OnBytesAcked(m_ackedPerPath[i], cumAdvanced, fullyUtilized, m_fastRecovery);
+        p.OnBytesAcked(m_ackedPerPath[i], fullyUtilized, inFastRecovery);
         // Section 8.2: data acknowledged clears the destination's error counter (and
         // makes an inactive destination active again; RFC 7829 section 3: a potentially
         // failed one too).
@@ -795,6 +815,13 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         }
         p.ResetErrorCount();
     }
+    for (uint32_t i : m_fastRtxReduce)
+    {
+        SctpPath& p = *m_paths[i];
+        p.OnFastRetransmit();
+        NS_LOG_INFO(this << " fast retransmit on path " << i << ", cwnd " << p.GetCwnd());
+    }
+    m_fastRtxReduce.clear();
     if (m_fastRecovery && SctpTsnGe(m_cumTsnAcked, m_fastRecoveryExit))
     {
         m_fastRecovery = false;

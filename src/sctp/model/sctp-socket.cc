@@ -201,7 +201,8 @@ SctpSocket::GetTypeId()
                           MakeUintegerChecker<uint32_t>(1, 255))
             .AddAttribute("InitialCwnd",
                           "Initial congestion window in bytes; 0 = RFC 9260 section 7.2.1, "
-                          "min(4*PMDCS, max(2*PMDCS, 4404)).",
+                          "min(4*PMDCS, max(2*PMDCS, 4404)), 4344 instead of 4404 "
+                          "to an IPv6 destination.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&SctpSocket::m_initialCwnd),
                           MakeUintegerChecker<uint32_t>())
@@ -1369,8 +1370,12 @@ SctpSocket::InitializeTransfer(uint32_t peerInitialTsn,
     for (auto& p : m_paths)
     {
         uint32_t pmdcs = p->GetPmdcs();
-        uint32_t cwnd =
-            m_initialCwnd ? m_initialCwnd : std::min(4 * pmdcs, std::max(2 * pmdcs, 4404u));
+        // RFC 9260 7.2.1: min(4 * MTU, max(2 * MTU, 4404)) to an IPv4 destination and
+        // 4344 instead of 4404 to an IPv6 one (three full-sized DATA chunks: 1468 / 1448
+        // bytes of SCTP packet in a 1500-byte IPv4 / IPv6 packet).
+        uint32_t threeChunks = Ipv6Address::IsMatchingType(p->GetAddress()) ? 4344u : 4404u;
+        uint32_t cwnd = m_initialCwnd ? m_initialCwnd
+                                      : std::min(4 * pmdcs, std::max(2 * pmdcs, threeChunks));
         uint32_t ssthresh = m_initialSsthresh ? m_initialSsthresh : std::max(peerRwnd, 1u);
         p->InitializeCongestionControl(cwnd, ssthresh);
     }

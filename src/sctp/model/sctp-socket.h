@@ -526,6 +526,8 @@ class SctpSocket : public Socket
     std::vector<uint32_t> m_ackedPerPath;
     std::vector<uint32_t> m_flightBefore;
     std::vector<std::pair<uint32_t, uint32_t>> m_gapRanges; //!< scratch: absolute TSN ranges
+    std::vector<uint32_t> m_reneged;      //!< scratch: TSNs reneged by the SACK being processed
+    std::vector<uint32_t> m_fastRtxReduce; //!< scratch: paths whose cwnd a fast retransmit cuts
 
     // Receive side
     SctpTsnMap m_tsnMap;
