@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import published
+from transportlab import plotting, published
 from transportlab.ns3util import sctp_available
 from transportlab.studies.multihoming_failover import analysis
 from transportlab.studies.multihoming_failover.parameters import DELAY_BUDGET
@@ -232,16 +232,20 @@ def _plain_log_axis(axis) -> None:
 
 def seed_hub_figure(results):
     """TSN delivered at B against time, with and without source-address failover."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     deliveries = results["seed_hub"]["deliveries"]
-    fig, ax = plt.subplots(figsize=(6.5, 3.4))
-    for flag, color in ((True, "tab:green"), (False, "tab:red")):
+    fig, ax = plotting.subplots(figsize=(6.5, 3.4))
+    labels = {
+        True: "source-address failover (RFC 9260 6.4.1)",
+        False: "no failover (seed's lksctp)",
+    }
+    # Both lines are SCTP: the two configurations take the palette's non-protocol colours.
+    style = plotting.styles(labels.values())
+    for flag, label in labels.items():
         d = deliveries[deliveries.source_failover == flag]
-        label = (
-            "source-address failover (RFC 9260 6.4.1)" if flag else "no failover (seed's lksctp)"
-        )
-        ax.plot(d.time, d.tsn - d.tsn.min(), ".", ms=1.5, color=color, label=label)
+        ax.plot(
+            d.time, d.tsn - d.tsn.min(), ".", ms=1.5, color=style[label]["color"], label=label,
+            rasterized=True,
+        )  # fmt: skip
     fail_at = results.points("seed_hub")[0]["fail_at"]
     ax.axvline(fail_at, color="0.5", lw=0.8, ls="--")
     ax.set_xlabel("time (s)")
@@ -256,14 +260,12 @@ def seed_hub_figure(results):
 
 def failover_timers_figure(results):
     """Failover time against Path.Max.Retrans per RTO.Min, inside the RFC timer window."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     timers = analysis.timer_table(results["failover_timers"]["summary"], RTT)
     base = timers[(timers.hb_interval == 30.0) & (timers.repair_at == 0)]
-    fig, ax = plt.subplots(figsize=(6.5, 3.6))
-    for (rto_min, rows), color in zip(
-        base.groupby("rto_min"), plt.cm.viridis([0.1, 0.5, 0.85]), strict=False
-    ):
+    fig, ax = plotting.subplots(figsize=(6.5, 3.6))
+    style = plotting.styles(sorted(base.rto_min.unique()))
+    for rto_min, rows in base.groupby("rto_min"):
+        color = style[rto_min]["color"]
         ax.fill_between(
             rows.path_max_retrans,
             rows.window_low_s,
@@ -275,8 +277,7 @@ def failover_timers_figure(results):
         ax.plot(
             rows.path_max_retrans,
             rows.failover_s,
-            "o-",
-            color=color,
+            **style[rto_min],
             label=f"RTO.Min = {rto_min:g} s",
         )
     ax.set_yscale("log")
@@ -295,13 +296,14 @@ def failover_timers_figure(results):
 
 def lossy_tsn_figure(results):
     """TSN delivered against time in run 1, single- and multi-homed."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     deliveries = results["lossy"]["deliveries"]
-    fig, axes = plt.subplots(1, 2, figsize=(8, 3.2), sharey=True)
+    fig, axes = plotting.subplots(1, 2, figsize=(8, 3.2), sharey=True)
     for ax, homing in zip(axes, ("single", "multi"), strict=True):
         d = deliveries[(deliveries.homing == homing) & (deliveries.run == 1)]
-        ax.plot(d.time, d.tsn - d.tsn.min(), ".", ms=2)
+        ax.plot(
+            d.time, d.tsn - d.tsn.min(), ".", ms=2, color=plotting.PROTOCOL_COLORS["sctp"],
+            rasterized=True,
+        )  # fmt: skip
         ax.set_title(f"{homing}-homed, {LOSSY_LOSS_RATE * 100:g} % loss (run 1)", fontsize=9)
         ax.set_xlabel("time (s)")
     axes[0].set_ylabel("TSN delivered (relative)")
@@ -311,20 +313,19 @@ def lossy_tsn_figure(results):
 
 def stall_lengths_figure(results):
     """Distribution of stall lengths over every run, against the seed's 3 s and 0.5 s."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     stalls = results["lossy"]["stalls"]
     threshold = results.points("lossy")[0]["stall_threshold"]
-    fig, ax = plt.subplots(figsize=(6.5, 3.4))
-    for homing, color in (("single", "tab:red"), ("multi", "tab:green")):
+    fig, ax = plotting.subplots(figsize=(6.5, 3.4))
+    style = plotting.styles(HOMING_LABELS.values(), markers=False)
+    for homing, name in HOMING_LABELS.items():
         lengths = np.sort(stalls[stalls.homing == homing].length.to_numpy())
         if len(lengths):
             ax.step(
                 lengths,
                 np.arange(1, len(lengths) + 1) / len(lengths),
                 where="post",
-                color=color,
-                label=f"{homing}-homed ({len(lengths)} stalls)",
+                **style[name],
+                label=f"{name}: {len(lengths)} stalls",
             )
     for value, style in ((3.0, "--"), (0.5, ":")):
         ax.axvline(value, color="0.4", ls=style, lw=0.8)
@@ -342,15 +343,29 @@ def stall_lengths_figure(results):
     return fig, results.runs("lossy")
 
 
+def _policy_label(policy: str, value: int) -> str:
+    """A legend label naming the transport ("UDP", "SCTP fully reliable", "PR-SCTP ...")."""
+    if policy == "udp":
+        return "UDP"
+    if policy == "reliable":
+        return "SCTP fully reliable"
+    if policy == "ttl":
+        return f"PR-SCTP lifetime {value} ms"
+    return f"PR-SCTP at most {value} retransmission{'s' if value != 1 else ''}"
+
+
 def voice_delay_figure(results):
     """Delay distribution of the voice frames per policy, at the middle loss rate."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     frames = results["prsctp_voice"]["delays"]
     loss_rates = voice_loss_rates(results.params)
     middle = loss_rates[len(loss_rates) // 2]
-    fig, ax = plt.subplots(figsize=(6.5, 3.4))
-    for (policy, value), color in zip(POLICIES, plt.cm.tab10(range(len(POLICIES))), strict=True):
+    fig, ax = plotting.subplots(figsize=(6.5, 3.4))
+    labels = {policy: _policy_label(*policy) for policy in POLICIES}
+    # Several policies give the same curve (ttl(150) and rtx(1); rtx(0) and UDP): each
+    # line is thinner and differently dashed than the ones under it, with markers at
+    # staggered places, so none hides another.
+    style = plotting.styles(labels.values())
+    for i, ((policy, value), label) in enumerate(labels.items()):
         d = frames[
             (frames.policy == policy) & (frames.pr_value == value) & (frames.loss_rate == middle)
         ]
@@ -360,8 +375,10 @@ def voice_delay_figure(results):
                 delays,
                 np.arange(1, len(delays) + 1) / len(d),
                 where="post",
-                color=color,
-                label=f"{policy}({value})",
+                markevery=(0.03 * i, 0.15),
+                markersize=5,
+                **style[label],
+                label=label,
             )
     ax.axvline(1e3 * DELAY_BUDGET, color="0.4", ls="--", lw=0.8)
     ax.set_xscale("log")
