@@ -30,7 +30,14 @@ from transportlab import paths
 from transportlab.files import check_writable_folder, write_csv
 from transportlab.study import Experiment, Study
 
-__all__ = ["ExperimentUnavailableError", "Results", "collect_summary", "write_summary"]
+__all__ = [
+    "ExperimentUnavailableError",
+    "Results",
+    "collect_summary",
+    "committed_comparison",
+    "committed_table",
+    "write_summary",
+]
 
 SUMMARY_COLUMNS = [
     "study", "source", "protocol", "metric", "row", "unit", "published", "reproduced",
@@ -317,3 +324,30 @@ def format_summary(summary: pd.DataFrame) -> str:
             shown[column] = shown[column].map(_format_number)
     counts = summary.groupby("study")["verdict"].value_counts().unstack(fill_value=0)
     return shown.to_string(index=False) + "\n\n" + counts.to_string()
+
+
+# ---------------------------------------------------------------------- committed results
+
+
+def committed_table(study: str | Study, name: str = "comparison") -> pd.DataFrame:
+    """The full-mode table ``data/results/<study>/<name>.csv`` as committed.
+
+    Notebooks run in quick mode for tests and CI (few runs: a check of the pipeline,
+    not a result); the numbers and verdicts a study reports are those of full mode,
+    which ``transportlab reproduce`` writes and the repository commits. This reads
+    them without running anything. Raises ``FileNotFoundError`` (with the command
+    that writes the file) when the study has no committed full-mode table ``name``.
+    """
+    study_name = _study(study).name
+    path = paths.results_dir(study_name, quick=False) / f"{name}.csv"
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"{study_name} has no committed full-mode {name}.csv ({path}); "
+            f"`transportlab reproduce --study {study_name}` writes it"
+        )
+    return pd.read_csv(path, keep_default_na=False, na_values=[""])
+
+
+def committed_comparison(study: str | Study) -> pd.DataFrame:
+    """The committed full-mode ``comparison.csv`` of ``study`` (see :func:`committed_table`)."""
+    return committed_table(study, "comparison")
