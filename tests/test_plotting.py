@@ -68,14 +68,15 @@ def _neutral(color: str) -> bool:
 
 
 def assert_one_palette(fig):
-    allowed = set(plotting.PROTOCOL_COLORS.values()) | set(plotting.OTHER_COLORS)
+    shades = {c for colors in plotting.PROTOCOL_SHADES.values() for c in colors}
+    allowed = shades | set(plotting.OTHER_COLORS)
     for label, color in _artist_colors(fig):
         if _neutral(color):
             continue
         assert color in allowed, f"{label!r} drawn in {color}, not in the palette"
         protocol = plotting.protocol_of(label)
         if protocol and not label.startswith("_"):
-            assert color == plotting.PROTOCOL_COLORS[protocol], (label, color)
+            assert color in plotting.PROTOCOL_SHADES[protocol], (label, color)
 
 
 # --------------------------------------------------------------------------- the helpers
@@ -94,10 +95,11 @@ def test_styles_keep_protocol_colours_and_separate_coinciding_lines():
     style = plotting.styles(["UDP", "TCP", "SCTP ordered", "SCTP unordered"])
     assert style["UDP"]["color"] == plotting.PROTOCOL_COLORS["udp"]
     assert style["TCP"]["color"] == plotting.PROTOCOL_COLORS["tcp"]
-    assert style["SCTP ordered"]["color"] == style["SCTP unordered"]["color"]
     assert style["SCTP ordered"]["color"] == plotting.PROTOCOL_COLORS["sctp"]
-    # The second SCTP line differs in dashes and marker, and every line is thinner and
-    # above the ones drawn before it.
+    # The second SCTP line: another shade of SCTP's colour, dashes and marker; every line
+    # is thinner and above the ones drawn before it.
+    assert style["SCTP unordered"]["color"] == plotting.PROTOCOL_SHADES["sctp"][1]
+    assert style["SCTP unordered"]["color"] != style["SCTP ordered"]["color"]
     assert style["SCTP ordered"]["linestyle"] != style["SCTP unordered"]["linestyle"]
     assert style["SCTP ordered"]["marker"] != style["SCTP unordered"]["marker"]
     widths = [s["linewidth"] for s in style.values()]
@@ -106,7 +108,14 @@ def test_styles_keep_protocol_colours_and_separate_coinciding_lines():
     assert zorders == sorted(zorders) and len(set(zorders)) == 4
     # A non-protocol category never takes a protocol colour.
     others = plotting.styles(["fixed", "adaptive", "cjm"])
-    assert not {s["color"] for s in others.values()} & set(plotting.PROTOCOL_COLORS.values())
+    shades = {c for colors in plotting.PROTOCOL_SHADES.values() for c in colors}
+    assert not {s["color"] for s in others.values()} & shades
+
+
+def test_bar_styles_hatch_the_second_bar_of_a_protocol():
+    bars = plotting.bar_styles(["sctp-streams", "sctp-one-stream", "tcp-one", "tcp-per-object"])
+    assert [b["hatch"] for b in bars.values()] == ["", "//", "", "//"]
+    assert bars["tcp-one"]["color"] == plotting.PROTOCOL_COLORS["tcp"]
 
 
 def test_ci_lower_end_clipped_at_zero_for_non_negative_quantities():
@@ -253,7 +262,7 @@ def test_multihoming_voice_delay_lines_all_visible_and_one_palette():
     udp = next(line for line in lines if line.get_label() == "UDP")
     assert to_hex(udp.get_color()) == plotting.PROTOCOL_COLORS["udp"]
     sctp = [line for line in lines if line.get_label() != "UDP"]
-    assert {to_hex(line.get_color()) for line in sctp} == {plotting.PROTOCOL_COLORS["sctp"]}
+    assert {to_hex(line.get_color()) for line in sctp} <= set(plotting.PROTOCOL_SHADES["sctp"])
     _close(fig)
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "PROTOCOL_COLORS",
     "PROTOCOL_LINESTYLES",
     "PROTOCOL_MARKERS",
+    "PROTOCOL_SHADES",
     "bar_styles",
     "ci_errors",
     "errorbar",
@@ -54,6 +55,28 @@ PROTOCOL_COLORS: dict[str, str] = {"tcp": "#0173b2", "sctp": "#d55e00", "udp": "
 OTHER_COLORS: tuple[str, ...] = (
     "#de8f05", "#cc78bc", "#56b4e9", "#ca9161", "#949494", "#fbafe4", "#ece133",
 )  # fmt: skip
+
+
+def _mix(color: str, other: str, weight: float) -> str:
+    """``color`` moved ``weight`` of the way towards ``other`` (both ``#rrggbb``)."""
+    a = [int(color[i : i + 2], 16) for i in (1, 3, 5)]
+    b = [int(other[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(x + (y - x) * weight):02x}" for x, y in zip(a, b, strict=True))
+
+
+#: The shades of each protocol's colour, in the order :func:`styles` gives them to the
+#: first, second, ... line of that protocol (SCTP ordered, SCTP unordered): same hue, so
+#: the protocol reads at a glance, different lightness, so a thin line drawn on a thick
+#: one of the same protocol is still seen.
+PROTOCOL_SHADES: dict[str, tuple[str, ...]] = {
+    protocol: (
+        color,
+        _mix(color, "#000000", 0.45),
+        _mix(color, "#ffffff", 0.45),
+        _mix(color, "#000000", 0.7),
+    )
+    for protocol, color in PROTOCOL_COLORS.items()
+}
 PROTOCOL_MARKERS: dict[str, str] = {"tcp": "s", "sctp": "o", "udp": "^"}
 PROTOCOL_LINESTYLES: dict[str, Any] = {"tcp": "--", "sctp": "-", "udp": ":"}
 # Further lines of one protocol (SCTP ordered/unordered, PR-SCTP policies) or of other
@@ -111,13 +134,13 @@ def styles(
     """Matplotlib keyword arguments (color, marker, linestyle, linewidth, zorder) per label.
 
     A label naming a protocol gets that protocol's colour (``protocol`` forces one for
-    all labels, e.g. PR-SCTP policies); its first line gets the protocol's marker and
-    line style, further lines of the same protocol the next variant. Labels naming no
-    protocol get :data:`OTHER_COLORS` in order. Line widths fall from ``widths[0]`` for
-    the first label to ``widths[1]`` for the last, and each line is drawn above the
-    previous one: lines that coincide show as a thick line with thinner dashed lines
-    on it instead of a single colour. ``markers=False`` leaves the markers out (dense
-    lines, bars, step plots).
+    all labels); its first line gets the protocol's colour, marker and line style,
+    further lines of the same protocol the next shade (:data:`PROTOCOL_SHADES`), marker
+    and dash pattern. Labels naming no protocol get :data:`OTHER_COLORS` in order. Line
+    widths fall from ``widths[0]`` for the first label to ``widths[1]`` for the last,
+    and each line is drawn above the previous one: lines that coincide show as a thick
+    line with thinner, differently dashed lines on it instead of a single colour.
+    ``markers=False`` leaves the markers out (dense lines, bars, step plots).
     """
     labels = list(dict.fromkeys(labels))
     seen: dict[str, int] = {}
@@ -129,7 +152,8 @@ def styles(
         if proto in PROTOCOL_COLORS:
             variant = seen.get(proto, 0)
             seen[proto] = variant + 1
-            color = PROTOCOL_COLORS[proto]
+            shades = PROTOCOL_SHADES[proto]
+            color = shades[variant % len(shades)]
             if variant == 0:
                 marker, linestyle = PROTOCOL_MARKERS[proto], PROTOCOL_LINESTYLES[proto]
             else:
@@ -158,13 +182,14 @@ BAR_HATCHES: tuple[str, ...] = ("", "//", "..", "xx", "\\\\", "oo")
 
 def bar_styles(labels: Iterable[object], *, protocol: str | None = None) -> dict[object, dict]:
     """Keyword arguments for ``ax.bar`` per label: the colour of :func:`styles`, and a
-    hatch that tells apart bars of the same colour (two SCTP configurations)."""
+    hatch on the second, third ... bar of one protocol (two SCTP configurations)."""
     lines = styles(labels, protocol=protocol)
-    used: dict[str, int] = {}
+    used: dict[object, int] = {}
     result = {}
     for label, line in lines.items():
-        n = used.get(line["color"], 0)
-        used[line["color"]] = n + 1
+        key = protocol or protocol_of(label) or label
+        n = used.get(key, 0)
+        used[key] = n + 1
         result[label] = {
             "color": line["color"],
             "hatch": BAR_HATCHES[n % len(BAR_HATCHES)],

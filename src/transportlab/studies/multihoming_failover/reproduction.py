@@ -351,6 +351,8 @@ def _policy_label(policy: str, value: int) -> str:
         return "SCTP fully reliable"
     if policy == "ttl":
         return f"PR-SCTP lifetime {value} ms"
+    if value == 0:
+        return "PR-SCTP without retransmission"
     return f"PR-SCTP at most {value} retransmission{'s' if value != 1 else ''}"
 
 
