@@ -36,6 +36,7 @@ __all__ = [
     "collect_summary",
     "committed_comparison",
     "committed_table",
+    "summary_counts",
     "write_summary",
 ]
 
@@ -302,8 +303,35 @@ def collect_summary(quick: bool) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+def summary_counts(summary: pd.DataFrame) -> pd.DataFrame:
+    """Verdict counts per study and over all studies (the row ``all``).
+
+    One column per label of :data:`transportlab.published.VERDICTS` (zeros kept, so
+    every table has the same columns), then any other label a study's own comparison
+    uses, then ``total``.
+    """
+    from transportlab.published import VERDICTS  # noqa: PLC0415
+
+    labels = list(VERDICTS)
+    if "verdict" in summary and len(summary):
+        labels += sorted(set(summary["verdict"].dropna()) - set(VERDICTS))
+        counts = summary.groupby("study")["verdict"].value_counts().unstack(fill_value=0)
+        counts = counts.reindex(columns=labels, fill_value=0)
+    else:
+        counts = pd.DataFrame(columns=labels, dtype=int)
+    counts.loc["all"] = counts.sum()
+    counts["total"] = counts[labels].sum(axis=1)
+    counts.index.name = "study"
+    counts.columns.name = None
+    return counts.astype(int).reset_index()
+
+
 def write_summary(summary: pd.DataFrame, quick: bool) -> Path:
-    return write_csv(summary, paths.results_dir(quick=quick) / "summary.csv")
+    """Write ``summary.csv`` (every comparison row) and ``summary-counts.csv``
+    (:func:`summary_counts`) into the results folder; returns the first."""
+    folder = paths.results_dir(quick=quick)
+    write_csv(summary_counts(summary), folder / "summary-counts.csv")
+    return write_csv(summary, folder / "summary.csv")
 
 
 def _format_number(value: object) -> str:
@@ -322,8 +350,9 @@ def format_summary(summary: pd.DataFrame) -> str:
     for column in ("published", "reproduced", "ratio"):
         if column in shown:
             shown[column] = shown[column].map(_format_number)
-    counts = summary.groupby("study")["verdict"].value_counts().unstack(fill_value=0)
-    return shown.to_string(index=False) + "\n\n" + counts.to_string()
+    counts = summary_counts(summary)
+    counts = counts.loc[:, (counts != 0).any() | counts.columns.isin(["study", "total"])]
+    return shown.to_string(index=False) + "\n\n" + counts.to_string(index=False)
 
 
 # ---------------------------------------------------------------------- committed results
