@@ -4,7 +4,7 @@ The experiments are the sweeps of notebook 02: the seed's configuration
 (``main``, section 3-4) and the four experiments beyond the seed (section 5: loss,
 cross traffic, trunk, talkspurts), plus one recording per transport played out by
 many buffers (``playout_models``, section 5.4). In full mode the seed's
-configuration sends for 15 minutes (3 runs); the experiments beyond it send for at
+configuration sends for 15 minutes (5 runs); the experiments beyond it send for at
 most one minute (3 runs; 1 run in quick mode, where everything sends for 10 s).
 """
 
@@ -120,7 +120,7 @@ MAIN = Experiment(
     name="main",
     description="the seed's configuration: 48 calls over UDP, TCP, SCTP ordered/unordered",
     points=main_points,
-    runs=3,
+    runs=5,
     quick_runs=2,
 )
 LOSS = Experiment(
