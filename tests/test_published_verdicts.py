@@ -62,6 +62,15 @@ def test_matches(cases):
     assert result.loc[("SCTP", "delay"), ["verdict", "note"]].tolist() == ["matches", "within 20%"]
 
 
+def test_a_match_with_a_wide_interval_says_so(cases):
+    # Mean 100 matches 100, but the runs 40-160 give an interval far wider than 80-120.
+    result = judge({("SCTP", "delay"): [40, 100, 160]})
+    assert result.loc[("SCTP", "delay"), "verdict"] == "matches"
+    assert result.loc[("SCTP", "delay"), "note"] == (
+        "within 20%; the 95 % interval is wider than the band"
+    )
+
+
 def test_same_direction_needs_significance_and_a_factor_two(cases):
     # SCTP 61 (0.61x) and TCP 151 (0.755x): neither within 20 %, TCP > SCTP as published,
     # t = 90 / sqrt(2 * (1/sqrt(3))^2) = 110 with 4 df: p << 0.05.
@@ -73,7 +82,7 @@ def test_same_direction_needs_significance_and_a_factor_two(cases):
     # Same means' ordering, but SCTP's runs spread 0-120: Welch p = 0.14, not significant.
     noisy = judge({("SCTP", "delay"): [0, 60, 120], ("TCP", "delay"): [130, 140, 150]})
     assert set(noisy["verdict"]) == {"differs"}
-    assert "not significant (Welch p = 0.14)" in noisy.loc[("SCTP", "delay"), "note"]
+    assert "not significant (Welch p = 0.144)" in noisy.loc[("SCTP", "delay"), "note"]
 
     # Significant ordering, but SCTP 31 is 0.31x its published 100: beyond a factor 2.
     far = judge({("SCTP", "delay"): [30, 31, 32], ("TCP", "delay"): [150, 151, 152]})

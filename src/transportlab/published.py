@@ -46,7 +46,9 @@ why the verdict is what it is. With a relative tolerance ``tol`` (default
   When the reproduced value lies more than :data:`VACUOUS_FACTOR` (10) times
   inside the bound (``r < p / 10`` for ``<=``, ``r > 10 p`` for ``>=``) the note
   says so: such a bound tells nothing about the reproduction.
-* ``matches``: a ``value`` with ``|r - p| <= tol * |p|`` (``~p`` counts as ``p``).
+* ``matches``: a ``value`` with ``|r - p| <= tol * |p|`` (``~p`` counts as ``p``). When
+  the 95 % interval is wider than the band (``ci_high - ci_low > 2 tol |p|``) the note
+  says so: the mean lies in the band, but the runs do not pin it there.
 * ``same-direction``: not a match (nor a holding bound), but (1) the ordering
   against every other protocol of the same seed, metric and row (taken from the
   same source when it has one there, else from any source of the seed) that was
@@ -474,9 +476,9 @@ def _ordering(index, table: pd.DataFrame, alternative: bool) -> tuple[bool, str]
             peer["_rep_base"], peer["_se_base"], peer["n_runs"],
         )  # fmt: skip
         if not p_value < ALPHA:
-            shown = "no interval" if math.isnan(p_value) else f"Welch p = {p_value:.2g}"
+            shown = "no interval" if math.isnan(p_value) else f"Welch p = {p_value:.3g}"
             return False, f"ordering against {name} as published but not significant ({shown})"
-        parts.append(f"ordering against {name} as published (Welch p = {p_value:.2g})")
+        parts.append(f"ordering against {name} as published (Welch p = {p_value:.3g})")
     return True, "; ".join(parts)
 
 
@@ -492,6 +494,10 @@ def _judge_reading(index, table: pd.DataFrame, alternative: bool) -> tuple[str, 
                 return "within-bound", f"{inside:.3g}x inside the bound: holds vacuously"
             return "within-bound", "the bound holds"
     elif abs(reproduced - published) <= tol * abs(published):
+        width = (me["ci_high"] - me["ci_low"]) * me["_scale"]
+        if width > 2 * tol * abs(published):
+            # The mean is in the band but the runs do not pin it there.
+            return "matches", f"within {tol:.0%}; the 95 % interval is wider than the band"
         return "matches", f"within {tol:.0%}"
     agrees, note = _ordering(index, table, alternative)
     if not agrees:
