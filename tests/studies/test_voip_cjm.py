@@ -242,7 +242,7 @@ def test_experiment_points_in_quick_and_full_mode():
     assert [p["protocol"] for p in models] == ["udp", "tcp"]
     assert {p["playout_set"] for p in models} == {"variants"}
     assert reproduction.PLAYOUT_MODELS.runs == reproduction.PLAYOUT_MODELS.quick_runs == 1
-    assert (reproduction.MAIN.runs, reproduction.MAIN.quick_runs) == (3, 2)
+    assert (reproduction.MAIN.runs, reproduction.MAIN.quick_runs) == (5, 2)
     for mode, base in (("quick", quick), ("full", full)):
         for name in experiments:
             for point in points(name, mode):
