@@ -157,6 +157,20 @@ print(comparison[["protocol", "metric", "row", "unit", "published", "reproduced"
       .round(3).to_string(index=False))
 
 # %% [markdown]
+# **The full-mode comparison (the study's result).** The cell above computes the
+# comparison in the mode this notebook runs in; in quick mode (tests, CI, Binder) that is
+# a few runs, a test that the pipeline works, not a result. The verdicts the study reports
+# are those of full mode (`transportlab reproduce --study bottleneck_example`), committed in
+# `data/results/bottleneck_example/comparison.csv` and counted in the README's results table:
+
+# %%
+from transportlab.reproduction import committed_comparison
+
+full_comparison = committed_comparison("bottleneck_example")
+print(full_comparison["verdict"].value_counts().to_string())
+full_comparison.drop(columns=["study"]).round(3)
+
+# %% [markdown]
 # ## 5. Figure
 #
 # Built by `reproduction.goodput_delay_figure` and saved (with the number of runs
@@ -181,3 +195,14 @@ from transportlab.paths import project_root
 
 for written in results.write():
     print(written.relative_to(project_root()))
+
+# %% [markdown]
+# ## References
+#
+# Standards and tools this notebook relies on (the README's References has them all):
+#
+# * ns-3: G. F. Riley, T. R. Henderson. *The ns-3 Network Simulator.* In *Modeling and Tools
+#   for Network Simulation*, Springer, 2010; ns-3.44, https://www.nsnam.org.
+# * RFC 5681: M. Allman, V. Paxson, E. Blanton. *TCP Congestion Control.* IETF, September
+#   2009; RFC 6582: T. Henderson, S. Floyd, A. Gurtov, Y. Nishida. *The NewReno Modification
+#   to TCP's Fast Recovery Algorithm.* IETF, April 2012.

@@ -16,10 +16,12 @@
 # %% [markdown]
 # # SCTP vs TCP with UDP cross traffic on a wired best-effort network
 #
-# **Study:** `wired_best_effort`, reproducing two NS-2 papers on one experiment:
-# seed `000_efd8d8b62659a846.txt` (Tables 2-4) and the MSc thesis seed
-# `004_c8175ad9bda103cf.txt` (Tables 4.1-4.7), whose Appendix A gives the Tcl
-# scripts and Appendix B the AWK scripts that computed the metrics.
+# **Study:** `wired_best_effort`, reproducing two NS-2 texts on one experiment:
+# seed 000, a journal paper whose title page is missing from our copy (Tables 2-4),
+# and seed 004, E. K. A. Waleed's MSc project report *An Analysis of SCTP in
+# Best-Effort Network with Competing Flows* (Universiti Utara Malaysia, 2011;
+# Tables 4.1-4.7), whose Appendix A gives the Tcl scripts and Appendix B the AWK
+# scripts that computed the metrics (References at the end).
 #
 # ```
 # sources 2..6  (FTP) ─┐                                          ┌─ sinks 12..16 (FTP)
@@ -217,9 +219,24 @@ comparison[["seed_file", "source", "protocol", "metric", "row", "unit", "publish
 print(reproduction.verdict_counts(results).to_string())
 
 # %% [markdown]
+# **The full-mode comparison (the study's result).** The cell above computes the
+# comparison in the mode this notebook runs in; in quick mode (tests, CI, Binder) that is
+# a few runs, a test that the pipeline works, not a result. The verdicts the study reports
+# are those of full mode (`transportlab reproduce --study wired_best_effort`), committed in
+# `data/results/wired_best_effort/comparison.csv` and counted in the README's results table:
+
+# %%
+from transportlab.reproduction import committed_comparison
+
+full_comparison = committed_comparison("wired_best_effort")
+print(full_comparison["verdict"].value_counts().to_string())
+full_comparison.drop(columns=["study"]).round(3)
+
+# %% [markdown]
 # ### Figures like the papers' figures 4.5-4.43
 #
-# Per-pair averages (bars: mean of the replications, whiskers: 95 % CI) next to
+# Per-pair averages (bars: mean of the replications, whiskers: 95 % CI, lower end
+# clipped at 0) next to
 # the published values of both seeds.
 
 # %%
@@ -426,3 +443,32 @@ from transportlab.paths import project_root
 
 for written in results.write():
     print(written.relative_to(project_root()))
+
+# %% [markdown]
+# ## References
+#
+# The reproduced studies (seed numbers as in `data/published/` and the README's
+# References, which gives the full entries):
+#
+# * Seed 000: journal paper (title page missing from our copy; authors, title and venue
+#   unknown) measuring throughput, jitter and delay of SCTP and TCP over a wired network
+#   with UDP traffic in NS-2, Tables 2-4.
+# * Seed 004: E. K. A. Waleed. *An Analysis of SCTP in Best-Effort Network with Competing
+#   Flows.* M.Sc. (Information Technology) project report, Universiti Utara Malaysia, 2011.
+#
+# Cited works, standards and tools this notebook reproduces or implements:
+#
+# * RFC 9260: R. Stewart, M. Tüxen, K. Nielsen. *Stream Control Transmission Protocol.*
+#   IETF, June 2022.
+# * RFC 5681: M. Allman, V. Paxson, E. Blanton. *TCP Congestion Control.* IETF, September
+#   2009; RFC 6582: T. Henderson, S. Floyd, A. Gurtov, Y. Nishida. *The NewReno Modification
+#   to TCP's Fast Recovery Algorithm.* IETF, April 2012.
+# * RFC 3550: H. Schulzrinne, S. Casner, R. Frederick, V. Jacobson. *RTP: A Transport
+#   Protocol for Real-Time Applications.* IETF, July 2003 (interarrival jitter).
+# * R. Jain, D.-M. Chiu, W. Hawe. *A Quantitative Measure of Fairness and Discrimination for
+#   Resource Allocation in Shared Computer Systems.* DEC Research Report TR-301, 1984.
+# * ITU-T Recommendation G.114. *One-way transmission time*, 2003 (the 150 ms budget).
+# * ns-2: *The Network Simulator ns-2* (VINT project), https://www.isi.edu/nsnam/ns/ (the
+#   seeds' simulator).
+# * ns-3: G. F. Riley, T. R. Henderson. *The ns-3 Network Simulator.* In *Modeling and Tools
+#   for Network Simulation*, Springer, 2010; ns-3.44, https://www.nsnam.org.

@@ -139,6 +139,19 @@ shown = TABLE.assign(
 print(shown.round({"usrsctp_s": 3, "ns3_s": 3}).to_string(index=False))
 
 # %% [markdown]
+# **The full-mode validation (the result).** The cell above runs the scenarios of the mode
+# this notebook runs in; quick mode (tests, CI, Binder) runs the dozen of the test suite.
+# The numbers this notebook reports are those of full mode (`transportlab reproduce
+# --study sctp_validation`), committed in `data/results/sctp_validation/validation.csv`:
+
+# %%
+from transportlab.reproduction import committed_table
+
+full_validation = committed_table("sctp_validation", "validation")
+print("verdicts:", validation.verdict_counts(full_validation))
+full_validation[["scenario", "verdict", "usrsctp_s", "ns3_s", "explained_by"]].round(3)
+
+# %% [markdown]
 # ## Retransmissions and cwnd
 #
 # DATA chunks retransmitted by fast retransmit and after a T3-rtx expiry, T3 expiries,
@@ -281,3 +294,15 @@ from transportlab.paths import project_root
 
 for written in results.write():
     print(written.relative_to(project_root()))
+
+# %% [markdown]
+# ## References
+#
+# Standards and tools this notebook relies on (the README's References has them all):
+#
+# * RFC 9260: R. Stewart, M. Tüxen, K. Nielsen. *Stream Control Transmission Protocol.*
+#   IETF, June 2022.
+# * usrsctp: the userland SCTP stack of FreeBSD, https://github.com/sctplab/usrsctp (Debian
+#   libusrsctp 0.9.5).
+# * ns-3: G. F. Riley, T. R. Henderson. *The ns-3 Network Simulator.* In *Modeling and Tools
+#   for Network Simulation*, Springer, 2010; ns-3.44, https://www.nsnam.org.

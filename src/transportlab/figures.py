@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from transportlab.files import atomic_write_with
+from transportlab import plotting
 from transportlab.paths import figures_dir
 
 
 def save_figure(fig, study: str, name: str, quick: bool = False, n_runs: int | None = None) -> Path:
-    """Write ``fig`` to ``figures[/quick]/<study>/<name>.png`` atomically.
+    """Write ``fig`` to ``figures[/quick]/<study>/<name>.png`` and ``.svg``, atomically.
 
     ``n_runs`` (how many simulation runs stand behind the figure) is written into
     the figure's footer when given; every published figure states it. Saving twice
@@ -25,6 +25,5 @@ def save_figure(fig, study: str, name: str, quick: bool = False, n_runs: int | N
             )
         else:
             footer.set_text(label)
-    return atomic_write_with(
-        target, lambda tmp: fig.savefig(tmp, dpi=120, bbox_inches="tight", format="png")
-    )
+    plotting.save(fig, target)
+    return target

@@ -30,7 +30,15 @@ from transportlab import paths
 from transportlab.files import check_writable_folder, write_csv
 from transportlab.study import Experiment, Study
 
-__all__ = ["ExperimentUnavailableError", "Results", "collect_summary", "write_summary"]
+__all__ = [
+    "ExperimentUnavailableError",
+    "Results",
+    "collect_summary",
+    "committed_comparison",
+    "committed_table",
+    "summary_counts",
+    "write_summary",
+]
 
 SUMMARY_COLUMNS = [
     "study", "source", "protocol", "metric", "row", "unit", "published", "reproduced",
@@ -295,8 +303,35 @@ def collect_summary(quick: bool) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+def summary_counts(summary: pd.DataFrame) -> pd.DataFrame:
+    """Verdict counts per study and over all studies (the row ``all``).
+
+    One column per label of :data:`transportlab.published.VERDICTS` (zeros kept, so
+    every table has the same columns), then any other label a study's own comparison
+    uses, then ``total``.
+    """
+    from transportlab.published import VERDICTS  # noqa: PLC0415
+
+    labels = list(VERDICTS)
+    if "verdict" in summary and len(summary):
+        labels += sorted(set(summary["verdict"].dropna()) - set(VERDICTS))
+        counts = summary.groupby("study")["verdict"].value_counts().unstack(fill_value=0)
+        counts = counts.reindex(columns=labels, fill_value=0)
+    else:
+        counts = pd.DataFrame(columns=labels, dtype=int)
+    counts.loc["all"] = counts.sum()
+    counts["total"] = counts[labels].sum(axis=1)
+    counts.index.name = "study"
+    counts.columns.name = None
+    return counts.astype(int).reset_index()
+
+
 def write_summary(summary: pd.DataFrame, quick: bool) -> Path:
-    return write_csv(summary, paths.results_dir(quick=quick) / "summary.csv")
+    """Write ``summary.csv`` (every comparison row) and ``summary-counts.csv``
+    (:func:`summary_counts`) into the results folder; returns the first."""
+    folder = paths.results_dir(quick=quick)
+    write_csv(summary_counts(summary), folder / "summary-counts.csv")
+    return write_csv(summary, folder / "summary.csv")
 
 
 def _format_number(value: object) -> str:
@@ -315,5 +350,33 @@ def format_summary(summary: pd.DataFrame) -> str:
     for column in ("published", "reproduced", "ratio"):
         if column in shown:
             shown[column] = shown[column].map(_format_number)
-    counts = summary.groupby("study")["verdict"].value_counts().unstack(fill_value=0)
-    return shown.to_string(index=False) + "\n\n" + counts.to_string()
+    counts = summary_counts(summary)
+    counts = counts.loc[:, (counts != 0).any() | counts.columns.isin(["study", "total"])]
+    return shown.to_string(index=False) + "\n\n" + counts.to_string(index=False)
+
+
+# ---------------------------------------------------------------------- committed results
+
+
+def committed_table(study: str | Study, name: str = "comparison") -> pd.DataFrame:
+    """The full-mode table ``data/results/<study>/<name>.csv`` as committed.
+
+    Notebooks run in quick mode for tests and CI (few runs: a check of the pipeline,
+    not a result); the numbers and verdicts a study reports are those of full mode,
+    which ``transportlab reproduce`` writes and the repository commits. This reads
+    them without running anything. Raises ``FileNotFoundError`` (with the command
+    that writes the file) when the study has no committed full-mode table ``name``.
+    """
+    study_name = _study(study).name
+    path = paths.results_dir(study_name, quick=False) / f"{name}.csv"
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"{study_name} has no committed full-mode {name}.csv ({path}); "
+            f"`transportlab reproduce --study {study_name}` writes it"
+        )
+    return pd.read_csv(path, keep_default_na=False, na_values=[""])
+
+
+def committed_comparison(study: str | Study) -> pd.DataFrame:
+    """The committed full-mode ``comparison.csv`` of ``study`` (see :func:`committed_table`)."""
+    return committed_table(study, "comparison")

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _scipy_stats
 
-__all__ = ["confidence_interval", "mean_ci", "summarise"]
+__all__ = ["confidence_interval", "mean_ci", "standard_error", "summarise", "welch_test"]
 
 
 def confidence_interval(values, level: float = 0.95) -> tuple[float, float, float, int]:
@@ -35,6 +35,55 @@ def confidence_interval(values, level: float = 0.95) -> tuple[float, float, floa
         return mean, math.nan, math.nan, 1
     half = float(_scipy_stats.t.ppf(0.5 + level / 2, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
     return mean, mean - half, mean + half, n
+
+
+def standard_error(ci_low: float, ci_high: float, n: int, level: float = 0.95) -> float:
+    """The standard error of the mean that a :func:`confidence_interval` of ``n`` values implies.
+
+    The interval is ``mean +- t(n - 1) * se``, so ``se = (high - low) / 2 / t(n - 1)``: this
+    recovers the spread of committed results (which keep the interval, not the values).
+    NaN when the interval is undefined (fewer than two values).
+    """
+    if not 0 < level < 1:
+        raise ValueError(f"level must be between 0 and 1, got {level}")
+    if not (n >= 2 and math.isfinite(ci_low) and math.isfinite(ci_high)):
+        return math.nan
+    if ci_high < ci_low:
+        raise ValueError(f"interval [{ci_low}, {ci_high}] has its bounds swapped")
+    return (ci_high - ci_low) / 2 / float(_scipy_stats.t.ppf(0.5 + level / 2, n - 1))
+
+
+def welch_test(
+    mean1: float, se1: float, n1: int, mean2: float, se2: float, n2: int
+) -> tuple[float, float, float]:
+    """Two-sided Welch t-test of equal means from means and standard errors: ``(t, df, p)``.
+
+    ``se`` is the standard error of a mean of ``n`` values (:func:`standard_error`);
+    the degrees of freedom are Welch-Satterthwaite's. A deterministic value enters
+    with ``se = 0`` (its ``n`` is then irrelevant): against a stochastic one this is a
+    one-sample t-test with ``n - 1`` degrees of freedom; two exact values give ``p = 0``
+    when they differ and ``p = 1`` when they are equal. A NaN standard error (too few
+    values for an interval) gives NaN throughout: no test is possible.
+    """
+    values = (mean1, se1, mean2, se2)
+    if not all(math.isfinite(v) for v in values):
+        return math.nan, math.nan, math.nan
+    if se1 < 0 or se2 < 0:
+        raise ValueError(f"standard errors must be >= 0, got {se1}, {se2}")
+    variance = se1**2 + se2**2
+    difference = mean1 - mean2
+    if variance == 0:
+        if difference == 0:
+            return 0.0, math.inf, 1.0
+        return math.copysign(math.inf, difference), math.inf, 0.0
+    t = difference / math.sqrt(variance)
+    if any(n < 2 for se, n in ((se1, n1), (se2, n2)) if se > 0):
+        raise ValueError("a non-zero standard error needs n >= 2 values")
+    # A term with se = 0 contributes no uncertainty and no degrees of freedom.
+    terms = [se**4 / (n - 1) for se, n in ((se1, n1), (se2, n2)) if se > 0]
+    df = variance**2 / sum(terms)
+    p = 2.0 * float(_scipy_stats.t.sf(abs(t), df))
+    return t, df, p
 
 
 def mean_ci(values, level: float = 0.95) -> pd.Series:

@@ -143,7 +143,7 @@ def test_quick_and_full_points_and_runs():
     assert quick == [
         {"protocol": p, "reporting_interval": i} for p in protocols for i in (1, 5, 20)
     ]
-    assert (experiment.runs, experiment.quick_runs) == (2, 1)
+    assert (experiment.runs, experiment.quick_runs) == (10, 1)
 
 
 def test_the_run_step_imports_no_analysis():

@@ -574,19 +574,19 @@ def differences_table(table: pd.DataFrame) -> pd.DataFrame:
 def plot_cwnd(traces: dict, names: Sequence[str], profiles=("default", "aligned")):
     """cwnd against time, usrsctp and ns-3 side by side: one row per scenario, one column
     per profile. Returns the matplotlib figure."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    from transportlab import plotting  # noqa: PLC0415
 
-    fig, axes = plt.subplots(
+    # Both stacks are SCTP: they take the palette's non-protocol colours.
+    stack = plotting.styles(["usrsctp", "ns-3 model"], markers=False)
+    fig, axes = plotting.subplots(
         len(names), len(profiles), figsize=(5.5 * len(profiles), 2.4 * len(names)), squeeze=False
     )
     for i, name in enumerate(names):
         for j, profile in enumerate(profiles):
             ax = axes[i][j]
             suffix = "" if profile == "default" else "_aligned"
-            for key, label, style in (
-                ("usrsctp", "usrsctp", {"color": "tab:orange"}),
-                ("ns3", "ns-3 model", {"color": "tab:blue", "linestyle": "--"}),
-            ):
+            for key, label in (("usrsctp", "usrsctp"), ("ns3", "ns-3 model")):
+                style = stack[label]
                 t = traces[name][key + suffix]
                 cw = t.series_of("cwnd")
                 end = t.completion_s if t.complete else cw.time.max()
@@ -610,10 +610,10 @@ def plot_cwnd(traces: dict, names: Sequence[str], profiles=("default", "aligned"
 
 def plot_completion(table: pd.DataFrame):
     """ns-3 completion time against usrsctp's, both profiles, with the 10 % band."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    from transportlab import plotting  # noqa: PLC0415
 
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
-    colors = {"agrees": "tab:green", "explained": "tab:orange", "differs": "tab:red"}
+    fig, axes = plotting.subplots(1, 2, figsize=(11, 4.5))
+    verdicts = plotting.styles(["agrees", "explained", "differs"])
     for ax, (u, m, title) in zip(
         axes,
         (
@@ -627,7 +627,11 @@ def plot_completion(table: pd.DataFrame):
         ax.fill_between(x, 0.9 * x, 1.1 * x, color="0.85", label="within 10 %")
         ax.plot(x, x, color="0.5", lw=0.8)
         for verdict, part in table.groupby("verdict"):
-            ax.scatter(part[u], part[m], s=18, color=colors.get(verdict, "k"), label=verdict)
+            style = verdicts.get(verdict, {"color": "black", "marker": "o"})
+            ax.scatter(
+                part[u], part[m], s=18, color=style["color"], marker=style["marker"],
+                label=verdict,
+            )  # fmt: skip
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlim(lim)

@@ -7,6 +7,7 @@ from typing import Any
 
 import pandas as pd
 
+from transportlab import plotting
 from transportlab.studies.bottleneck_example import analysis
 from transportlab.study import Experiment, Reproduction
 
@@ -54,17 +55,18 @@ def per_point(results) -> pd.DataFrame:
 
 def goodput_delay_figure(results):
     """Goodput per point against the hand calculation; delay distribution without errors."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     tables, params = results["main"], results.params
     summary, packets = tables["summary"], tables["packets"]
     udp = dict(params, protocol="udp")
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+    fig, (left, right) = plotting.subplots(1, 2, figsize=(10, 3.8))
+    style = plotting.styles(PROTOCOLS)
+    lines = plotting.styles(PROTOCOLS, markers=False)
     for offset, (protocol, group) in zip((-0.2, 0.2), summary.groupby("protocol"), strict=True):
         means = group.groupby("error_rate")["goodput_bps"].mean() / 1e3
         spread = group.groupby("error_rate")["goodput_bps"].agg(["min", "max"]) / 1e3
         x = [i + offset for i in range(len(means))]
-        left.bar(x, means.values, width=0.38, label=protocol.upper())
+        color = style[protocol]["color"]
+        left.bar(x, means.values, width=0.38, color=color, label=protocol.upper())
         left.vlines(x, spread["min"], spread["max"], color="black", linewidth=1)
         hand = [
             analysis.expected_goodput(dict(params, protocol=protocol, error_rate=e)) / 1e3
@@ -86,6 +88,7 @@ def goodput_delay_figure(results):
             [(i + 1) / len(delays) for i in range(len(delays))],
             where="post",
             label=protocol.upper(),
+            **lines[protocol],
         )
     right.axvline(
         analysis.expected_udp_delay(udp) * 1e3,

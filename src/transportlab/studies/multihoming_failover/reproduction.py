@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import published, stats
+from transportlab import plotting, published, stats
 from transportlab.ns3util import sctp_available
 from transportlab.studies.multihoming_failover import analysis
 from transportlab.studies.multihoming_failover.parameters import DELAY_BUDGET, PF_OFF
@@ -44,11 +44,14 @@ HOMING_LABELS = {"single": "SCTP (single-homed)", "multi": "SCTP (multi-homed)"}
 #: The stack presets compared in ``presets`` (SctpStackHelper::GetPreset).
 PRESETS = ("rfc9260", "linux", "freebsd")
 #: Colours of the lossy configurations (analysis.lossy_config), the same in every figure.
-LOSSY_COLORS = {
-    "single-homed": "tab:red",
-    "multi-homed": "tab:blue",
-    "multi-homed + SCTP-PF": "tab:green",
-}
+# All three are SCTP: shades of the project's SCTP colour (plotting.PROTOCOL_SHADES).
+LOSSY_COLORS = dict(
+    zip(
+        ("single-homed", "multi-homed", "multi-homed + SCTP-PF"),
+        plotting.PROTOCOL_SHADES["sctp"],
+        strict=False,
+    )
+)
 
 
 # --------------------------------------------------------------------------- experiments
@@ -350,16 +353,20 @@ def _plain_log_axis(axis) -> None:
 
 def seed_hub_figure(results):
     """TSN delivered at B against time, with and without source-address failover."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     deliveries = results["seed_hub"]["deliveries"]
-    fig, ax = plt.subplots(figsize=(6.5, 3.4))
-    for flag, color in ((True, "tab:green"), (False, "tab:red")):
+    fig, ax = plotting.subplots(figsize=(6.5, 3.4))
+    labels = {
+        True: "source-address failover (RFC 9260 6.4.1)",
+        False: "no failover (seed's lksctp)",
+    }
+    # Both lines are SCTP: the two configurations take the palette's non-protocol colours.
+    style = plotting.styles(labels.values())
+    for flag, label in labels.items():
         d = deliveries[deliveries.source_failover == flag]
-        label = (
-            "source-address failover (RFC 9260 6.4.1)" if flag else "no failover (seed's lksctp)"
-        )
-        ax.plot(d.time, d.tsn - d.tsn.min(), ".", ms=1.5, color=color, label=label)
+        ax.plot(
+            d.time, d.tsn - d.tsn.min(), ".", ms=1.5, color=style[label]["color"], label=label,
+            rasterized=True,
+        )  # fmt: skip
     fail_at = results.points("seed_hub")[0]["fail_at"]
     ax.axvline(fail_at, color="0.5", lw=0.8, ls="--")
     ax.set_xlabel("time (s)")
@@ -374,14 +381,12 @@ def seed_hub_figure(results):
 
 def failover_timers_figure(results):
     """Failover time against Path.Max.Retrans per RTO.Min, inside the RFC timer window."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     timers = analysis.timer_table(results["failover_timers"]["summary"], RTT)
     base = timers[(timers.hb_interval == 30.0) & (timers.repair_at == 0)]
-    fig, ax = plt.subplots(figsize=(6.5, 3.6))
-    for (rto_min, rows), color in zip(
-        base.groupby("rto_min"), plt.cm.viridis([0.1, 0.5, 0.85]), strict=False
-    ):
+    fig, ax = plotting.subplots(figsize=(6.5, 3.6))
+    style = plotting.styles(sorted(base.rto_min.unique()))
+    for rto_min, rows in base.groupby("rto_min"):
+        color = style[rto_min]["color"]
         ax.fill_between(
             rows.path_max_retrans,
             rows.window_low_s,
@@ -393,8 +398,7 @@ def failover_timers_figure(results):
         ax.plot(
             rows.path_max_retrans,
             rows.failover_s,
-            "o-",
-            color=color,
+            **style[rto_min],
             label=f"RTO.Min = {rto_min:g} s",
         )
     ax.set_yscale("log")
@@ -414,20 +418,19 @@ def failover_timers_figure(results):
 def presets_figure(results):
     """TSN delivered at B against time under each preset (one panel each), the failure
     and, where it happened, the failover (primary inactive) or PF state marked."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
 
     deliveries = results["presets"]["deliveries"]
     summary = results["presets"]["summary"].set_index("preset")
     fail_at = results.points("presets")[0]["fail_at"]
-    fig, axes = plt.subplots(len(PRESETS), 1, figsize=(6.5, 5.2), sharex=True, sharey=True)
+    fig, axes = plotting.subplots(len(PRESETS), 1, figsize=(6.5, 5.2), sharex=True, sharey=True)
     for ax, preset in zip(axes, PRESETS, strict=True):
         d = deliveries[deliveries.preset == preset]
-        ax.plot(d.time, d.tsn - d.tsn.min(), ".", ms=1.2, color="tab:blue")
+        ax.plot(d.time, d.tsn - d.tsn.min(), ".", ms=1.2, color=plotting.PROTOCOL_COLORS["sctp"])
         ax.axvline(fail_at, color="0.4", lw=0.8, ls="--")
         s = summary.loc[preset]
         for column, style, what in (("pf_s", ":", "PF"), ("failover_s", "-.", "inactive")):
             if np.isfinite(s[column]):
-                ax.axvline(fail_at + s[column], color="tab:red", lw=0.8, ls=style, label=what)
+                ax.axvline(fail_at + s[column], color="0.25", lw=0.8, ls=style, label=what)
         ax.set_title(f"{preset}: delivery resumes {s.resume_s:.2f} s after the failure", fontsize=8)
         ax.set_ylabel("TSN", fontsize=8)
         if ax.get_legend_handles_labels()[0]:
@@ -439,12 +442,11 @@ def presets_figure(results):
 
 def lossy_tsn_figure(results):
     """TSN delivered against time in run 1 of each lossy configuration."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
 
     lossy = results["lossy"]
     deliveries = lossy["deliveries"].assign(config=analysis.lossy_config(lossy["deliveries"]))
     # Own y scales: the goodputs differ 16-fold, a shared axis would flatten two panels.
-    fig, axes = plt.subplots(1, len(LOSSY_COLORS), figsize=(9, 3.2), sharex=True)
+    fig, axes = plotting.subplots(1, len(LOSSY_COLORS), figsize=(9, 3.2), sharex=True)
     for ax, (config, color) in zip(axes, LOSSY_COLORS.items(), strict=True):
         d = deliveries[(deliveries.config == config) & (deliveries.run == 1)]
         ax.plot(d.time, d.tsn - d.tsn.min(), ".", ms=2, color=color)
@@ -458,12 +460,11 @@ def lossy_tsn_figure(results):
 def lossy_brennan_figure(results):
     """The seed's two statistics per configuration (mean, 95 % CI, every run) against
     Brennan et al.'s values."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
 
     summary = results["lossy"]["summary"]
     runs = summary.assign(config=analysis.lossy_config(summary))
     FLOOR = 0.01  # noqa: N806 - the lower end of the log axes (s)
-    fig, axes = plt.subplots(1, 2, figsize=(8.5, 3.4))
+    fig, axes = plotting.subplots(1, 2, figsize=(8.5, 3.4))
     for ax, column, title in (
         (axes[0], "first_loss_s", "first lost DATA packet (s after the start)"),
         (axes[1], "first_loss_stall_s", "delivery stall caused by it (s)"),
@@ -492,9 +493,9 @@ def lossy_brennan_figure(results):
         ax.set_yscale("log")
         _plain_log_axis(ax.yaxis)
         ax.set_ylim(bottom=FLOOR)
-    axes[0].axhline(1.5, color="tab:red", ls="--", lw=0.8, label="Brennan et al. ~1.5 s")
-    axes[1].axhline(3.0, color="tab:red", ls="--", lw=0.8, label="single-homed > 3 s")
-    axes[1].axhline(0.5, color="tab:blue", ls=":", lw=0.8, label="multi-homed ~0.5 s")
+    axes[0].axhline(1.5, color="0.25", ls="--", lw=0.8, label="Brennan et al. ~1.5 s")
+    axes[1].axhline(3.0, color="0.25", ls="--", lw=0.8, label="single-homed > 3 s")
+    axes[1].axhline(0.5, color="0.55", ls=":", lw=0.8, label="multi-homed ~0.5 s")
     for ax in axes:
         ax.legend(fontsize=7)
     fig.suptitle(
@@ -508,12 +509,10 @@ def lossy_brennan_figure(results):
 
 def stall_lengths_figure(results):
     """Distribution of stall lengths over every run, against the seed's 3 s and 0.5 s."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     stalls = results["lossy"]["stalls"]
     stalls = stalls.assign(config=analysis.lossy_config(stalls))
     threshold = results.points("lossy")[0]["stall_threshold"]
-    fig, ax = plt.subplots(figsize=(6.5, 3.4))
+    fig, ax = plotting.subplots(figsize=(6.5, 3.4))
     for config, color in LOSSY_COLORS.items():
         lengths = np.sort(stalls[stalls.config == config].length.to_numpy())
         if len(lengths):
@@ -540,15 +539,31 @@ def stall_lengths_figure(results):
     return fig, results.runs("lossy")
 
 
+def _policy_label(policy: str, value: int) -> str:
+    """A legend label naming the transport ("UDP", "SCTP fully reliable", "PR-SCTP ...")."""
+    if policy == "udp":
+        return "UDP"
+    if policy == "reliable":
+        return "SCTP fully reliable"
+    if policy == "ttl":
+        return f"PR-SCTP lifetime {value} ms"
+    if value == 0:
+        return "PR-SCTP without retransmission"
+    return f"PR-SCTP at most {value} retransmission{'s' if value != 1 else ''}"
+
+
 def voice_delay_figure(results):
     """Delay distribution of the voice frames per policy, at the middle loss rate."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     frames = results["prsctp_voice"]["delays"]
     loss_rates = voice_loss_rates(results.params)
     middle = loss_rates[len(loss_rates) // 2]
-    fig, ax = plt.subplots(figsize=(6.5, 3.4))
-    for (policy, value), color in zip(POLICIES, plt.cm.tab10(range(len(POLICIES))), strict=True):
+    fig, ax = plotting.subplots(figsize=(6.5, 3.4))
+    labels = {policy: _policy_label(*policy) for policy in POLICIES}
+    # Several policies give the same curve (ttl(150) and rtx(1); rtx(0) and UDP): each
+    # line is thinner and differently dashed than the ones under it, with markers at
+    # staggered places, so none hides another.
+    style = plotting.styles(labels.values())
+    for i, ((policy, value), label) in enumerate(labels.items()):
         d = frames[
             (frames.policy == policy) & (frames.pr_value == value) & (frames.loss_rate == middle)
         ]
@@ -558,8 +573,10 @@ def voice_delay_figure(results):
                 delays,
                 np.arange(1, len(delays) + 1) / len(d),
                 where="post",
-                color=color,
-                label=f"{policy}({value})",
+                markevery=(0.03 * i, 0.15),
+                markersize=5,
+                **style[label],
+                label=label,
             )
     ax.axvline(1e3 * DELAY_BUDGET, color="0.4", ls="--", lw=0.8)
     ax.set_xscale("log")

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import published
+from transportlab import plotting, published
 from transportlab.ns3util import sctp_available
 from transportlab.studies.sip_over_sctp import analysis
 from transportlab.studies.sip_over_sctp.parameters import (
@@ -39,7 +39,7 @@ LOSSES = [0.05, 0.10, 0.20, 0.30]  # Table 5.3
 HOL_LOSSES = {"quick": [0.0, 0.02, 0.05], "full": [0.0, 0.01, 0.02, 0.05, 0.10]}
 PROCESSING_MS = [0.0, 1.0, 2.0, 3.0, 4.0]
 MAPPING_LOSS = 0.10
-COLORS = {"udp": "tab:blue", "tcp": "tab:orange", "sctp": "tab:green"}
+COLORS = plotting.PROTOCOL_COLORS
 
 
 # --------------------------------------------------------------------------- experiments
@@ -125,6 +125,8 @@ SINGLE_SESSION = Experiment(
     single_session_points,
     runs=1,
     quick_runs=1,
+    # No loss and no random element: RngRun 1, 2 and 3 give identical tables.
+    deterministic=True,
 )
 REGISTRATION_PROCESSING = Experiment(
     "registration_processing",
@@ -281,6 +283,10 @@ def comparison(results) -> pd.DataFrame:
     reproduced = analysis.reproduced_values(
         single[single["layout"] == "seed"], multi, _protocols(results)
     )
+    # The single-session times are exact (one run of a deterministic experiment).
+    reproduced["deterministic"] = SINGLE_SESSION.deterministic & (
+        reproduced["metric"] == "transaction_response_time"
+    )
     return published.compare(analysis.STUDY_NAME, reproduced, write=False)
 
 
@@ -289,13 +295,12 @@ def comparison(results) -> pd.DataFrame:
 
 def throughput_figure(results):
     """Goodput against message size per protocol, dashed: the header-overhead bound."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     summary = results["throughput"]["summary"]
-    fig, ax = plt.subplots(figsize=(6.5, 3.8))
+    fig, ax = plotting.subplots(figsize=(6.5, 3.8))
+    style = plotting.styles(_protocols(results))
     for p in _protocols(results):
         rows = summary[summary["protocol"] == p].sort_values("message_size")
-        ax.plot(rows["message_size"], rows["goodput_mbps"], "o-", color=COLORS[p], label=p.upper())
+        ax.plot(rows["message_size"], rows["goodput_mbps"], **style[p], label=p.upper())
         ax.plot(rows["message_size"], rows["wire_bound_mbps"], "--", color=COLORS[p], lw=0.8)
     ax.axvline(1472, color="0.6", lw=0.6)
     ax.text(1472, ax.get_ylim()[0] + 1, " MTU", color="0.4", fontsize=8)
@@ -310,19 +315,17 @@ def throughput_figure(results):
 
 def registration_processing_figure(results):
     """Registration time against processing time per message; the seed's 7 and 14 ms."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     summary = results["registration_processing"]["summary"]
     seed = published.load(analysis.STUDY_NAME)
     seed = seed[(seed["source"] == "Table 5.5") & (seed["row"] == "SIP registration")]
-    fig, ax = plt.subplots(figsize=(6.0, 3.6))
+    fig, ax = plotting.subplots(figsize=(6.0, 3.6))
+    style = plotting.styles(_protocols(results))
     for p in _protocols(results):
         rows = summary[summary["protocol"] == p].sort_values("proxy_processing_ms")
         ax.plot(
             rows["proxy_processing_ms"],
             rows["registration_ms"],
-            "o-",
-            color=COLORS[p],
+            **style[p],
             label=f"{p.upper()} (simulated)",
         )
     for protocol in ("udp", "sctp"):
@@ -346,29 +349,29 @@ def registration_processing_figure(results):
 def calls_under_loss_figure(results):
     """Completed calls against loss (95 % CI); the seed's Table 5.3 and our curves scaled
     to its value at 5 %."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     table = calls_under_loss_table(results)
     seed = analysis.published_calls()
     relative = analysis.relative_to_lowest_loss(mean_calls(results))
     window = results.params["window"]
     protocols = _protocols(results)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+    fig, (left, right) = plotting.subplots(1, 2, figsize=(10, 3.8))
+    style = plotting.styles(protocols)
     for p in protocols:
         rows = table[table["protocol"] == p]
-        left.errorbar(
+        plotting.errorbar(
+            left,
             rows["loss_rate"] * 100,
             rows["mean"],
-            yerr=[rows["mean"] - rows["ci_low"], rows["ci_high"] - rows["mean"]],
-            fmt="o-",
-            color=COLORS[p],
-            capsize=3,
+            rows["ci_low"],
+            rows["ci_high"],
+            **style[p],
             label=f"{p.upper()} (simulated)",
         )
     for p in ("udp", "sctp"):
         right.plot(
-            seed.index * 100, seed[p], "s--", color=COLORS[p], label=f"{p.upper()} (seed Table 5.3)"
-        )
+            seed.index * 100, seed[p], marker="s", linestyle="--", color=COLORS[p],
+            label=f"{p.upper()} (seed Table 5.3)",
+        )  # fmt: skip
         if p in protocols:
             right.plot(
                 seed.index * 100,
@@ -380,7 +383,7 @@ def calls_under_loss_figure(results):
             )
     left.set_xlabel("packet loss at the router (%)")
     left.set_ylabel(f"completed calls in {window:g} s")
-    left.set_title("Eight call pairs through the proxy (95 % CI)", fontsize=9)
+    left.set_title(f"Eight call pairs through the proxy ({plotting.CI_CLIPPED})", fontsize=9)
     left.legend(fontsize=8)
     right.set_xlabel("packet loss at the router (%)")
     right.set_ylabel("SIP call transactions")
@@ -392,18 +395,17 @@ def calls_under_loss_figure(results):
 
 def head_of_line_figure(results):
     """Mean completion time and 99th-percentile record delay per configuration and loss."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     summary = results["head_of_line"]["summary"]
     losses = sorted(summary["loss_rate"].unique())
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    fig, axes = plotting.subplots(1, 2, figsize=(10, 3.8))
     configs = sorted(summary["hol_config"].unique())
+    style = plotting.bar_styles(configs)
     for offset, config in enumerate(configs):
         rows = summary[summary["hol_config"] == config]
         for ax, column in zip(axes, ("mean_completion_s", "p99_record_delay_s"), strict=True):
             means = rows.groupby("loss_rate")[column].mean()
             x = np.arange(len(means)) + (offset - (len(configs) - 1) / 2) * 0.2
-            ax.bar(x, means.values, width=0.2, label=config)
+            ax.bar(x, means.values, width=0.2, **style[config], label=config)
     labels = ("mean completion time (s)", "99th percentile record delay (s)")
     for ax, label in zip(axes, labels, strict=True):
         ax.set_xticks(range(len(losses)), [f"{loss:.0%}" for loss in losses])

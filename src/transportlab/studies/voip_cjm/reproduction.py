@@ -4,7 +4,7 @@ The experiments are the sweeps of notebook 02: the seed's configuration
 (``main``, section 3-4) and the four experiments beyond the seed (section 5: loss,
 cross traffic, trunk, talkspurts), plus one recording per transport played out by
 many buffers (``playout_models``, section 5.4). In full mode the seed's
-configuration sends for 15 minutes (3 runs); the experiments beyond it send for at
+configuration sends for 15 minutes (5 runs); the experiments beyond it send for at
 most one minute (3 runs; 1 run in quick mode, where everything sends for 10 s).
 """
 
@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from transportlab import plotting
 from transportlab.ns3util import pr_sctp_available, sctp_available
 from transportlab.published import compare
 from transportlab.studies.voip_cjm import analysis
@@ -119,7 +120,7 @@ MAIN = Experiment(
     name="main",
     description="the seed's configuration: 48 calls over UDP, TCP, SCTP ordered/unordered",
     points=main_points,
-    runs=3,
+    runs=5,
     quick_runs=2,
 )
 LOSS = Experiment(
@@ -289,24 +290,34 @@ def playout_model_table(results) -> pd.DataFrame:
 
 def rate_delay_figure(results):
     """Frames and maximum delay per second, and call 0's delays (run 1 of ``main``)."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     tables = results["main"]
     first = analysis.with_configuration(tables["per_second"])
     first = first[first["run"] == 1]
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
-    for name, group in first.groupby("configuration", sort=False):
-        axes[0].plot(group["second"], group["frames"], label=name)
-        axes[1].plot(group["second"], group["delay_max_ms"], label=name)
+    fig, axes = plotting.subplots(1, 3, figsize=(13, 3.6))
+    # Without loss every configuration receives the same 2400 frames per second and SCTP
+    # ordered and unordered see the same delays: the lines coincide. Each is drawn
+    # thinner and differently dashed than the one under it, with markers at staggered
+    # seconds, so all of them stay visible.
+    names = list(dict.fromkeys(first["configuration"]))
+    style = plotting.styles(names)
+    for i, (name, group) in enumerate(first.groupby("configuration", sort=False)):
+        # Markers at staggered places along each line (fractions of the axes diagonal).
+        marks = {"markevery": (0.03 * i, 0.12), "markersize": 4}
+        axes[0].plot(group["second"], group["frames"], **style[name], **marks, label=name)
+        axes[1].plot(group["second"], group["delay_max_ms"], **style[name], **marks, label=name)
     samples = analysis.with_configuration(tables["sample"])
     samples = samples[samples["run"] == 1]
+    dots = plotting.styles(dict.fromkeys(samples["configuration"]))
     for name, group in samples.groupby("configuration", sort=False):
         received = group.dropna(subset=["arrival"])
         axes[2].plot(
             received["send"],
             (received["arrival"] - received["send"]) * 1e3,
-            ".",
-            markersize=2,
+            linestyle="none",
+            marker=dots[name]["marker"],
+            color=dots[name]["color"],
+            markersize=2.5,
+            markerfacecolor="none",
             label=name,
         )
     axes[0].set(
@@ -331,33 +342,29 @@ def rate_delay_figure(results):
 
 def r_factor_figure(results):
     """E-model R after each playout model, mean and 95 % CI over the runs of ``main``."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     table = summary_table(results)
-    fig, ax = plt.subplots(figsize=(9, 3.6))
+    fig, ax = plotting.subplots(figsize=(9, 3.6))
     rated = table[table["policy"] != "arrival"]
     policies = ["fixed", "adaptive", "cjm"]
     width = 0.8 / len(policies)
     names = list(dict.fromkeys(rated["configuration"]))
+    # Bars are playout models (not protocols): the palette's non-protocol colours.
+    style = plotting.bar_styles(policies)
     for i, policy in enumerate(policies):
         part = rated[rated["policy"] == policy].set_index("configuration").loc[names]
         x = [c + (i - 1) * width for c in range(len(names))]
-        ax.bar(x, part["R"], width=width, label=policy)
-        ax.errorbar(
-            x,
-            part["R"],
-            yerr=[part["R"] - part["R_low"], part["R_high"] - part["R"]],
-            fmt="none",
-            color="black",
-            linewidth=1,
-        )
+        ax.bar(x, part["R"], width=width, **style[policy], label=policy)
+        plotting.errorbar(
+            ax, x, part["R"], part["R_low"], part["R_high"],
+            fmt="none", color="black", linewidth=1, capsize=0,
+        )  # fmt: skip
     ax.set_xticks(range(len(names)), names)
     ax.axhline(70, color="black", linestyle=":", linewidth=1)
     ax.text(len(names) - 0.5, 71, "R = 70: some users dissatisfied", ha="right", fontsize=7)
     ax.set(
         ylabel="E-model R (mean over calls)",
         ylim=(0, 100),
-        title="Voice quality after playout (bars: mean over runs, lines: 95 % CI)",
+        title=f"Voice quality after playout (bars: mean over runs, lines: {plotting.CI_CLIPPED})",
     )
     ax.legend(fontsize=8)
     fig.tight_layout()
@@ -366,12 +373,10 @@ def r_factor_figure(results):
 
 def playout_call0_figure(results):
     """How the playout models play call 0 under cross traffic (run 1, UDP and TCP)."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     samples = analysis.with_configuration(results["cross_traffic"]["sample"])
     samples = samples[samples["run"] == 1]
     rate = results.params["cross_rate_mbps"]
-    fig, axes = plt.subplots(1, 2, figsize=(12, 3.8), sharey=True)
+    fig, axes = plotting.subplots(1, 2, figsize=(12, 3.8), sharey=True)
     for ax, (name, call) in zip(axes, samples.groupby("configuration", sort=False), strict=False):
         ax.plot(
             call["send"],
@@ -381,8 +386,12 @@ def playout_call0_figure(results):
             color="black",
             label="arrival (network delay)",
         )
+        style = plotting.styles(("fixed", "adaptive", "cjm"), markers=False)
         for policy in ("fixed", "adaptive", "cjm"):
-            ax.plot(call["send"], (call[f"slot_{policy}"] - call["send"]) * 1e3, label=policy)
+            ax.plot(
+                call["send"], (call[f"slot_{policy}"] - call["send"]) * 1e3, **style[policy],
+                label=policy,
+            )  # fmt: skip
         ax.set_yscale("log")
         ax.set(xlabel="send time (s)", title=f"Call 0 over {name}, {rate:g} Mb/s cross traffic")
     axes[0].set_ylabel("send-to-playout time (ms)")
@@ -393,12 +402,14 @@ def playout_call0_figure(results):
 
 def playout_tradeoff_figure(results):
     """Mouth-to-ear delay against frames lost to the listener, every playout model."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     table = playout_model_table(results)
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plotting.subplots(figsize=(7, 4))
+    style = plotting.styles(sorted(table["configuration"].unique()))
     for name, group in table.groupby("configuration"):
-        ax.plot(group["mouth_to_ear_ms"], 100 * group["total_loss_rate"], "o", label=name)
+        ax.plot(
+            group["mouth_to_ear_ms"], 100 * group["total_loss_rate"], linestyle="none",
+            marker=style[name]["marker"], color=style[name]["color"], label=name,
+        )  # fmt: skip
         for _, r in group.iterrows():
             ax.annotate(
                 r["policy"],

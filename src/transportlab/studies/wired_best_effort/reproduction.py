@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import published
+from transportlab import plotting, published
 from transportlab.ns3util import sctp_available
 from transportlab.studies.wired_best_effort import analysis
 from transportlab.study import Experiment, Reproduction
@@ -321,7 +321,7 @@ def modern_table(results) -> pd.DataFrame:
 
 # ----------------------------------------------------------------------------- figures
 
-COLORS = {"tcp": "tab:blue", "sctp": "tab:red"}
+COLORS = plotting.PROTOCOL_COLORS
 SEED_MARKERS = ((analysis.SEED_000, "o"), (analysis.SEED_004, "s"))
 PANELS = [
     ("awk_throughput", "awk_throughput_kbps", "AWK throughput (kb/s)"),
@@ -332,14 +332,12 @@ PANELS = [
 
 def per_pair_averages_figure(results):
     """Per-pair averages (bars: mean, whiskers: 95 % CI) next to both seeds' values."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     summary = per_pair(results)
     ftp_summary = summary[summary["application"] == "ftp"]
     table = analysis.published_values()
     pairs = sorted(set(ftp_summary["pair"]), key=lambda p: int(p.split()[1].split("-")[0]))
     x = np.arange(len(pairs))
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
+    fig, axes = plotting.subplots(1, 3, figsize=(13, 3.8))
     for ax, (metric, column, label) in zip(axes, PANELS, strict=True):
         for i, protocol in enumerate(protocols()):
             rows = ftp_summary[
@@ -351,14 +349,10 @@ def per_pair_averages_figure(results):
                 x + offset, rows["mean"], width=0.25, color=COLORS[protocol],
                 label=f"{protocol.upper()} ns-3",
             )  # fmt: skip
-            ax.errorbar(
-                x + offset,
-                rows["mean"],
-                yerr=[rows["mean"] - rows["ci_low"], rows["ci_high"] - rows["mean"]],
-                fmt="none",
-                color="black",
-                linewidth=1,
-            )
+            plotting.errorbar(
+                ax, x + offset, rows["mean"], rows["ci_low"], rows["ci_high"],
+                fmt="none", color="black", linewidth=1, capsize=0,
+            )  # fmt: skip
         for protocol in ("TCP", "SCTP"):
             for seed, marker in SEED_MARKERS:
                 pub = table[
@@ -378,6 +372,7 @@ def per_pair_averages_figure(results):
         ax.set_xlabel("node pair")
         ax.set_title(label, fontsize=10)
     axes[0].legend(fontsize=7, loc="lower left")
+    fig.suptitle(f"Bars: mean over runs, whiskers: {plotting.CI_CLIPPED}", fontsize=9)
     fig.tight_layout()
     return fig, results.runs("main")
 
@@ -389,11 +384,9 @@ def _detail_series(results, protocol: str) -> pd.DataFrame:
 
 def per_stream_series_figure(results):
     """The AWK scripts' output per window for each FTP pair, run 1 (papers' figs 4.12-4.42)."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     flows = analysis.ftp_flows(results.params)
     shown = ["awk_throughput_kbps", "awk_jitter_ms", "awk_e2e_delay_ms"]
-    fig, axes = plt.subplots(len(flows), 3, figsize=(14, 12), sharex=True, squeeze=False)
+    fig, axes = plotting.subplots(len(flows), 3, figsize=(14, 12), sharex=True, squeeze=False)
     for row, flow in enumerate(flows):
         for col, metric in enumerate(shown):
             ax = axes[row, col]
@@ -402,7 +395,7 @@ def per_stream_series_figure(results):
                 part = series[(series["flow"] == flow) & (series["metric"] == metric)]
                 ax.plot(
                     part["time"], part["value"], color=COLORS[protocol], linewidth=0.6,
-                    label=protocol.upper(),
+                    linestyle=plotting.PROTOCOL_LINESTYLES[protocol], label=protocol.upper(),
                 )  # fmt: skip
             if row == 0:
                 name, unit = analysis.METRICS[metric]
@@ -423,15 +416,16 @@ def _pair_label(results, flow: int) -> str:
 
 def queue_cwnd_figure(results):
     """Bottleneck queue (1-s mean) and the FTP flows' congestion windows, run 1."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     shown = protocols()
-    fig, axes = plt.subplots(1 + len(shown), 1, figsize=(12, 2.6 * (1 + len(shown))), sharex=True)
+    fig, axes = plotting.subplots(
+        1 + len(shown), 1, figsize=(12, 2.6 * (1 + len(shown))), sharex=True
+    )
     for protocol in shown:
         series = _detail_series(results, protocol)
         queue = series[series["metric"] == "queue_mean_packets"]
         axes[0].plot(
             queue["time"], queue["value"], color=COLORS[protocol], linewidth=0.7,
+            linestyle=plotting.PROTOCOL_LINESTYLES[protocol],
             label=f"{protocol.upper()} experiment",
         )  # fmt: skip
     axes[0].axhline(
@@ -441,11 +435,15 @@ def queue_cwnd_figure(results):
     axes[0].legend(fontsize=8)
     for ax, protocol in zip(axes[1:], shown, strict=True):
         series = _detail_series(results, protocol)
-        for flow in analysis.ftp_flows(results.params):
+        flows = analysis.ftp_flows(results.params)
+        # The five flows of one protocol: the palette's non-protocol colours, one per pair.
+        pair_style = plotting.styles([_pair_label(results, flow) for flow in flows])
+        for flow in flows:
             cwnd = series[(series["flow"] == flow) & (series["metric"] == "cwnd_bytes")]
+            label = _pair_label(results, flow)
             ax.plot(
                 cwnd["time"], cwnd["value"] / 1e3, linewidth=0.6,
-                label=_pair_label(results, flow),
+                color=pair_style[label]["color"], label=label,
             )  # fmt: skip
         ax.set_ylabel(f"{protocol.upper()} cwnd (kB)")
     axes[1].legend(fontsize=7, ncol=5)

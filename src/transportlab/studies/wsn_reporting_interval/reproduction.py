@@ -1,7 +1,7 @@
 """What reproducing the sensor-network study means: the interval sweep, Tables 2-4, figures.
 
 One experiment, ``intervals``: every protocol this build has (UDP, TCP and, with the
-SCTP model, SCTP) at each of Table 1's reporting intervals, 2 runs per point; quick
+SCTP model, SCTP) at each of Table 1's reporting intervals, 10 runs per point; quick
 mode runs the intervals 1, 5 and 20 s with 1 run (and the quick parameters: 20 s,
 11 reporting sensors). The comparison has one row per published number of Tables 2-4
 (the ``Avg`` rows only when all five intervals ran); ``summary.csv`` holds every run.
@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import published
+from transportlab import plotting, published
 from transportlab.ns3util import sctp_available
 from transportlab.studies.wsn_reporting_interval import analysis
 from transportlab.studies.wsn_reporting_interval.parameters import PRINTED_INTERVALS
@@ -54,7 +54,7 @@ INTERVALS = Experiment(
     description="UDP, TCP and SCTP sensor reports at each data reporting interval",
     points=interval_points,
     quick_points=quick_interval_points,
-    runs=2,
+    runs=10,
     quick_runs=1,
 )
 
@@ -77,20 +77,21 @@ def _published_rows(metric: str) -> pd.DataFrame:
 
 def metrics_vs_interval_figure(results):
     """The paper's Figures 2-12 (even): each metric against the interval, ours and the paper's."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     summary_ = results["intervals"]["summary"]
-    fig, axes = plt.subplots(2, 3, figsize=(13, 7))
+    fig, axes = plotting.subplots(2, 3, figsize=(13, 7))
     for ax, (column, (metric, _, label)) in zip(axes.flat, analysis.METRICS.items(), strict=True):
         pub = _published_rows(metric)
+        style = plotting.styles(sorted(summary_["protocol"].unique()))
         for protocol, group in summary_.groupby("protocol"):
             stats_ = group.groupby("reporting_interval")[column].agg(["mean", analysis.half_width])
-            line = ax.errorbar(
+            # Every metric here (throughput, energy, loads, drops, delay) is non-negative.
+            plotting.errorbar(
+                ax,
                 stats_.index,
                 stats_["mean"],
-                yerr=stats_["half_width"],
-                marker="o",
-                capsize=3,
+                stats_["mean"] - stats_["half_width"],
+                stats_["mean"] + stats_["half_width"],
+                **style[protocol],
                 label=f"{protocol.upper()} (ns-3)",
             )
             paper = pub[
@@ -103,7 +104,7 @@ def metrics_vs_interval_figure(results):
                     paper["value"].astype(float),
                     linestyle="--",
                     marker="x",
-                    color=line[0].get_color(),
+                    color=style[protocol]["color"],
                     alpha=0.6,
                     label=f"{protocol.upper()} (paper)",
                 )
@@ -112,23 +113,29 @@ def metrics_vs_interval_figure(results):
         ax.set_xlabel("data reporting interval (s)")
         ax.set_ylabel(label)
     axes[0, 0].legend(fontsize=7)
-    fig.suptitle("Metrics vs reporting interval (error bars: 95 % CI over runs)", fontsize=10)
+    fig.suptitle(
+        f"Metrics vs reporting interval (error bars: {plotting.CI_CLIPPED}, over runs)",
+        fontsize=10,
+    )
     fig.tight_layout()
     return fig, results.runs("intervals")
 
 
 def metric_averages_figure(results):
     """The paper's Figures 3-13 (odd): each metric averaged over the intervals, per protocol."""
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
     summary_ = results["intervals"]["summary"]
-    fig, axes = plt.subplots(2, 3, figsize=(13, 6))
+    fig, axes = plotting.subplots(2, 3, figsize=(13, 6))
     for ax, (column, (metric, _, label)) in zip(axes.flat, analysis.METRICS.items(), strict=True):
         # Per run the mean over the intervals (as the paper's Avg rows), then over the runs.
         per_run = summary_.groupby(["protocol", "run"])[column].mean().groupby("protocol")
         means, errors = per_run.mean(), per_run.agg(analysis.half_width)
         x = np.arange(len(means))
-        ax.bar(x - 0.2, means.values, width=0.4, yerr=errors.values, capsize=3, label="ns-3")
+        colors = [plotting.PROTOCOL_COLORS[p] for p in means.index]
+        ax.bar(x - 0.2, means.values, width=0.4, color=colors, label="ns-3")
+        plotting.errorbar(
+            ax, x - 0.2, means.values, means.values - errors.values, means.values + errors.values,
+            fmt="none", color="black", linewidth=1,
+        )  # fmt: skip
         pub = _published_rows(metric)
         paper = pub[(pub["row"] == "Avg") & pub["source"].str.startswith("Table")].set_index(
             "protocol"
@@ -137,13 +144,19 @@ def metric_averages_figure(results):
             x + 0.2,
             [float(paper.get(p.upper(), np.nan)) for p in means.index],
             width=0.4,
-            label="paper (Tables 2-4)",
+            color=colors,
+            hatch="//",
+            edgecolor="white",
+            label="paper (Tables 2-4, hatched)",
             alpha=0.6,
         )
         ax.set_xticks(x, [p.upper() for p in means.index])
         ax.set_ylabel(label)
     axes[0, 0].legend(fontsize=7)
-    fig.suptitle("Average over the reporting intervals", fontsize=10)
+    fig.suptitle(
+        f"Average over the reporting intervals (ns-3: plain bars, {plotting.CI_CLIPPED})",
+        fontsize=10,
+    )
     fig.tight_layout()
     return fig, results.runs("intervals")
 
