@@ -446,8 +446,8 @@ def test_presets_decide_where_new_data_goes_after_the_failure():
 
 def test_lossy_losses_are_recorded_where_they_happen():
     """The loss models' drops, by direction: DATA packets to B (1452 + 16 + 12 + 20 bytes
-    of IP and 2 of PPP: 1502), SACKs to A (12 + 16 + 20 + 2 = 50, plus 4 per gap block), none before the loss
-    starts; the first lost DATA packet comes before its retransmission."""
+    of IP and 2 of PPP: 1502), SACKs to A (12 + 16 + 20 + 2 = 50, plus 4 per gap block),
+    none before the loss starts; the first lost DATA packet comes before its retransmission."""
     params = point(scenario="lossy", homing="multi", duration=6.0)
     raw = STUDY.run(params, 1, 1)
     losses = raw["losses"]

@@ -76,8 +76,11 @@ def test_transmit_powers_and_carrier_sense_ranges_at_2_4_ghz():
 # --- topology ----------------------------------------------------------------------------------
 
 
-def test_topology_facts():
-    pos = network.positions()
+COLUMNS = dict(DEFAULTS, placement="columns")
+
+
+def test_topology_facts_of_the_columns_placement():
+    pos = network.positions(COLUMNS)
     assert len(pos) == 56
     assert all(0 < x < 800 and 0 < y < 400 for x, y in pos)
     assert len(set(pos)) == 56
@@ -92,8 +95,8 @@ def test_topology_facts():
     )
 
 
-def test_every_sensor_has_a_two_way_path_to_the_sink():
-    links = network.link_table(DEFAULTS)
+def test_every_sensor_of_the_columns_placement_has_a_two_way_path_to_the_sink():
+    links = network.link_table(COLUMNS)
     forward = {
         (a, b) for a, b, ok in zip(links["tx"], links["rx"], links["receives"], strict=False) if ok
     }
@@ -124,9 +127,23 @@ def test_declaration_and_quick_parameters():
     assert STUDY.seed_files == ("003_3eccc45171f7c0ea.txt",)
     quick = STUDY.validate({}, quick=True)
     assert quick["duration"] == 20.0 and len(wsn_params.sources(quick)) == 11
-    assert [e.name for e in STUDY.reproduction.experiments] == ["intervals"]
-    assert set(STUDY.reproduction.tables) == {"summary"}
-    assert set(STUDY.reproduction.figures) == {"metrics_vs_interval", "metric_averages"}
+    assert [e.name for e in STUDY.reproduction.experiments] == [
+        "intervals",
+        "placements",
+        "transport_models",
+        "interval_scale",
+    ]
+    assert set(STUDY.reproduction.tables) == {
+        "summary", "connectivity", "placements", "transport_models", "interval_scale",
+        "agent_vs_app", "energy_states", "idle_power",
+    }  # fmt: skip
+    assert set(STUDY.reproduction.figures) == {
+        "metrics_vs_interval", "metric_averages", "placements", "transport_models",
+        "interval_scale", "idle_power",
+    }  # fmt: skip
+    # the declared defaults: NS-2's agents, the placement with only two-way links
+    assert (DEFAULTS["transport_model"], DEFAULTS["placement"]) == ("ns2", "clusters")
+    assert (DEFAULTS["energy_model"], DEFAULTS["idle_power_w"]) == ("ns2", 0.0)
 
 
 def test_quick_and_full_points_and_runs():
@@ -140,10 +157,12 @@ def test_quick_and_full_points_and_runs():
         for p in protocols
         for i in wsn_params.PRINTED_INTERVALS
     ]
-    assert quick == [
-        {"protocol": p, "reporting_interval": i} for p in protocols for i in (1, 5, 20)
-    ]
-    assert (experiment.runs, experiment.quick_runs) == (10, 1)
+    assert quick == [{"protocol": p, "reporting_interval": i} for p in protocols for i in (1, 20)]
+    for e in STUDY.reproduction.experiments:
+        assert (e.runs, e.quick_runs) == (5, 1), e.name
+    placements = STUDY.reproduction.experiment("placements").point_list(DEFAULTS, quick=False)
+    # every protocol x 2 intervals x (clusters, columns, random 1-5)
+    assert len(placements) == len(protocols) * 2 * 7
 
 
 def test_the_run_step_imports_no_analysis():
@@ -164,7 +183,9 @@ def test_the_run_step_imports_no_analysis():
         ({"queue_limit": 50}, "unknown parameter 'queue_limit'"),
         ({"queue_packets": 0}, "must be >= 1"),
         ({"reporting_interval": 0}, "must be > 0"),
-        ({"interval_scale": 10.0}, "is not one of"),
+        ({"interval_scale": 5.0}, "is not one of"),
+        ({"placement": "grid"}, "is not one of"),
+        ({"transport_model": "ns3"}, "is not one of"),
         ({"short_range_m": 200.0}, "short_range_m must be smaller"),
         ({"start_time": 150.0}, "must be before duration"),
         ({"n_sources": 56}, "must be <= 55"),
@@ -219,19 +240,46 @@ def hand_made_raw():
     ])  # fmt: skip
     energy = pd.DataFrame({"node": [0, 1], "energy_j": [3.0, 3.2], "remaining_j": [1.0, 1.0]})
     performance = pd.DataFrame({"wall_s": [1.5], "events": [1234]})
-    return {"packets": packets, "counts": counts, "energy": energy, "performance": performance}
+    states = pd.DataFrame({
+        "node": [0, 1], "idle": [9.0, 8.0], "cca_busy": [0.5, 1.0], "tx": [0.2, 0.4],
+        "rx": [0.3, 0.6], "switching": [0.0, 0.0], "sleep": [0.0, 0.0], "off": [0.0, 0.0],
+    })  # fmt: skip
+    # AGT events: two UDP reports of sensor 1 sent, the second received 30 ms later, and
+    # an AODV-free TCP pure ACK from the sink (not data: ignored).
+    agent = pd.DataFrame({
+        "event": ["sent", "sent", "received", "sent"], "time": [1.0, 2.0, 2.030, 2.5],
+        "src": [1, 1, 1, 0], "dst": [0, 0, 0, 1], "ip_id": [0, 1, 1, 0],
+        "ip_protocol": [17, 17, 17, 6], "size": [264, 264, 264, 20],
+        "payload": [256, 256, 256, 0], "chunk_type": [255] * 4,
+    })  # fmt: skip
+    return {
+        "packets": packets, "counts": counts, "energy": energy, "performance": performance,
+        "states": states, "agent": agent,
+    }  # fmt: skip
 
 
 def test_analyse_computes_the_papers_metrics_by_hand():
     params = dict(DEFAULTS, duration=10.0, reporting_interval=2.0, n_sources=4)
     tables = analysis.analyse(hand_made_raw(), params)
-    assert list(tables) == ["summary", "packets", "counts", "energy", "performance"]
+    assert list(tables) == [
+        "summary", "energy_states", "packets", "counts", "energy", "performance", "states",
+        "agent",
+    ]  # fmt: skip
     s = tables["summary"].iloc[0]
     assert (s["sent"], s["delivered"], s["reporting_sensors"]) == (2, 1, 4)
     assert s["interval_s"] == 2.0 and s["delivery_ratio"] == 0.5
+    assert s["app_throughput_kbps"] == pytest.approx(256 * 8 / 10.0 / 1000)
+    assert s["app_delay_ms"] == pytest.approx(40.0)
+    # agent level: the received datagram (id 1) was sent at 2.0 s
     assert s["throughput_kbps"] == pytest.approx(256 * 8 / 10.0 / 1000)
-    assert s["mean_delay_ms"] == pytest.approx(40.0)
-    assert s["energy_per_node_j"] == pytest.approx(3.1)
+    assert s["mean_delay_ms"] == pytest.approx(30.0)
+    assert (s["agent_sent"], s["agent_received"]) == (2, 1)
+    # NS-2.35 charging: tx 0.660 W, rx + busy 0.395 W, idle 0
+    node0 = 0.2 * 0.660 + 0.8 * 0.395
+    node1 = 0.4 * 0.660 + 1.6 * 0.395
+    assert s["energy_per_node_j"] == pytest.approx((node0 + node1) / 2)
+    assert s["mica2_model_energy_per_node_j"] == pytest.approx(3.1)
+    assert s["idle_time_per_node_s"] == pytest.approx(8.5)
     assert s["routing_packets"] == 3  # AODV packets handed to the MACs
     assert s["mac_frames"] == 8 + 3 + 9  # every frame the PHYs sent
     assert s["data_frames"] == 8
@@ -244,6 +292,7 @@ def test_analyse_computes_the_papers_metrics_by_hand():
 def test_analyse_without_deliveries_gives_nan_loads():
     raw = hand_made_raw()
     raw["packets"] = raw["packets"][raw["packets"]["event"] == "sent"]
+    raw["agent"] = raw["agent"][raw["agent"]["event"] == "sent"]
     s = analysis.analyse(raw, DEFAULTS)["summary"].iloc[0]
     assert s["delivered"] == 0 and s["throughput_kbps"] == 0.0
     assert math.isnan(s["mean_delay_ms"]) and math.isnan(s["routing_load"])
@@ -346,16 +395,19 @@ def short_raw():
 
 
 def test_the_run_step_returns_raw_tables_only(short_raw):
-    assert set(short_raw) == {"packets", "counts", "energy", "performance"}
+    assert set(short_raw) == {"packets", "counts", "energy", "performance", "states", "agent"}
 
 
 def test_short_udp_run_delivers_reports(short_raw):
     tables = STUDY.analyse(short_raw, STUDY.validate(SHORT))
     s = tables["summary"].iloc[0]
-    # 4 sensors, one report a second from a random start in [1, 2) s to 6 s: 4 or 5 each.
-    assert 16 <= s["sent"] <= 20
+    # 4 sensors, one report a second from a random start in [1, 2) s to 6 s, the first at
+    # the start (NS-2's CBR): 5 each (4 if the start is exactly 2 s).
+    assert s["sent"] == 20
     assert 0 < s["delivered"] <= s["sent"]
-    assert s["throughput_kbps"] == pytest.approx(s["delivered"] * 256 * 8 / 6.0 / 1000)
+    assert s["app_throughput_kbps"] == pytest.approx(s["delivered"] * 256 * 8 / 6.0 / 1000)
+    # UDP: the agent level sees the same reports (NS-2 counts no UDP header bytes)
+    assert s["throughput_kbps"] == pytest.approx(s["app_throughput_kbps"])
     assert s["routing_packets"] > 0 and s["mac_frames"] > s["data_frames"] > 0
     assert 0 < s["mean_delay_ms"] < 1000
     # MICA2 radio: at least the 10 mA listening current for 6 s at 3 V on every node.
@@ -366,7 +418,7 @@ def test_short_udp_run_delivers_reports(short_raw):
 
 def test_same_seed_and_run_give_identical_results(short_raw):
     again = STUDY.run(STUDY.validate(SHORT), 1, 1)
-    for name in ("counts", "energy", "packets"):
+    for name in ("counts", "energy", "packets", "states", "agent"):
         assert again[name].equals(short_raw[name]), name
     assert again["performance"]["events"].equals(short_raw["performance"]["events"])
 
@@ -376,4 +428,4 @@ def test_short_sctp_run_delivers_reports():
     s = STUDY.simulate(dict(SHORT, protocol="sctp"), seed=1, run=1)["summary"].iloc[0]
     assert s["sent"] > 0
     assert 0 < s["delivered"] <= s["sent"]
-    assert s["throughput_kbps"] == pytest.approx(s["delivered"] * 256 * 8 / 6.0 / 1000)
+    assert s["app_throughput_kbps"] == pytest.approx(s["delivered"] * 256 * 8 / 6.0 / 1000)

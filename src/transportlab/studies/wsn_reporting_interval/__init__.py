@@ -6,15 +6,20 @@ CBR reports of 256 bytes to one sink) for five data reporting intervals. This
 module rebuilds that network with ns-3's real models. Where the paper leaves a
 choice open, the decision is made here, in one place, and stated:
 
-Placement (Figure 1 is not legible in the seed). 7 columns x 8 rows over
-800 m x 400 m: columns 114.3 m apart (x = 57.1 ... 742.9 m), rows 50 m apart
-(y = 25 ... 375 m). Every column holds one 150-m node in row 3 (y = 175 m):
-these are the gateways 1-7, forming a backbone 114.3 m per hop. The sink, node
-0, sits in the centre column at (400, 225) and reaches gateways 3, 4 and 5
-(50 m and 124.7 m). The 48 short-range (60 m) sensors, nodes 8-55, fill the
-other places column by column and reach each other only vertically (50 m), so
-every sensor's route is "up or down its column to the gateway, then along the
-backbone" - the role the paper gives to nodes 1-7.
+Placement (``placement``; Figure 1, the field, is missing from the seed). The text fixes
+node 0 as the sink, nodes 1-7 as gateways, 150 m for them and 60 m for the 48 other
+sensors, 56 nodes on 800 m x 400 m. The default, ``clusters``, is chosen by link facts
+(``network.connectivity``), not by results: it is the placement offered in which every
+link works both ways and every sensor has a two-way route to the sink. A 60-m sensor
+that hears a 150-m node must be within 60 m of it, and one two 60-m hops from a 150-m
+node is within 120 m of it, so each sensor sits within 60 m of one 150-m node and
+more than 150 m from the others: the sink and gateways form a zig-zag backbone (105 m
+apart in x, alternately 50 m above and below y = 200 m: 145 m per hop; the sink is the
+4th of 8), each with six sensors in a 3 x 2 grid on its outer side (<= 52.2 m from
+their head, >= 154 m from any other 150-m node). ``columns`` is the earlier layout
+(7 columns x 8 rows, one gateway per column, the sink at (400, 225); 150-m gateways
+reach 60-m sensors of the next columns one way); ``random`` draws a deployment from
+``placement_seed`` (``network._random_positions``).
 
 Radio (Table 1 and NS-2's defaults). NS-2's receive threshold RXThresh =
 3.652e-10 W (Table 1) and carrier-sense threshold CSThresh = 1.559e-11 W
@@ -38,17 +43,33 @@ Routing: AODV with NS-2's aodv.h constants (no HELLO messages: link-layer
 feedback, active route timeout 10 s, expanding ring 5/2/7, 3 RREQ retries,
 30 ms node traversal time, network diameter 30).
 
-Energy: MICA2 mote radio (Crossbow MPR400 datasheet, 2 AA cells): 3.0 V,
-receive 10 mA (also while listening, as a CC1000 listens in receive mode),
-transmit 27 mA, sleep 1 uA, initial energy 27 kJ (2500 mAh at 3 V, never
-depleted in 100 s).
+Reports: NS-2's CBR (``ns3::Ns2CbrApplication``): the first 256-byte report at the
+sensor's start, then one per interval.
+
+Transport (``transport_model``): ``ns2`` (default) is NS-2's Agent/TCP, i.e. Tahoe
+(src/tcp-tahoe) with NS-2's defaults (1000-byte packets: each report becomes one, as
+NS-2's TCP counts packets; window 20, initial window 2, initial RTO 3 s, minimum RTO
+0.2 s, an ACK per packet, no give-up), and SCTP with the NS-2.35 preset; ``modern``
+is ``tcp_variant`` with one 256-byte report per segment and SCTP's RFC 9260 defaults.
+
+Metrics: throughput and delay as an NS-2 trace gives them, agent send to sink agent
+receive (``ns3::AgentTraceRecorder``), next to the application-level ones.
+
+Energy (``energy_model``, applied to the time each radio spends in each state,
+``ns3::WifiStateTimes``): ``ns2`` (default) is what NS-2.35's WirelessPhy charges when a
+script gives no energy parameters, as the seed gives none: tx 0.660 W, rx 0.395 W for
+every frame above the carrier-sense threshold, idle ``idle_power_w`` (NS-2: 0 W);
+``mica2`` is the MICA2 mote radio (Crossbow MPR400 datasheet): 3.0 V, receive 10 mA
+(also while listening, as a CC1000 listens in receive mode), transmit 27 mA, sleep
+1 uA; ns-3's WifiRadioEnergyModel runs with it too (initial energy 27 kJ, never
+depleted in 100 s), as a cross-check.
 
 Reporting interval. Table 1 lists 1, 2, 5, 10, 20 s; the Annexure says the
 tables' intervals are "scaled down by the factor 10". ``interval_scale``
 multiplies the printed interval: 1.0 takes Table 1 at face value (the
 default: the published UDP throughputs, 105.7 ... 5.43, are 94-96 % of what 55
-sensors offer at 1-20 s, 112.6 ... 5.6 kb/s), 0.1 reads the remark as "the real
-intervals are 0.1-2 s".
+sensors offer at 1-20 s, 112.6 ... 5.6 kb/s), 10.0 takes the remark literally (the
+printed values are the real ones divided by 10: 10-200 s), 0.1 the opposite.
 
 Files: ``parameters.py`` (declared parameters, constants, which sensors report),
 ``network.py`` (placement and radio arithmetic, no ns-3), ``scenario.py`` (``run``:

@@ -13,20 +13,37 @@ import pandas as pd
 
 from transportlab.stats import confidence_interval
 from transportlab.studies.wsn_reporting_interval.parameters import (
+    MICA2,
+    NS2_ENERGY,
     PRINTED_INTERVALS,
+    SINK,
     effective_interval_s,
     sources,
 )
 
-#: summary column -> (published metric, unit, axis label), in the order of the figures
+#: summary column -> (published metric, unit, axis label), in the order of the figures.
+#: Throughput and delay as an NS-2 trace defines them (agent level, see ``agent_metrics``);
+#: the application-level ones are ``app_throughput_kbps`` and ``app_delay_ms``.
 METRICS = {
-    "throughput_kbps": ("throughput", "kbps", "throughput at the sink (kb/s)"),
+    "throughput_kbps": ("throughput", "kbps", "agent throughput at the sink (kb/s)"),
     "energy_per_node_j": ("consumed_energy", "J", "energy per node (J)"),
     "routing_load": ("routing_load", "ratio", "routing packets per delivered packet"),
     "mac_load": ("mac_load", "ratio", "MAC frames per delivered packet"),
     "dropped_packets": ("dropped_packets", "packets", "dropped packets"),
-    "mean_delay_ms": ("e2e_delay", "ms", "end-to-end delay (ms)"),
+    "mean_delay_ms": ("e2e_delay", "ms", "agent end-to-end delay (ms)"),
 }
+#: the application-level counterparts of the two agent-level metrics
+APP_METRICS = {
+    "app_throughput_kbps": ("throughput", "kbps", "report throughput at the sink (kb/s)"),
+    "app_delay_ms": ("e2e_delay", "ms", "report delay, write to sink read (ms)"),
+}
+
+TCP, UDP, SCTP = 6, 17, 132
+SCTP_DATA_CHUNK = 0
+#: bytes an NS-2 trace line shows beyond ns-3's transport bytes: the 20-byte IP header
+#: (TCP: 1000 + 20 TCP + 20 IP = NS-2's 1040; SCTP: chunks + 12 + 20 as sctp.cc), and
+#: for UDP none of the headers (NS-2's Agent/UDP adds no header bytes: the payload)
+NS2_TRACE_EXTRA = {TCP: 20, SCTP: 20}
 
 # Drops that NS-2's trace would show as a "D" line: collisions and receptions lost while busy
 # (PHY), queue overflow and retry-limit drops (MAC), no-route/TTL drops (IP/AODV) and ARP drops.
@@ -50,10 +67,18 @@ DATA_CLASSES = ("tcp-data", "udp-data", "sctp-data")
 
 
 def analyse(raw: Mapping[str, pd.DataFrame], params: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
-    """One replication's tables: ``summary`` (one row, :func:`summarise`) and the raw tables."""
+    """One replication's tables: ``summary`` (one row, :func:`summarise`), ``energy_states``
+    (:func:`energy_breakdown`) and the raw tables."""
     events = int(raw["performance"]["events"].iloc[0])
     summary = summarise(params, raw["packets"], raw["counts"], raw["energy"], events)
-    tables = {"summary": pd.DataFrame([summary])}
+    summary.update(agent_metrics(raw["agent"], params))
+    breakdown = energy_breakdown(raw["states"], params)
+    summary["energy_per_node_j"] = float(breakdown["energy_j"].mean())
+    summary["mica2_model_energy_per_node_j"] = float(raw["energy"]["energy_j"].mean())
+    for state in ("tx", "rx", "idle"):
+        summary[f"{state}_time_per_node_s"] = float(breakdown[f"{state}_s"].mean())
+        summary[f"{state}_energy_per_node_j"] = float(breakdown[f"{state}_j"].mean())
+    tables = {"summary": pd.DataFrame([summary]), "energy_states": breakdown}
     tables.update((name, frame) for name, frame in raw.items())
     return tables
 
@@ -67,9 +92,12 @@ def summarise(
 ) -> dict[str, Any]:
     """The metrics of one run, as the paper defines them.
 
-    Throughput: application bytes received at the sink over the whole run;
-    delay: mean one-way delay of the delivered reports; energy: mean over all
-    56 nodes; routing load: AODV packets sent by the MACs per delivered report;
+    Application level (``app_*``): report bytes received at the sink over the whole
+    run, mean delay of the delivered reports from the write to the sink's read (the
+    agent-level throughput and delay, the compared ones, come from
+    :func:`agent_metrics`); energy: mean over all 56 nodes (replaced by
+    :func:`energy_breakdown` in :func:`analyse`); routing load: AODV packets sent by
+    the MACs per delivered report;
     MAC load: frames sent by the PHYs (RTS, CTS, data, ACK, broadcasts) per
     delivered report; dropped packets: every drop NS-2's trace would show
     (:data:`DROP_SOURCES` without :data:`NOT_A_DROP`).
@@ -94,8 +122,8 @@ def summarise(
         "sent": int(len(sent)),
         "delivered": delivered,
         "delivery_ratio": delivered / len(sent) if len(sent) else np.nan,
-        "throughput_kbps": float(received["size"].sum()) * 8 / duration / 1000.0,
-        "mean_delay_ms": float(received["delay"].mean() * 1000.0) if delivered else np.nan,
+        "app_throughput_kbps": delivered * params["packet_size"] * 8 / duration / 1000.0,
+        "app_delay_ms": float(received["delay"].mean() * 1000.0) if delivered else np.nan,
         "energy_per_node_j": float(energy["energy_j"].mean()),
         "routing_packets": routing_packets,
         "mac_frames": mac_frames,
@@ -106,6 +134,93 @@ def summarise(
         "mac_load": mac_frames / delivered if delivered else np.nan,
         "events": events,
     }
+
+
+def _data_packets(agent: pd.DataFrame) -> pd.DataFrame:
+    """Agent events of data packets from a sensor to the sink (no SYN/ACK, no SCTP control)."""
+    to_sink = agent["dst"] == SINK
+    data = np.where(
+        agent["ip_protocol"] == SCTP,
+        agent["chunk_type"] == SCTP_DATA_CHUNK,
+        agent["payload"] > 0,
+    )
+    return agent[to_sink & data]
+
+
+def agent_metrics(agent: pd.DataFrame, params: Mapping[str, Any]) -> dict[str, Any]:
+    """Throughput and delay as NS-2's trace defines them, from the AGT events.
+
+    An NS-2 trace has an ``s`` line with ``AGT`` when a transport agent sends a packet
+    and an ``r`` line with ``AGT`` when the destination's agent receives it; the usual
+    AWK scripts (and the seed's definition of E2E, "the time that data packet n was
+    received" minus "the time that data packet n was sent", over the packets received)
+    take delay = r time - s time of the same packet (uid) and throughput = the
+    bytes of the ``r AGT`` data lines over the run. Here the packet is an IP datagram
+    (source, destination, protocol, identification: a retransmission is a new one),
+    its bytes as NS-2 writes them (:data:`NS2_TRACE_EXTRA`). Data packets only: TCP
+    segments with payload, UDP reports, SCTP packets starting with a DATA chunk.
+    """
+    data = _data_packets(agent)
+    key = ["src", "dst", "ip_protocol", "ip_id"]
+    sent = data[data["event"] == "sent"]
+    received = data[data["event"] == "received"]
+    # Keep the last send of a datagram key before each receive (ids are 16-bit per flow).
+    matched = pd.merge_asof(
+        received.sort_values("time"),
+        sent.sort_values("time")[[*key, "time"]].rename(columns={"time": "sent_time"}),
+        left_on="time",
+        right_on="sent_time",
+        by=key,
+        direction="backward",
+    )
+    extra = matched["ip_protocol"].map(NS2_TRACE_EXTRA).fillna(0)
+    udp = matched["ip_protocol"] == UDP
+    trace_bytes = np.where(udp, matched["payload"], matched["size"] + extra)
+    delays = (matched["time"] - matched["sent_time"]).dropna()
+    duration = params["duration"]
+    return {
+        "agent_sent": int(len(sent)),
+        "agent_received": int(len(received)),
+        "throughput_kbps": float(np.sum(trace_bytes)) * 8 / duration / 1000.0,
+        "mean_delay_ms": float(delays.mean() * 1000.0) if len(delays) else np.nan,
+    }
+
+
+def energy_breakdown(states: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
+    """Per node: seconds and joules in tx, rx and idle under ``energy_model``.
+
+    ``states`` holds each PHY's seconds per WifiPhyState. NS-2.35's WirelessPhy (``ns2``)
+    charges Pt_consume_ 0.660 W while sending and Pr_consume_ 0.395 W for every packet
+    whose power is above CSThresh_, decodable or not: ns-3's RX (a frame above the
+    reception threshold) and CCA_BUSY (energy above the carrier-sense threshold, the
+    same CSThresh here) together; the rest is idle at ``idle_power_w`` (0 by default).
+    ``mica2``: 3 V x (27 mA tx, 10 mA rx, busy, idle and switching, 1 uA sleep), what
+    ns-3's WifiRadioEnergyModel charges in the scenario.
+    """
+    tx = states["tx"]
+    rx = states["rx"] + states["cca_busy"]
+    idle = states["idle"] + states["switching"]
+    sleep = states["sleep"] + states["off"]
+    if params["energy_model"] == "ns2":
+        p_tx, p_rx = NS2_ENERGY["tx_power_w"], NS2_ENERGY["rx_power_w"]
+        p_idle, p_sleep = params["idle_power_w"], NS2_ENERGY["sleep_power_w"]
+    else:
+        v = MICA2["voltage_v"]
+        p_tx, p_rx = v * MICA2["tx_current_a"], v * MICA2["rx_current_a"]
+        p_idle, p_sleep = v * MICA2["idle_current_a"], v * MICA2["sleep_current_a"]
+    frame = pd.DataFrame(
+        {
+            "node": states["node"],
+            "tx_s": tx,
+            "rx_s": rx,
+            "idle_s": idle,
+            "tx_j": tx * p_tx,
+            "rx_j": rx * p_rx,
+            "idle_j": idle * p_idle,
+        }
+    )
+    frame["energy_j"] = frame["tx_j"] + frame["rx_j"] + frame["idle_j"] + sleep * p_sleep
+    return frame
 
 
 def per_interval(summary: pd.DataFrame) -> pd.DataFrame:

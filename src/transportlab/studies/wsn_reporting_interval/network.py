@@ -9,12 +9,20 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from transportlab.studies.wsn_reporting_interval.parameters import (
     ANTENNA_HEIGHT_M,
+    CLUSTER_DX_M,
+    CLUSTER_DY_M,
+    CLUSTER_SENSOR_DX_M,
+    CLUSTER_SENSOR_DY_M,
     COLUMN_SPACING_M,
     COLUMNS,
+    DEFAULT_PLACEMENT,
+    FIELD_X_M,
+    FIELD_Y_M,
     GATEWAY_ROW,
     GATEWAYS,
     N_NODES,
@@ -79,10 +87,15 @@ def w_to_dbm(watts: float) -> float:
 
 
 # --- placement -----------------------------------------------------------------------------------
+#
+# The seed fixes: node 0 is the sink, nodes 1-7 are gateways, sink and gateways reach
+# 150 m, the other 48 sensors 60 m, 56 nodes on 800 m x 400 m (Table 1). Figure 1, the
+# field itself, is missing from the text, so where the nodes stand is a choice: the
+# ``placement`` parameter offers three.
 
 
-def positions() -> list[tuple[float, float]]:
-    """(x, y) of nodes 0..55 in metres; see the package docstring."""
+def _column_positions() -> list[tuple[float, float]]:
+    """``columns``: the layout used before placements became a parameter (see the docstring)."""
 
     def place(column: int, row: int) -> tuple[float, float]:
         return ((column + 0.5) * COLUMN_SPACING_M, (row + 0.5) * ROW_SPACING_M)
@@ -94,6 +107,87 @@ def positions() -> list[tuple[float, float]]:
         for row in range(ROWS):
             if (column, row) not in taken:
                 result.append(place(column, row))
+    return result
+
+
+def _cluster_positions() -> list[tuple[float, float]]:
+    """``clusters``: every link symmetric, every sensor one 60-m hop from a 150-m node.
+
+    Why this shape: a 60-m sensor that hears a 150-m node must be within 60 m of it,
+    or the 150-m node reaches it one way only (the asymmetric links of ``columns``);
+    and a sensor two 60-m hops from a 150-m node is within 120 m of it, so every
+    sensor must sit within 60 m of one 150-m node and more than 150 m from all the
+    others. The eight 150-m nodes form a zig-zag backbone across the field,
+    :data:`CLUSTER_DX_M` apart in x and alternately :data:`CLUSTER_DY_M` above and
+    below y = 200 m (145 m per backbone hop); each holds a cluster of six sensors in a
+    3 x 2 grid (15 m apart in x, 25 and 50 m out in y) on its outer side. The margins
+    to the two ranges are at least 4 m (sensor to own head <= 52.2 m, to any other
+    150-m node >= 154.0 m, backbone hop 145.0 m), so no link is at the edge of a range.
+    The sink is the fourth backbone node (x = 347.5 m); sensors 8 + 6k ... 13 + 6k
+    belong to 150-m node k (k = 0 is the sink).
+    """
+    heads = [
+        (400.0 + CLUSTER_DX_M * (i - 3.5), 200.0 + (CLUSTER_DY_M if i % 2 == 0 else -CLUSTER_DY_M))
+        for i in range(8)
+    ]
+    # Backbone position of the sink and of gateways 1..7, in node order.
+    order = [3, 0, 1, 2, 4, 5, 6, 7]
+    result = [heads[i] for i in order]
+    for i in order:
+        x, y = heads[i]
+        outward = 1.0 if y > 200.0 else -1.0
+        for dy in CLUSTER_SENSOR_DY_M:
+            for dx in CLUSTER_SENSOR_DX_M:
+                result.append((x + dx, y + outward * dy))
+    return result
+
+
+def _random_positions(seed: int) -> list[tuple[float, float]]:
+    """``random``: a random deployment with the seed's roles, drawn from ``placement_seed``.
+
+    The sink at the field's centre; each gateway uniform at 100-145 m from a
+    uniformly chosen node already placed among the sink and earlier gateways (so
+    the 150-m backbone is connected, as gateways "act as gateway to sink node");
+    each 60-m sensor uniform in the disk of radius 55 m around a uniformly chosen
+    150-m node. Points outside the field are drawn again. Nothing keeps a sensor
+    away from the other 150-m nodes, so some links are one-way and some sensors
+    may have no two-way route (``connectivity`` says how many). numpy's PCG64,
+    independent of the run's seed: a placement is the same in every run.
+    """
+    rng = np.random.default_rng(seed)
+
+    def inside(x: float, y: float) -> bool:
+        return 0.0 <= x <= FIELD_X_M and 0.0 <= y <= FIELD_Y_M
+
+    def around(centre, low: float, high: float) -> tuple[float, float]:
+        while True:
+            r = math.sqrt(rng.uniform(low * low, high * high))  # uniform over the annulus
+            a = rng.uniform(0.0, 2.0 * math.pi)
+            x, y = centre[0] + r * math.cos(a), centre[1] + r * math.sin(a)
+            if inside(x, y):
+                return (float(x), float(y))
+
+    heads = [(FIELD_X_M / 2, FIELD_Y_M / 2)]
+    for _ in GATEWAYS:
+        heads.append(around(heads[int(rng.integers(len(heads)))], 100.0, 145.0))
+    sensors = [
+        around(heads[int(rng.integers(len(heads)))], 0.0, 55.0)
+        for _ in range(N_NODES - len(heads))
+    ]
+    return heads + sensors
+
+
+def positions(params: Mapping[str, Any] | None = None) -> list[tuple[float, float]]:
+    """(x, y) of nodes 0..55 in metres for ``params['placement']`` (default: the default)."""
+    placement = (params or {}).get("placement", DEFAULT_PLACEMENT)
+    if placement == "clusters":
+        result = _cluster_positions()
+    elif placement == "columns":
+        result = _column_positions()
+    elif placement == "random":
+        result = _random_positions(int((params or {}).get("placement_seed", 1)))
+    else:
+        raise ValueError(f"unknown placement {placement!r}")
     assert len(result) == N_NODES
     return result
 
@@ -111,7 +205,7 @@ def node_ranges(params: Mapping[str, Any]) -> list[float]:
 
 def link_table(params: Mapping[str, Any]) -> pd.DataFrame:
     """Every ordered pair (a, b) with its distance and whether b receives a's frames."""
-    pos = positions()
+    pos = positions(params)
     ranges = node_ranges(params)
     rows = []
     for a in range(N_NODES):
@@ -120,3 +214,44 @@ def link_table(params: Mapping[str, Any]) -> pd.DataFrame:
                 d = math.dist(pos[a], pos[b])
                 rows.append({"tx": a, "rx": b, "distance_m": d, "receives": d <= ranges[a]})
     return pd.DataFrame(rows)
+
+
+def connectivity(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Link facts of a placement: what decides the default, before anything is simulated.
+
+    ``asymmetric_links``: unordered pairs where one node receives the other but not the
+    reverse (802.11 unicast needs both directions: RTS/CTS, DATA/ACK); ``connected_sensors``:
+    sensors with a path of symmetric links to the sink (the ones AODV can serve);
+    ``max_hops``: the longest such shortest path.
+    """
+    links = link_table(params)
+    receives = {
+        (a, b) for a, b, r in zip(links["tx"], links["rx"], links["receives"], strict=True) if r
+    }
+    # An unordered pair with one direction only appears once among the ordered pairs.
+    asymmetric = sum(1 for a, b in receives if (b, a) not in receives)
+    neighbours: dict[int, list[int]] = {n: [] for n in range(N_NODES)}
+    for a, b in receives:
+        if (b, a) in receives:
+            neighbours[a].append(b)
+    hops = {SINK: 0}
+    frontier = [SINK]
+    while frontier:
+        nxt = []
+        for node in frontier:
+            for other in neighbours[node]:
+                if other not in hops:
+                    hops[other] = hops[node] + 1
+                    nxt.append(other)
+        frontier = nxt
+    return {
+        "placement": params.get("placement", DEFAULT_PLACEMENT),
+        "placement_seed": params.get("placement_seed", 1),
+        "links": len(receives),
+        "asymmetric_links": asymmetric,
+        "connected_sensors": len(hops) - 1,
+        "max_hops": max(hops.values()),
+        "mean_hops": float(np.mean([h for n, h in hops.items() if n != SINK]))
+        if len(hops) > 1
+        else float("nan"),
+    }

@@ -23,6 +23,16 @@ GATEWAY_ROW = 3
 SINK_COLUMN, SINK_ROW = 3, 4
 ANTENNA_HEIGHT_M = 1.5  # NS-2 Antenna/OmniAntenna Z_
 
+# --- placements (network.positions) ---------------------------------------------------------
+
+PLACEMENTS = ("clusters", "columns", "random")
+#: every link symmetric and every sensor routable (network.connectivity); not chosen by results
+DEFAULT_PLACEMENT = "clusters"
+CLUSTER_DX_M = 105.0  # backbone spacing in x
+CLUSTER_DY_M = 50.0  # backbone nodes alternately 50 m above and below y = 200 m
+CLUSTER_SENSOR_DX_M = (-15.0, 0.0, 15.0)
+CLUSTER_SENSOR_DY_M = (25.0, 50.0)
+
 # --- NS-2 radio facts ------------------------------------------------------------------------
 
 NS2_RX_THRESHOLD_W = 3.652e-10  # seed Table 1 (and NS-2's default RXThresh_)
@@ -35,8 +45,28 @@ DSSS_CHANNEL_WIDTH_MHZ = 22.0
 # --- transports and reports ------------------------------------------------------------------
 
 SINK_PORT_BASE = 5000
+TRANSPORT_MODELS = ("ns2", "modern")
+#: NS-2 Agent/TCP (ns2-defaults.md): packetSize_ 1000, window_ 20, windowInit_ 2,
+#: rtxcur_init_ 3 s, minrto_ 0.2 s, an ACK per packet (TCPSink)
+NS2_TCP = {
+    "packet_size": 1000,
+    "window": 20,
+    "window_init": 2,
+    "initial_rto_s": 3.0,
+    "min_rto_s": 0.2,
+}
 #: Table 1's data reporting intervals (s), as printed
 PRINTED_INTERVALS = (1.0, 2.0, 5.0, 10.0, 20.0)
+
+# --- energy: NS-2.35 WirelessPhy's own charging (mac/wireless-phy.cc, no -txPower etc. given)
+
+NS2_ENERGY = {
+    "tx_power_w": 0.660,  # Pt_consume_
+    "rx_power_w": 0.395,  # Pr_consume_: every packet above CSThresh_
+    "idle_power_w": 0.0,  # P_idle_ (the 0.035 W line is commented out)
+    "sleep_power_w": 0.0,
+}
+ENERGY_MODELS = ("ns2", "mica2")
 
 # --- energy: MICA2 (Crossbow MPR400 datasheet) -------------------------------------------------
 
@@ -60,6 +90,25 @@ def sources(params: Mapping[str, Any]) -> list[int]:
     if n == 0:
         return sensors
     return sensors[:: max(1, len(sensors) // n)][:n]
+
+
+def ns2_tcp_write_bytes(app_bytes: int, packet_size: int = NS2_TCP["packet_size"]) -> int:
+    """Bytes NS-2's Agent/TCP sends for one application write of ``app_bytes``.
+
+    ``TcpAgent::sendmsg(nbytes)`` adds ``nbytes / size_ + (nbytes % size_ ? 1 : 0)``
+    packets to ``curseq_``, and every packet is ``size_`` bytes: NS-2's TCP counts
+    packets, so a 256-byte report leaves as one 1000-byte segment.
+    """
+    if app_bytes <= 0 or packet_size <= 0:
+        raise ValueError("app_bytes and packet_size must be positive")
+    return -(-app_bytes // packet_size) * packet_size
+
+
+def write_bytes(params: Mapping[str, Any]) -> int:
+    """Bytes one report hands to the transport: padded to NS-2's packets for TCP in ns2 mode."""
+    if params["protocol"] == "tcp" and params["transport_model"] == "ns2":
+        return ns2_tcp_write_bytes(params["packet_size"])
+    return params["packet_size"]
 
 
 def effective_interval_s(params: Mapping[str, Any]) -> float:
@@ -114,9 +163,10 @@ PARAMETERS = ParameterSpace(
         "interval_scale",
         1.0,
         float,
-        "factor applied to the printed interval (1.0: Table 1 as printed; 0.1: the "
-        "Annexure's 'scaled by 10' read as 0.1-2 s)",
-        choices=(1.0, 0.1),
+        "factor applied to the printed interval (1.0: Table 1 as printed; 10.0: the "
+        "Annexure's 'scaled down by the factor 10' taken literally, 10-200 s; 0.1: the "
+        "opposite, 0.1-2 s)",
+        choices=(1.0, 10.0, 0.1),
     ),
     Param(
         "duration",
@@ -197,8 +247,50 @@ PARAMETERS = ParameterSpace(
         "tcp_variant",
         "ns3::TcpNewReno",
         str,
-        "ns-3 TCP congestion control",
+        "ns-3 TCP congestion control with transport_model 'modern' (ns2: Tahoe)",
         choices=("ns3::TcpNewReno", "ns3::TcpCubic", "ns3::TcpLinuxReno"),
+    ),
+    Param(
+        "transport_model",
+        "ns2",
+        str,
+        "ns2: NS-2's Agent/TCP (Tahoe, 1000-byte packets fed by the reports, initial RTO "
+        "3 s, window 20) and the NS-2.35 SCTP preset; modern: tcp_variant with one report "
+        "per segment and the SCTP model's RFC 9260 defaults",
+        choices=TRANSPORT_MODELS,
+    ),
+    Param(
+        "placement",
+        DEFAULT_PLACEMENT,
+        str,
+        "node placement: clusters (every link symmetric), columns (the earlier layout, "
+        "asymmetric 150-m/60-m links), random (placement_seed)",
+        choices=PLACEMENTS,
+    ),
+    Param(
+        "placement_seed",
+        1,
+        int,
+        "seed of the random placement (ignored by the others)",
+        minimum=1,
+    ),
+    Param(
+        "energy_model",
+        "ns2",
+        str,
+        "ns2: NS-2.35 WirelessPhy's charging (tx 0.660 W, rx 0.395 W above the carrier-sense "
+        "threshold, idle idle_power_w); mica2: the MICA2 mote currents at 3 V",
+        choices=ENERGY_MODELS,
+        analysis_only=True,
+    ),
+    Param(
+        "idle_power_w",
+        0.0,
+        float,
+        "idle power of the ns2 energy model (NS-2.35's P_idle_ default: 0)",
+        minimum=0.0,
+        unit="W",
+        analysis_only=True,
     ),
     consistency=[_positive_range, _warmup_before_stop, _sctp_built],
 )

@@ -1,10 +1,22 @@
-"""What reproducing the sensor-network study means: the interval sweep, Tables 2-4, figures.
+"""What reproducing the sensor-network study means: the experiments, Tables 2-4, figures.
 
-One experiment, ``intervals``: every protocol this build has (UDP, TCP and, with the
-SCTP model, SCTP) at each of Table 1's reporting intervals, 10 runs per point; quick
-mode runs the intervals 1, 5 and 20 s with 1 run (and the quick parameters: 20 s,
-11 reporting sensors). The comparison has one row per published number of Tables 2-4
-(the ``Avg`` rows only when all five intervals ran); ``summary.csv`` holds every run.
+Experiments (full mode: 5 runs per point; quick mode: 1 run, the quick parameters
+20 s and 11 reporting sensors, and fewer points; points shared between experiments
+are simulated once, the cache key being the parameters):
+
+- ``intervals``: every protocol this build has (UDP, TCP and, with the SCTP model,
+  SCTP) at each of Table 1's intervals, with the declared defaults (placement
+  ``clusters``, NS-2 transports). The comparison with Tables 2-4 uses it.
+- ``placements``: every protocol at the intervals 1 and 20 s on the ``clusters``
+  and ``columns`` placements and on random placements 1-5 (5 runs each): the
+  sensitivity of every metric to where the nodes stand (Figure 1 is missing).
+- ``transport_models``: TCP and SCTP with ``transport_model`` ns2 and modern at
+  every interval.
+- ``interval_scale``: every protocol with the Annexure's "scaled down by the factor
+  10" taken literally (``interval_scale`` 10: 10-200 s).
+
+The idle-power sweep (``idle_power`` table) needs no simulation: energy is computed
+from the time each radio spent in each state (``analysis.energy_breakdown``).
 """
 
 from __future__ import annotations
@@ -18,11 +30,20 @@ import pandas as pd
 from transportlab import plotting, published
 from transportlab.ns3util import sctp_available
 from transportlab.studies.wsn_reporting_interval import analysis
-from transportlab.studies.wsn_reporting_interval.parameters import PRINTED_INTERVALS
+from transportlab.studies.wsn_reporting_interval.parameters import (
+    PRINTED_INTERVALS,
+    TRANSPORT_MODELS,
+)
 from transportlab.study import Experiment, Reproduction
 
 STUDY_NAME = "wsn_reporting_interval"
-QUICK_INTERVALS = (1.0, 5.0, 20.0)
+QUICK_INTERVALS = (1.0, 20.0)
+FULL_RUNS = 5
+#: placements swept: the two fixed ones, then random placements 1..RANDOM_PLACEMENTS
+RANDOM_PLACEMENTS = 5
+PLACEMENT_INTERVALS = (1.0, 20.0)
+#: idle powers (W) of the ns2 energy model swept in ``idle_power``
+IDLE_POWERS_W = (0.0, 0.002, 0.005, 0.01, 0.02, 0.035, 0.05)
 
 
 def protocols() -> list[str]:
@@ -54,7 +75,96 @@ INTERVALS = Experiment(
     description="UDP, TCP and SCTP sensor reports at each data reporting interval",
     points=interval_points,
     quick_points=quick_interval_points,
-    runs=10,
+    runs=FULL_RUNS,
+    quick_runs=1,
+)
+
+
+def placement_label(point: Mapping[str, Any]) -> str:
+    """``clusters``, ``columns`` or ``random 3`` (the placement seed)."""
+    if point["placement"] == "random":
+        return f"random {point['placement_seed']}"
+    return point["placement"]
+
+
+def _placements(randoms: int) -> list[dict[str, Any]]:
+    fixed = [{"placement": "clusters"}, {"placement": "columns"}]
+    return fixed + [{"placement": "random", "placement_seed": k} for k in range(1, randoms + 1)]
+
+
+def placement_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every protocol at 1 and 20 s on clusters, columns and random placements 1-5."""
+    return [
+        {"protocol": protocol, "reporting_interval": interval, **placement}
+        for protocol in protocols()
+        for interval in PLACEMENT_INTERVALS
+        for placement in _placements(RANDOM_PLACEMENTS)
+    ]
+
+
+def quick_placement_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """UDP at 1 s on clusters, columns and random placements 1-2 (quick mode)."""
+    return [{"protocol": "udp", "reporting_interval": 1.0, **p} for p in _placements(2)]
+
+
+PLACEMENTS = Experiment(
+    name="placements",
+    description="every metric on the clusters, columns and five random placements",
+    points=placement_points,
+    quick_points=quick_placement_points,
+    runs=FULL_RUNS,
+    quick_runs=1,
+)
+
+
+def transport_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """TCP and SCTP (with the model) with NS-2's and modern transport settings, every interval."""
+    return [
+        {"protocol": protocol, "transport_model": model, "reporting_interval": interval}
+        for protocol in protocols()
+        if protocol != "udp"
+        for model in TRANSPORT_MODELS
+        for interval in PRINTED_INTERVALS
+    ]
+
+
+def quick_transport_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """TCP with both transport models at 1 s (quick mode)."""
+    return [
+        {"protocol": "tcp", "transport_model": model, "reporting_interval": 1.0}
+        for model in TRANSPORT_MODELS
+    ]
+
+
+TRANSPORTS = Experiment(
+    name="transport_models",
+    description="TCP and SCTP as NS-2's agents (ns2) and with modern settings",
+    points=transport_points,
+    quick_points=quick_transport_points,
+    runs=FULL_RUNS,
+    quick_runs=1,
+)
+
+
+def scale_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every protocol and printed interval with interval_scale 10 (the Annexure literally)."""
+    return [dict(p, interval_scale=10.0) for p in _points(PRINTED_INTERVALS)]
+
+
+def quick_scale_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """UDP and TCP at printed 1 s read as 10 s (quick mode)."""
+    return [
+        {"protocol": protocol, "reporting_interval": 1.0, "interval_scale": 10.0}
+        for protocol in ("udp", "tcp")
+    ]
+
+
+SCALE = Experiment(
+    name="interval_scale",
+    description="the Annexure's 'scaled down by the factor 10' taken literally (10-200 s)",
+    points=scale_points,
+    quick_points=quick_scale_points,
+    runs=FULL_RUNS,
     quick_runs=1,
 )
 
@@ -68,6 +178,123 @@ def comparison(results) -> pd.DataFrame:
 def summary(results) -> pd.DataFrame:
     """Every run: its parameters, seed, run and metrics (``analysis.summarise``)."""
     return results["intervals"]["summary"]
+
+
+def _mean_ci(frame: pd.DataFrame, by: list[str], columns: list[str]) -> pd.DataFrame:
+    """Mean and 95 % half-width of ``columns`` per ``by`` group, plus the number of values."""
+    grouped = frame.groupby(by)
+    out = grouped[columns].mean()
+    for column in columns:
+        out[f"{column}_ci"] = grouped[column].agg(analysis.half_width)
+    out["n"] = grouped.size()
+    return out.reset_index()
+
+
+def connectivity_table(results=None) -> pd.DataFrame:
+    """Link facts of every swept placement (no simulation): what the default was chosen by."""
+    from transportlab.studies.wsn_reporting_interval import network  # noqa: PLC0415
+    from transportlab.studies.wsn_reporting_interval.parameters import PARAMETERS  # noqa: PLC0415
+
+    rows = []
+    for placement in _placements(RANDOM_PLACEMENTS):
+        rows.append(network.connectivity(PARAMETERS.validate(placement)))
+    return pd.DataFrame(rows)
+
+
+def placement_table(results) -> pd.DataFrame:
+    """Every metric per protocol, interval and placement (mean and CI over runs), and over
+    the random placements (``random (all)``: mean and CI over placements of the per-placement
+    means)."""
+    frame = results["placements"]["summary"].copy()
+    frame["placement_label"] = [placement_label(r) for r in frame.to_dict("records")]
+    columns = [*analysis.METRICS, *analysis.APP_METRICS, "delivery_ratio"]
+    per_placement = _mean_ci(frame, ["protocol", "reporting_interval", "placement_label"], columns)
+    randoms = per_placement[per_placement["placement_label"].str.startswith("random")]
+    if len(randoms):
+        over = _mean_ci(randoms, ["protocol", "reporting_interval"], columns)
+        over["placement_label"] = "random (all)"
+        per_placement = pd.concat([per_placement, over], ignore_index=True)
+    return per_placement
+
+
+def transport_table(results) -> pd.DataFrame:
+    """Every metric for TCP and SCTP with ns2 and modern transport settings (mean, CI)."""
+    frame = results["transport_models"]["summary"]
+    columns = [*analysis.METRICS, *analysis.APP_METRICS, "delivery_ratio"]
+    return _mean_ci(frame, ["protocol", "transport_model", "reporting_interval"], columns)
+
+
+def scale_table(results) -> pd.DataFrame:
+    """Every metric with the printed intervals x1 (Table 1) and x10 (the Annexure literally)."""
+    frames = [results["intervals"]["summary"], results["interval_scale"]["summary"]]
+    frame = pd.concat(frames, ignore_index=True)
+    columns = [*analysis.METRICS, *analysis.APP_METRICS, "delivery_ratio", "sent"]
+    return _mean_ci(frame, ["protocol", "interval_scale", "reporting_interval"], columns)
+
+
+def agent_vs_app_table(results) -> pd.DataFrame:
+    """Published throughput and delay next to the agent-level and application-level values."""
+    frame = results["intervals"]["summary"]
+    columns = ["throughput_kbps", "app_throughput_kbps", "mean_delay_ms", "app_delay_ms"]
+    table = _mean_ci(frame, ["protocol", "reporting_interval"], columns)
+    pub = published.load(STUDY_NAME)
+    for metric, column in (
+        ("throughput", "published_throughput_kbps"),
+        ("e2e_delay", "published_delay_ms"),
+    ):
+        rows = pub[(pub["metric"] == metric) & pub["row"].str.startswith("data interval")
+                   & pub["source"].str.startswith("Table")]  # fmt: skip
+        values = {
+            (r["protocol"], float(r["row"].split()[-1])): float(r["value"])
+            for _, r in rows.iterrows()
+        }
+        table[column] = [
+            values.get((p.upper(), i), np.nan)
+            for p, i in zip(table["protocol"], table["reporting_interval"], strict=True)
+        ]
+    return table
+
+
+def energy_states_table(results) -> pd.DataFrame:
+    """Per protocol, interval and node: seconds and joules in tx, rx and idle (ns2 model).
+
+    Mean over the runs of ``intervals``; rx is every frame above the carrier-sense
+    threshold (ns-3's RX and CCA_BUSY), idle the rest.
+    """
+    frame = results["intervals"]["energy_states"]
+    columns = ["tx_s", "rx_s", "idle_s", "tx_j", "rx_j", "idle_j", "energy_j"]
+    return frame.groupby(["protocol", "reporting_interval", "node"])[columns].mean().reset_index()
+
+
+def idle_power_table(results) -> pd.DataFrame:
+    """Energy per node against the ns2 model's idle power, and the idle power each published
+    energy implies.
+
+    For each point, energy per node = (tx + rx energy) + idle power x idle time, all
+    measured; ``implied_idle_power_w`` is the idle power at which that line meets the
+    published value, (published - tx - rx) / idle time: a reading of the seed's numbers,
+    not a fit (the model's default stays NS-2.35's 0 W).
+    """
+    frame = results["intervals"]["summary"]
+    columns = ["tx_energy_per_node_j", "rx_energy_per_node_j", "idle_time_per_node_s"]
+    table = frame.groupby(["protocol", "reporting_interval"])[columns].mean().reset_index()
+    traffic = table["tx_energy_per_node_j"] + table["rx_energy_per_node_j"]
+    for power in IDLE_POWERS_W:
+        table[f"energy_j_at_{power:g}_w"] = traffic + power * table["idle_time_per_node_s"]
+    pub = published.load(STUDY_NAME)
+    rows = pub[(pub["metric"] == "consumed_energy") & pub["row"].str.startswith("data interval")
+               & pub["source"].str.startswith("Table")]  # fmt: skip
+    values = {
+        (r["protocol"], float(r["row"].split()[-1])): float(r["value"]) for _, r in rows.iterrows()
+    }
+    table["published_energy_j"] = [
+        values.get((p.upper(), i), np.nan)
+        for p, i in zip(table["protocol"], table["reporting_interval"], strict=True)
+    ]
+    table["implied_idle_power_w"] = (table["published_energy_j"] - traffic) / table[
+        "idle_time_per_node_s"
+    ]
+    return table
 
 
 def _published_rows(metric: str) -> pd.DataFrame:
@@ -161,12 +388,112 @@ def metric_averages_figure(results):
     return fig, results.runs("intervals")
 
 
+def _grid_figure(table, x, series, title, x_log=True):
+    """Each compared metric against ``x``, one line (with its CI) per value of ``series``."""
+
+    fig, axes = plotting.subplots(2, 3, figsize=(13, 7))
+    for ax, (column, (_, _, label)) in zip(axes.flat, analysis.METRICS.items(), strict=True):
+        for name, group in table.groupby(series):
+            group = group.sort_values(x)
+            names = name if isinstance(name, tuple) else (name,)
+            label_ = " ".join(str(v).upper() if v in ("udp", "tcp", "sctp") else str(v)
+                              for v in names)  # fmt: skip
+            ax.errorbar(group[x], group[column], yerr=group[f"{column}_ci"], marker="o",
+                        capsize=3, label=label_)  # fmt: skip
+        if x_log:
+            ax.set_xscale("log")
+        ax.set_xlabel(x.replace("_", " "))
+        ax.set_ylabel(label)
+    axes[0, 0].legend(fontsize=6)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def placement_figure(results):
+    """Every metric per placement and protocol at 1 and 20 s (error bars: 95 % CI; for
+    ``random (all)`` over the five random placements)."""
+
+    table = placement_table(results)
+    labels = list(dict.fromkeys(table["placement_label"]))
+    fig, axes = plotting.subplots(2, 3, figsize=(14, 7))
+    keys = list(table.groupby(["protocol", "reporting_interval"]).groups)
+    width = 0.8 / max(1, len(keys))
+    for ax, (column, (_, _, label)) in zip(axes.flat, analysis.METRICS.items(), strict=True):
+        for k, key in enumerate(keys):
+            group = table.set_index(["protocol", "reporting_interval"]).loc[[key]]
+            group = group.set_index("placement_label").reindex(labels)
+            ax.bar(np.arange(len(labels)) + k * width, group[column], width=width,
+                   yerr=group[f"{column}_ci"], capsize=2,
+                   label=f"{key[0].upper()} {key[1]:g} s")  # fmt: skip
+        ax.set_xticks(np.arange(len(labels)) + 0.4 - width / 2, labels, rotation=45, fontsize=7)
+        ax.set_ylabel(label)
+    axes[0, 0].legend(fontsize=6)
+    fig.suptitle("Sensitivity to placement (error bars: 95 % CI over runs; random (all): over "
+                 "placements)", fontsize=10)  # fmt: skip
+    fig.tight_layout()
+    return fig, results.runs("placements")
+
+
+def transport_figure(results):
+    """Every metric for TCP and SCTP with NS-2's and modern transport settings."""
+    table = transport_table(results)
+    fig = _grid_figure(table, "reporting_interval", ["protocol", "transport_model"],
+                       "Transport settings: ns2 (Agent/TCP Tahoe, 1000-B packets; NS-2.35 SCTP) "
+                       "vs modern (95 % CI over runs)")  # fmt: skip
+    return fig, results.runs("transport_models")
+
+
+def scale_figure(results):
+    """Every metric against the effective interval, Table 1 as printed and x10."""
+    table = scale_table(results)
+    table["effective_interval_s"] = table["reporting_interval"] * table["interval_scale"]
+    fig = _grid_figure(table, "effective_interval_s", ["protocol", "interval_scale"],
+                       "Interval readings: x1 (Table 1) and x10 (Annexure literally)")  # fmt: skip
+    return fig, min(results.runs("intervals"), results.runs("interval_scale"))
+
+
+def idle_power_figure(results):
+    """Energy per node against the idle power, per protocol and interval, with the paper's."""
+
+    table = idle_power_table(results)
+    fig, axes = plotting.subplots(1, len(table["protocol"].unique()), figsize=(13, 4), sharey=True,
+                             squeeze=False)  # fmt: skip
+    powers = np.array(IDLE_POWERS_W)
+    for ax, (protocol, group) in zip(axes.flat, table.groupby("protocol"), strict=True):
+        for _, row in group.iterrows():
+            line = ax.plot(powers * 1000, [row[f"energy_j_at_{p:g}_w"] for p in powers],
+                           marker=".", label=f"{row['reporting_interval']:g} s")  # fmt: skip
+            ax.axhline(row["published_energy_j"], color=line[0].get_color(), linestyle=":",
+                       alpha=0.7)  # fmt: skip
+        ax.set_title(protocol.upper())
+        ax.set_xlabel("idle power (mW)")
+    axes.flat[0].set_ylabel("energy per node (J)")
+    axes.flat[0].legend(fontsize=7, title="interval (dotted: paper)")
+    fig.suptitle("NS-2 energy model: tx 0.660 W, rx 0.395 W, idle swept", fontsize=10)
+    fig.tight_layout()
+    return fig, results.runs("intervals")
+
+
 REPRODUCTION = Reproduction(
-    experiments=(INTERVALS,),
+    experiments=(INTERVALS, PLACEMENTS, TRANSPORTS, SCALE),
     comparison=comparison,
-    tables={"summary": summary},
+    tables={
+        "summary": summary,
+        "connectivity": connectivity_table,
+        "placements": placement_table,
+        "transport_models": transport_table,
+        "interval_scale": scale_table,
+        "agent_vs_app": agent_vs_app_table,
+        "energy_states": energy_states_table,
+        "idle_power": idle_power_table,
+    },
     figures={
         "metrics_vs_interval": metrics_vs_interval_figure,
         "metric_averages": metric_averages_figure,
+        "placements": placement_figure,
+        "transport_models": transport_figure,
+        "interval_scale": scale_figure,
+        "idle_power": idle_power_figure,
     },
 )

@@ -32,11 +32,13 @@ from transportlab.studies.wsn_reporting_interval.parameters import (
     DSSS_CHANNEL_WIDTH_MHZ,
     MICA2,
     N_NODES,
+    NS2_TCP,
     PARAMETERS,
     SINK,
     SINK_PORT_BASE,
     effective_interval_s,
     sources,
+    write_bytes,
 )
 
 # --- the simulation ----------------------------------------------------------------------------
@@ -93,23 +95,52 @@ def _config_defaults(ns, params: Mapping[str, Any]) -> None:
     )
     cfg("ns3::aodv::RoutingProtocol::MaxQueueLen", uint(64))
     cfg("ns3::aodv::RoutingProtocol::MaxQueueTime", time_(ns.Seconds(30)))
-    # TCP: the nearest ns-3 relative of NS-2's default one-way TCP (Tahoe, window_ 20,
-    # windowInit_ 2, minrto_ 0.2 s, an ACK per packet, no SACK/timestamps), one report per
-    # segment as NS-2 sends one packet per CBR report.
-    segment = params["packet_size"]
-    variant = ns.TypeId.LookupByName(params["tcp_variant"])
-    cfg("ns3::TcpL4Protocol::SocketType", ns.TypeIdValue(variant))
-    cfg("ns3::TcpSocket::SegmentSize", uint(segment))
-    cfg("ns3::TcpSocket::InitialCwnd", uint(2))
+    _config_tcp(ns, params)
+
+
+def _config_tcp(ns, params: Mapping[str, Any]) -> None:
+    """TCP socket defaults for ``transport_model``.
+
+    ns2: NS-2's default one-way TCP, Agent/TCP + TCPSink (ns2-defaults.md): Tahoe's window
+    rules (src/tcp-tahoe), 1000-byte packets (each 256-byte report is padded to one, see
+    ``parameters.write_bytes``), window_ 20 packets (receive buffer and initial ssthresh),
+    windowInit_ 2, an ACK per packet, initial RTO 3 s (rtxcur_init_; the SYN timer too),
+    minrto_ 0.2 s, no SACK, timestamps or window scaling. NS-2's agent never gives up
+    a connection or a packet, so the retry limits are set out of reach.
+    modern: ``tcp_variant`` with one report per segment, as before this option existed.
+    """
+    uint, boolean, time_ = ns.UintegerValue, ns.BooleanValue, ns.TimeValue
+    cfg = ns.Config.SetDefault
+    if params["transport_model"] == "ns2":
+        segment = NS2_TCP["packet_size"]
+        window = NS2_TCP["window"]
+        cfg("ns3::TcpL4Protocol::SocketType", ns.StringValue("ns3::TcpTahoe"))
+        cfg("ns3::TcpL4Protocol::RecoveryType", ns.StringValue("ns3::TcpTahoeRecovery"))
+        cfg("ns3::TcpSocket::SegmentSize", uint(segment))
+        cfg("ns3::TcpSocket::InitialCwnd", uint(NS2_TCP["window_init"]))
+        cfg("ns3::TcpSocket::InitialSlowStartThreshold", uint(window * segment))
+        cfg("ns3::TcpSocket::RcvBufSize", uint(window * segment))
+        cfg("ns3::TcpSocket::ConnTimeout", time_(ns.Seconds(NS2_TCP["initial_rto_s"])))
+        cfg("ns3::TcpSocket::ConnCount", uint(1_000_000))
+        cfg("ns3::TcpSocket::DataRetries", uint(1_000_000))
+        cfg("ns3::RttEstimator::InitialEstimation", time_(ns.Seconds(NS2_TCP["initial_rto_s"])))
+        cfg("ns3::TcpSocketBase::MinRto", time_(ns.Seconds(NS2_TCP["min_rto_s"])))
+        cfg("ns3::TcpSocketBase::ClockGranularity", time_(ns.Seconds(0.01)))  # tcpTick_
+    else:
+        segment = params["packet_size"]
+        variant = ns.TypeId.LookupByName(params["tcp_variant"])
+        cfg("ns3::TcpL4Protocol::SocketType", ns.TypeIdValue(variant))
+        cfg("ns3::TcpSocket::SegmentSize", uint(segment))
+        cfg("ns3::TcpSocket::InitialCwnd", uint(2))
+        cfg("ns3::TcpSocket::RcvBufSize", uint(20 * segment))
+        cfg("ns3::TcpSocketBase::MinRto", time_(ns.Seconds(0.2)))
     cfg("ns3::TcpSocket::DelAckCount", uint(1))
-    cfg("ns3::TcpSocket::RcvBufSize", uint(20 * segment))
-    cfg("ns3::TcpSocketBase::MinRto", time_(ns.Seconds(0.2)))
     cfg("ns3::TcpSocketBase::Sack", boolean(False))
     cfg("ns3::TcpSocketBase::Timestamp", boolean(False))
     cfg("ns3::TcpSocketBase::WindowScaling", boolean(False))
 
 
-def _install_transport(ns, protocol: str, nodes) -> None:
+def _install_transport(ns, protocol: str, transport_model: str, nodes) -> None:
     """Install the transport protocol's stack where ns-3's InternetStackHelper does not."""
     if protocol == "sctp":
         if not sctp_available() or not hasattr(ns, "SctpStackHelper"):
@@ -117,8 +148,11 @@ def _install_transport(ns, protocol: str, nodes) -> None:
                 "SCTP is not available in this build: the sctp module (ns3::SctpSocketFactory, "
                 "ns3::SctpStackHelper) has not been merged yet"
             )
-        # NS-2.35's Agent/SCTP defaults (the seed ran NS-2's SCTP with its defaults).
-        ns.SctpStackHelper.SetNs2Defaults()
+        if transport_model == "ns2":
+            # NS-2.35's Agent/SCTP defaults (the seed ran NS-2's SCTP with its defaults).
+            ns.SctpStackHelper.SetNs2Defaults()
+        else:
+            ns.SctpStackHelper.SetRfc9260Defaults()
         ns.SctpStackHelper().Install(nodes)
 
 
@@ -184,9 +218,9 @@ def _wifi(
     return devices
 
 
-def _mobility(ns, nodes) -> None:
+def _mobility(ns, params, nodes) -> None:
     alloc = ns.CreateObject[ns.ListPositionAllocator]()
-    for x, y in positions():
+    for x, y in positions(params):
         alloc.Add(ns.Vector(x, y, 0.0))
     mobility = ns.MobilityHelper()
     mobility.SetPositionAllocator(alloc)
@@ -237,10 +271,16 @@ def _counter(ns):
 
 
 def _applications(ns, params, nodes, interfaces, recorder):
-    """One CBR (OnOff, always on) source per sensor and one PacketSink per sensor at the sink."""
+    """One NS-2 CBR source (ns3::Ns2CbrApplication) per sensor, one PacketSink each at the sink.
+
+    As NS-2's Application/Traffic/CBR, each source writes its first report when it
+    starts and one per interval after that (ns-3's OnOff would wait one interval
+    first). A report is ``packet_size`` bytes, handed to TCP in ns2 mode as one
+    1000-byte packet (``parameters.write_bytes``).
+    """
     factory = SOCKET_FACTORIES[params["protocol"]]
     interval = effective_interval_s(params)
-    size = params["packet_size"]
+    size = write_bytes(params)
     start_rv = ns.CreateObject[ns.UniformRandomVariable]()
     sink_address = interfaces.GetAddress(SINK)
     apps = []
@@ -253,10 +293,15 @@ def _applications(ns, params, nodes, interfaces, recorder):
         sink_app = sink.Install(nodes.Get(SINK)).Get(0)
         sink_app.SetStartTime(ns.Seconds(0.0))
         recorder.watch_receiver(sink_app, node)
-        source = ns.OnOffHelper(factory, ns.InetSocketAddress(sink_address, port).ConvertTo())
-        source.SetConstantRate(ns.DataRate(int(round(size * 8 / interval))), size)
-        source.SetAttribute("EnableSeqTsSizeHeader", ns.BooleanValue(True))
-        app = source.Install(nodes.Get(node)).Get(0)
+        app = ns.CreateObject[ns.Ns2CbrApplication]()
+        app.SetAttribute(
+            "Remote", ns.AddressValue(ns.InetSocketAddress(sink_address, port).ConvertTo())
+        )
+        app.SetAttribute("Protocol", ns.TypeIdValue(ns.TypeId.LookupByName(factory)))
+        app.SetAttribute("PacketSize", ns.UintegerValue(size))
+        app.SetAttribute("Interval", ns.TimeValue(ns.Seconds(interval)))
+        app.SetAttribute("EnableSeqTsSizeHeader", ns.BooleanValue(True))
+        nodes.Get(node).AddApplication(app)
         start = params["start_time"] + start_rv.GetValue(0.0, interval)
         app.SetStartTime(ns.Seconds(start))
         app.SetStopTime(ns.Seconds(params["duration"]))
@@ -338,12 +383,12 @@ def run_scenario(
         _config_defaults(ns, params)
         nodes = ns.NodeContainer()
         nodes.Create(N_NODES)
-        _mobility(ns, nodes)
+        _mobility(ns, params, nodes)
         devices = _wifi(ns, params, nodes, node_ranges(params), options.filter_weak_signals)
         stack = ns.InternetStackHelper()
         stack.SetRoutingHelper(ns.AodvHelper())
         stack.Install(nodes)
-        _install_transport(ns, params["protocol"], nodes)
+        _install_transport(ns, params["protocol"], params["transport_model"], nodes)
         address = ns.Ipv4AddressHelper()
         address.SetBase(ns.Ipv4Address("10.1.0.0"), ns.Ipv4Mask("255.255.0.0"))
         interfaces = address.Assign(devices)
@@ -353,6 +398,8 @@ def run_scenario(
             ns, devices, nodes, params["duration"] if options.energy_horizon else None
         )
         counter = _counter(ns)
+        state_times = _state_times(ns, devices)
+        agents = _agent_trace(ns, nodes, interfaces)
         recorder = PacketRecorder()
         _applications(ns, params, nodes, interfaces, recorder)
 
@@ -390,12 +437,21 @@ def run_scenario(
                     "remaining_j": float(energy_sources.Get(node).GetRemainingEnergy()),
                 }
             )
+        state_times.Finish()
         arrivals = _arrival_counts(ns, devices)
         reschedules = _energy_reschedules(ns, radio_models)
         counter.Snapshot()
         packets = recorder.to_frame()
         counts = _counts_frame(ns, counter)
-    result = {"packets": packets, "counts": counts, "energy": pd.DataFrame(energy)}
+        states = _state_frame(ns, state_times)
+        agent = _agent_frame(agents)
+    result = {
+        "packets": packets,
+        "counts": counts,
+        "energy": pd.DataFrame(energy),
+        "states": states,
+        "agent": agent,
+    }
     # Time and memory vary from run to run; `events` is exact (the summary reports it).
     result["performance"] = pd.DataFrame(
         [
@@ -418,6 +474,65 @@ def run_scenario(
 def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFrame]:
     """One replication with the default :class:`RunOptions` (the study's run step)."""
     return run_scenario(params, seed=seed, run=run)
+
+
+#: WifiPhyState values in order (ns-3 wifi-phy-state.h)
+PHY_STATES = ("idle", "cca_busy", "tx", "rx", "switching", "sleep", "off")
+
+
+def _state_times(ns, devices):
+    """ns3::WifiStateTimes on every PHY, in node order (energy models apply afterwards)."""
+    times = ns.CreateObject[ns.WifiStateTimes]()
+    for node in range(devices.GetN()):
+        phy = ns.DynamicCast[ns.WifiNetDevice](devices.Get(node)).GetPhy()
+        if not times.Watch(phy):
+            raise RuntimeError("could not connect WifiPhyStateHelper's State trace")
+    return times
+
+
+def _state_frame(ns, times) -> pd.DataFrame:
+    """Seconds each node's PHY spent in each state: columns ``node`` and :data:`PHY_STATES`."""
+    rows = []
+    for node in range(int(times.GetN())):
+        row = {"node": node}
+        for index, state in enumerate(PHY_STATES):
+            row[state] = float(times.GetSeconds(node, index))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _agent_trace(ns, nodes, interfaces):
+    """ns3::AgentTraceRecorder on every node: NS-2's AGT send/receive events to/from the sink."""
+    agents = ns.CreateObject[ns.AgentTraceRecorder]()
+    agents.SetPeer(interfaces.GetAddress(SINK))
+    for node in range(nodes.GetN()):
+        if not agents.Watch(nodes.Get(node).GetObject[ns.Ipv4L3Protocol]()):
+            raise RuntimeError("could not connect Ipv4L3Protocol's SendOutgoing/LocalDeliver")
+    return agents
+
+
+def _agent_frame(agents) -> pd.DataFrame:
+    """One row per AGT event: kind (sent/received), time, src/dst node, IP id, protocol, sizes.
+
+    Node numbers come from the 10.1.0.0/16 addresses (node i has 10.1.0.(i+1)).
+    """
+    from transportlab.recording import _column  # noqa: PLC0415
+
+    base = (10 << 24) | (1 << 16)
+    kinds = _column(agents.GetKinds(), np.uint8)
+    return pd.DataFrame(
+        {
+            "event": np.where(kinds == 0, "sent", "received"),
+            "time": _column(agents.GetTimesNs(), np.int64) / 1e9,
+            "src": _column(agents.GetSources(), np.uint32).astype(np.int64) - base - 1,
+            "dst": _column(agents.GetDestinations(), np.uint32).astype(np.int64) - base - 1,
+            "ip_id": _column(agents.GetIdentifications(), np.uint16).astype(np.int64),
+            "ip_protocol": _column(agents.GetProtocols(), np.uint8).astype(np.int64),
+            "size": _column(agents.GetSizes(), np.uint32).astype(np.int64),
+            "payload": _column(agents.GetPayloads(), np.uint32).astype(np.int64),
+            "chunk_type": _column(agents.GetChunkTypes(), np.uint8).astype(np.int64),
+        }
+    )
 
 
 def _arrival_counts(ns, devices) -> dict[str, float]:
