@@ -46,6 +46,12 @@ def project(tmp_path, monkeypatch):
         tmp_path / "notebooks",
         ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"),
     )
+    # The committed full-mode results, which the notebooks display beside their quick run.
+    shutil.copytree(
+        ROOT / "data" / "results",
+        tmp_path / "data" / "results",
+        ignore=shutil.ignore_patterns("quick"),
+    )
     monkeypatch.setenv("TRANSPORTLAB_ROOT", str(tmp_path))
     monkeypatch.setenv("TRANSPORTLAB_RESULTS_CACHE", str(tmp_path / "cache"))
     return tmp_path
