@@ -390,3 +390,28 @@ def test_registration_on_the_wire_sets_up_both_associations_first(tmp_path, monk
     assert summaries[9].startswith("Status: 200 OK (REGISTER)")
     assert set(frames["port"]) | set(frames["port "]) >= {"5060", "5061"}
     assert not (tmp_path / "cache").exists()  # the pcap point is not cached
+
+
+def test_call_cycle_predicts_calls_from_setup_and_teardown_times():
+    """Hand-computed: 2 s set-up + 1 s talk + 3 s tear-down + 1 s pause = 7 s per call;
+    8 callers x 70 s / 7 s = 80 calls; 60 completed -> 0.75 of the prediction."""
+    from transportlab.studies.sip_over_sctp.analysis import call_cycle
+
+    summary = pd.DataFrame(
+        {
+            "protocol": ["sctp", "sctp", "udp"],
+            "loss_rate": [0.3, 0.3, 0.3],
+            "completed_calls": [50, 70, 80],
+            "mean_setup_s": [1.5, 2.5, 0.5],
+            "mean_teardown_s": [3.0, 3.0, 0.5],
+            "transaction_timeouts": [1, 3, 0],
+        }
+    )
+    table = call_cycle(summary, n_pairs=8, window=70.0, call_duration=1.0, call_interval=1.0)
+    sctp = table[table.protocol == "sctp"].iloc[0]
+    assert sctp.runs == 2 and sctp.completed_calls == 60 and sctp.transaction_timeouts == 2
+    assert sctp.cycle_s == pytest.approx(7.0)
+    assert sctp.predicted_calls == pytest.approx(80.0)
+    assert sctp.completed_per_predicted == pytest.approx(0.75)
+    udp = table[table.protocol == "udp"].iloc[0]
+    assert udp.cycle_s == pytest.approx(3.0) and udp.predicted_calls == pytest.approx(560 / 3)

@@ -249,6 +249,33 @@ def calls_with_ci(summary: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def call_cycle(
+    summary: pd.DataFrame, n_pairs: int, window: float, call_duration: float, call_interval: float
+) -> pd.DataFrame:
+    """Why a protocol completes fewer calls under loss: the length of one call cycle.
+
+    Each of the ``n_pairs`` callers places its calls one after another: INVITE, set-up
+    (to the 200 OK), ``call_duration`` of talk, BYE, tear-down (to the BYE's 200 OK),
+    ``call_interval`` of pause. With the measured mean set-up and tear-down times,
+    a caller completes about ``window / cycle`` calls, ``cycle = setup + call_duration
+    + teardown + call_interval``; the prediction ``n_pairs * window / cycle`` ignores
+    failed calls and the call cut by the window's end, so it is an upper estimate.
+    If it tracks the completed calls across protocols and loss rates, the number of
+    calls is set by how long each transaction takes to get through the loss (the
+    transport's retransmission timers), not by calls being lost.
+    Returns per protocol and loss rate the run means and the prediction.
+    """
+    columns = ["completed_calls", "mean_setup_s", "mean_teardown_s", "transaction_timeouts"]
+    table = summary.groupby(["protocol", "loss_rate"])[columns].mean().reset_index()
+    table["runs"] = summary.groupby(["protocol", "loss_rate"]).size().to_numpy()
+    table["cycle_s"] = (
+        table["mean_setup_s"] + call_duration + table["mean_teardown_s"] + call_interval
+    )
+    table["predicted_calls"] = n_pairs * window / table["cycle_s"]
+    table["completed_per_predicted"] = table["completed_calls"] / table["predicted_calls"]
+    return table
+
+
 def crossings(summary: pd.DataFrame) -> list[tuple[float, str]]:
     """Loss rates (%) where SCTP - UDP completed calls changes sign, and which side SCTP leads.
 

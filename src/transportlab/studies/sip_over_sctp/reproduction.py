@@ -236,6 +236,19 @@ def sctp_udp_ratio(results) -> pd.DataFrame:
     )
 
 
+def call_cycle_table(results) -> pd.DataFrame:
+    """Completed calls against the call cycle (set-up + talk + tear-down + pause) per
+    protocol and loss rate (:func:`analysis.call_cycle`)."""
+    params = results.points("calls_under_loss")[0]
+    return analysis.call_cycle(
+        results["calls_under_loss"]["summary"],
+        params["n_pairs"],
+        params["window"],
+        params["call_duration"],
+        params["call_interval"],
+    )
+
+
 def crossings(results) -> dict[Any, list[tuple[float, str]]]:
     """Where SCTP - UDP changes sign: per run, and ("mean") on the mean curves."""
     summary = results["calls_under_loss"]["summary"]
@@ -435,6 +448,7 @@ REPRODUCTION = Reproduction(
         "single_session": single_session_table,
         "registration_processing": registration_processing_table,
         "calls_under_loss": calls_under_loss_table,
+        "call_cycle": call_cycle_table,
         "stream_mappings": stream_mappings_table,
         "head_of_line": head_of_line_table,
     },
