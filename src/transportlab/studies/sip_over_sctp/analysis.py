@@ -26,6 +26,7 @@ import pandas as pd
 from transportlab import published
 from transportlab.stats import confidence_interval, summarise
 from transportlab.studies.sip_over_sctp.parameters import (
+    FIRST_CALL_AT,
     HOL_START,
     SCTP_TRACE_NODES,
     TCP_SEGMENT,
@@ -47,7 +48,7 @@ def analyse(raw: Mapping[str, pd.DataFrame], params: Mapping[str, Any]) -> dict[
     if scenario == "multi_session":
         tables = multi_session(raw)
         if "sctp_chunks" in raw:
-            tables.update(sctp_trace(raw, tables["summary"]))
+            tables.update(sctp_trace(raw, tables["summary"], FIRST_CALL_AT + params["window"]))
         return tables
     if scenario == "throughput":
         return throughput(raw, params)
@@ -155,14 +156,23 @@ def chunk_timeline(chunks: pd.DataFrame, delivered: pd.DataFrame) -> pd.DataFram
     return table.sort_values(["node", "socket", "first_sent"]).reset_index(drop=True)
 
 
-def association_fate(chunks: pd.DataFrame, timeline: pd.DataFrame) -> pd.DataFrame:
+def late_for_timer_b(timeline: pd.DataFrame, end: float) -> pd.Series:
+    """DATA chunks delivered more than Timer B (32 s) after they were first sent, or
+    never delivered although sent more than 32 s before the end of the run ``end``
+    (a chunk sent in the last 32 s that is still on its way is not counted)."""
+    never = timeline["stall"].isna() & (timeline["first_sent"] <= end - TIMER_B)
+    return (timeline["stall"] > TIMER_B) | never
+
+
+def association_fate(chunks: pd.DataFrame, timeline: pd.DataFrame, end: float) -> pd.DataFrame:
     """One row per traced socket that sent DATA or set-up chunks: what became of it.
 
     Columns: ``node``, ``socket``, ``inits`` (INIT chunks sent: 1 per association it
     opened; more means a new association after an abort), ``aborts`` (ABORT chunks
     sent, e.g. Association.Max.Retrans exceeded, RFC 9260 8.1), ``data_chunks``,
     ``retransmissions``, ``max_transmissions``, ``longest_wait`` (s), ``over_timer_b``
-    (chunks first sent that were not delivered within 32 s: SIP's Timer B/F had expired).
+    (chunks not delivered within 32 s, :func:`late_for_timer_b`: SIP's Timer B/F had
+    expired before the message arrived).
     """
     kinds = chunks.assign(node=chunks["node"].map(SCTP_TRACE_NODES))
     counts = (
@@ -173,7 +183,7 @@ def association_fate(chunks: pd.DataFrame, timeline: pd.DataFrame) -> pd.DataFra
         .reindex(columns=["INIT", "ABORT"], fill_value=0)
         .rename(columns={"INIT": "inits", "ABORT": "aborts"})
     )
-    late = timeline["stall"].isna() | (timeline["stall"] > TIMER_B)
+    late = late_for_timer_b(timeline, end)
     per = timeline.assign(rtx=timeline["transmissions"] - 1, late=late).groupby(["node", "socket"])
     data = per.agg(
         data_chunks=("tsn", "size"),
@@ -197,6 +207,7 @@ TRACE_SUMMARY_COLUMNS = (
     "max_transmissions",
     "longest_wait_s",
     "chunks_over_timer_b",
+    "longest_silence_s",
     "aborts",
     "new_associations",
     "completed_calls",
@@ -204,17 +215,21 @@ TRACE_SUMMARY_COLUMNS = (
 )
 
 
-def sctp_trace(raw: Mapping[str, pd.DataFrame], summary: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """The chunk timeline, the associations and a one-row summary of one traced run.
+def sctp_trace(
+    raw: Mapping[str, pd.DataFrame], summary: pd.DataFrame, end: float
+) -> dict[str, pd.DataFrame]:
+    """The chunk timeline, the associations and a one-row summary of one traced run
+    that ended at ``end`` (s).
 
     ``trace_summary``: DATA chunks, the share retransmitted, the most transmissions of
     one chunk, the longest wait between two of them, chunks that waited longer than
-    Timer B (or were never delivered), associations aborted, and, from the SIP side,
+    Timer B (or were never delivered), the longest time in which no traced association
+    sent a new DATA chunk (all calls stalled), associations aborted, and, from the SIP side,
     completed calls and transactions given up (time-outs).
     """
     timeline = chunk_timeline(raw["sctp_chunks"], raw["sctp_delivered"])
-    fate = association_fate(raw["sctp_chunks"], timeline)
-    late = timeline["stall"].isna() | (timeline["stall"] > TIMER_B)
+    fate = association_fate(raw["sctp_chunks"], timeline, end)
+    late = late_for_timer_b(timeline, end)
     row = {
         "data_chunks": len(timeline),
         "retransmitted_share": float((timeline["transmissions"] > 1).mean())
@@ -223,6 +238,10 @@ def sctp_trace(raw: Mapping[str, pd.DataFrame], summary: pd.DataFrame) -> dict[s
         "max_transmissions": int(timeline["transmissions"].max()) if len(timeline) else 0,
         "longest_wait_s": float(timeline["longest_wait"].max()) if len(timeline) else 0.0,
         "chunks_over_timer_b": int(late.sum()),
+        # No association sent a new message for this long: every call was waiting.
+        "longest_silence_s": float(np.diff(np.sort(timeline["first_sent"].to_numpy())).max())
+        if len(timeline) > 1
+        else np.nan,
         "aborts": int(fate["aborts"].sum()),
         "new_associations": int((fate["inits"] - 1).clip(lower=0).sum()),
         "completed_calls": int(summary["completed_calls"].iloc[0]),

@@ -498,12 +498,16 @@ def sctp_loss_trace_figure(results):
     fig, (left, right) = plotting.subplots(1, 2, figsize=(10, 3.8))
     never = 2.5 * analysis.TIMER_B
     stall = one["stall"].fillna(never).clip(lower=1e-4)
-    for n, color in zip((1, 2, 3, 4), ("0.6", "tab:orange", "tab:red", "black"), strict=True):
+    # darker: more transmissions (shades of SCTP's colour)
+    shades = plotting.PROTOCOL_SHADES["sctp"]
+    colors = ("0.65", shades[2], shades[0], shades[3])
+    for n, color in zip((1, 2, 3, 4), colors, strict=True):
         rows = one["transmissions"] >= 4 if n == 4 else one["transmissions"] == n
         label = f"sent {n}{'+' if n == 4 else ''} time{'s' if n > 1 else ''}"
         left.scatter(one.loc[rows, "first_sent"], stall[rows], s=10, color=color, label=label)
-    left.axhline(analysis.TIMER_B, color="tab:blue", ls="--", lw=1)
-    left.text(1, analysis.TIMER_B * 1.15, "SIP Timer B/F (32 s)", color="tab:blue", fontsize=8)
+    timer = plotting.OTHER_COLORS[0]
+    left.axhline(analysis.TIMER_B, color=timer, ls="--", lw=1)
+    left.text(1, analysis.TIMER_B * 1.15, "SIP Timer B/F (32 s)", color=timer, fontsize=8)
     left.axhline(never, color="0.3", ls=":", lw=0.8)
     left.text(1, never * 1.15, f"not delivered within {window:g} s", color="0.3", fontsize=8)
     left.set_yscale("log")
