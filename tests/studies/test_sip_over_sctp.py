@@ -41,6 +41,11 @@ def simulate(run: int = 1, **params):
         ({"scenario": "throughput", "throughput_duration": 0.4}, "must be > 0.5"),
         ({"pcap_prefix": "/nonexistent/dir/proxy"}, "does not exist"),
         ({"scenario": "hol", "pcap_prefix": "proxy"}, "only written by the SIP scenarios"),
+        ({"protocol": "udp", "sctp_trace": True}, "multi_session scenario over SCTP only"),
+        (
+            {"scenario": "single_session", "protocol": "sctp", "sctp_trace": True},
+            "multi_session scenario over SCTP only",
+        ),
     ],
 )
 def test_bad_parameters_are_refused_before_running(params, message):
@@ -65,7 +70,7 @@ def test_declaration():
     )
     assert [e.name for e in STUDY.reproduction.experiments] == [
         "message_flow", "throughput", "single_session", "registration_processing",
-        "calls_under_loss", "stream_mappings", "head_of_line",
+        "calls_under_loss", "sctp_loss_trace", "stream_mappings", "head_of_line",
     ]  # fmt: skip
 
 
@@ -234,6 +239,90 @@ def test_table_5_3_comes_from_the_published_values():
     assert table["sctp"].tolist() == [60, 43, 37, 26]
 
 
+def test_relative_to_five_percent_is_taken_per_run():
+    runs = [
+        calls_table([100, 50, 40, 20], [60, 30, 30, 30]),
+        calls_table([80, 40, 40, 20], [60, 30, 30, 30]).assign(run=2),
+        calls_table([50, 30, 25, 10], [60, 30, 30, 30]).assign(run=3),
+    ]
+    summary = pd.concat(runs)
+    table = analysis.relative_to_five_percent(summary).set_index(["protocol", "loss_rate"])
+    # UDP at 10 %: 50/100, 40/80, 30/50 per run (not the ratio of the means, 40/76.7)
+    assert table.loc[("udp", 0.10), "mean"] == pytest.approx((0.5 + 0.5 + 0.6) / 3)
+    assert table.loc[("udp", 0.10), "n_runs"] == 3
+    assert table.loc[("sctp", 0.30), "mean"] == pytest.approx(0.5)
+    assert table.loc[("sctp", 0.30), "ci_low"] == pytest.approx(0.5)  # no spread
+    rows = analysis.relative_rows(summary, 0.20).set_index(["protocol", "row"])
+    assert len(rows) == 6 and set(rows["unit"]) == {"ratio"}
+    # published: derived from Table 5.3 (UDP 40/70, SCTP 26/60), not data/published
+    assert rows.loc[("UDP", "packet loss 10%"), "published"] == pytest.approx(40 / 70)
+    # 0.533 vs 0.571: within 20 %
+    assert rows.loc[("UDP", "packet loss 10%"), "verdict"] == "matches"
+    # SCTP 30 %: 0.5 vs 26/60 = 0.433: 15 % off, within 20 %
+    assert rows.loc[("SCTP", "packet loss 30%"), "verdict"] == "matches"
+    # UDP 30 %: (0.2 + 0.25 + 0.2)/3 = 0.217 vs 20/70 = 0.286: 24 % off
+    assert rows.loc[("UDP", "packet loss 30%"), "verdict"] == "differs"
+    assert "20 / 70" in rows.loc[("UDP", "packet loss 30%"), "note"]
+
+
+def test_testbed_marker_needs_a_single_session_time_five_times_ours():
+    comparison = pd.DataFrame(
+        {"metric": ["transaction_response_time"] * 3 + ["sip_call_transactions"],
+         "published": ["~7", "4.6", "0.6", "70"], "reproduced": [0.53, 0.0013, 0.5, 5.0]}
+    )  # fmt: skip
+    # 7/0.53 = 13x and 4.6/0.0013 = 3500x: testbed; 0.6/0.5: protocol; calls: not a time
+    assert analysis.testbed_markers(comparison) == [
+        "testbed-dominated", "testbed-dominated", "", "",
+    ]  # fmt: skip
+
+
+def sctp_chunks(rows):
+    return pd.DataFrame(
+        rows, columns=["time", "node", "socket", "chunk", "tsn", "path", "retransmission"]
+    )
+
+
+def test_chunk_timeline_and_association_fate_from_a_hand_made_trace():
+    chunks = sctp_chunks([
+        (0.1, 1, 1, "INIT", 0, 0, False),
+        # TSN 10: lost three times, T3-rtx after 1, 2 and 4 s, delivered at 8.0005
+        (1.0, 1, 1, "DATA", 10, 0, False), (2.0, 1, 1, "DATA", 10, 0, True),
+        (4.0, 1, 1, "DATA", 10, 0, True), (8.0, 1, 1, "DATA", 10, 0, True),
+        (1.0, 1, 1, "DATA", 11, 0, False),  # delivered at once
+        (1.5, 1, 1, "DATA", 12, 0, False),  # never delivered
+        (70.0, 1, 1, "DATA", 13, 0, False),  # on its way when the run ends at 100 s
+        (0.2, 3, 4, "INIT", 0, 0, False),
+        (2.0, 3, 4, "DATA", 500, 0, False), (40.0, 3, 4, "DATA", 500, 0, True),
+        (80.0, 3, 4, "ABORT", 0, 0, False),
+    ])  # fmt: skip
+    delivered = pd.DataFrame({"time": [8.0005, 1.0004, 40.0004], "tsn": [10, 11, 500]})
+    timeline = analysis.chunk_timeline(chunks, delivered).set_index("tsn")
+    assert timeline.loc[10, "node"] == "host_a" and timeline.loc[500, "node"] == "proxy"
+    assert timeline.loc[10, "transmissions"] == 4
+    assert timeline.loc[10, "longest_wait"] == pytest.approx(4.0)
+    assert timeline.loc[10, "stall"] == pytest.approx(7.0005)
+    assert timeline.loc[11, "longest_wait"] == 0.0
+    assert math.isnan(timeline.loc[12, "stall"])
+    assert timeline.loc[500, "stall"] == pytest.approx(38.0004)
+    fate = analysis.association_fate(chunks, timeline.reset_index(), 100.0).set_index("node")
+    assert fate.loc["host_a", "inits"] == 1 and fate.loc["host_a", "aborts"] == 0
+    assert fate.loc["host_a", "retransmissions"] == 3
+    assert fate.loc["host_a", "max_transmissions"] == 4
+    assert fate.loc["host_a", "over_timer_b"] == 1  # TSN 12, never delivered; not TSN 13
+    assert fate.loc["proxy", "aborts"] == 1 and fate.loc["proxy", "over_timer_b"] == 1
+    summary = pd.DataFrame([{"completed_calls": 3, "transaction_timeouts": 2}])
+    raw = {"sctp_chunks": chunks, "sctp_delivered": delivered}
+    row = analysis.sctp_trace(raw, summary, 100.0)["trace_summary"].iloc[0]
+    assert row["data_chunks"] == 5 and row["retransmitted_share"] == pytest.approx(0.4)
+    assert row["chunks_over_timer_b"] == 2 and row["aborts"] == 1
+    assert row["new_associations"] == 0 and row["longest_wait_s"] == pytest.approx(38.0)
+    # first sends at 1.0, 1.0, 1.5, 2.0 and 70.0 s: nothing new for 68 s
+    assert row["longest_silence_s"] == pytest.approx(68.0)
+    colliding = sctp_chunks([(1.0, 1, 1, "DATA", 7, 0, False), (1.0, 2, 1, "DATA", 7, 0, False)])
+    with pytest.raises(ValueError, match="same TSN"):
+        analysis.chunk_timeline(colliding, delivered)
+
+
 class FakeResults:
     """Just enough of transportlab.reproduction.Results for the comparison function."""
 
@@ -256,7 +345,8 @@ def test_comparison_rows_come_from_reproduction_comparison():
     results = FakeResults(
         {"single_session": {"summary": single}, "calls_under_loss": {"summary": multi}}
     )
-    rows = reproduction.comparison(results).set_index(["source", "protocol", "row"])
+    all_rows = reproduction.comparison(results).set_index(["source", "protocol", "row"])
+    rows = all_rows[all_rows["metric"] != analysis.RELATIVE_METRIC]
     # Single-session times are deterministic: one run gets a verdict.
     assert rows.loc[("Table 5.5", "UDP", "SIP registration"), "verdict"] == "matches"
     assert rows.loc[("Table 5.5", "UDP", "SIP registration"), "deterministic"]
@@ -266,7 +356,19 @@ def test_comparison_rows_come_from_reproduction_comparison():
     assert crossover["reproduced"] == pytest.approx(8.8)
     # One crossover of the mean curves of a one-run table: no verdict.
     assert crossover["verdict"] == "too-few-runs"
-    assert len(rows) == 15  # Tables 5.3 and 5.5 (sections 5.3-5.4 are copies of Table 5.5)
+    # Tables 5.3 and 5.5 (sections 5.3-5.4 are copies of Table 5.5), and the shape of
+    # Table 5.3: 2 protocols x 3 loss rates relative to 5 %
+    assert len(rows) == 15 and len(all_rows) == 15 + 6
+    relative = all_rows[all_rows["metric"] == analysis.RELATIVE_METRIC]
+    assert relative.loc[("Table 5.3", "SCTP", "packet loss 20%"), "published"] == pytest.approx(
+        37 / 60
+    )
+    assert relative.loc[("Table 5.3", "SCTP", "packet loss 20%"), "reproduced"] == pytest.approx(
+        43 / 60
+    )
+    assert set(relative["verdict"]) == {"too-few-runs"}  # one run
+    # these single-session values equal the published ones: nothing testbed-dominated
+    assert set(all_rows["marker"].fillna("")) == {""}
 
 
 # --------------------------------------------------------------------------- short simulations
@@ -317,6 +419,30 @@ def test_multi_session_is_deterministic_and_loss_hurts():
     clean = simulate(scenario="multi_session", loss_rate=0.0, window=20.0, n_pairs=4)
     assert clean["summary"]["failed_calls"].iloc[0] == 0
     assert a["summary"]["completed_calls"].iloc[0] < clean["summary"]["completed_calls"].iloc[0]
+
+
+@needs_sctp
+def test_sctp_trace_changes_nothing_and_shows_t3_back_off():
+    params = {"scenario": "multi_session", "protocol": "sctp", "loss_rate": 0.3}
+    params.update(window=40.0, n_pairs=4)
+    plain = simulate(**params)
+    traced = simulate(**params, sctp_trace=True)
+    pd.testing.assert_frame_equal(plain["calls"], traced["calls"])  # recording is passive
+    timeline = traced["chunk_timeline"]
+    assert set(timeline["node"]) == {"host_a", "host_b", "proxy"}
+    retransmitted = timeline["transmissions"] > 1
+    assert retransmitted.any() and (timeline.loc[retransmitted, "longest_wait"] > 0).all()
+    # At 30 % loss some chunk waits beyond RTO.Min (1 s) for its next transmission. (Not
+    # every wait does: a T3-rtx expiry resends every outstanding chunk of the path, RFC
+    # 9260 6.3.3 E3, also one sent or fast-retransmitted a moment before.)
+    assert timeline["longest_wait"].max() > 1.0
+    assert (timeline["delivered"].dropna() > 0).all()
+    # Association.Max.Retrans (10) needs 11 consecutive T3 expiries: 1+2+...+32+60+...
+    # s > 40 s, so no association can be aborted in this window.
+    fate = traced["associations"]
+    assert fate["aborts"].sum() == 0 and (fate["inits"] <= 1).all()
+    row = traced["trace_summary"].iloc[0]
+    assert row["completed_calls"] == plain["summary"]["completed_calls"].iloc[0]
 
 
 def test_one_call_records_the_same_messages_and_a_pcap_point_writes_its_trace(tmp_path):

@@ -31,6 +31,9 @@ THROUGHPUT_WARMUP = 0.5  # s of each throughput run not measured (set-up, slow s
 THROUGHPUT_PORT = 5001  # ttcp's port
 TCP_SEGMENT = 1448  # bytes: full Ethernet-size TCP segments (ns-3's default is 536)
 
+#: ns3::SctpEventRecorder node tags of the traced hosts (sctp_trace)
+SCTP_TRACE_NODES = {1: "host_a", 2: "host_b", 3: "proxy"}
+
 HOL_PORT = 8080
 HOL_START = 1.0  # s: the transfers start
 
@@ -58,6 +61,14 @@ def _window_fits(values: Mapping[str, Any]) -> str | None:
 def _pcap_only_on_the_sip_testbed(values: Mapping[str, Any]) -> str | None:
     if values["pcap_prefix"] and values["scenario"] not in SIP_SCENARIOS:
         return f"pcap_prefix is only written by the SIP scenarios {list(SIP_SCENARIOS)}"
+    return None
+
+
+def _sctp_trace_on_sctp_calls(values: Mapping[str, Any]) -> str | None:
+    if values["sctp_trace"] and (
+        values["scenario"] != "multi_session" or values["protocol"] != "sctp"
+    ):
+        return "sctp_trace records SCTP chunks of the multi_session scenario over SCTP only"
     return None
 
 
@@ -241,6 +252,13 @@ PARAMETERS = ParameterSpace(
         unit="s",
     ),
     Param(
+        "sctp_trace",
+        False,
+        bool,
+        "multi_session over SCTP: also record every SCTP chunk sent and every message "
+        "delivered on hosts A, B and the proxy (ns3::SctpEventRecorder)",
+    ),
+    Param(
         "pcap_prefix",
         "",
         str,
@@ -248,5 +266,10 @@ PARAMETERS = ParameterSpace(
         "(empty: none; such a run is never served from the cache)",
         check=_pcap_folder,
     ),
-    consistency=[_protocol_built, _window_fits, _pcap_only_on_the_sip_testbed],
+    consistency=[
+        _protocol_built,
+        _window_fits,
+        _pcap_only_on_the_sip_testbed,
+        _sctp_trace_on_sctp_calls,
+    ],
 )

@@ -7,6 +7,7 @@ Experiments (the notebook's sweeps), quick / full mode:
 ``single_session``    protocol x layout (1 run: no loss, deterministic)
 ``registration_processing``  protocol x processing time per SIP message (1 run)
 ``calls_under_loss``  protocol x loss rate 5-30 % (Table 5.3), 2 / 10 runs
+``sctp_loss_trace``   SCTP x loss rate 5-30 %, every chunk recorded, 1 / 3 runs
 ``stream_mappings``   SCTP at 10 % loss: three stream mappings, the shared layout, 2 / 10 runs
 ``head_of_line``      transfer configuration x loss, 3 / 5 loss rates, 2 / 10 runs
 
@@ -86,6 +87,15 @@ def calls_under_loss_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def sctp_loss_trace_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    if not sctp_available():
+        return []
+    return [
+        {"scenario": "multi_session", "protocol": "sctp", "loss_rate": loss, "sctp_trace": True}
+        for loss in LOSSES
+    ]
+
+
 def stream_mapping_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     base = {"scenario": "multi_session", "protocol": "sctp", "loss_rate": MAPPING_LOSS}
     points = [
@@ -141,6 +151,15 @@ CALLS_UNDER_LOSS = Experiment(
     calls_under_loss_points,
     runs=10,
     quick_runs=2,
+)
+SCTP_LOSS_TRACE = Experiment(
+    "sctp_loss_trace",
+    "calls under loss over SCTP with every chunk recorded: T3-rtx back-off, stalled "
+    "associations and what SIP's 32-s timers make of them",
+    sctp_loss_trace_points,
+    runs=3,
+    quick_runs=1,
+    available=sctp_available,
 )
 STREAM_MAPPINGS = Experiment(
     "stream_mappings",
@@ -222,6 +241,44 @@ def mean_calls(results) -> pd.DataFrame:
     return table
 
 
+def calls_relative_table(results) -> pd.DataFrame:
+    """Completed calls at each loss rate relative to the same run's count at 5 % (mean,
+    95 % CI) per protocol, beside the seed's Table 5.3 relative to its 5 % row."""
+    relative = analysis.relative_to_five_percent(results["calls_under_loss"]["summary"])
+    seed = analysis.relative_to_lowest_loss(analysis.published_calls())
+    relative["seed"] = [
+        seed.loc[loss, p] if p in seed else np.nan
+        for loss, p in zip(relative["loss_rate"], relative["protocol"], strict=True)
+    ]
+    return relative
+
+
+def calls_relative_figure(results):
+    """Each protocol's completed calls relative to its 5 % count (95 % CI), and the
+    seed's Table 5.3 the same way (dashed)."""
+    table = calls_relative_table(results)
+    protocols = [p for p in _protocols(results) if p in set(table["protocol"])]
+    fig, ax = plotting.subplots(figsize=(6.0, 3.8))
+    style = plotting.styles(protocols)
+    for p in protocols:
+        rows = table[table["protocol"] == p]
+        plotting.errorbar(
+            ax, rows["loss_rate"] * 100, rows["mean"], rows["ci_low"], rows["ci_high"],
+            **style[p], label=f"{p.upper()} (simulated)",
+        )  # fmt: skip
+        if rows["seed"].notna().any():
+            ax.plot(
+                rows["loss_rate"] * 100, rows["seed"], marker="s", linestyle="--",
+                color=COLORS[p], alpha=0.7, label=f"{p.upper()} (seed Table 5.3)",
+            )  # fmt: skip
+    ax.set_xlabel("packet loss at the router (%)")
+    ax.set_ylabel("completed calls / completed calls at 5 %")
+    ax.set_title(f"Shape of Table 5.3 ({plotting.CI_CLIPPED})", fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig, results.runs("calls_under_loss")
+
+
 def sctp_udp_ratio(results) -> pd.DataFrame:
     """SCTP / UDP completed calls per loss rate, simulated and in the seed's Table 5.3."""
     ours = mean_calls(results)
@@ -255,6 +312,34 @@ def crossings(results) -> dict[Any, list[tuple[float, str]]]:
     found: dict[Any, list[tuple[float, str]]] = dict(analysis.crossings_per_run(summary))
     found["mean"] = analysis.crossings(analysis.mean_curves(summary))
     return found
+
+
+def sctp_loss_trace_table(results) -> pd.DataFrame:
+    """Per loss rate, mean over the traced runs: DATA chunks, share retransmitted, most
+    transmissions of one chunk, longest wait between two transmissions (the backed-off
+    RTO), chunks delivered after Timer B (32 s) or never, aborts, new associations,
+    completed calls, SIP transactions timed out."""
+    tables = results.get("sctp_loss_trace")
+    if tables is None:
+        return pd.DataFrame()
+    summary = tables["trace_summary"]
+    columns = [c for c in analysis.TRACE_SUMMARY_COLUMNS if c in summary]
+    table = summary.groupby("loss_rate")[columns].mean().reset_index()
+    table.insert(1, "runs", summary.groupby("loss_rate").size().to_numpy())
+    return table
+
+
+def sctp_associations_table(results) -> pd.DataFrame:
+    """At the highest loss rate, run 1: each association's DATA, retransmissions, longest
+    wait, chunks late for Timer B, INITs and ABORTs (its fate)."""
+    tables = results.get("sctp_loss_trace")
+    if tables is None:
+        return pd.DataFrame()
+    fate = tables["associations"]
+    rows = fate[(fate["loss_rate"] == fate["loss_rate"].max()) & (fate["run"] == fate["run"].min())]
+    keep = ["node", "socket", "inits", "aborts", "data_chunks", "retransmissions"]
+    keep += ["max_transmissions", "longest_wait", "over_timer_b"]
+    return rows[keep].reset_index(drop=True)
 
 
 def stream_mappings_table(results) -> pd.DataFrame:
@@ -300,7 +385,14 @@ def comparison(results) -> pd.DataFrame:
     reproduced["deterministic"] = SINGLE_SESSION.deterministic & (
         reproduced["metric"] == "transaction_response_time"
     )
-    return published.compare(analysis.STUDY_NAME, reproduced, write=False)
+    table = published.compare(analysis.STUDY_NAME, reproduced, write=False)
+    table["marker"] = analysis.testbed_markers(table)
+    relative = analysis.relative_rows(multi, published.DEFAULT_TOLERANCE)
+    if len(relative):
+        relative["study"] = analysis.STUDY_NAME
+        relative["marker"] = ""
+        table = pd.concat([table, relative[table.columns]], ignore_index=True)
+    return table
 
 
 # --------------------------------------------------------------------------- figures
@@ -406,6 +498,52 @@ def calls_under_loss_figure(results):
     return fig, results.runs("calls_under_loss")
 
 
+def sctp_loss_trace_figure(results):
+    """Left: at the highest loss, each DATA chunk of run 1: when it was first sent and how
+    long until the peer delivered it (never: at the top), by transmissions; the 32-s
+    line is SIP's Timer B/F. Right: the waits between two transmissions of a chunk
+    (T3-rtx: the RTO in force) per loss rate."""
+    tables = results["sctp_loss_trace"]
+    timeline = tables["chunk_timeline"]
+    loss = timeline["loss_rate"].max()
+    one = timeline[(timeline["loss_rate"] == loss) & (timeline["run"] == timeline["run"].min())]
+    window = results.params["window"]
+    fig, (left, right) = plotting.subplots(1, 2, figsize=(10, 3.8))
+    never = 2.5 * analysis.TIMER_B
+    stall = one["stall"].fillna(never).clip(lower=1e-4)
+    # darker: more transmissions (shades of SCTP's colour)
+    shades = plotting.PROTOCOL_SHADES["sctp"]
+    colors = ("0.65", shades[2], shades[0], shades[3])
+    for n, color in zip((1, 2, 3, 4), colors, strict=True):
+        rows = one["transmissions"] >= 4 if n == 4 else one["transmissions"] == n
+        label = f"sent {n}{'+' if n == 4 else ''} time{'s' if n > 1 else ''}"
+        left.scatter(one.loc[rows, "first_sent"], stall[rows], s=10, color=color, label=label)
+    timer = plotting.OTHER_COLORS[0]
+    left.axhline(analysis.TIMER_B, color=timer, ls="--", lw=1)
+    left.text(1, analysis.TIMER_B * 1.15, "SIP Timer B/F (32 s)", color=timer, fontsize=8)
+    left.axhline(never, color="0.3", ls=":", lw=0.8)
+    left.text(1, never * 1.15, f"not delivered within {window:g} s", color="0.3", fontsize=8)
+    left.set_yscale("log")
+    left.set_xlabel("first sent (s)")
+    left.set_ylabel("first sent to delivered (s)")
+    left.set_title(f"Every DATA chunk, {loss:.0%} loss, run 1", fontsize=9)
+    left.legend(fontsize=7, loc="center right")
+    losses = sorted(timeline["loss_rate"].unique())
+    bins = [2 ** (k - 0.5) for k in range(-1, 8)]  # one bin per power of two
+    waits = [
+        timeline[(timeline["loss_rate"] == x) & (timeline["longest_wait"] > 0.5)] for x in losses
+    ]
+    right.hist([w["longest_wait"] for w in waits], bins=bins, label=[f"{x:.0%}" for x in losses])
+    right.set_xscale("log", base=2)
+    right.set_yscale("log")
+    right.set_xlabel("longest wait between two transmissions of a chunk (s)")
+    right.set_ylabel("DATA chunks")
+    right.set_title("T3-rtx back-off: 1, 2, 4 ... 32 s (all runs)", fontsize=9)
+    right.legend(title="loss", fontsize=7)
+    fig.tight_layout()
+    return fig, results.runs("sctp_loss_trace")
+
+
 def head_of_line_figure(results):
     """Mean completion time and 99th-percentile record delay per configuration and loss."""
     summary = results["head_of_line"]["summary"]
@@ -438,6 +576,7 @@ REPRODUCTION = Reproduction(
         SINGLE_SESSION,
         REGISTRATION_PROCESSING,
         CALLS_UNDER_LOSS,
+        SCTP_LOSS_TRACE,
         STREAM_MAPPINGS,
         HEAD_OF_LINE,
     ),
@@ -449,6 +588,9 @@ REPRODUCTION = Reproduction(
         "registration_processing": registration_processing_table,
         "calls_under_loss": calls_under_loss_table,
         "call_cycle": call_cycle_table,
+        "calls_relative": calls_relative_table,
+        "sctp_loss_trace": sctp_loss_trace_table,
+        "sctp_associations": sctp_associations_table,
         "stream_mappings": stream_mappings_table,
         "head_of_line": head_of_line_table,
     },
@@ -456,6 +598,8 @@ REPRODUCTION = Reproduction(
         "throughput": throughput_figure,
         "registration_processing": registration_processing_figure,
         "calls_under_loss": calls_under_loss_figure,
+        "calls_relative": calls_relative_figure,
+        "sctp_loss_trace": sctp_loss_trace_figure,
         "head_of_line": head_of_line_figure,
     },
 )

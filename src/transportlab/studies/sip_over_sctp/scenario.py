@@ -6,7 +6,10 @@ recorded and nothing computed from it (:mod:`.analysis` does that, uncached):
 ``one_call``
     ``messages``: every SIP message host A, host B and the proxy sent or received.
 ``single_session``, ``multi_session``
-    ``transactions``, ``calls``, ``registrations`` (:class:`transportlab.sip.SipRecorder`).
+    ``transactions``, ``calls``, ``registrations`` (:class:`transportlab.sip.SipRecorder`);
+    with ``sctp_trace`` also ``sctp_chunks`` (every chunk hosts A, B and the proxy sent:
+    time, node tag of ``SCTP_TRACE_NODES``, socket ordinal, chunk type, TSN,
+    retransmission) and ``sctp_delivered`` (every message handed to a receiving socket).
 ``throughput``
     ``counters``: bytes received by the sink at the end of the warm-up and at the end.
 ``hol``
@@ -30,6 +33,7 @@ from transportlab.studies.sip_over_sctp.parameters import (
     ONE_CALL_UNTIL,
     RE_REGISTER_AFTER,
     REGISTER_AT,
+    SCTP_TRACE_NODES,
     STREAM_MAPPINGS,
     TCP_SEGMENT,
     THROUGHPUT_PORT,
@@ -130,8 +134,21 @@ def _multi_session(params: Mapping[str, Any], seed: int, run: int) -> dict[str, 
             loss_start=FIRST_CALL_AT,
             setup_timeout=params["setup_timeout"],
         )
+        sctp = None
+        if params["sctp_trace"]:
+            from transportlab.sctp_recording import SctpRecorder  # noqa: PLC0415
+
+            sctp = SctpRecorder()
+            hosts = {"host_a": testbed.host_a, "host_b": testbed.host_b}
+            hosts["proxy"] = testbed.proxy_host
+            for tag, name in SCTP_TRACE_NODES.items():
+                sctp.watch_node(hosts[name], tag)
         run_until(FIRST_CALL_AT + params["window"])
-        return _recorded(testbed.recorder)
+        tables = _recorded(testbed.recorder)
+        if sctp is not None:
+            tables["sctp_chunks"] = sctp.chunks()
+            tables["sctp_delivered"] = sctp.delivered()
+        return tables
 
 
 def _recorded(recorder) -> dict[str, pd.DataFrame]:

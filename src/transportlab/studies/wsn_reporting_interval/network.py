@@ -171,8 +171,7 @@ def _random_positions(seed: int) -> list[tuple[float, float]]:
     for _ in GATEWAYS:
         heads.append(around(heads[int(rng.integers(len(heads)))], 100.0, 145.0))
     sensors = [
-        around(heads[int(rng.integers(len(heads)))], 0.0, 55.0)
-        for _ in range(N_NODES - len(heads))
+        around(heads[int(rng.integers(len(heads)))], 0.0, 55.0) for _ in range(N_NODES - len(heads))
     ]
     return heads + sensors
 
