@@ -2,7 +2,10 @@
 
 * q1: counts bytes, not bits, in the offered load (-1); the idle energy is right.
 * q2: right table, but the offered load comes from q1's mistake (-1).
-* q3: routing packets per *sent* report instead of per delivered one (-1).
+* q3: routing packets per *sent* report instead of per delivered one. Since the WSN model
+  follows NS-2 (issue 13: two-way links only, CBR from the start), every report of the
+  assignment's quick-mode points is delivered, so sent == delivered and the hidden test
+  cannot tell the two definitions apart: no mark is lost (a known weakness of q3).
 * q4: right.
 * q5: the excess in joules, not as a fraction of the idle energy (-1).
 * q6: a valid sweep of one point, but the claimed value is typed in, not read from
@@ -42,4 +45,4 @@ design_value = 1.0
 }
 
 #: The score each question must get (hidden checks included), and the total.
-EXPECTED = {"q1": 1, "q2": 1, "q3": 0, "q4": 1, "q5": 0, "q6": 2, "total": 5}
+EXPECTED = {"q1": 1, "q2": 1, "q3": 1, "q4": 1, "q5": 0, "q6": 2, "total": 6}
