@@ -29,7 +29,7 @@ def test_registered_with_its_seed_notebook_and_steps():
     assert s.notebook == "02_voip_cjm.ipynb"
     assert s.run is scenario.run and s.analyse is analysis.analyse
     assert [e.name for e in s.reproduction.experiments] == [
-        "main", "loss", "cross_traffic", "trunk", "talkspurts", "playout_models",
+        "main", "loss", "cross_traffic", "trunk", "talkspurts", "load", "playout_models",
     ]  # fmt: skip
     assert s.reproduction.comparison is reproduction.comparison
     assert set(s.reproduction.tables) >= {"summary"}
@@ -74,6 +74,28 @@ def test_scenario_facts():
     variants = [x.name for x in analysis.playout_policies({**p, "playout_set": "variants"})]
     assert variants[:4] == ["fixed 80 ms", "fixed 130 ms", "adaptive", "adaptive +5 ms"]
     assert variants[4:] == ["cjm 1", "cjm 5", "cjm 10", "cjm 25", "cjm 50"]
+
+
+def test_voice_link_rate_is_frames_times_ip_and_ppp_bytes():
+    # 48 calls x 50 frames/s x (172 + 8 UDP + 20 IP + 2 PPP) bytes x 8 = 3.8784 Mb/s
+    assert analysis.voice_link_rate_mbps(params()) == pytest.approx(3.8784)
+    # SCTP: 12-byte common header + 16-byte DATA chunk header instead of UDP's 8
+    assert analysis.voice_link_rate_mbps(params(protocol="sctp")) == pytest.approx(4.2624)
+    assert analysis.voice_link_rate_mbps(params(n_calls=72)) == pytest.approx(3.8784 * 1.5)
+
+
+def test_load_sweep_points_cross_the_link_capacity():
+    full = reproduction.load_points(params())
+    configs = {(p["protocol"], p.get("sctp_delivery")) for p in full}
+    assert ("sctp", "unordered") not in configs and ("udp", None) in configs
+    cross = sorted({p.get("cross_rate_mbps", 0.0) for p in full if "n_calls" not in p})
+    assert cross == [0.0, 0.5, 1.0, 1.5, 2.0, 3.0]
+    assert all(p.get("cross_traffic", "none") == "none" for p in full if "cross_rate_mbps" not in p)
+    calls = sorted({p["n_calls"] for p in full if "n_calls" in p})
+    assert calls == [56, 64, 72]
+    # the largest loads are above the 5 Mb/s link for every transport
+    assert analysis.voice_link_rate_mbps(params(n_calls=72)) > 5.0
+    assert len(reproduction.quick_load_points(params())) == 2 * len(configs)
 
 
 def test_hand_calculation():
@@ -233,7 +255,7 @@ def test_experiment_points_in_quick_and_full_mode():
     assert points("main", "full")[:2] == [{"protocol": "udp"}, {"protocol": "tcp"}]
     assert points("main", "quick") == points("main", "full")  # 15 min or 10 s: the base
     # section 5 sends for one minute in full mode, for the quick-mode 10 s otherwise
-    for name in ("loss", "cross_traffic", "trunk", "talkspurts", "playout_models"):
+    for name in ("loss", "cross_traffic", "trunk", "talkspurts", "load", "playout_models"):
         assert {p["duration"] for p in points(name, "full")} == {60.0}
         assert all("duration" not in p for p in points(name, "quick"))
     assert {p["loss_rate"] for p in points("loss", "full")} == {0.01, 0.03}
@@ -285,6 +307,17 @@ def test_short_tcp_run_and_random_loss():
     udp = STUDY.simulate({**SHORT, "protocol": "udp", "loss_rate": 0.05}, seed=1, run=1)
     lost = udp["summary"].set_index("policy").loc["arrival", "network_loss_rate"]
     assert 0.01 < lost < 0.12
+
+
+def test_tcp_is_ns2_tahoe_by_default_and_the_variant_takes_effect():
+    assert params()["tcp_variant"] == "TcpTahoe"  # NS-2's default Agent/TCP
+    lossy = {**SHORT, "protocol": "tcp", "loss_rate": 0.05, "drain": 10.0}
+    tahoe = scenario.run(params(**lossy), 1, 1)["packets"]
+    newreno = scenario.run(params(**lossy, tcp_variant="TcpNewReno"), 1, 1)["packets"]
+    # the same losses recovered differently: Tahoe slow-starts from one segment after
+    # a fast retransmit, NewReno halves its window, so the arrival times differ
+    assert len(tahoe) == len(newreno)
+    assert not tahoe["time"].equals(newreno["time"])
 
 
 def test_same_seed_and_run_are_identical_other_runs_differ():

@@ -224,6 +224,15 @@ def mean_table(frame: pd.DataFrame, by: Sequence[str], columns: Sequence[str]) -
 # --------------------------------------------------------------------------- hand calculation
 
 
+def voice_link_rate_mbps(p: Mapping[str, Any]) -> float:
+    """The calls' bit rate on the shared link (Mb/s): ``n_calls`` frames every
+    ``frame_ms``, each one IP packet of ``protocol`` plus the PPP header (continuous
+    speech; acknowledgements, which flow the other way, not counted)."""
+    frames_per_s = p["n_calls"] * 1000 / p["frame_ms"]
+    bits = (ip_packet_bytes(p, p["protocol"]) + PPP_HEADER_BYTES) * 8
+    return frames_per_s * bits / 1e6
+
+
 def hand_calculation(p: Mapping[str, Any]) -> dict[str, Any]:
     """The numbers of the notebook's hand calculation for the parameters ``p``.
 

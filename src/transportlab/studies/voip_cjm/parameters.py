@@ -30,7 +30,9 @@ VOICE_PORT = 9000
 CROSS_PORT = 7000
 
 PROTOCOLS = ("udp", "tcp", "sctp")
-TCP_VARIANTS = ("TcpNewReno", "TcpLinuxReno", "TcpCubic", "TcpBic", "TcpVegas", "TcpWestwoodPlus")
+TCP_VARIANTS = (
+    "TcpTahoe", "TcpNewReno", "TcpLinuxReno", "TcpCubic", "TcpBic", "TcpVegas", "TcpWestwoodPlus",
+)  # fmt: skip
 #: The codecs of transportlab.emodel.CODECS (a test keeps the two equal): importing the
 #: E-model here would put it into the run step's cache key.
 CODECS = ("G.711",)
@@ -102,9 +104,11 @@ PARAMETERS = ParameterSpace(
     ),
     Param(
         "tcp_variant",
-        "TcpNewReno",
+        "TcpTahoe",
         str,
-        "TCP congestion control (ns-3 TypeId name)",
+        "TCP congestion control (ns-3 TypeId name); TcpTahoe = NS-2's default Agent/TCP "
+        "(src/tcp-tahoe, with its go-back-N loss recovery TcpTahoeRecovery), the others "
+        "recover with ns-3's classic fast recovery",
         choices=TCP_VARIANTS,
     ),
     Param(

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from transportlab import plotting
@@ -34,6 +35,14 @@ PR_SCTP = {"protocol": "sctp", "sctp_delivery": "unordered", "sctp_pr_lifetime_m
 TRUNK_LOSS_RATE = 0.01
 #: Calls that offer the seed's 2400 frames/s on average with 43 % voice activity.
 TALKSPURT_CALLS = 113
+
+#: The load sweep: mean rates (Mb/s) of the on/off cross traffic beside the seed's 48
+#: calls (0 = none), and numbers of calls without cross traffic. 48 calls of 202-byte
+#: UDP frames are 3.9 Mb/s of the 5 Mb/s link (SCTP's 222-byte frames 4.3 Mb/s): the
+#: sweep crosses the link's capacity both ways.
+LOAD_CROSS_RATES_MBPS = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
+LOAD_CALLS = (56, 64, 72)
+QUICK_LOAD_CROSS_RATES_MBPS = (0.0, 2.0)
 
 
 # --------------------------------------------------------------------------- experiments
@@ -103,6 +112,28 @@ def playout_model_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def _cross_load(rate: float) -> dict[str, Any]:
+    if rate == 0.0:
+        return {"cross_traffic": "none"}
+    return {"cross_traffic": "udp_onoff", "cross_rate_mbps": rate}
+
+
+def _load(cross_rates, calls) -> list[dict[str, Any]]:
+    configs = [c for c in configurations() if c.get("sctp_delivery") != "unordered"]
+    points = [dict(c, **_cross_load(rate)) for rate in cross_rates for c in configs]
+    return points + [dict(c, n_calls=n) for n in calls for c in configs]
+
+
+def load_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """UDP, TCP and SCTP ordered with more cross traffic, and with more calls."""
+    return _load(LOAD_CROSS_RATES_MBPS, LOAD_CALLS)
+
+
+def quick_load_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """No cross traffic and 2 Mb/s of it (quick mode)."""
+    return _load(QUICK_LOAD_CROSS_RATES_MBPS, ())
+
+
 def one_minute(points: PointsFn) -> PointsFn:
     """``points`` in full mode: section 5 sends for BEYOND_DURATION, not 15 minutes.
 
@@ -152,6 +183,14 @@ TALKSPURTS = Experiment(
     description="113 calls with talkspurts and silences",
     points=one_minute(talkspurt_points),
     quick_points=talkspurt_points,
+    runs=3,
+    quick_runs=1,
+)
+LOAD = Experiment(
+    name="load",
+    description="more cross traffic or more calls: where delay and jitter reach the seed's",
+    points=one_minute(load_points),
+    quick_points=quick_load_points,
     runs=3,
     quick_runs=1,
 )
@@ -242,6 +281,10 @@ TALKSPURT_COLUMNS = (
     "frames_per_s", "network_loss_rate", "late_loss_rate", "delay_p99_ms", "delay_max_ms",
     "before_jitter_ms", "playout_delay_mean_ms", "R",
 )  # fmt: skip
+LOAD_COLUMNS = (
+    "frames_per_s", "network_loss_rate", "delay_mean_ms", "delay_p99_ms", "delay_max_ms",
+    "before_jitter_ms",
+)  # fmt: skip
 PLAYOUT_MODEL_COLUMNS = (
     "playout_delay_mean_ms", "late_loss_rate", "after_jitter_ms", "mouth_to_ear_ms",
     "total_loss_rate", "R", "MOS",
@@ -276,6 +319,27 @@ def trunk_table(results) -> pd.DataFrame:
 def talkspurt_table(results) -> pd.DataFrame:
     """``talkspurts``: per configuration and playout model."""
     return _mean_table(results, "talkspurts", ["configuration", "policy"], TALKSPURT_COLUMNS)
+
+
+def load_frame(results) -> pd.DataFrame:
+    """``load``'s per-run summary (network side, before playout) with the offered load:
+    ``cross_mbps`` (0 without cross traffic), ``voice_mbps`` (the calls' bit rate on the
+    shared link, :func:`analysis.voice_link_rate_mbps`) and their sum ``offered_mbps``."""
+    summary = analysis.with_configuration(results["load"]["summary"])
+    summary = summary[summary["policy"] == "arrival"].copy()
+    summary["cross_mbps"] = np.where(
+        summary["cross_traffic"] == "none", 0.0, summary["cross_rate_mbps"]
+    )
+    summary["voice_mbps"] = summary.apply(analysis.voice_link_rate_mbps, axis=1)
+    summary["offered_mbps"] = summary["voice_mbps"] + summary["cross_mbps"]
+    return summary
+
+
+def load_table(results) -> pd.DataFrame:
+    """``load``: per configuration, number of calls and cross traffic (before playout)."""
+    frame = load_frame(results)
+    by = ["configuration", "n_calls", "cross_mbps", "offered_mbps"]
+    return analysis.mean_table(frame, by, LOAD_COLUMNS)
 
 
 def playout_model_table(results) -> pd.DataFrame:
@@ -429,8 +493,70 @@ def playout_tradeoff_figure(results):
     return fig, results.runs("playout_models")
 
 
+#: The seed's numbers drawn on the load figure: (metric column, protocol) -> value.
+LOAD_PUBLISHED = {
+    ("frames_per_s", "TCP"): 2200.0,
+    ("frames_per_s", "SCTP"): 2400.0,
+    ("delay_max_ms", "TCP"): 180.0,
+    ("delay_max_ms", "SCTP"): 150.0,
+    ("before_jitter_ms", "TCP"): 35.0,
+    ("before_jitter_ms", "SCTP"): 30.0,
+}
+
+
+def load_figure(results):
+    """Frames per second, maximum delay and jitter against the load offered to the link.
+
+    Mean and CI over the runs of ``load``; the seed's TCP and SCTP values as
+    horizontal lines. Points with cross traffic (48 calls) and with more calls (no
+    cross traffic) are separate lines: the same offered load does not make the same
+    queue, since the cross traffic comes in bursts of 548-byte packets.
+    """
+    table = load_table(results)
+    table["sweep"] = np.where(table["cross_mbps"] > 0, "cross traffic", "calls")
+    metrics = (
+        ("frames_per_s", "frames received per second"),
+        ("delay_max_ms", "max one-way delay (ms)"),
+        ("before_jitter_ms", "jitter before playout (ms)"),
+    )
+    fig, axes = plotting.subplots(1, 3, figsize=(14, 3.8))
+    names = list(dict.fromkeys(table["configuration"]))
+    style = plotting.styles(names)
+    for ax, (column, label) in zip(axes, metrics, strict=True):
+        for name in names:
+            mine = table[table["configuration"] == name]
+            base = mine[(mine["cross_mbps"] == 0) & (mine["n_calls"] == mine["n_calls"].min())]
+            for sweep, dashes in (("cross traffic", "-"), ("calls", ":")):
+                part = pd.concat([base, mine[mine["sweep"] == sweep]]).drop_duplicates()
+                part = part.sort_values("offered_mbps")
+                plotting.errorbar(
+                    ax, part["offered_mbps"], part[column], part[f"{column}_low"],
+                    part[f"{column}_high"], color=style[name]["color"],
+                    marker=style[name]["marker"], linestyle=dashes, markersize=4, capsize=2,
+                    label=f"{name}, {sweep}",
+                )  # fmt: skip
+        for (metric, protocol), value in LOAD_PUBLISHED.items():
+            if metric == column:
+                ax.axhline(value, color=plotting.styles([protocol])[protocol]["color"],
+                           linewidth=0.8, linestyle="--")  # fmt: skip
+                ax.annotate(f"seed {protocol} {value:g}", (0.01, value), fontsize=6,
+                            xycoords=("axes fraction", "data"), va="bottom")  # fmt: skip
+        ax.axvline(results.params["bottleneck_rate_mbps"], color="grey", linewidth=0.8)
+        ax.set(xlabel="load offered to the shared link (Mb/s)", ylabel=label)
+        if column != "frames_per_s":
+            ax.set_yscale("symlog", linthresh=1.0)
+    axes[0].legend(fontsize=6)
+    fig.suptitle(
+        "Where the seed's delay and jitter are reached: more cross traffic (48 calls, solid) "
+        f"or more calls (dotted); {plotting.CI_CLIPPED} over runs",
+        fontsize=9,
+    )
+    fig.tight_layout()
+    return fig, results.runs("load")
+
+
 REPRODUCTION = Reproduction(
-    experiments=(MAIN, LOSS, CROSS_TRAFFIC, TRUNK, TALKSPURTS, PLAYOUT_MODELS),
+    experiments=(MAIN, LOSS, CROSS_TRAFFIC, TRUNK, TALKSPURTS, LOAD, PLAYOUT_MODELS),
     comparison=comparison,
     tables={
         "summary": summary_table,
@@ -438,6 +564,7 @@ REPRODUCTION = Reproduction(
         "cross_traffic": cross_traffic_table,
         "trunk": trunk_table,
         "talkspurts": talkspurt_table,
+        "load": load_table,
         "playout_models": playout_model_table,
     },
     figures={
@@ -445,5 +572,6 @@ REPRODUCTION = Reproduction(
         "r_factor": r_factor_figure,
         "playout_call0": playout_call0_figure,
         "playout_tradeoff": playout_tradeoff_figure,
+        "load": load_figure,
     },
 )

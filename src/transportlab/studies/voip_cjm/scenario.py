@@ -131,6 +131,10 @@ def _configure_transport(ns, p: Mapping[str, Any]) -> None:
             "ns3::TcpL4Protocol::SocketType",
             ns.TypeIdValue(ns.TypeId.LookupByName(f"ns3::{p['tcp_variant']}")),
         )
+        # Tahoe's loss recovery is part of Tahoe: after a fast retransmit it slow-starts
+        # from one segment (NS-2's Agent/TCP); every other variant keeps ns-3's recovery.
+        recovery = "TcpTahoeRecovery" if p["tcp_variant"] == "TcpTahoe" else "TcpClassicRecovery"
+        ns.Config.SetDefault("ns3::TcpL4Protocol::RecoveryType", ns.StringValue(f"ns3::{recovery}"))
         # No options, so that a full segment is exactly an MTU-sized IP packet.
         ns.Config.SetDefault("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(False))
         ns.Config.SetDefault("ns3::TcpSocket::SegmentSize", ns.UintegerValue(segment))
