@@ -45,12 +45,12 @@ NATIVE_STAMP := $(VENV)/.native-built
 NATIVE_SOURCES := $(shell find src tools -name '*.cc' -o -name '*.h' -o -name '*.c' -o -name 'CMakeLists.txt' 2>/dev/null) \
                   CMakeLists.txt $(wildcard cmake/*.cmake) pyproject.toml
 
-.PHONY: reproduce test install build pch tshark usrsctp lint format bench lab notebooks clean distclean
+.PHONY: reproduce test install build pch tshark usrsctp jemalloc lint format bench lab notebooks clean distclean
 
-reproduce: usrsctp install
+reproduce: usrsctp jemalloc install
 	$(VENV)/bin/transportlab reproduce --quick $(ARGS)
 
-test: usrsctp install tshark
+test: usrsctp jemalloc install tshark
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 install: $(NATIVE_STAMP) pch
@@ -79,6 +79,10 @@ pch: $(NATIVE_STAMP)
 
 tshark:
 	@bash scripts/ensure-tshark.sh
+
+# jemalloc for the local cluster's simulation workers (transportlab.allocator), if we may.
+jemalloc:
+	@bash scripts/ensure-jemalloc.sh
 
 # The SCTP validation oracle (tools/usrsctp-oracle) is built with the native library when
 # libusrsctp-dev is installed: install it where we may, and rebuild if it just appeared.

@@ -8,15 +8,21 @@ variants of one protocol are interleaved ``--repeat`` times, so that load change
 shared machine hit them alike; the table prints every run, then the ratios of the best
 (lowest) times of each variant against the ``before`` one.
 
-Variants (the speed options of :class:`RunOptions`):
+Variants (the speed options of :class:`RunOptions` and the allocator, as the local
+cluster's workers run: :mod:`transportlab.allocator`):
 
-* ``before``: what the study ran with before issue 6's follow-up: the purging scheduler
-  only (stock YansWifiPhy and WifiRadioEnergyModel);
-* ``after``: the study's defaults (all speed options on);
+* ``after``: the study's defaults (all speed options on), jemalloc preloaded;
+* ``before``: the same with the system allocator (glibc), what issue 13 measured;
+* ``issue 6 before``: the purging scheduler only (stock YansWifiPhy and
+  WifiRadioEnergyModel), glibc;
 * with ``--compare``, also ``after`` with each speed option off in turn, and ``ns-3
   stock`` (every speed option off: ns-3's MapScheduler, YansWifiPhy, WifiRadioEnergyModel);
 * with ``--ab OPTION`` instead of ``before``: ``after`` with that one option off (the
   ratios then measure that option alone; use ``--repeat`` 3 or more).
+
+Memory: the peak RSS of the child, and at the end of the run its anonymous memory (heap:
+ns-3's objects, Python's) and its file-backed memory (the ns-3 libraries and cling's
+precompiled header, mapped from files and shared by every worker process on a machine).
 
 Every variant must give identical simulated results: the digest of the summary (without
 the event count), the packet counters, the energy per node and every delivered packet
@@ -62,6 +68,9 @@ out = {
     "results_digest": digest(r["summary"].drop(columns=["events"])) + digest(r["counts"])
                       + digest(r["energy"]) + digest(r.get("packets", pd.DataFrame({"x": []}))),
 }
+status = dict(line.split(":", 1) for line in open("/proc/self/status") if ":" in line)
+out["anon_mb"] = int(status["RssAnon"].split()[0]) / 1024
+out["file_mb"] = int(status["RssFile"].split()[0]) / 1024
 print("RESULT " + json.dumps(out))
 """
 
@@ -73,11 +82,17 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def measure(params: dict, options: dict) -> dict:
+def measure(params: dict, options: dict, malloc: str) -> dict:
+    from transportlab.allocator import preload_environ  # noqa: PLC0415
+
+    env = preload_environ(malloc)
+    if malloc == "system":
+        env.pop("LD_PRELOAD", None)
     proc = subprocess.run(
         [sys.executable, "-c", CHILD, json.dumps(params), json.dumps(options)],
         capture_output=True,
         text=True,
+        env=env,
     )
     for line in proc.stdout.splitlines():
         if line.startswith("RESULT "):
@@ -85,7 +100,8 @@ def measure(params: dict, options: dict) -> dict:
     raise RuntimeError(f"benchmark child failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
 
 
-def variants(compare: bool, extra: dict, ab: str | None = None) -> list[tuple[str, dict]]:
+def variants(compare: bool, extra: dict, ab: str | None = None) -> list[tuple[str, dict, str]]:
+    """(label, RunOptions, allocator) of every variant; ``before`` first-class."""
     from transportlab.studies.wsn_reporting_interval import RunOptions  # noqa: PLC0415
 
     speed = {
@@ -99,12 +115,23 @@ def variants(compare: bool, extra: dict, ab: str | None = None) -> list[tuple[st
     if ab is not None:
         if ab not in speed:
             raise SystemExit(f"--ab: {ab!r} is not a speed option ({sorted(speed)})")
-        return [("after", {**extra}), ("before", {**extra, ab: not speed[ab]})]
-    chosen = [("after", {**extra}), ("before", {**BEFORE, **extra})]
+        return [
+            ("after", {**extra}, "jemalloc"),
+            ("before", {**extra, ab: not speed[ab]}, "jemalloc"),
+        ]
+    chosen = [
+        ("after", {**extra}, "jemalloc"),
+        # issue 13's starting point: every speed option on, the system allocator
+        ("before", {**extra}, "system"),
+        # issue 6's starting point: the purging scheduler only, the system allocator
+        ("issue 6 before", {**BEFORE, **extra}, "system"),
+    ]
     if compare:
         for name, default in speed.items():
-            chosen.append((f"after, {name}={not default}", {**extra, name: not default}))
-        chosen.append(("ns-3 stock", {**extra, **{name: False for name in speed}}))
+            chosen.append(
+                (f"after, {name}={not default}", {**extra, name: not default}, "jemalloc")
+            )
+        chosen.append(("ns-3 stock", {**extra, **{name: False for name in speed}}, "system"))
     return chosen
 
 
@@ -138,7 +165,8 @@ def main() -> int:
     print(f"# {os.cpu_count()} cores; times are from a shared machine, events are exact")
     print(
         f"{'protocol':8} {'variant':38} {'run s':>6} {'run cpu':>7} {'total s':>7} "
-        f"{'events':>10} {'events/s':>9} {'peak MB':>7} {'deliv.':>6} {'J/node':>6}"
+        f"{'events':>10} {'events/s':>9} {'peak MB':>7} {'anon':>5} {'file':>5} {'deliv.':>6} "
+        f"{'J/node':>6}"
         f"  load(1/5/15)    digest"
     )
     failures = 0
@@ -152,14 +180,15 @@ def main() -> int:
         chosen = variants(args.compare, extra, args.ab)
         reference = None
         for _ in range(args.repeat):
-            for label, options in chosen:
+            for label, options, malloc in chosen:
                 before = load()
-                r = measure(params, options)
+                r = measure(params, options, malloc)
                 runs.setdefault(label, []).append(r)
                 print(
                     f"{protocol:8} {label:38} {r['wall_run_s']:6.1f} {r['cpu_run_s']:7.1f} "
                     f"{r['wall_total_s']:7.1f} {r['events']:10d} "
                     f"{r['events'] / r['cpu_run_s']:9.0f} {r['peak_rss_mb']:7.0f} "
+                    f"{r['anon_mb']:5.0f} {r['file_mb']:5.0f} "
                     f"{r['delivered']:6d} {r['energy_per_node_j']:6.3f}"
                     f"  {before:14}  {r['results_digest'][:32]}",
                     flush=True,
@@ -176,17 +205,27 @@ def main() -> int:
         for label, results in runs.items():
             best = {
                 key: min(r[key] for r in results)
-                for key in ("wall_run_s", "cpu_run_s", "wall_total_s", "peak_rss_mb")
+                for key in (
+                    "wall_run_s",
+                    "cpu_run_s",
+                    "wall_total_s",
+                    "peak_rss_mb",
+                    "anon_mb",
+                    "file_mb",
+                )
             }
             base_best = {key: min(r[key] for r in base) for key in best}
             print(
                 f"#   {label:38} run cpu {best['cpu_run_s']:6.1f} s "
                 f"(x{base_best['cpu_run_s'] / best['cpu_run_s']:.2f}), "
+                f"run wall {best['wall_run_s']:6.1f} s "
+                f"(x{base_best['wall_run_s'] / best['wall_run_s']:.2f}), "
                 f"total wall {best['wall_total_s']:6.1f} s "
                 f"(x{base_best['wall_total_s'] / best['wall_total_s']:.2f}), "
                 f"events {results[0]['events']} "
                 f"(x{base[0]['events'] / results[0]['events']:.2f}), "
-                f"peak {best['peak_rss_mb']:.0f} MB"
+                f"peak {best['peak_rss_mb']:.0f} MB (at the end: {best['anon_mb']:.0f} MB "
+                f"anonymous, {best['file_mb']:.0f} MB file-backed)"
             )
     print("# simulated results identical in every run" if not failures else "# RESULTS DIFFER")
     return 1 if failures else 0

@@ -51,3 +51,26 @@ def test_mean_ci_is_a_series_for_apply():
     series = stats.mean_ci([1.0, 2.0, 3.0])
     assert list(series.index) == ["mean", "ci_low", "ci_high", "n_runs"]
     assert series["mean"] == 2.0 and series["n_runs"] == 3
+
+
+def test_student_t_quantiles_are_scipy_stats_t_bit_for_bit():
+    # stats.py calls scipy.special (light to import) instead of scipy.stats.t
+    from scipy import special
+    from scipy import stats as scipy_stats
+
+    for df in [*range(1, 60), 2.5, 17.3, 1e4]:
+        assert special.stdtrit(df, 0.975) == scipy_stats.t.ppf(0.975, df)
+        for x in (0.0, 1.3, 4.2, 25.0):
+            assert special.stdtr(df, -x) == scipy_stats.t.sf(x, df)
+
+
+def test_a_simulation_worker_does_not_import_scipy_stats():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; import transportlab.studies.wsn_reporting_interval, "
+        "transportlab.studies.voip_cjm; print('scipy.stats' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

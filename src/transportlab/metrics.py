@@ -108,7 +108,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy.signal import lfilter
 
 __all__ = [
     "average_throughput",
@@ -332,6 +331,9 @@ def rfc3550_jitter_series(delays_or_records, *, flow=None) -> pd.Series:
         raise ValueError("delays must be finite (drop lost packets first)")
     jitter = np.zeros(values.size)
     if values.size > 1:
+        # scipy.signal imports scipy.stats (~50 MB): only where a filter runs.
+        from scipy.signal import lfilter  # noqa: PLC0415
+
         jitter[1:] = lfilter([1.0 / 16.0], [1.0, -15.0 / 16.0], np.abs(np.diff(values)))
     return pd.Series(jitter, index=index, name="rfc3550_jitter")
 

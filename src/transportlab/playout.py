@@ -38,7 +38,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy.signal import lfilter
 
 from transportlab import metrics
 
@@ -272,6 +271,9 @@ class AdaptivePlayout(PlayoutPolicy):
         if len(n) == 0:
             return order, n, n.copy()
         a = self.alpha
+        # scipy.signal imports scipy.stats (~50 MB): only where a filter runs.
+        from scipy.signal import lfilter  # noqa: PLC0415
+
         d = lfilter([1 - a], [1, -a], n, zi=[a * n[0]])[0]
         v = lfilter([1 - a], [1, -a], np.abs(d - n), zi=[a * self.initial_variation])[0]
         return order, d, v

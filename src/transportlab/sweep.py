@@ -51,6 +51,7 @@ import hashlib
 import itertools
 import json
 import logging
+import os
 import pickle
 import sys
 import tempfile
@@ -393,16 +394,33 @@ def local_cluster(n_workers: int | None = None, memory_limit: int | str | None =
     import dask  # noqa: PLC0415 - Dask is only needed for cluster runs
     from distributed import Client, LocalCluster  # noqa: PLC0415
 
+    from transportlab.allocator import preload_environ  # noqa: PLC0415
+
     n_workers = n_workers or default_workers()
-    with dask.config.set(_DASK_CONFIG):
-        cluster = LocalCluster(
-            n_workers=n_workers,
-            threads_per_worker=1,
-            processes=True,
-            memory_limit=memory_limit or _memory_limit(n_workers),
-            dashboard_address=":0",  # a free port: several clusters may run at once
-            silence_logs=logging.ERROR,
-        )
+    # The workers preload jemalloc where it is installed (transportlab.allocator). Dask's
+    # nannies set "pre-spawn" variables in this process's environment before spawning a
+    # worker; LD_PRELOAD is put back afterwards so that nothing else this process starts
+    # inherits it.
+    preload = preload_environ().get("LD_PRELOAD")
+    config = dict(_DASK_CONFIG)
+    if preload:
+        config["distributed.nanny.pre-spawn-environ.LD_PRELOAD"] = preload
+    previous = os.environ.get("LD_PRELOAD")
+    with dask.config.set(config):
+        try:
+            cluster = LocalCluster(
+                n_workers=n_workers,
+                threads_per_worker=1,
+                processes=True,
+                memory_limit=memory_limit or _memory_limit(n_workers),
+                dashboard_address=":0",  # a free port: several clusters may run at once
+                silence_logs=logging.ERROR,
+            )
+        finally:
+            if previous is None:
+                os.environ.pop("LD_PRELOAD", None)
+            else:
+                os.environ["LD_PRELOAD"] = previous
         try:
             with Client(cluster) as client:
                 yield client
