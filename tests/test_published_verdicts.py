@@ -240,3 +240,17 @@ def test_rejudge_collapses_copies_and_applies_the_new_rules(cases):
     assert set(exact.loc[exact["metric"] == "delay", "verdict"]) == {"same-direction"}
     with pytest.raises(ValueError, match="lacks column"):
         published.rejudge("voip_cjm", old.drop(columns="ci_low"))
+
+
+def test_a_row_with_no_value_differs_and_says_what_was_found_instead(cases):
+    nan = math.nan
+    reproduced = pd.DataFrame(
+        {"protocol": "SCTP", "metric": "delay", "row": "a", "unit": "ms", "value": [nan] * 3,
+         "why_missing": "no crossing in any of the 3 runs"}
+    )  # fmt: skip
+    row = published.compare("voip_cjm", reproduced, write=False).iloc[0]
+    assert row["verdict"] == "differs" and row["note"] == "no crossing in any of the 3 runs"
+    assert row["n_runs"] == 0
+    plain = reproduced.drop(columns="why_missing")
+    row = published.compare("voip_cjm", plain, write=False).iloc[0]
+    assert row["note"] == "nothing reproduced for this row"

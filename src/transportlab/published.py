@@ -356,7 +356,14 @@ def _summarise(reproduced: pd.DataFrame) -> pd.DataFrame:
         if "deterministic" in reproduced.columns
         else pd.Series(False, index=reproduced.index)
     )
-    columns = [*keys, "mean", "ci_low", "ci_high", "n_runs", "deterministic"]
+    # Optional `why_missing`: what a reproduction with no value (NaN in every run) found
+    # instead, e.g. "no crossover in any of the 10 runs"; it becomes the row's note.
+    why = (
+        reproduced["why_missing"].fillna("").astype(str)
+        if "why_missing" in reproduced.columns
+        else pd.Series("", index=reproduced.index)
+    )
+    columns = [*keys, "mean", "ci_low", "ci_high", "n_runs", "deterministic", "why_missing"]
     if has_values:
         rows = []
         for key, group in reproduced.groupby(keys, sort=False, dropna=False):
@@ -364,12 +371,14 @@ def _summarise(reproduced: pd.DataFrame) -> pd.DataFrame:
             flags = set(deterministic[group.index])
             if len(flags) > 1:
                 raise ValueError(f"reproduced {key}: some runs deterministic, some not")
-            rows.append((*key, mean, low, high, n, flags.pop()))
+            reason = next((w for w in why[group.index] if w), "")
+            rows.append((*key, mean, low, high, n, flags.pop(), reason))
         return pd.DataFrame(rows, columns=columns)
     summary = reproduced[keys + ["mean"]].copy()
     for column in ("ci_low", "ci_high", "n_runs"):
         summary[column] = reproduced[column] if column in reproduced.columns else math.nan
     summary["deterministic"] = deterministic
+    summary["why_missing"] = why
     if summary.duplicated(keys).any():
         raise ValueError("reproduced means: more than one row for the same protocol, metric, row")
     return summary[columns]
@@ -513,7 +522,7 @@ def _judge(index, table: pd.DataFrame) -> tuple[str, str]:
     if me["kind"] == "input":
         return "input", f"fixed by the configuration: {me['note'] or 'see data/published'}"
     if not math.isfinite(me["_rep_base"]):
-        return "differs", "nothing reproduced for this row"
+        return "differs", me.get("why_missing") or "nothing reproduced for this row"
     if _too_few(me):
         return "too-few-runs", (
             f"{me['n_runs'] if pd.notna(me['n_runs']) else 'unknown number of'} run(s) of a "

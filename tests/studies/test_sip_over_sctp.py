@@ -231,6 +231,23 @@ def test_crossover_reads_the_mean_curves_not_single_runs():
     assert set(analysis.crossings_per_run(both)) == {1, 2}
 
 
+def test_crossover_rows_are_per_run_and_say_why_when_no_run_crosses():
+    first = calls_table([70, 40, 32, 20], [60, 43, 43, 26])  # crosses at 8.8 %
+    second = calls_table([70, 60, 32, 20], [60, 43, 43, 26]).assign(run=2)  # at 14.1 %
+    rows = analysis.crossover_rows(pd.concat([first, second]))
+    assert [r["value"] for r in rows] == [8.8, pytest.approx(round(10 + 10 * 17 / 28, 1))]
+    assert {r["why_missing"] for r in rows} == {""}
+    behind = pd.concat(
+        [calls_table([70, 40, 32, 20], [10, 5, 2, 1]).assign(run=k) for k in (1, 2, 3)]
+    )
+    rows = analysis.crossover_rows(behind)
+    assert len(rows) == 3 and all(math.isnan(r["value"]) for r in rows)
+    assert rows[0]["why_missing"] == (
+        "no crossover in any of the 3 runs: UDP completes more transactions than SCTP at "
+        "every loss rate in every run"
+    )
+
+
 def test_table_5_3_comes_from_the_published_values():
     table = analysis.published_calls()
     assert list(table.columns) == ["udp", "sctp"]
