@@ -246,6 +246,14 @@ def test_crossover_rows_are_per_run_and_say_why_when_no_run_crosses():
         "no crossover in any of the 3 runs: UDP completes more transactions than SCTP at "
         "every loss rate in every run"
     )
+    reverse = pd.concat(
+        [calls_table([100, 90, 60, 30], [110, 95, 50 - 11 * k, 5]).assign(run=k) for k in (1, 2)]
+    )
+    rows = analysis.crossover_rows(reverse)
+    assert rows[0]["why_missing"] == (
+        "no crossover in any of the 2 runs: in every run the curves cross the other way, "
+        "SCTP ahead below 11.4-11.9 % and UDP ahead above"
+    )
 
 
 def test_table_5_3_comes_from_the_published_values():

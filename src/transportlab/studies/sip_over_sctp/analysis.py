@@ -534,12 +534,26 @@ def crossover_rows(multi: pd.DataFrame) -> list[dict]:
             .eval("sctp - udp")
             .groupby("loss_rate")
         )
+        reverse = [
+            x
+            for crossing in crossings_per_run(multi).values()
+            for x, side in crossing[:1]
+            if side == "SCTP ahead below"
+        ]
         if (difference.max() < 0).all():
             leader = "UDP completes more transactions than SCTP at every loss rate in every run"
         elif (difference.min() > 0).all():
             leader = "SCTP completes more transactions than UDP at every loss rate in every run"
+        elif len(reverse) == len(per_run):
+            where = f"{min(reverse):g}" + (
+                f"-{max(reverse):g}" if max(reverse) > min(reverse) else ""
+            )
+            leader = (
+                f"in every run the curves cross the other way, SCTP ahead below "
+                f"{where} % and UDP ahead above"
+            )
         else:
-            leader = "the mean curves do not cross from UDP ahead to SCTP ahead"
+            leader = "the curves never cross from UDP ahead to SCTP ahead"
         why = f"no crossover in any of the {len(per_run)} runs: {leader}"
     return [
         {
