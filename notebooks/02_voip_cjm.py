@@ -62,13 +62,15 @@
 #
 # ### Configuration that differs from the original, and why
 #
-# * ns-3 (3.44) instead of NS-2. SCTP is transportlab's own ns-3 model (RFC 9260). TCP is ns-3's
-#   NewReno configured with the NS-2 defaults that matter here (`ns2_defaults`): a window of 20
-#   segments, initial window 2, minimum RTO 200 ms, a 10 ms clock, an ACK for every segment, no
-#   SACK. NS-2's default agent was Tahoe, which ns-3 does not have; ns-3 also keeps limited
-#   transmit on (with both SACK and limited transmit off, ns-3.44 aborts on an internal
-#   assertion). Link rates, delays and the number of calls are our reading: the figures that
-#   held them are missing.
+# * ns-3 (3.44) instead of NS-2. SCTP is transportlab's own ns-3 model (RFC 9260). TCP is
+#   NS-2's default agent, Tahoe: ns-3 has none, so transportlab adds NS-2's window rules and
+#   go-back-N recovery (`TcpTahoe` + `TcpTahoeRecovery`, `src/tcp-tahoe`, the same as the
+#   wired study), with the NS-2 defaults that matter here (`ns2_defaults`): a window of 20
+#   segments, initial window 2, minimum RTO 200 ms, a 10 ms clock, an ACK for every segment,
+#   no SACK. `tcp_variant` offers ns-3's own (e.g. `TcpNewReno`). ns-3 keeps limited transmit
+#   on (with both SACK and limited transmit off, ns-3.44 aborts on an internal assertion).
+#   Link rates, delays and the number of calls are our reading: the figures that held them
+#   are missing.
 # * The voice calls are transportlab's `VoiceTrunkSource`/`VoiceTrunkSink` (C++, `src/voice`):
 #   one 172-byte message per call every 20 ms, carrying the call, a sequence number and the
 #   send time in its first 14 bytes, over one socket per call or over one socket for all.
@@ -237,7 +239,7 @@ print(comparison[["protocol", "metric", "unit", "published", "reproduced", "ci_l
 # `data/results/voip_cjm/comparison.csv` and counted in the README's results table:
 
 # %%
-from transportlab.reproduction import committed_comparison
+from transportlab.reproduction import committed_comparison, committed_table
 
 full_comparison = committed_comparison("voip_cjm")
 print(full_comparison["verdict"].value_counts().to_string())
@@ -369,6 +371,40 @@ spurt_table = results.table("talkspurts")
 print(spurt_table.set_index(["configuration", "policy"]).drop(columns="runs")[
     ["frames_per_s", "network_loss_rate", "late_loss_rate", "delay_p99_ms", "delay_max_ms",
      "before_jitter_ms", "playout_delay_mean_ms", "R"]].round(3).to_string())
+
+# %% [markdown]
+# ### 5.3c Load: where the seed's delay and jitter appear
+#
+# Section 4's `differs` rows (a maximum delay of about 60 ms against 150/180 ms, jitter of
+# microseconds against 30/35 ms, TCP at 2400 against 2200 packets/s) come from our reading
+# of the missing figures: a 5 Mb/s link that the 48 calls load to 78-85 % and nothing else.
+# Experiment `load` (`reproduction.load_points`) tests that reading: UDP, TCP and SCTP
+# (ordered) with the seed's 48 calls and 0.5-3 Mb/s of on/off cross traffic, and with 56,
+# 64 and 72 calls and no cross traffic, one minute each (`results.runs("load")` runs per
+# point). `offered_mbps` is the voice bit rate on the link (`analysis.voice_link_rate_mbps`:
+# frames x (IP packet + PPP header)) plus the cross traffic's mean rate.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+load_table = results.table("load")
+print(load_table.set_index(["configuration", "n_calls", "cross_mbps"])[
+    ["offered_mbps", "frames_per_s", "network_loss_rate", "delay_max_ms", "before_jitter_ms"]
+].round(2).to_string())
+
+# %%
+fig = results.figure("load")
+
+# %% [markdown]
+# The full-mode table (`data/results/voip_cjm/load.csv`, 3 runs per point):
+
+# %%
+full_load = committed_table("voip_cjm", "load")
+print(full_load.set_index(["configuration", "n_calls", "cross_mbps"])[
+    ["offered_mbps", "frames_per_s", "network_loss_rate", "delay_max_ms", "before_jitter_ms"]
+].round(2).to_string())
+
+# %% [markdown]
+# LOAD_PROSE_TODO
 
 # %% [markdown]
 # ### 5.4 The playout models on one recording

@@ -229,7 +229,8 @@ print(analysis.per_interval(summary).round(2).to_string())
 # interval; the `Avg` rows are, per run, the mean over the five intervals (as the
 # paper's `Avg` rows are the mean of its five rows; only when all five ran). Verdicts:
 # `matches` within 20 %, `same-direction` when the ordering against the other protocols
-# agrees, else `differs`.
+# agrees, is significant (Welch test on the runs, 5 %) and the value is within 2x of the
+# published one, else `differs` (the rules: `data/published/README.md`).
 
 # %%
 comparison = results.comparison()
