@@ -194,6 +194,20 @@ for rng, distances in ((60.0, (59.0, 61.0)), (150.0, (149.0, 151.0))):
 # PHY state changes, malloc/free, and cling's compilation of the bindings (a fixed few
 # seconds per process). On the shared machine the same run takes 2-3 times longer in wall
 # time when other simulations compete for the two cores.
+#
+# A profile of today's default run (`perf record`, UDP, 1-s interval, 13.9 M events) is
+# flat: ns-3's wifi module takes 40 % of the samples, libc's malloc and free 15 %, ns-3's
+# core (scheduler, events, logging checks) 9 %, transportlab's own models 7 % (its packet
+# counter 2 %), cling 6.5 % (setup), long-double time conversions 4 %, the energy source and
+# model about 5 %. Only the allocator can be changed without touching what is simulated:
+# the local cluster's workers preload jemalloc (`transportlab.allocator`). In one run of
+# `benchmarks/wsn_run.py --duration 100` on the idle machine: 26.5 s in `Simulator::Run`
+# with jemalloc, 29.6 s with glibc, 34.4 s with the options of before issue 6 (30.2, 33.2
+# and 38.7 s in all; repeated runs vary by about 2 s), identical results. The peak is
+# 0.51 GB: 0.32 GB are the ns-3 libraries and cling's precompiled header mapped from files
+# (shared by every worker on a machine), 0.19 GB the process's own memory. The simulation
+# workers no longer import `scipy.stats` (~50 MB). Issue 13's targets (25 s, 0.4 GB) are
+# not reached.
 
 # %% [markdown]
 # ## 3. Simulation
