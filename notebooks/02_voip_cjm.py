@@ -393,6 +393,9 @@ print(spurt_table.set_index(["configuration", "policy"]).drop(columns="runs")[
 # frames x (IP packet + PPP header)) plus the cross traffic's mean rate.
 
 # %%
+load = results["load"]
+
+# %%
 # NBVAL_CHECK_OUTPUT
 load_table = results.table("load")
 print(load_table.set_index(["configuration", "n_calls", "cross_mbps"])[

@@ -111,7 +111,10 @@ def test_run_until_takes_absolute_times():
 
 
 def _ticks_during_a_run() -> tuple[int, float]:
-    """Turns a 5-ms ticker thread gets while ns-3 simulates 4 s of a 50 Mb/s flow."""
+    """Turns a 5-ms ticker thread gets while ns-3 simulates 12 s of a 50 Mb/s flow.
+
+    12 s take about 0.7 s on an idle machine (4 s took 0.23-0.28 s, too short to tell).
+    """
     import threading
     import time
 
@@ -148,7 +151,7 @@ def _ticks_during_a_run() -> tuple[int, float]:
         thread.start()
         time.sleep(0.02)  # the ticker is running before Run starts
         start = time.perf_counter()
-        run_until(4.0)
+        run_until(12.0)
         elapsed = time.perf_counter() - start
         done.set()
         thread.join()
