@@ -523,10 +523,14 @@ def crossover_rows(multi: pd.DataFrame) -> list[dict]:
     """The crossover loss rate of each replication (NaN for a run without one), so that
     the comparison has a mean and an interval over the runs; when no run has a
     crossover, ``why_missing`` says so and which protocol led in every run."""
-    per_run = {run: crossover_loss_rate(group) for run, group in multi.groupby("run", sort=True)}
-    missing = [run for run, x in per_run.items() if not np.isfinite(x)]
+    crossings_of = crossings_per_run(multi)
+    # a run's crossover: its first crossing with SCTP ahead above it (crossover_loss_rate)
+    per_run = {
+        run: next((x for x, side in found if side == "SCTP ahead above"), np.nan)
+        for run, found in sorted(crossings_of.items())
+    }
     why = ""
-    if len(missing) == len(per_run):
+    if not any(np.isfinite(x) for x in per_run.values()):
         difference = (
             multi.pivot_table(
                 index=["run", "loss_rate"], columns="protocol", values="completed_calls"
@@ -536,8 +540,8 @@ def crossover_rows(multi: pd.DataFrame) -> list[dict]:
         )
         reverse = [
             x
-            for crossing in crossings_per_run(multi).values()
-            for x, side in crossing[:1]
+            for found in crossings_of.values()
+            for x, side in found[:1]
             if side == "SCTP ahead below"
         ]
         if (difference.max() < 0).all():

@@ -244,8 +244,8 @@ def hand_calculation(p: Mapping[str, Any]) -> dict[str, Any]:
     offered = p["n_calls"] * 1000 / p["frame_ms"]
     ip_bytes = {protocol: ip_packet_bytes(p, protocol) for protocol in ("udp", "tcp", "sctp")}
     load = {
-        protocol: offered * (size + PPP_HEADER_BYTES) * 8 / (p["bottleneck_rate_mbps"] * 1e6)
-        for protocol, size in ip_bytes.items()
+        protocol: voice_link_rate_mbps({**p, "protocol": protocol}) / p["bottleneck_rate_mbps"]
+        for protocol in ip_bytes
     }
     delays = access_delays_ms(p)
     udp_bits = (ip_bytes["udp"] + PPP_HEADER_BYTES) * 8

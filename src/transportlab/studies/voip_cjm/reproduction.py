@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import plotting
+from transportlab import plotting, published
 from transportlab.ns3util import pr_sctp_available, sctp_available
 from transportlab.published import compare
 from transportlab.studies.voip_cjm import analysis
@@ -493,15 +493,16 @@ def playout_tradeoff_figure(results):
     return fig, results.runs("playout_models")
 
 
-#: The seed's numbers drawn on the load figure: (metric column, protocol) -> value.
-LOAD_PUBLISHED = {
-    ("frames_per_s", "TCP"): 2200.0,
-    ("frames_per_s", "SCTP"): 2400.0,
-    ("delay_max_ms", "TCP"): 180.0,
-    ("delay_max_ms", "SCTP"): 150.0,
-    ("before_jitter_ms", "TCP"): 35.0,
-    ("before_jitter_ms", "SCTP"): 30.0,
-}
+def _published_lines() -> dict[tuple[str, str], float]:
+    """The seed's TCP and SCTP numbers as (summary column, protocol) -> value, from
+    data/published (a bound such as ``<=30`` as its number)."""
+    values = published.load(STUDY_NAME)
+    values = values[values["protocol"].isin(["TCP", "SCTP"])]
+    return {
+        (PUBLISHED_METRICS[r["metric"]][0], r["protocol"]): float(r["value"])
+        for _, r in values.iterrows()
+        if r["metric"] in PUBLISHED_METRICS
+    }
 
 
 def load_figure(results):
@@ -513,6 +514,7 @@ def load_figure(results):
     queue, since the cross traffic comes in bursts of 548-byte packets.
     """
     table = load_table(results)
+    seed_lines = _published_lines()
     table["sweep"] = np.where(table["cross_mbps"] > 0, "cross traffic", "calls")
     metrics = (
         ("frames_per_s", "frames received per second"),
@@ -535,7 +537,7 @@ def load_figure(results):
                     marker=style[name]["marker"], linestyle=dashes, markersize=4, capsize=2,
                     label=f"{name}, {sweep}",
                 )  # fmt: skip
-        for (metric, protocol), value in LOAD_PUBLISHED.items():
+        for (metric, protocol), value in seed_lines.items():
             if metric == column:
                 ax.axhline(value, color=plotting.styles([protocol])[protocol]["color"],
                            linewidth=0.8, linestyle="--")  # fmt: skip
