@@ -1,4 +1,11 @@
-"""ns3::HorizonWifiRadioEnergyModel: same energy, same simulation, fewer reschedulings.
+"""ns-3's energy models in the WSN study: a cross-check, and the horizon that speeds them up.
+
+The study's energy comes from the time each radio spends in each state
+(``analysis.energy_breakdown``); ns-3's BasicEnergySource + WifiRadioEnergyModel run only
+with ``RunOptions(ns3_energy_models=True)``. With them the MICA2 energy per node is the
+same as the state-time accounting's, and without them the network is simulated alike.
+
+ns3::HorizonWifiRadioEnergyModel: same energy, same simulation, fewer reschedulings.
 
 With the study's MICA2 battery (27 kJ, depleted after days) every rescheduling of the
 "battery empty" event is skipped and the results are identical to ns-3's
@@ -15,8 +22,8 @@ from transportlab.studies import wsn_reporting_interval as wsn
 from transportlab.studies.wsn_reporting_interval.parameters import MICA2
 
 SHORT = {"protocol": "udp", "duration": 3.0, "reporting_interval": 1.0}
-STOCK = wsn.RunOptions(filter_weak_signals=False, energy_horizon=False)
-HORIZON = wsn.RunOptions(filter_weak_signals=False, energy_horizon=True)
+STOCK = wsn.RunOptions(filter_weak_signals=False, ns3_energy_models=True, energy_horizon=False)
+HORIZON = wsn.RunOptions(filter_weak_signals=False, ns3_energy_models=True, energy_horizon=True)
 
 
 def _assert_same_simulation(a, b):
@@ -76,3 +83,31 @@ def test_bound_from_the_battery_and_the_largest_current(initial_j, holds):
     # 0.1 x 27000 J / (0.027 A x 3 V) = 33 333 s > 2 x 100 s; 0.1 x 0.5 / 0.081 = 0.6 s is not
     assert model.CannotRunOutBeforeHorizon() is holds
     ns.Simulator.Destroy()
+
+
+def test_state_time_energy_equals_ns3_energy_models_and_they_change_nothing_else():
+    params = dict(SHORT, energy_model="mica2")
+    with_models = wsn.simulate(
+        params, seed=1, run=3, options=wsn.RunOptions(ns3_energy_models=True)
+    )
+    without = wsn.simulate(params, seed=1, run=3)
+    assert with_models["summary"]["delivered"].iloc[0] > 50
+    # ns-3 charges every state change; the study multiplies each state's total time. They
+    # differ in one place only: WifiRadioEnergyModel's listener switches to the CCA-busy
+    # current (10 mA) when a signal arrives during a transmission (WifiPhyStateHelper
+    # notifies carrier sense in every state), the PHY's state stays TX (27 mA). So the
+    # state-time energy is higher, by at most the node's TX time x 17 mA x 3 V.
+    ns3_j = with_models["energy"].sort_values("node")["energy_j"].to_numpy()
+    states = with_models["energy_states"].sort_values("node")
+    state_j, tx_s = states["energy_j"].to_numpy(), states["tx_s"].to_numpy()
+    assert ns3_j.min() > 0.010 * 3.0 * SHORT["duration"] * 0.99  # at least listening
+    assert (state_j >= ns3_j - 1e-12).all()
+    assert (state_j - ns3_j <= tx_s * (0.027 - 0.010) * 3.0 + 1e-12).all()
+    assert state_j == pytest.approx(ns3_j, rel=0.01)
+    # without the models: the same packets, counters, radio states and agent events
+    for table in ("packets", "counts", "states", "agent", "energy_states"):
+        assert with_models[table].equals(without[table]), table
+    assert without["energy"].empty
+    assert "mica2_model_energy_per_node_j" not in without["summary"]
+    # the battery update events are the only ones that go
+    assert without["summary"]["events"].iloc[0] < with_models["summary"]["events"].iloc[0]

@@ -70,11 +70,12 @@ def analyse(raw: Mapping[str, pd.DataFrame], params: Mapping[str, Any]) -> dict[
     """One replication's tables: ``summary`` (one row, :func:`summarise`), ``energy_states``
     (:func:`energy_breakdown`) and the raw tables."""
     events = int(raw["performance"]["events"].iloc[0])
-    summary = summarise(params, raw["packets"], raw["counts"], raw["energy"], events)
+    summary = summarise(params, raw["packets"], raw["counts"], events)
     summary.update(agent_metrics(raw["agent"], params))
     breakdown = energy_breakdown(raw["states"], params)
     summary["energy_per_node_j"] = float(breakdown["energy_j"].mean())
-    summary["mica2_model_energy_per_node_j"] = float(raw["energy"]["energy_j"].mean())
+    if len(raw["energy"]):  # ns-3's own energy models ran (RunOptions.ns3_energy_models)
+        summary["mica2_model_energy_per_node_j"] = float(raw["energy"]["energy_j"].mean())
     for state in ("tx", "rx", "idle"):
         summary[f"{state}_time_per_node_s"] = float(breakdown[f"{state}_s"].mean())
         summary[f"{state}_energy_per_node_j"] = float(breakdown[f"{state}_j"].mean())
@@ -87,7 +88,6 @@ def summarise(
     params: Mapping[str, Any],
     packets: pd.DataFrame,
     counts: pd.DataFrame,
-    energy: pd.DataFrame,
     events: int,
 ) -> dict[str, Any]:
     """The metrics of one run, as the paper defines them.
@@ -95,8 +95,8 @@ def summarise(
     Application level (``app_*``): report bytes received at the sink over the whole
     run, mean delay of the delivered reports from the write to the sink's read (the
     agent-level throughput and delay, the compared ones, come from
-    :func:`agent_metrics`); energy: mean over all 56 nodes (replaced by
-    :func:`energy_breakdown` in :func:`analyse`); routing load: AODV packets sent by
+    :func:`agent_metrics`, the energy from :func:`energy_breakdown`, both added by
+    :func:`analyse`); routing load: AODV packets sent by
     the MACs per delivered report;
     MAC load: frames sent by the PHYs (RTS, CTS, data, ACK, broadcasts) per
     delivered report; dropped packets: every drop NS-2's trace would show
@@ -124,7 +124,6 @@ def summarise(
         "delivery_ratio": delivered / len(sent) if len(sent) else np.nan,
         "app_throughput_kbps": delivered * params["packet_size"] * 8 / duration / 1000.0,
         "app_delay_ms": float(received["delay"].mean() * 1000.0) if delivered else np.nan,
-        "energy_per_node_j": float(energy["energy_j"].mean()),
         "routing_packets": routing_packets,
         "mac_frames": mac_frames,
         "data_frames": int(phy_tx.loc[phy_tx["packet_class"].isin(DATA_CLASSES), "count"].sum()),

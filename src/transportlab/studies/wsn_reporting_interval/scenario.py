@@ -58,8 +58,15 @@ class RunOptions:
     #: decide at send time which receivers sense a frame (ns3::SensitivityFilteredYansWifiPhy)
     #: instead of scheduling an arrival at all 55 others (a third of them discard it on arrival)
     filter_weak_signals: bool = True
-    #: ns3::HorizonWifiRadioEnergyModel: no rescheduling of "battery empty" events that
-    #: cannot run before the end of the run (the MICA2 battery lasts days)
+    #: also run ns-3's own energy framework (a BasicEnergySource and a WifiRadioEnergyModel
+    #: with the MICA2 currents per node) beside the state-time accounting the study's energy
+    #: comes from (``analysis.energy_breakdown``), as a cross-check of it (tested). Off by
+    #: default: every PHY state change of every node charges the model, updates the source
+    #: and recomputes the time left in the battery, a fifth of ``Simulator::Run`` (perf).
+    ns3_energy_models: bool = False
+    #: with ``ns3_energy_models``: ns3::HorizonWifiRadioEnergyModel, no rescheduling of
+    #: "battery empty" events that cannot run before the end of the run (the MICA2 battery
+    #: lasts days)
     energy_horizon: bool = True
     checksums: bool = False  #: compute IPv4/UDP/TCP checksums (only needed for pcap files)
     progress_interval: float = 0.0  #: >0: sample events and memory every this many seconds
@@ -394,9 +401,10 @@ def run_scenario(
         interfaces = address.Assign(devices)
         # The wifi MAC queue is NS-2's interface queue: no queue disc in front of it.
         remove_queue_discipline(ns, devices)
-        energy_sources, radio_models = _energy(
-            ns, devices, nodes, params["duration"] if options.energy_horizon else None
-        )
+        if options.ns3_energy_models:
+            energy_sources, radio_models = _energy(
+                ns, devices, nodes, params["duration"] if options.energy_horizon else None
+            )
         counter = _counter(ns)
         state_times = _state_times(ns, devices)
         agents = _agent_trace(ns, nodes, interfaces)
@@ -427,19 +435,24 @@ def run_scenario(
         wall, cpu = time.perf_counter() - wall0, _cpu_s() - cpu0
         events = int(ns.Simulator.GetEventCount())
 
-        energy = []
-        for node in range(N_NODES):
-            model = radio_models.Get(node)
-            energy.append(
+        energy = pd.DataFrame(columns=["node", "energy_j", "remaining_j"])
+        reschedules = {"energy_reschedules_skipped": np.nan, "energy_reschedules_done": np.nan}
+        if options.ns3_energy_models:
+            energy = pd.DataFrame(
                 {
-                    "node": node,
-                    "energy_j": float(model.GetTotalEnergyConsumption()),
-                    "remaining_j": float(energy_sources.Get(node).GetRemainingEnergy()),
+                    "node": np.arange(N_NODES),
+                    "energy_j": [
+                        float(radio_models.Get(n).GetTotalEnergyConsumption())
+                        for n in range(N_NODES)
+                    ],
+                    "remaining_j": [
+                        float(energy_sources.Get(n).GetRemainingEnergy()) for n in range(N_NODES)
+                    ],
                 }
             )
+            reschedules = _energy_reschedules(ns, radio_models)
         state_times.Finish()
         arrivals = _arrival_counts(ns, devices)
-        reschedules = _energy_reschedules(ns, radio_models)
         counter.Snapshot()
         packets = recorder.to_frame()
         counts = _counts_frame(ns, counter)
@@ -448,7 +461,7 @@ def run_scenario(
     result = {
         "packets": packets,
         "counts": counts,
-        "energy": pd.DataFrame(energy),
+        "energy": energy,
         "states": states,
         "agent": agent,
     }
