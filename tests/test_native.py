@@ -19,7 +19,7 @@ def fresh_env(**extra: str) -> dict[str, str]:
     env = {
         k: v
         for k, v in os.environ.items()
-        if k not in ("CLING_STANDARD_PCH", "TRANSPORTLAB_NO_PCH")
+        if k not in ("CLING_STANDARD_PCH", "TRANSPORTLAB_NO_PCH", _native.MODULES_VARIABLE)
     }
     env.update(extra)
     return env

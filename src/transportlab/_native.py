@@ -17,6 +17,14 @@ so it survives the persistent home a hub mounts over the image's ``~/.cache``.
 
 If the cache cannot be written (read-only home, no space...), the slow path is
 used with a one-line warning.
+
+Which ns-3 modules (``$TRANSPORTLAB_NS3_MODULES``): unset or ``all`` loads all of
+them through the wheel's own loader (``from ns import ns``), what a user exploring
+ns-3 expects. ``studies`` loads only :data:`STUDY_MODULES`, the modules this project's
+studies use, with their own smaller PCH: ~45 MB less memory per process and half the
+import time; the local Dask cluster's simulation workers run so
+(:func:`transportlab.sweep.local_cluster`). A comma-separated list of module names
+loads those and the modules they link.
 """
 
 from __future__ import annotations
@@ -27,10 +35,12 @@ import hashlib
 import importlib.metadata
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 import tempfile
 import time
+import types
 import warnings
 from pathlib import Path
 
@@ -47,6 +57,31 @@ NS3_DEFINES = [
     "NS3_OPENFLOW",
     "ENABLE_OPENFLOW",
 ]
+
+
+#: ns-3 modules the studies use: what libtransportlab.so links, the routing, monitoring
+#: and application modules the studies create from Python, and their dependencies
+STUDY_MODULES = (
+    "antenna",
+    "aodv",
+    "applications",
+    "bridge",
+    "core",
+    "csma",
+    "energy",
+    "flow-monitor",
+    "internet",
+    "internet-apps",
+    "mobility",
+    "network",
+    "point-to-point",
+    "propagation",
+    "spectrum",
+    "stats",
+    "traffic-control",
+    "wifi",
+)
+MODULES_VARIABLE = "TRANSPORTLAB_NS3_MODULES"
 
 
 class NativeLibraryNotFoundError(ImportError):
@@ -94,6 +129,50 @@ def ns3_modules(wheel: Path) -> list[str]:
     return modules
 
 
+def _ns3_library(wheel: Path, module: str) -> Path:
+    matches = sorted((wheel / "lib64").glob(f"libns3.*-{module}.so"))
+    if not matches:
+        raise FileNotFoundError(f"no library of ns-3 module {module!r} in {wheel / 'lib64'}")
+    return matches[0]
+
+
+def linked_ns3_modules(wheel: Path, module: str) -> set[str]:
+    """ns-3 modules whose libraries ``module``'s library names (DT_NEEDED), not itself."""
+    data = _ns3_library(wheel, module).read_bytes()
+    names = {m.decode() for m in re.findall(rb"libns3\.[0-9]+-([a-z0-9-]+)\.so", data)}
+    return names - {module}
+
+
+def selected_modules(wheel: Path, value: str | None = None) -> list[str] | None:
+    """The ns-3 modules ``$TRANSPORTLAB_NS3_MODULES`` asks for, None for all of them.
+
+    ``studies`` means :data:`STUDY_MODULES`; a list also gets the modules its libraries
+    link, so that every class a loaded library uses has its header. Unknown names are
+    an error, raised before anything is loaded.
+    """
+    value = (os.environ.get(MODULES_VARIABLE, "") if value is None else value).strip()
+    if value in ("", "all"):
+        return None
+    if value == "studies":
+        wanted = list(STUDY_MODULES)
+    else:
+        wanted = [name.strip() for name in value.split(",") if name.strip()]
+    available = ns3_modules(wheel)
+    unknown = sorted(set(wanted) - set(available))
+    if unknown:
+        raise ValueError(
+            f"{MODULES_VARIABLE}={value!r}: no ns-3 module {', '.join(unknown)} in the wheel "
+            f"(use 'all', 'studies' or names from: {', '.join(available)})"
+        )
+    chosen, pending = set(), list(wanted)
+    while pending:
+        module = pending.pop()
+        if module not in chosen:
+            chosen.add(module)
+            pending.extend(m for m in linked_ns3_modules(wheel, module) if m in available)
+    return [m for m in available if m in chosen]
+
+
 def cache_root() -> Path:
     """Writable cache folder: $TRANSPORTLAB_CACHE, else $XDG_CACHE_HOME/transportlab."""
     if os.environ.get("TRANSPORTLAB_CACHE"):
@@ -115,9 +194,12 @@ def pch_search_roots() -> list[Path]:
     return list(dict.fromkeys(roots))
 
 
-def pch_key(wheel: Path, include_dir: Path) -> str:
-    """Key of the PCH: cppyy-cling and ns3 versions, wheel path, our headers' content."""
+def pch_key(wheel: Path, include_dir: Path, modules: list[str] | None = None) -> str:
+    """Key of the PCH: cppyy-cling and ns3 versions, wheel path, our headers' content,
+    and the ns-3 modules in it if not all of them."""
     digest = hashlib.sha256()
+    if modules is not None:
+        digest.update(("modules=" + ",".join(modules) + ";").encode())
     for dist in ("cppyy-cling", "cppyy-backend", "ns3"):
         try:
             digest.update(f"{dist}={importlib.metadata.version(dist)};".encode())
@@ -132,15 +214,17 @@ def pch_key(wheel: Path, include_dir: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def pch_path(wheel: Path, include_dir: Path, root: Path | None = None) -> Path:
+def pch_path(
+    wheel: Path, include_dir: Path, root: Path | None = None, modules: list[str] | None = None
+) -> Path:
     """Where the PCH of this environment is built (under ``root``, default the cache root)."""
     root = cache_root() if root is None else root
-    return root / f"pch-{pch_key(wheel, include_dir)}" / PCH_FILE_NAME
+    return root / f"pch-{pch_key(wheel, include_dir, modules)}" / PCH_FILE_NAME
 
 
-def find_pch(wheel: Path, include_dir: Path) -> Path | None:
+def find_pch(wheel: Path, include_dir: Path, modules: list[str] | None = None) -> Path | None:
     """An already built PCH of this environment in any of :func:`pch_search_roots`."""
-    name = pch_path(wheel, include_dir).relative_to(cache_root())
+    name = pch_path(wheel, include_dir, modules=modules).relative_to(cache_root())
     for root in pch_search_roots():
         with contextlib.suppress(OSError):
             if (root / name).is_file():
@@ -155,8 +239,10 @@ def _cppyy_backend_dir() -> Path:
     return Path(spec.origin).parent
 
 
-def build_pch(target: Path, wheel: Path, include_dir: Path) -> Path:
-    """Build the cling PCH of all ns-3 module headers plus ours into ``target``.
+def build_pch(
+    target: Path, wheel: Path, include_dir: Path, modules: list[str] | None = None
+) -> Path:
+    """Build the cling PCH of the ns-3 module headers (all, or ``modules``) plus ours.
 
     Takes ~15 s and ~0.9 GB once. Runs rootcling from cppyy_backend (no system
     compiler needed). Written to a temporary name, then renamed, so a reader
@@ -166,7 +252,8 @@ def build_pch(target: Path, wheel: Path, include_dir: Path) -> Path:
     backend = _cppyy_backend_dir()
     with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
         umbrella = Path(tmp) / "transportlab-all.h"
-        lines = [f'#include "ns3/{m}-module.h"' for m in ns3_modules(wheel)]
+        chosen = ns3_modules(wheel) if modules is None else modules
+        lines = [f'#include "ns3/{m}-module.h"' for m in chosen]
         lines += [f'#include "ns3/{m}-module.h"' for m in native_modules(include_dir)]
         umbrella.write_text("\n".join(lines) + "\n")
         cmd = [
@@ -205,7 +292,9 @@ def build_pch(target: Path, wheel: Path, include_dir: Path) -> Path:
     return target
 
 
-def ensure_pch(wheel: Path, include_dir: Path, root: Path | None = None) -> Path | None:
+def ensure_pch(
+    wheel: Path, include_dir: Path, root: Path | None = None, modules: list[str] | None = None
+) -> Path | None:
     """Return a usable PCH, building it under a lock if needed; None if impossible.
 
     An existing PCH is taken from any of :func:`pch_search_roots`; a missing one is
@@ -214,8 +303,8 @@ def ensure_pch(wheel: Path, include_dir: Path, root: Path | None = None) -> Path
     if os.environ.get("TRANSPORTLAB_NO_PCH"):
         return None
     try:
-        found = find_pch(wheel, include_dir)
-        target = pch_path(wheel, include_dir, root)
+        found = find_pch(wheel, include_dir, modules)
+        target = pch_path(wheel, include_dir, root, modules)
         if found is not None and (root is None or found == target):
             return found
         if target.is_file():
@@ -224,7 +313,7 @@ def ensure_pch(wheel: Path, include_dir: Path, root: Path | None = None) -> Path
         with open(target.parent / ".lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building it right now
             if not target.is_file():
-                build_pch(target, wheel, include_dir)
+                build_pch(target, wheel, include_dir, modules)
         return target
     except Exception as exc:  # noqa: BLE001 - any failure means: use the slow path
         # One line on stderr: line number 0 has no source line for the warning to show.
@@ -276,23 +365,81 @@ def set_gil_release(enabled: bool) -> None:
 
 load_seconds: float | None = None
 used_pch: Path | None = None
+loaded_modules: list[str] | None = None  #: None: all of them
+
+
+def _load_ns3_modules(wheel: Path, modules: list[str]):
+    """Load some ns-3 modules into cppyy as the wheel's loader (``ns3/ns/__init__.py``)
+    loads all of them, with the same conveniences; returns the ``ns3`` namespace."""
+    import cppyy  # noqa: PLC0415
+    import libcppyy  # noqa: PLC0415
+
+    libcppyy.AddSmartPtrType("Ptr")
+    cppyy.add_library_path(str(wheel / "lib64"))
+    cppyy.add_include_path(str(wheel / "include"))
+    cppyy.cppexec("".join(f"#ifndef {d}\n#define {d} 1\n#endif\n" for d in NS3_DEFINES))
+    for module in modules:
+        cppyy.include(f"ns3/{module}-module.h")
+    for module in modules:
+        cppyy.load_library(str(_ns3_library(wheel, module)))
+    ns = cppyy.gbl.ns3
+    ns.cppyy = cppyy
+    # Python's comparison operators on Time, as the wheel defines them.
+    cppyy.cppdef(
+        """
+        namespace transportlab_loader {
+        bool Time_ge(ns3::Time& a, ns3::Time& b) { return a >= b; }
+        bool Time_eq(ns3::Time& a, ns3::Time& b) { return a == b; }
+        bool Time_ne(ns3::Time& a, ns3::Time& b) { return a != b; }
+        bool Time_le(ns3::Time& a, ns3::Time& b) { return a <= b; }
+        bool Time_gt(ns3::Time& a, ns3::Time& b) { return a > b; }
+        bool Time_lt(ns3::Time& a, ns3::Time& b) { return a < b; }
+        std::tuple<bool, ns3::TypeId> LookupByNameFailSafe(std::string name)
+        {
+            ns3::TypeId id;
+            bool ok = ns3::TypeId::LookupByNameFailSafe(name, &id);
+            return std::make_tuple(ok, id);
+        }
+        }
+        """
+    )
+    helpers = cppyy.gbl.transportlab_loader
+    for op in ("ge", "eq", "ne", "le", "gt", "lt"):
+        setattr(ns.Time, f"__{op}__", getattr(helpers, f"Time_{op}"))
+    ns.LookupByNameFailSafe = helpers.LookupByNameFailSafe
+    # A node belongs to ns-3's NodeList until the simulator is destroyed: Python must not
+    # delete it (the wheel keeps such proxies in the same list).
+    ns.__nodes_pending_deletion = []
+    ns.Node.__del__ = lambda self: ns.__nodes_pending_deletion.append(self)
+    # `from ns import ns` must now give this namespace, not load every module again.
+    stub = types.ModuleType("ns")
+    stub.ns = ns
+    sys.modules["ns"] = stub
+    return ns
 
 
 def load():
     """Import ns-3 (with the PCH when possible) and load our library; returns ``ns``."""
-    global _loaded, load_seconds, used_pch
+    global _loaded, load_seconds, used_pch, loaded_modules
     if _loaded is not None:
         return _loaded
     start = time.perf_counter()
     wheel = ns3_wheel_dir()
     native = native_dir()
     include_dir = native / "include"
+    modules = selected_modules(wheel)
+    if "ns" in sys.modules:
+        modules = None  # ns-3 is already loaded, the wheel's way
     if "cppyy" not in sys.modules and "CLING_STANDARD_PCH" not in os.environ:
-        used_pch = ensure_pch(wheel, include_dir)
+        used_pch = ensure_pch(wheel, include_dir, modules=modules)
         if used_pch is not None:
             os.environ["CLING_STANDARD_PCH"] = str(used_pch)
     with _quiet_cwd():
-        from ns import ns  # noqa: PLC0415 - the expensive import, done once
+        if modules is None:
+            from ns import ns  # noqa: PLC0415 - the expensive import, done once
+        else:
+            ns = _load_ns3_modules(wheel, modules)
+    loaded_modules = modules
 
     import cppyy  # noqa: PLC0415
 
@@ -322,22 +469,26 @@ def load_test_library() -> bool:
 def main(argv: list[str] | None = None) -> int:
     """``python -m transportlab._native [--build-pch [--shared]|--info]``.
 
-    ``--build-pch`` builds the PCH into the cache root; with ``--shared`` into
-    ``<sys.prefix>/share/transportlab`` (for images whose home folders are replaced).
+    ``--build-pch`` builds the PCH (of the modules ``$TRANSPORTLAB_NS3_MODULES`` selects)
+    into the cache root; with ``--shared`` into ``<sys.prefix>/share/transportlab`` (for
+    images whose home folders are replaced).
     """
     args = sys.argv[1:] if argv is None else argv
     wheel = ns3_wheel_dir()
     native = native_dir()
     if "--build-pch" in args:
         root = shared_cache_root() if "--shared" in args else None
-        path = ensure_pch(wheel, native / "include", root)
+        path = ensure_pch(wheel, native / "include", root, selected_modules(wheel))
         print(path if path else "no PCH (see warning)")
         return 0 if path else 1
     print(f"ns3 wheel : {wheel}")
     print(f"native    : {native}")
     print(f"modules   : {', '.join(native_modules(native / 'include'))}")
     include = native / "include"
-    print(f"pch       : {find_pch(wheel, include) or pch_path(wheel, include)}")
+    modules = selected_modules(wheel)
+    print(f"ns-3      : {'all modules' if modules is None else ', '.join(modules)}")
+    pch = find_pch(wheel, include, modules) or pch_path(wheel, include, modules=modules)
+    print(f"pch       : {pch}")
     print(f"searched  : {', '.join(str(p) for p in pch_search_roots())}")
     return 0
 

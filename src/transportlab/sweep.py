@@ -394,18 +394,24 @@ def local_cluster(n_workers: int | None = None, memory_limit: int | str | None =
     import dask  # noqa: PLC0415 - Dask is only needed for cluster runs
     from distributed import Client, LocalCluster  # noqa: PLC0415
 
+    from transportlab._native import MODULES_VARIABLE  # noqa: PLC0415
     from transportlab.allocator import preload_environ  # noqa: PLC0415
 
     n_workers = n_workers or default_workers()
-    # The workers preload jemalloc where it is installed (transportlab.allocator). Dask's
-    # nannies set "pre-spawn" variables in this process's environment before spawning a
-    # worker; LD_PRELOAD is put back afterwards so that nothing else this process starts
-    # inherits it.
-    preload = preload_environ().get("LD_PRELOAD")
+    # The workers preload jemalloc where it is installed (transportlab.allocator) and load
+    # only the ns-3 modules the studies use (transportlab._native; unless the caller's
+    # environment chooses). Dask's nannies set "pre-spawn" variables in this process's
+    # environment before spawning a worker; they are put back afterwards so that nothing
+    # else this process starts (or loads) inherits them.
+    worker_environ = {
+        "LD_PRELOAD": preload_environ().get("LD_PRELOAD"),
+        MODULES_VARIABLE: os.environ.get(MODULES_VARIABLE, "studies"),
+    }
     config = dict(_DASK_CONFIG)
-    if preload:
-        config["distributed.nanny.pre-spawn-environ.LD_PRELOAD"] = preload
-    previous = os.environ.get("LD_PRELOAD")
+    for name, value in worker_environ.items():
+        if value:
+            config[f"distributed.nanny.pre-spawn-environ.{name}"] = value
+    previous = {name: os.environ.get(name) for name in worker_environ}
     with dask.config.set(config):
         try:
             cluster = LocalCluster(
@@ -417,10 +423,11 @@ def local_cluster(n_workers: int | None = None, memory_limit: int | str | None =
                 silence_logs=logging.ERROR,
             )
         finally:
-            if previous is None:
-                os.environ.pop("LD_PRELOAD", None)
-            else:
-                os.environ["LD_PRELOAD"] = previous
+            for name, value in previous.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
         try:
             with Client(cluster) as client:
                 yield client

@@ -1,0 +1,118 @@
+"""Loading only the ns-3 modules the studies use (``TRANSPORTLAB_NS3_MODULES=studies``).
+
+The local Dask cluster's simulation workers load ns-3 so (less memory, faster import).
+What must hold: every ns-3 name the package uses exists there, a simulation gives the
+same results as with every module, bad module names are refused before anything loads,
+and the workers get the setting while the parent process keeps its environment.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+
+from tests.test_native import fresh_env, run_python
+from transportlab import _native, fingerprint, sweep
+
+
+def test_default_and_all_load_every_module():
+    wheel = _native.ns3_wheel_dir()
+    assert _native.selected_modules(wheel, "") is None
+    assert _native.selected_modules(wheel, "all") is None
+
+
+def test_the_study_modules_are_closed_under_linking():
+    wheel = _native.ns3_wheel_dir()
+    chosen = _native.selected_modules(wheel, "studies")
+    assert sorted(chosen) == sorted(_native.STUDY_MODULES)  # nothing missing from the list
+    assert "lte" not in chosen and "wifi" in chosen
+
+
+def test_a_list_gets_the_modules_its_libraries_link():
+    wheel = _native.ns3_wheel_dir()
+    assert _native.linked_ns3_modules(wheel, "aodv") >= {"core", "network", "internet"}
+    chosen = _native.selected_modules(wheel, "aodv")
+    assert {"aodv", "internet", "network", "core", "wifi"} <= set(chosen)  # AODV links wifi
+    assert "lte" not in chosen and "csma" not in chosen
+
+
+def test_an_unknown_module_is_refused_with_the_choices():
+    with pytest.raises(ValueError, match=r"no ns-3 module wiffi.*'studies'.*wifi"):
+        _native.selected_modules(_native.ns3_wheel_dir(), "core,wiffi")
+
+
+def test_the_lean_pch_has_its_own_key():
+    wheel, include = _native.ns3_wheel_dir(), _native.native_dir() / "include"
+    lean = _native.selected_modules(wheel, "studies")
+    assert _native.pch_key(wheel, include, lean) != _native.pch_key(wheel, include)
+
+
+def _ns3_names_used_by_the_package() -> list[str]:
+    names = set()
+    for path in fingerprint.package_root().rglob("*.py"):
+        names |= set(re.findall(r"\bns\.([A-Z][A-Za-z0-9_]*)", path.read_text()))
+    return sorted(names)
+
+
+def test_every_ns3_name_the_package_uses_exists_with_the_study_modules():
+    names = _ns3_names_used_by_the_package()
+    assert len(names) > 50 and "AodvHelper" in names and "SctpSocketFactory" in names
+    result = run_python(
+        f"""
+        import json
+        from transportlab import _native, ns
+        missing = [n for n in {names!r} if not hasattr(ns, n)]
+        print(json.dumps({{"modules": _native.loaded_modules, "missing": missing,
+                           "lte": hasattr(ns, "LteHelper"), "pch": str(_native.used_pch)}}))
+        """,
+        fresh_env(**{_native.MODULES_VARIABLE: "studies"}),
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    out = json.loads(result.stdout.strip().splitlines()[-1])
+    assert sorted(out["modules"]) == sorted(_native.STUDY_MODULES)
+    assert out["missing"] == []
+    assert out["lte"] is False  # really not loaded
+    assert "pch-" in out["pch"]  # with its own precompiled header
+
+
+def test_a_simulation_gives_identical_results_with_the_study_modules():
+    code = """
+        import hashlib, json
+        import pandas as pd
+        from transportlab.studies import wsn_reporting_interval as w
+        r = w.simulate({"protocol": "udp", "duration": 3.0}, seed=1, run=2)
+        digest = hashlib.sha256()
+        for name in ("packets", "counts", "states", "agent"):
+            digest.update(pd.util.hash_pandas_object(r[name], index=False).values.tobytes())
+        print(json.dumps([digest.hexdigest(), int(r["summary"]["delivered"].iloc[0])]))
+    """
+    runs = {}
+    for modules in ("all", "studies"):
+        result = run_python(code, fresh_env(**{_native.MODULES_VARIABLE: modules}))
+        assert result.returncode == 0, result.stderr[-2000:]
+        runs[modules] = json.loads(result.stdout.strip().splitlines()[-1])
+    assert runs["all"][1] > 20
+    assert runs["studies"] == runs["all"]
+
+
+def _worker_modules():
+    from transportlab import _native as native
+
+    return os.environ.get(native.MODULES_VARIABLE)
+
+
+def test_local_cluster_workers_load_the_study_modules_and_the_parent_keeps_its_environment(
+    monkeypatch,
+):
+    monkeypatch.delenv(_native.MODULES_VARIABLE, raising=False)
+    with sweep.local_cluster(1) as client:
+        [setting] = client.run(_worker_modules).values()
+    assert setting == "studies"
+    assert _native.MODULES_VARIABLE not in os.environ
+    monkeypatch.setenv(_native.MODULES_VARIABLE, "all")  # the caller's choice wins
+    with sweep.local_cluster(1) as client:
+        [setting] = client.run(_worker_modules).values()
+    assert setting == "all"
