@@ -132,14 +132,15 @@ def test_declaration_and_quick_parameters():
         "placements",
         "transport_models",
         "interval_scale",
+        "carrier_sense",
     ]
     assert set(STUDY.reproduction.tables) == {
         "summary", "connectivity", "placements", "transport_models", "interval_scale",
-        "agent_vs_app", "energy_states", "idle_power",
+        "agent_vs_app", "energy_states", "idle_power", "carrier_sense", "implied_idle_power",
     }  # fmt: skip
     assert set(STUDY.reproduction.figures) == {
         "metrics_vs_interval", "metric_averages", "placements", "transport_models",
-        "interval_scale", "idle_power",
+        "interval_scale", "idle_power", "carrier_sense", "implied_idle_power",
     }  # fmt: skip
     # the declared defaults: NS-2's agents, the placement with only two-way links
     assert (DEFAULTS["transport_model"], DEFAULTS["placement"]) == ("ns2", "clusters")
@@ -162,8 +163,8 @@ def test_quick_and_full_points_and_runs():
         # the compared experiment has 10 runs per point (intervals narrower than 20 %)
         assert (e.runs, e.quick_runs) == (10 if e.name == "intervals" else 5, 1), e.name
     placements = STUDY.reproduction.experiment("placements").point_list(DEFAULTS, quick=False)
-    # every protocol x 2 intervals x (clusters, columns, random 1-3)
-    assert len(placements) == len(protocols) * 2 * 5
+    # every protocol x 2 intervals x (clusters, columns, random 1-5)
+    assert len(placements) == len(protocols) * 2 * 7
 
 
 def test_the_run_step_imports_no_analysis():
@@ -286,6 +287,7 @@ def test_analyse_computes_the_papers_metrics_by_hand():
     assert s["data_frames"] == 8
     assert s["dropped_packets"] == 4 + 1 + 2  # not the 50 undetected preambles
     assert s["dropped_data"] == 4 + 1
+    assert s["mac_drops"] == 1  # the frame the MAC gave up on
     assert s["routing_load"] == 3.0 and s["mac_load"] == 20.0
     assert s["events"] == 1234
 
@@ -341,6 +343,61 @@ class FakeResults:
 
     def runs(self, name):
         return 2
+
+    def available(self, name):
+        return name in self.tables
+
+
+def test_carrier_sense_points_put_cs_at_the_reception_threshold():
+    experiment = STUDY.reproduction.experiment("carrier_sense")
+    rx = DEFAULTS["rx_threshold_w"]
+    full = experiment.point_list(DEFAULTS, quick=False)
+    protocols = ["udp", "tcp"] + (["sctp"] if sctp_available() else [])
+    assert full == [
+        {"protocol": p, "reporting_interval": i, "cs_threshold_w": rx}
+        for p in protocols
+        for i in (1.0, 5.0, 20.0)
+    ]
+    assert len(experiment.point_list(DEFAULTS, quick=True)) == 2
+    STUDY.validate(full[0])  # equal thresholds are allowed, a CS above RX is not
+    with pytest.raises(ValueError, match="must not exceed rx_threshold_w"):
+        STUDY.validate({"cs_threshold_w": 2 * rx})
+
+
+def _times_summary(cs_threshold_w):
+    return pd.DataFrame({
+        "protocol": ["udp", "udp"], "reporting_interval": [1.0, 1.0], "run": [1, 2],
+        "cs_threshold_w": [cs_threshold_w] * 2, "rx_threshold_w": [3.652e-10] * 2,
+        "tx_time_per_node_s": [1.0, 1.0], "rx_time_per_node_s": [2.0, 4.0],
+        "idle_time_per_node_s": [97.0, 95.0], "delivered": [100, 80], "mac_drops": [0, 2],
+        "routing_packets": [50, 70], "delivery_ratio": [1.0, 0.8],
+        **{column: [1.0, 3.0] for column in analysis.METRICS},
+    })  # fmt: skip
+
+
+def test_implied_idle_power_by_hand():
+    results = FakeResults(_times_summary(1.559e-11))
+    table = reproduction.implied_idle_power_table(results).set_index("radio")
+    published_udp_1s = reproduction._published_values("consumed_energy")[("UDP", 1.0)]
+    # mean times: tx 1 s, rx 3 s, idle 96 s; ns2: 0.660 + 3 x 0.395; mica2: 0.081 + 3 x 0.030
+    for radio, traffic in (("ns2", 0.660 + 1.185), ("mica2", 0.081 + 0.090)):
+        row = table.loc[radio]
+        assert row["traffic_energy_per_node_j"] == pytest.approx(traffic)
+        assert row["implied_idle_power_w"] == pytest.approx((published_udp_1s - traffic) / 96.0)
+        assert row["carrier_sense"] == "NS-2 default"
+
+
+def test_carrier_sense_table_sets_both_thresholds_side_by_side():
+    results = FakeResults(_times_summary(1.559e-11))
+    results.tables["carrier_sense"] = {"summary": _times_summary(3.652e-10)}
+    table = reproduction.carrier_sense_table(results).set_index("carrier_sense")
+    assert set(table.index) == {"NS-2 default", "= RXThresh"}
+    row = table.loc["= RXThresh"]
+    assert (row["routing_packets"], row["mac_drops"], row["n"]) == (60.0, 1.0, 2)
+    assert (
+        row["published_routing_load"]
+        == reproduction._published_values("routing_load")[("UDP", 1.0)]
+    )
 
 
 def test_comparison_rows_come_from_reproduction_comparison():
@@ -411,10 +468,12 @@ def test_short_udp_run_delivers_reports(short_raw):
     assert s["throughput_kbps"] == pytest.approx(s["app_throughput_kbps"])
     assert s["routing_packets"] > 0 and s["mac_frames"] > s["data_frames"] > 0
     assert 0 < s["mean_delay_ms"] < 1000
-    # MICA2 radio: at least the 10 mA listening current for 6 s at 3 V on every node.
-    energy = tables["energy"]
-    assert (energy["energy_j"] >= 0.010 * 3.0 * 6.0 * 0.999).all()
-    assert (energy["energy_j"] < 0.027 * 3.0 * 6.0).all()
+    # every radio's states add up to the run; NS-2.35 charging: tx 0.660 W, rx 0.395 W
+    states = tables["energy_states"]
+    assert (states["tx_s"] + states["rx_s"] + states["idle_s"]).to_numpy() == pytest.approx(6.0)
+    charged = states["tx_s"] * 0.660 + states["rx_s"] * 0.395
+    assert states["energy_j"].to_numpy() == pytest.approx(charged.to_numpy())
+    assert (states["tx_s"] > 0).sum() >= 4 and tables["energy"].empty  # ns-3's models off
 
 
 def test_same_seed_and_run_give_identical_results(short_raw):

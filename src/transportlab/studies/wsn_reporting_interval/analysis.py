@@ -128,6 +128,8 @@ def summarise(
         "mac_frames": mac_frames,
         "data_frames": int(phy_tx.loc[phy_tx["packet_class"].isin(DATA_CLASSES), "count"].sum()),
         "dropped_packets": int(drops["count"].sum()),
+        # frames a MAC gave up on (retry limit, queue): what AODV takes as a broken link
+        "mac_drops": int(counts.loc[counts["source"] == "wifi-mac-drop", "count"].sum()),
         "dropped_data": int(drops.loc[drops["packet_class"].isin(DATA_CLASSES), "count"].sum()),
         "routing_load": routing_packets / delivered if delivered else np.nan,
         "mac_load": mac_frames / delivered if delivered else np.nan,

@@ -122,8 +122,11 @@ def effective_interval_s(params: Mapping[str, Any]) -> float:
 def _positive_range(params: Mapping[str, Any]) -> str | None:
     if params["short_range_m"] >= params["long_range_m"]:
         return "short_range_m must be smaller than long_range_m"
-    if params["cs_threshold_w"] >= params["rx_threshold_w"]:
-        return "cs_threshold_w must be below rx_threshold_w (carrier sense reaches further)"
+    if params["cs_threshold_w"] > params["rx_threshold_w"]:
+        return (
+            "cs_threshold_w must not exceed rx_threshold_w (carrier sense reaches at least "
+            "as far as reception)"
+        )
     return None
 
 

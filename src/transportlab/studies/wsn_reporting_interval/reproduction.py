@@ -9,15 +9,20 @@ shared between experiments are simulated once, the cache key being the parameter
   SCTP) at each of Table 1's intervals, with the declared defaults (placement
   ``clusters``, NS-2 transports). The comparison with Tables 2-4 uses it.
 - ``placements``: every protocol at the intervals 1 and 20 s on the ``clusters``
-  and ``columns`` placements and on random placements 1-3 (5 runs each): the
+  and ``columns`` placements and on random placements 1-5 (5 runs each): the
   sensitivity of every metric to where the nodes stand (Figure 1 is missing).
 - ``transport_models``: TCP and SCTP with ``transport_model`` ns2 and modern at
   every interval.
 - ``interval_scale``: every protocol with the Annexure's "scaled down by the factor
   10" taken literally (``interval_scale`` 10: 10-200 s).
+- ``carrier_sense``: every protocol at 1, 5 and 20 s with the carrier-sense threshold
+  at the reception threshold (``cs_threshold_w`` = ``rx_threshold_w``, as many NS-2
+  sensor scripts set CSThresh_; Table 1 gives RXThresh only): hidden terminals, MAC
+  retry drops and the route breaks AODV sees in them, and fewer frames charged.
 
-The idle-power sweep (``idle_power`` table) needs no simulation: energy is computed
-from the time each radio spent in each state (``analysis.energy_breakdown``).
+The idle-power sweep (``idle_power`` table) and the radio-power readings
+(``implied_idle_power``) need no simulation: energy is computed from the time each radio
+spent in each state (``analysis.energy_breakdown``).
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ from transportlab import plotting, published
 from transportlab.ns3util import sctp_available
 from transportlab.studies.wsn_reporting_interval import analysis
 from transportlab.studies.wsn_reporting_interval.parameters import (
+    MICA2,
+    NS2_ENERGY,
     PRINTED_INTERVALS,
     TRANSPORT_MODELS,
 )
@@ -43,15 +50,24 @@ FULL_RUNS = 5
 #: runs per point of ``intervals`` (the comparison with Tables 2-4): with 5, 14 of its 108
 #: rows had a 95 % interval wider than the tolerance
 COMPARISON_RUNS = 10
-#: placements whose links are counted (``connectivity``, no simulation): the two fixed
-#: ones, then random placements 1..RANDOM_PLACEMENTS
+#: placements whose links are counted (``connectivity``, no simulation) and simulated
+#: (``placements``): the two fixed ones, then random placements 1..RANDOM_PLACEMENTS
 RANDOM_PLACEMENTS = 5
-#: random placements simulated in ``placements`` (each one costs 30 runs of 100 s; with
-#: the two fixed placements they show the spread that placement alone causes)
-SIMULATED_RANDOM_PLACEMENTS = 3
 PLACEMENT_INTERVALS = (1.0, 20.0)
 #: idle powers (W) of the ns2 energy model swept in ``idle_power``
 IDLE_POWERS_W = (0.0, 0.002, 0.005, 0.01, 0.02, 0.035, 0.05)
+CARRIER_SENSE_INTERVALS = (1.0, 5.0, 20.0)
+#: transmit and receive power (W) of the radios read in ``implied_idle_power``: NS-2.35's
+#: WirelessPhy defaults, and the MICA2 mote's (3 V x 27 mA, 3 V x 10 mA: the seed's nodes
+#: are "equivalent MICA mote sensors" whose "energy parameters are set according to the
+#: node capability", values not given)
+RADIO_POWERS_W = {
+    "ns2": (NS2_ENERGY["tx_power_w"], NS2_ENERGY["rx_power_w"]),
+    "mica2": (
+        MICA2["voltage_v"] * MICA2["tx_current_a"],
+        MICA2["voltage_v"] * MICA2["rx_current_a"],
+    ),
+}
 
 
 def protocols() -> list[str]:
@@ -101,12 +117,12 @@ def _placements(randoms: int) -> list[dict[str, Any]]:
 
 
 def placement_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Every protocol at 1 and 20 s on clusters, columns and random placements 1-3."""
+    """Every protocol at 1 and 20 s on clusters, columns and random placements 1-5."""
     return [
         {"protocol": protocol, "reporting_interval": interval, **placement}
         for protocol in protocols()
         for interval in PLACEMENT_INTERVALS
-        for placement in _placements(SIMULATED_RANDOM_PLACEMENTS)
+        for placement in _placements(RANDOM_PLACEMENTS)
     ]
 
 
@@ -172,6 +188,35 @@ SCALE = Experiment(
     description="the Annexure's 'scaled down by the factor 10' taken literally (10-200 s)",
     points=scale_points,
     quick_points=quick_scale_points,
+    runs=FULL_RUNS,
+    quick_runs=1,
+)
+
+
+def carrier_sense_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every protocol at 1, 5 and 20 s with the carrier-sense threshold at the reception one."""
+    return [
+        dict(p, cs_threshold_w=params["rx_threshold_w"]) for p in _points(CARRIER_SENSE_INTERVALS)
+    ]
+
+
+def quick_carrier_sense_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """UDP and TCP at 1 s with the carrier-sense threshold at the reception one (quick)."""
+    return [
+        {
+            "protocol": protocol,
+            "reporting_interval": 1.0,
+            "cs_threshold_w": params["rx_threshold_w"],
+        }
+        for protocol in ("udp", "tcp")
+    ]
+
+
+CARRIER_SENSE = Experiment(
+    name="carrier_sense",
+    description="carrier sense only as far as reception (CSThresh = RXThresh)",
+    points=carrier_sense_points,
+    quick_points=quick_carrier_sense_points,
     runs=FULL_RUNS,
     quick_runs=1,
 )
@@ -303,6 +348,73 @@ def idle_power_table(results) -> pd.DataFrame:
         "idle_time_per_node_s"
     ]
     return table
+
+
+def _published_values(metric: str) -> dict[tuple[str, float], float]:
+    """(PROTOCOL, interval) -> the value of Tables 2-4 for ``metric``."""
+    pub = published.load(STUDY_NAME)
+    rows = pub[(pub["metric"] == metric) & pub["row"].str.startswith("data interval")
+               & pub["source"].str.startswith("Table")]  # fmt: skip
+    return {
+        (r["protocol"], float(r["row"].split()[-1])): float(r["value"]) for _, r in rows.iterrows()
+    }
+
+
+def carrier_sense_table(results) -> pd.DataFrame:
+    """Every metric, routing packets and MAC retry drops with CSThresh at NS-2's default and
+    at RXThresh (mean and CI over runs), beside the seed's routing load and energy."""
+    intervals = results["intervals"]["summary"]
+    default = intervals[intervals["reporting_interval"].isin(CARRIER_SENSE_INTERVALS)]
+    frame = pd.concat([default, results["carrier_sense"]["summary"]], ignore_index=True)
+    frame["carrier_sense"] = np.where(
+        np.isclose(frame["cs_threshold_w"], frame["rx_threshold_w"], rtol=1e-9, atol=0.0),
+        "= RXThresh",
+        "NS-2 default",
+    )
+    columns = [*analysis.METRICS, "delivery_ratio", "routing_packets", "mac_drops", "delivered"]
+    table = _mean_ci(frame, ["protocol", "carrier_sense", "reporting_interval"], columns)
+    for metric, column in (
+        ("routing_load", "published_routing_load"),
+        ("consumed_energy", "published_energy_j"),
+    ):
+        values = _published_values(metric)
+        table[column] = [
+            values.get((p.upper(), i), np.nan)
+            for p, i in zip(table["protocol"], table["reporting_interval"], strict=True)
+        ]
+    return table
+
+
+def implied_idle_power_table(results) -> pd.DataFrame:
+    """The idle power each published energy implies, per radio's transmit and receive power
+    and per carrier-sense threshold: (published - tx time x P_tx - rx time x P_rx) / idle
+    time, everything but the powers measured. A reading of the seed's numbers (NS-2
+    charges rx for every frame above CSThresh_), not a fit; negative means that radio
+    already spends more on traffic than the seed's total."""
+    intervals = results["intervals"]["summary"]
+    frames = [intervals.assign(carrier_sense="NS-2 default")]
+    if results.available("carrier_sense"):
+        frames.append(results["carrier_sense"]["summary"].assign(carrier_sense="= RXThresh"))
+    frame = pd.concat(frames, ignore_index=True)
+    columns = ["tx_time_per_node_s", "rx_time_per_node_s", "idle_time_per_node_s"]
+    times = frame.groupby(["protocol", "carrier_sense", "reporting_interval"])[columns].mean()
+    times = times.reset_index()
+    published_ = _published_values("consumed_energy")
+    rows = []
+    for radio, (p_tx, p_rx) in RADIO_POWERS_W.items():
+        table = times.copy()
+        table.insert(1, "radio", radio)
+        traffic = table["tx_time_per_node_s"] * p_tx + table["rx_time_per_node_s"] * p_rx
+        table["traffic_energy_per_node_j"] = traffic
+        table["published_energy_j"] = [
+            published_.get((p.upper(), i), np.nan)
+            for p, i in zip(table["protocol"], table["reporting_interval"], strict=True)
+        ]
+        table["implied_idle_power_w"] = (table["published_energy_j"] - traffic) / table[
+            "idle_time_per_node_s"
+        ]
+        rows.append(table)
+    return pd.concat(rows, ignore_index=True)
 
 
 def _published_rows(metric: str) -> pd.DataFrame:
@@ -483,8 +595,67 @@ def idle_power_figure(results):
     return fig, results.runs("intervals")
 
 
+def carrier_sense_figure(results):
+    """Every metric against the interval with CSThresh at NS-2's default (solid) and at
+    RXThresh (dashed), the seed's values dotted."""
+    table = carrier_sense_table(results)
+    fig, axes = plotting.subplots(2, 3, figsize=(13, 7))
+    style = plotting.styles(sorted(table["protocol"].unique()))
+    for ax, (column, (metric, _, label)) in zip(axes.flat, analysis.METRICS.items(), strict=True):
+        seed = _published_values(metric)
+        for (protocol, sense), group in table.groupby(["protocol", "carrier_sense"]):
+            group = group.sort_values("reporting_interval")
+            kwargs = dict(style[protocol])
+            kwargs["linestyle"] = "--" if sense == "= RXThresh" else "-"
+            plotting.errorbar(
+                ax,
+                group["reporting_interval"],
+                group[column],
+                group[column] - group[f"{column}_ci"],
+                group[column] + group[f"{column}_ci"],
+                **kwargs,
+                label=f"{protocol.upper()}, CSThresh {sense}",
+            )
+            xs = list(group["reporting_interval"])
+            ax.plot(xs, [seed.get((protocol.upper(), x), np.nan) for x in xs], linestyle=":",
+                    marker="x", color=kwargs["color"], linewidth=1.0)  # fmt: skip
+        ax.set_xscale("log")
+        ax.set_xlabel("reporting interval (s)")
+        ax.set_ylabel(label)
+    axes[0, 0].legend(fontsize=6, title="dotted x: paper", title_fontsize=6)
+    fig.suptitle("Carrier sense as far as reception (dashed) vs NS-2's default CSThresh (solid); "
+                 "95 % CI over runs, clipped at 0", fontsize=10)  # fmt: skip
+    fig.tight_layout()
+    return fig, min(results.runs("intervals"), results.runs("carrier_sense"))
+
+
+def implied_idle_power_figure(results):
+    """The idle power each published energy implies, per radio and carrier-sense threshold."""
+    table = implied_idle_power_table(results)
+    fig, axes = plotting.subplots(1, 2, figsize=(12, 4), sharey=True, squeeze=False)
+    style = plotting.styles(sorted(table["protocol"].unique()))
+    for ax, (radio, by_radio) in zip(axes.flat, table.groupby("radio", sort=False), strict=True):
+        for (protocol, sense), group in by_radio.groupby(["protocol", "carrier_sense"]):
+            group = group.sort_values("reporting_interval")
+            kwargs = dict(style[protocol])
+            kwargs["linestyle"] = "--" if sense == "= RXThresh" else "-"
+            ax.plot(group["reporting_interval"], group["implied_idle_power_w"] * 1000, **kwargs,
+                    label=f"{protocol.upper()}, CSThresh {sense}")  # fmt: skip
+        ax.axhline(0.0, color="black", linewidth=0.8)
+        p_tx, p_rx = RADIO_POWERS_W[radio]
+        ax.set_title(f"{radio} radio: tx {p_tx * 1000:g} mW, rx {p_rx * 1000:g} mW", fontsize=9)
+        ax.set_xscale("log")
+        ax.set_xlabel("reporting interval (s)")
+    axes.flat[0].set_ylabel("idle power the paper's energy implies (mW)")
+    axes.flat[0].legend(fontsize=6)
+    fig.suptitle("Below 0: the radio's traffic alone costs more than the paper's total",
+                 fontsize=10)  # fmt: skip
+    fig.tight_layout()
+    return fig, results.runs("intervals")
+
+
 REPRODUCTION = Reproduction(
-    experiments=(INTERVALS, PLACEMENTS, TRANSPORTS, SCALE),
+    experiments=(INTERVALS, PLACEMENTS, TRANSPORTS, SCALE, CARRIER_SENSE),
     comparison=comparison,
     tables={
         "summary": summary,
@@ -495,6 +666,8 @@ REPRODUCTION = Reproduction(
         "agent_vs_app": agent_vs_app_table,
         "energy_states": energy_states_table,
         "idle_power": idle_power_table,
+        "carrier_sense": carrier_sense_table,
+        "implied_idle_power": implied_idle_power_table,
     },
     figures={
         "metrics_vs_interval": metrics_vs_interval_figure,
@@ -503,5 +676,7 @@ REPRODUCTION = Reproduction(
         "transport_models": transport_figure,
         "interval_scale": scale_figure,
         "idle_power": idle_power_figure,
+        "carrier_sense": carrier_sense_figure,
+        "implied_idle_power": implied_idle_power_figure,
     },
 )
