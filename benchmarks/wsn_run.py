@@ -8,13 +8,15 @@ variants of one protocol are interleaved ``--repeat`` times, so that load change
 shared machine hit them alike; the table prints every run, then the ratios of the best
 (lowest) times of each variant against the ``before`` one.
 
-Variants (the speed options of :class:`RunOptions` and the allocator, as the local
-cluster's workers run: :mod:`transportlab.allocator`):
+Variants (the speed options of :class:`RunOptions`, the allocator and the ns-3 modules
+loaded, as the local cluster's workers run: :mod:`transportlab.allocator`,
+:mod:`transportlab._native`):
 
 * ``after``: the study's defaults (ns-3's energy models off: the study's energy comes from
-  the radio state times), jemalloc preloaded;
+  the radio state times) in a process set up as a local-cluster worker is: jemalloc
+  preloaded, only the ns-3 modules the studies use (``TRANSPORTLAB_NS3_MODULES=studies``);
 * ``before``: what issue 13 measured: ns-3's energy models in every run (with the
-  horizon), the system allocator (glibc);
+  horizon), the system allocator (glibc), every ns-3 module;
 * ``issue 6 before``: the purging scheduler only (stock YansWifiPhy and
   WifiRadioEnergyModel), glibc;
 * with ``--compare``, also ``after`` with each speed option off in turn, and ``ns-3
@@ -88,6 +90,10 @@ BEFORE = {
     "ns3_energy_models": True,
     "energy_horizon": False,
 }
+#: (allocator, ns-3 modules) of a local-cluster simulation worker (transportlab.sweep) and
+#: of a process before issue 13: the system allocator, every ns-3 module
+WORKER = ("jemalloc", "studies")
+BEFORE_SETUP = ("system", "all")
 #: RunOptions when issue 13 was filed: ns-3's energy models ran in every run
 ISSUE_13_BEFORE = {"ns3_energy_models": True}
 #: ns-3 as it comes: MapScheduler, YansWifiPhy, WifiRadioEnergyModel
@@ -98,12 +104,15 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def measure(params: dict, options: dict, malloc: str) -> dict:
+def measure(params: dict, options: dict, setup: tuple[str, str]) -> dict:
+    from transportlab._native import MODULES_VARIABLE  # noqa: PLC0415
     from transportlab.allocator import preload_environ  # noqa: PLC0415
 
+    malloc, modules = setup
     env = preload_environ(malloc)
     if malloc == "system":
         env.pop("LD_PRELOAD", None)
+    env[MODULES_VARIABLE] = modules
     proc = subprocess.run(
         [sys.executable, "-c", CHILD, json.dumps(params), json.dumps(options)],
         capture_output=True,
@@ -117,7 +126,7 @@ def measure(params: dict, options: dict, malloc: str) -> dict:
 
 
 def variants(compare: bool, extra: dict, ab: str | None = None) -> list[tuple[str, dict, str]]:
-    """(label, RunOptions, allocator) of every variant; ``before`` first-class."""
+    """(label, RunOptions, (allocator, ns-3 modules)) of every variant."""
     from transportlab.studies.wsn_reporting_interval import RunOptions  # noqa: PLC0415
 
     speed = {
@@ -132,22 +141,20 @@ def variants(compare: bool, extra: dict, ab: str | None = None) -> list[tuple[st
         if ab not in speed:
             raise SystemExit(f"--ab: {ab!r} is not a speed option ({sorted(speed)})")
         return [
-            ("after", {**extra}, "jemalloc"),
-            ("before", {**extra, ab: not speed[ab]}, "jemalloc"),
+            ("after", {**extra}, WORKER),
+            ("before", {**extra, ab: not speed[ab]}, WORKER),
         ]
     chosen = [
-        ("after", {**extra}, "jemalloc"),
+        ("after", {**extra}, WORKER),
         # issue 13's starting point: ns-3's energy models in every run, the system allocator
-        ("before", {**ISSUE_13_BEFORE, **extra}, "system"),
+        ("before", {**ISSUE_13_BEFORE, **extra}, BEFORE_SETUP),
         # issue 6's starting point: the purging scheduler only, the system allocator
-        ("issue 6 before", {**BEFORE, **extra}, "system"),
+        ("issue 6 before", {**BEFORE, **extra}, BEFORE_SETUP),
     ]
     if compare:
         for name, default in speed.items():
-            chosen.append(
-                (f"after, {name}={not default}", {**extra, name: not default}, "jemalloc")
-            )
-        chosen.append(("ns-3 stock", {**STOCK, **extra}, "system"))
+            chosen.append((f"after, {name}={not default}", {**extra, name: not default}, WORKER))
+        chosen.append(("ns-3 stock", {**STOCK, **extra}, BEFORE_SETUP))
     return chosen
 
 
@@ -196,9 +203,9 @@ def main() -> int:
         chosen = variants(args.compare, extra, args.ab)
         reference = None
         for _ in range(args.repeat):
-            for label, options, malloc in chosen:
+            for label, options, setup in chosen:
                 before = load()
-                r = measure(params, options, malloc)
+                r = measure(params, options, setup)
                 runs.setdefault(label, []).append(r)
                 print(
                     f"{protocol:8} {label:38} {r['wall_run_s']:6.1f} {r['cpu_run_s']:7.1f} "
