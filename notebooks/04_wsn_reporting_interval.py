@@ -69,11 +69,13 @@
 #   packet, and bytes as the trace writes them (TCP 1040, UDP 256, SCTP chunk + 32).
 #   The application-level values (report written to report read) are shown next to
 #   them (section 7.3).
-# * *Energy* (`energy_model`, default `ns2`). The seed states no energy parameters.
-#   With none, NS-2.35's `WirelessPhy` charges 0.660 W while sending, 0.395 W for every
-#   frame above the carrier-sense threshold, and nothing while idle. The energy is
+# * *Energy* (`energy_model`, default `ns2`). The seed uses "Energy model of NS2" with
+#   parameters "set according to the node capability" of MICA motes (3.1), and gives no
+#   values. With none, NS-2.35's `WirelessPhy` charges 0.660 W while sending, 0.395 W for
+#   every frame above the carrier-sense threshold, and nothing while idle. The energy is
 #   computed from the time each radio spends in each state, so the MICA2 mote (3 V,
-#   27/10/10 mA) and any idle power are applied without simulating again (section 7.4).
+#   27/10/10 mA) and any idle power are applied without simulating again (sections 7.4
+#   and 7.7).
 # * *Interval.* Table 1 lists 1-20 s; the annexure says the tables' intervals are
 #   "scaled down by the factor 10". We take Table 1 as printed (`interval_scale` 1.0);
 #   section 7.5 runs the annexure taken literally (x10: 10-200 s).

@@ -56,13 +56,15 @@ Metrics: throughput and delay as an NS-2 trace gives them, agent send to sink ag
 receive (``ns3::AgentTraceRecorder``), next to the application-level ones.
 
 Energy (``energy_model``, applied to the time each radio spends in each state,
-``ns3::WifiStateTimes``): ``ns2`` (default) is what NS-2.35's WirelessPhy charges when a
-script gives no energy parameters, as the seed gives none: tx 0.660 W, rx 0.395 W for
-every frame above the carrier-sense threshold, idle ``idle_power_w`` (NS-2: 0 W);
+``ns3::WifiStateTimes``). The seed (3.1) uses "Energy model of NS2" with parameters "set
+according to the node capability" of MICA motes, and gives no values. ``ns2`` (default)
+is what NS-2.35's WirelessPhy charges when a script sets none: tx 0.660 W, rx 0.395 W
+for every frame above the carrier-sense threshold, idle ``idle_power_w`` (NS-2: 0 W);
 ``mica2`` is the MICA2 mote radio (Crossbow MPR400 datasheet): 3.0 V, receive 10 mA
 (also while listening, as a CC1000 listens in receive mode), transmit 27 mA, sleep
-1 uA; ns-3's WifiRadioEnergyModel runs with it too (initial energy 27 kJ, never
-depleted in 100 s), as a cross-check.
+1 uA. The ``implied_idle_power`` table reads the seed's energies with either radio's
+powers. ns-3's own BasicEnergySource + WifiRadioEnergyModel with the MICA2 currents run
+only with ``RunOptions(ns3_energy_models=True)``, as a cross-check (tested).
 
 Reporting interval. Table 1 lists 1, 2, 5, 10, 20 s; the Annexure says the
 tables' intervals are "scaled down by the factor 10". ``interval_scale``
