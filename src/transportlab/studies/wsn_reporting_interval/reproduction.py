@@ -175,12 +175,14 @@ def scale_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [dict(p, interval_scale=10.0) for p in _points(PRINTED_INTERVALS)]
 
 
+def _udp_and_tcp_at_1_s(**setting: Any) -> list[dict[str, Any]]:
+    """UDP and TCP at the printed 1 s with ``setting``: a side experiment's quick points."""
+    return [{"protocol": p, "reporting_interval": 1.0, **setting} for p in ("udp", "tcp")]
+
+
 def quick_scale_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     """UDP and TCP at printed 1 s read as 10 s (quick mode)."""
-    return [
-        {"protocol": protocol, "reporting_interval": 1.0, "interval_scale": 10.0}
-        for protocol in ("udp", "tcp")
-    ]
+    return _udp_and_tcp_at_1_s(interval_scale=10.0)
 
 
 SCALE = Experiment(
@@ -202,14 +204,7 @@ def carrier_sense_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def quick_carrier_sense_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     """UDP and TCP at 1 s with the carrier-sense threshold at the reception one (quick)."""
-    return [
-        {
-            "protocol": protocol,
-            "reporting_interval": 1.0,
-            "cs_threshold_w": params["rx_threshold_w"],
-        }
-        for protocol in ("udp", "tcp")
-    ]
+    return _udp_and_tcp_at_1_s(cs_threshold_w=params["rx_threshold_w"])
 
 
 CARRIER_SENSE = Experiment(
