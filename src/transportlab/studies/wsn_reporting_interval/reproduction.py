@@ -280,26 +280,32 @@ def scale_table(results) -> pd.DataFrame:
     return _mean_ci(frame, ["protocol", "interval_scale", "reporting_interval"], columns)
 
 
+def _published_values(metric: str) -> dict[tuple[str, float], float]:
+    """(PROTOCOL, interval) -> the value of Tables 2-4 for ``metric``."""
+    pub = published.load(STUDY_NAME)
+    rows = pub[(pub["metric"] == metric) & pub["row"].str.startswith("data interval")
+               & pub["source"].str.startswith("Table")]  # fmt: skip
+    return {
+        (r["protocol"], float(r["row"].split()[-1])): float(r["value"]) for _, r in rows.iterrows()
+    }
+
+
+def _published_column(table: pd.DataFrame, metric: str) -> list[float]:
+    """The seed's value of ``metric`` for each row's protocol and interval (NaN if none)."""
+    values = _published_values(metric)
+    return [
+        values.get((p.upper(), i), np.nan)
+        for p, i in zip(table["protocol"], table["reporting_interval"], strict=True)
+    ]
+
+
 def agent_vs_app_table(results) -> pd.DataFrame:
     """Published throughput and delay next to the agent-level and application-level values."""
     frame = results["intervals"]["summary"]
     columns = ["throughput_kbps", "app_throughput_kbps", "mean_delay_ms", "app_delay_ms"]
     table = _mean_ci(frame, ["protocol", "reporting_interval"], columns)
-    pub = published.load(STUDY_NAME)
-    for metric, column in (
-        ("throughput", "published_throughput_kbps"),
-        ("e2e_delay", "published_delay_ms"),
-    ):
-        rows = pub[(pub["metric"] == metric) & pub["row"].str.startswith("data interval")
-                   & pub["source"].str.startswith("Table")]  # fmt: skip
-        values = {
-            (r["protocol"], float(r["row"].split()[-1])): float(r["value"])
-            for _, r in rows.iterrows()
-        }
-        table[column] = [
-            values.get((p.upper(), i), np.nan)
-            for p, i in zip(table["protocol"], table["reporting_interval"], strict=True)
-        ]
+    table["published_throughput_kbps"] = _published_column(table, "throughput")
+    table["published_delay_ms"] = _published_column(table, "e2e_delay")
     return table
 
 
@@ -329,30 +335,11 @@ def idle_power_table(results) -> pd.DataFrame:
     traffic = table["tx_energy_per_node_j"] + table["rx_energy_per_node_j"]
     for power in IDLE_POWERS_W:
         table[f"energy_j_at_{power:g}_w"] = traffic + power * table["idle_time_per_node_s"]
-    pub = published.load(STUDY_NAME)
-    rows = pub[(pub["metric"] == "consumed_energy") & pub["row"].str.startswith("data interval")
-               & pub["source"].str.startswith("Table")]  # fmt: skip
-    values = {
-        (r["protocol"], float(r["row"].split()[-1])): float(r["value"]) for _, r in rows.iterrows()
-    }
-    table["published_energy_j"] = [
-        values.get((p.upper(), i), np.nan)
-        for p, i in zip(table["protocol"], table["reporting_interval"], strict=True)
-    ]
+    table["published_energy_j"] = _published_column(table, "consumed_energy")
     table["implied_idle_power_w"] = (table["published_energy_j"] - traffic) / table[
         "idle_time_per_node_s"
     ]
     return table
-
-
-def _published_values(metric: str) -> dict[tuple[str, float], float]:
-    """(PROTOCOL, interval) -> the value of Tables 2-4 for ``metric``."""
-    pub = published.load(STUDY_NAME)
-    rows = pub[(pub["metric"] == metric) & pub["row"].str.startswith("data interval")
-               & pub["source"].str.startswith("Table")]  # fmt: skip
-    return {
-        (r["protocol"], float(r["row"].split()[-1])): float(r["value"]) for _, r in rows.iterrows()
-    }
 
 
 def carrier_sense_table(results) -> pd.DataFrame:
@@ -368,15 +355,8 @@ def carrier_sense_table(results) -> pd.DataFrame:
     )
     columns = [*analysis.METRICS, "delivery_ratio", "routing_packets", "mac_drops", "delivered"]
     table = _mean_ci(frame, ["protocol", "carrier_sense", "reporting_interval"], columns)
-    for metric, column in (
-        ("routing_load", "published_routing_load"),
-        ("consumed_energy", "published_energy_j"),
-    ):
-        values = _published_values(metric)
-        table[column] = [
-            values.get((p.upper(), i), np.nan)
-            for p, i in zip(table["protocol"], table["reporting_interval"], strict=True)
-        ]
+    table["published_routing_load"] = _published_column(table, "routing_load")
+    table["published_energy_j"] = _published_column(table, "consumed_energy")
     return table
 
 
@@ -394,17 +374,14 @@ def implied_idle_power_table(results) -> pd.DataFrame:
     columns = ["tx_time_per_node_s", "rx_time_per_node_s", "idle_time_per_node_s"]
     times = frame.groupby(["protocol", "carrier_sense", "reporting_interval"])[columns].mean()
     times = times.reset_index()
-    published_ = _published_values("consumed_energy")
+    published_energy = _published_column(times, "consumed_energy")
     rows = []
     for radio, (p_tx, p_rx) in RADIO_POWERS_W.items():
         table = times.copy()
         table.insert(1, "radio", radio)
         traffic = table["tx_time_per_node_s"] * p_tx + table["rx_time_per_node_s"] * p_rx
         table["traffic_energy_per_node_j"] = traffic
-        table["published_energy_j"] = [
-            published_.get((p.upper(), i), np.nan)
-            for p, i in zip(table["protocol"], table["reporting_interval"], strict=True)
-        ]
+        table["published_energy_j"] = published_energy
         table["implied_idle_power_w"] = (table["published_energy_j"] - traffic) / table[
             "idle_time_per_node_s"
         ]
