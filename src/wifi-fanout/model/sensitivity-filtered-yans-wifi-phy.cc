@@ -1,6 +1,9 @@
 #include "sensitivity-filtered-yans-wifi-phy.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/interference-helper.h"
+#include "ns3/wifi-phy-state-helper.h"
 #include "ns3/log.h"
 #include "ns3/mobility-model.h"
 #include "ns3/node.h"
@@ -20,6 +23,34 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("SensitivityFilteredYansWifiPhy");
 NS_OBJECT_ENSURE_REGISTERED(SensitivityFilteredYansWifiPhy);
+NS_OBJECT_ENSURE_REGISTERED(Ns2CollisionErrorModel);
+
+TypeId
+Ns2CollisionErrorModel::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::Ns2CollisionErrorModel")
+                            .SetParent<ErrorModel>()
+                            .SetGroupName("Wifi")
+                            .AddConstructor<Ns2CollisionErrorModel>();
+    return tid;
+}
+
+void
+Ns2CollisionErrorModel::SetCollisionQuery(Callback<bool> query)
+{
+    m_query = query;
+}
+
+bool
+Ns2CollisionErrorModel::DoCorrupt(Ptr<Packet> packet)
+{
+    return !m_query.IsNull() && m_query();
+}
+
+void
+Ns2CollisionErrorModel::DoReset()
+{
+}
 
 TypeId
 SensitivityFilteredYansWifiPhy::GetTypeId()
@@ -35,12 +66,35 @@ SensitivityFilteredYansWifiPhy::GetTypeId()
                           "false: send through YansWifiChannel::Send like a YansWifiPhy.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&SensitivityFilteredYansWifiPhy::m_filter),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute("Ns2Capture",
+                          "Apply NS-2's collision rule to the frame being received: a signal "
+                          "arriving during it aborts it unless the frame is at least "
+                          "CaptureThreshold stronger (ns-2 Mac802_11::recv). false: ns-3's "
+                          "rule (the frame's SINR chunks decide at its end).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&SensitivityFilteredYansWifiPhy::m_ns2Capture),
+                          MakeBooleanChecker())
+            .AddAttribute("CaptureThreshold",
+                          "Power ratio (dB) by which the frame being received must exceed an "
+                          "arriving signal to survive it, with Ns2Capture (NS-2's "
+                          "Phy/WirelessPhy CPThresh_: 10).",
+                          DoubleValue(10.0),
+                          MakeDoubleAccessor(&SensitivityFilteredYansWifiPhy::m_captureThresholdDb),
+                          MakeDoubleChecker<double>())
+            .AddTraceSource("Ns2Collision",
+                            "A reception aborted by NS-2's collision rule (Ns2Capture).",
+                            MakeTraceSourceAccessor(
+                                &SensitivityFilteredYansWifiPhy::m_ns2CollisionTrace),
+                            "ns3::SensitivityFilteredYansWifiPhy::CollisionTracedCallback");
     return tid;
 }
 
 SensitivityFilteredYansWifiPhy::SensitivityFilteredYansWifiPhy()
     : m_filter(true),
+      m_ns2Capture(false),
+      m_captureThresholdDb(10.0),
+      m_collisions(0),
       m_scheduled(0),
       m_skipped(0)
 {
@@ -59,6 +113,12 @@ SensitivityFilteredYansWifiPhy::DoDispose()
     // The list holds references to the other PHYs (and to this one): break the cycles.
     m_channelPhys.clear();
     m_listedChannel = nullptr;
+    m_collidedEvent = nullptr;
+    if (m_collisionErrorModel)
+    {
+        m_collisionErrorModel->SetCollisionQuery(MakeNullCallback<bool>());
+        m_collisionErrorModel = nullptr;
+    }
     YansWifiPhy::DoDispose();
 }
 
@@ -81,6 +141,50 @@ SensitivityFilteredYansWifiPhy::SensitivityThreshold(Ptr<const YansWifiPhy> rece
     // The expression of YansWifiChannel::Receive (ns-3.44), operand for operand, so that
     // the decision taken here is bit for bit the one taken there.
     return receiver->GetRxSensitivity() + RatioToDb(ppdu->GetTxChannelWidth() / MHz_u{20});
+}
+
+uint64_t
+SensitivityFilteredYansWifiPhy::GetNs2Collisions() const
+{
+    return m_collisions;
+}
+
+void
+SensitivityFilteredYansWifiPhy::ApplyNs2CollisionRule(dBm_u arrivingPower)
+{
+    if (!m_ns2Capture || !m_currentEvent || m_currentEvent->GetEndTime() <= Simulator::Now())
+    {
+        return;
+    }
+    // NS-2 compares the two received powers once, when the newcomer arrives.
+    const dB_u margin = RatioToDb(m_currentEvent->GetRxPower() / DbmToW(arrivingPower));
+    if (margin >= m_captureThresholdDb)
+    {
+        return; // capture: the frame survives; the stock code drops the newcomer (RXING)
+    }
+    NS_LOG_DEBUG("NS-2 collision: margin " << margin << " dB < " << m_captureThresholdDb);
+    if (m_collidedEvent == m_currentEvent)
+    {
+        return; // already lost to an earlier arrival
+    }
+    ++m_collisions;
+    m_collidedEvent = m_currentEvent;
+    m_ns2CollisionTrace(m_currentEvent->GetPpdu(), margin);
+    if (!m_collisionErrorModel)
+    {
+        // The PHY keeps receiving until the frame's end, as NS-2's MAC stays in RECV;
+        // the post-reception error model then reports the frame as lost.
+        m_collisionErrorModel = CreateObject<Ns2CollisionErrorModel>();
+        m_collisionErrorModel->SetCollisionQuery(
+            MakeCallback(&SensitivityFilteredYansWifiPhy::CurrentReceptionCollided, this));
+        SetPostReceptionErrorModel(m_collisionErrorModel);
+    }
+}
+
+bool
+SensitivityFilteredYansWifiPhy::CurrentReceptionCollided() const
+{
+    return m_currentEvent && m_currentEvent == m_collidedEvent;
 }
 
 void
@@ -215,6 +319,10 @@ SensitivityFilteredYansWifiPhy::Arrive(Ptr<YansWifiPhy> receiver,
     {
         NS_LOG_INFO("Received signal too weak to process: " << rxPower << " dBm");
         return;
+    }
+    if (auto filtered = DynamicCast<SensitivityFilteredYansWifiPhy>(receiver))
+    {
+        filtered->ApplyNs2CollisionRule(totalRxPower);
     }
     RxPowerWattPerChannelBand rxPowerW;
     // YANS has one band; the key is the dummy band of YansWifiPhy::GetBand.

@@ -27,6 +27,9 @@
 #ifndef SENSITIVITY_FILTERED_YANS_WIFI_PHY_H
 #define SENSITIVITY_FILTERED_YANS_WIFI_PHY_H
 
+#include "ns3/error-model.h"
+#include "ns3/interference-helper.h"
+#include "ns3/traced-callback.h"
 #include "ns3/yans-wifi-phy.h"
 
 #include <cstdint>
@@ -38,6 +41,26 @@ namespace ns3
 class YansWifiChannel;
 class PropagationLossModel;
 class PropagationDelayModel;
+
+/**
+ * \ingroup wifi
+ * \brief Post-reception error model of SensitivityFilteredYansWifiPhy's Ns2Capture: corrupts
+ * the frame whose reception NS-2's collision rule has lost (the PHY answers the query).
+ */
+class Ns2CollisionErrorModel : public ErrorModel
+{
+  public:
+    static TypeId GetTypeId();
+
+    /** \param query returns true while the frame being received is a lost one */
+    void SetCollisionQuery(Callback<bool> query);
+
+  private:
+    bool DoCorrupt(Ptr<Packet> packet) override;
+    void DoReset() override;
+
+    Callback<bool> m_query; //!< asks the PHY
+};
 
 /**
  * \ingroup wifi
@@ -62,6 +85,16 @@ class SensitivityFilteredYansWifiPhy : public YansWifiPhy
     /** Arrival events this PHY's transmissions did not schedule (signal below sensitivity). */
     uint64_t GetArrivalsSkipped() const;
 
+    /** Receptions aborted by NS-2's collision rule (attribute Ns2Capture). */
+    uint64_t GetNs2Collisions() const;
+
+    /**
+     * TracedCallback signature for Ns2Collision.
+     * \param ppdu the PPDU whose reception was aborted
+     * \param margin its power over the arriving signal's (dB), below CaptureThreshold
+     */
+    typedef void (*CollisionTracedCallback)(Ptr<const WifiPpdu> ppdu, double margin);
+
     /**
      * The threshold YansWifiChannel::Receive compares the received power (plus RxGain)
      * with: RxSensitivity normalised to the PPDU's width.
@@ -83,10 +116,25 @@ class SensitivityFilteredYansWifiPhy : public YansWifiPhy
     /** (Re)build the list of the channel's PHYs in the channel's order. */
     bool ListChannelPhys(Ptr<YansWifiChannel> channel);
 
+    /**
+     * With Ns2Capture: abort the frame being received if it is not CaptureThreshold
+     * stronger than a signal arriving at \p arrivingPower (NS-2's Mac802_11 collision).
+     */
+    void ApplyNs2CollisionRule(dBm_u arrivingPower);
+
+    /** Whether the frame being received was lost to NS-2's collision rule. */
+    bool CurrentReceptionCollided() const;
+
     /** The arrival of a signal: what YansWifiChannel::Receive does. */
     static void Arrive(Ptr<YansWifiPhy> receiver, Ptr<const WifiPpdu> ppdu, dBm_u rxPower);
 
     bool m_filter;                           //!< attribute FilterBelowSensitivity
+    bool m_ns2Capture;                       //!< attribute Ns2Capture
+    double m_captureThresholdDb;             //!< attribute CaptureThreshold (dB)
+    uint64_t m_collisions;                   //!< receptions aborted by the NS-2 rule
+    TracedCallback<Ptr<const WifiPpdu>, double> m_ns2CollisionTrace; //!< Ns2Collision
+    Ptr<Event> m_collidedEvent;              //!< the reception lost to the NS-2 rule, if any
+    Ptr<Ns2CollisionErrorModel> m_collisionErrorModel; //!< reports it lost at its end
     Ptr<YansWifiChannel> m_listedChannel;    //!< channel whose PHYs m_channelPhys lists
     std::vector<Ptr<YansWifiPhy>> m_channelPhys; //!< the channel's PHYs, in its order
     uint64_t m_scheduled;                    //!< arrival events scheduled
