@@ -1,7 +1,7 @@
 """Time, events and peak memory of one 100-s wsn_reporting_interval run, before and after.
 
 Usage: python benchmarks/wsn_run.py [--protocol udp tcp] [--interval 1] [--duration 100]
-       [--repeat N] [--compare | --ab OPTION] [--option name=json ...]
+       [--reception ns2|ns3] [--repeat N] [--compare | --ab OPTION] [--option name=json ...]
 
 Every variant runs in a fresh process (peak RSS is per process), one at a time, and the
 variants of one protocol are interleaved ``--repeat`` times, so that load changes on the
@@ -23,6 +23,12 @@ loaded, as the local cluster's workers run: :mod:`transportlab.allocator`,
   stock`` (ns-3's MapScheduler, YansWifiPhy and WifiRadioEnergyModel, glibc);
 * with ``--ab OPTION`` instead of ``before``: ``after`` with that one option off (the
   ratios then measure that option alone; use ``--repeat`` 3 or more).
+
+``--reception`` is the study's ``reception_model`` of every variant (default: the study's,
+``ns2``). NS-2's collision rule lives in the filtered PHY, so with ``ns2`` the variants
+that run the stock YansWifiPhy (``issue 6 before``, ``ns-3 stock``, ``filter_weak_signals``
+off) are skipped; ``--reception ns3`` runs them all (ns-3's reception, as before issue 13's
+last change).
 
 Memory: the peak RSS of the child, and at the end of the run its anonymous memory (heap:
 ns-3's objects, Python's) and its file-backed memory (the ns-3 libraries and cling's
@@ -163,6 +169,12 @@ def main() -> int:
     parser.add_argument("--protocol", nargs="+", default=["udp"])
     parser.add_argument("--interval", type=float, default=1.0)
     parser.add_argument("--duration", type=float, default=100.0)
+    parser.add_argument(
+        "--reception",
+        choices=("ns2", "ns3"),
+        default="ns2",
+        help="the study's reception_model for every variant (ns2: the default)",
+    )
     parser.add_argument("--repeat", type=int, default=1, help="interleaved runs per variant")
     parser.add_argument(
         "--compare",
@@ -198,9 +210,15 @@ def main() -> int:
             "protocol": protocol,
             "reporting_interval": args.interval,
             "duration": args.duration,
+            "reception_model": args.reception,
         }
         runs: dict[str, list[dict]] = {}
         chosen = variants(args.compare, extra, args.ab)
+        if args.reception == "ns2":
+            stock_phy = [v for v in chosen if v[1].get("filter_weak_signals") is False]
+            for label, _, _ in stock_phy:
+                print(f"# skipped {label!r}: the stock PHY has no NS-2 collision rule")
+            chosen = [v for v in chosen if v not in stock_phy]
         reference = None
         for _ in range(args.repeat):
             for label, options, setup in chosen:
@@ -221,6 +239,9 @@ def main() -> int:
                 elif r["results_digest"] != reference:
                     print(f"  !! simulated results differ from the first run ({label})")
                     failures += 1
+        if "before" not in runs:
+            print(f"# {protocol}: no `before` variant ran (skipped above); no ratios")
+            continue
         base = runs["before"]
         print(f"# {protocol}: best of {args.repeat} per variant, ratio before / variant")
         if args.ab:

@@ -13,7 +13,8 @@ import pytest
 
 from transportlab.studies import wsn_reporting_interval as wsn
 
-SHORT = {"protocol": "udp", "duration": 3.0, "reporting_interval": 1.0}
+# ns-3's reception rule: NS-2's (the study's default) lives in the filtered PHY only.
+SHORT = {"protocol": "udp", "duration": 3.0, "reporting_interval": 1.0, "reception_model": "ns3"}
 OFF = wsn.RunOptions(filter_weak_signals=False, energy_horizon=False)
 ON = wsn.RunOptions(filter_weak_signals=True, energy_horizon=False)
 
@@ -51,6 +52,11 @@ def test_every_frame_reaches_all_55_other_nodes_or_is_counted_as_skipped(runs):
     phy_tx = counts.loc[counts["source"] == "wifi-phy-tx", "count"].sum()
     assert phy_tx > 0
     assert performance["arrivals_scheduled"] + performance["arrivals_skipped"] == 55 * phy_tx
+
+
+def test_ns2_reception_is_refused_without_the_filtered_phy():
+    with pytest.raises(ValueError, match="filter_weak_signals"):
+        wsn.simulate(dict(SHORT, reception_model="ns2"), seed=1, run=2, options=OFF)
 
 
 def test_filter_attribute_off_restores_the_stock_channel():

@@ -241,7 +241,7 @@ def hand_made_raw():
         (3, "ipv4-drop", "routing", 2, 2),
     ])  # fmt: skip
     energy = pd.DataFrame({"node": [0, 1], "energy_j": [3.0, 3.2], "remaining_j": [1.0, 1.0]})
-    performance = pd.DataFrame({"wall_s": [1.5], "events": [1234]})
+    performance = pd.DataFrame({"wall_s": [1.5], "events": [1234], "ns2_collisions": [6]})
     states = pd.DataFrame({
         "node": [0, 1], "idle": [9.0, 8.0], "cca_busy": [0.5, 1.0], "tx": [0.2, 0.4],
         "rx": [0.3, 0.6], "switching": [0.0, 0.0], "sleep": [0.0, 0.0], "off": [0.0, 0.0],
@@ -290,6 +290,7 @@ def test_analyse_computes_the_papers_metrics_by_hand():
     assert s["mac_drops"] == 1  # the frame the MAC gave up on
     assert s["routing_load"] == 3.0 and s["mac_load"] == 20.0
     assert s["events"] == 1234
+    assert s["ns2_collisions"] == 6  # the PHYs' count, passed through
 
 
 def test_analyse_without_deliveries_gives_nan_loads():
@@ -364,10 +365,30 @@ def test_carrier_sense_points_put_cs_at_the_reception_threshold():
         STUDY.validate({"cs_threshold_w": 2 * rx})
 
 
-def _times_summary(cs_threshold_w):
+def test_reception_points_run_ns3s_rule_at_both_carrier_sense_thresholds():
+    experiment = STUDY.reproduction.experiment("reception_model")
+    rx = DEFAULTS["rx_threshold_w"]
+    full = experiment.point_list(DEFAULTS, quick=False)
+    protocols = ["udp", "tcp"] + (["sctp"] if sctp_available() else [])
+    assert DEFAULTS["reception_model"] == "ns2"  # NS-2's rule is the declared one
+    assert full == [
+        {"protocol": p, "reporting_interval": i, "reception_model": "ns3", **sense}
+        for sense in ({}, {"cs_threshold_w": rx})
+        for p in protocols
+        for i in (1.0, 5.0, 20.0)
+    ]
+    quick = experiment.point_list(DEFAULTS, quick=True)
+    assert [p["reception_model"] for p in quick] == ["ns3", "ns3"]
+    with pytest.raises(ValueError, match="reception_model"):
+        STUDY.validate({"reception_model": "ns2.35"})
+
+
+def _times_summary(cs_threshold_w, reception_model="ns2"):
     return pd.DataFrame({
         "protocol": ["udp", "udp"], "reporting_interval": [1.0, 1.0], "run": [1, 2],
         "cs_threshold_w": [cs_threshold_w] * 2, "rx_threshold_w": [3.652e-10] * 2,
+        "reception_model": [reception_model] * 2,
+        "ns2_collisions": [10, 30] if reception_model == "ns2" else [0, 0],
         "tx_time_per_node_s": [1.0, 1.0], "rx_time_per_node_s": [2.0, 4.0],
         "idle_time_per_node_s": [97.0, 95.0], "delivered": [100, 80], "mac_drops": [0, 2],
         "routing_packets": [50, 70], "delivery_ratio": [1.0, 0.8],
@@ -398,6 +419,23 @@ def test_carrier_sense_table_sets_both_thresholds_side_by_side():
         row["published_routing_load"]
         == reproduction._published_values("routing_load")[("UDP", 1.0)]
     )
+
+
+def test_reception_table_crosses_both_rules_with_both_thresholds():
+    results = FakeResults(_times_summary(1.559e-11))
+    results.tables["carrier_sense"] = {"summary": _times_summary(3.652e-10)}
+    results.tables["reception_model"] = {
+        "summary": pd.concat(
+            [_times_summary(1.559e-11, "ns3"), _times_summary(3.652e-10, "ns3")],
+            ignore_index=True,
+        )
+    }
+    table = reproduction.reception_table(results).set_index(["reception_model", "carrier_sense"])
+    assert len(table) == 4 and (table["n"] == 2).all()
+    assert table.loc[("ns2", "= RXThresh"), "ns2_collisions"] == 20.0
+    assert table.loc[("ns3", "NS-2 default"), "ns2_collisions"] == 0.0
+    published_mac_load = reproduction._published_values("mac_load")[("UDP", 1.0)]
+    assert (table["published_mac_load"] == published_mac_load).all()
 
 
 def test_comparison_rows_come_from_reproduction_comparison():
@@ -474,6 +512,14 @@ def test_short_udp_run_delivers_reports(short_raw):
     charged = states["tx_s"] * 0.660 + states["rx_s"] * 0.395
     assert states["energy_j"].to_numpy() == pytest.approx(charged.to_numpy())
     assert (states["tx_s"] > 0).sum() >= 4 and tables["energy"].empty  # ns-3's models off
+
+
+def test_ns2_collision_rule_loses_frames_that_ns3s_rule_keeps(short_raw):
+    # The same short run under both rules: NS-2's counts its collisions and drops more.
+    ns2 = STUDY.analyse(short_raw, STUDY.validate(SHORT))["summary"].iloc[0]
+    ns3 = STUDY.simulate(dict(SHORT, reception_model="ns3"), seed=1, run=1)["summary"].iloc[0]
+    assert ns2["ns2_collisions"] > 0 and ns3["ns2_collisions"] == 0
+    assert ns2["dropped_packets"] > ns3["dropped_packets"]
 
 
 def test_same_seed_and_run_give_identical_results(short_raw):

@@ -32,6 +32,15 @@ NS-2), CcaEdThreshold = CSThresh (they keep the channel busy),
 ThresholdPreambleDetectionModel MinimumRssi = RXThresh (only frames above it
 are received).
 
+Reception (``reception_model``). ``ns2`` (default) is NS-2's Mac802_11 collision rule:
+a frame being received is lost when a signal arrives during it that is not at least
+CPThresh_ = 10 dB weaker (``Ns2Capture`` of ``ns3::SensitivityFilteredYansWifiPhy``),
+and a frame starting during another signal needs 10 dB over it at its preamble
+(ThresholdPreambleDetectionModel Threshold = 10 dB). ``ns3`` leaves the decision to
+ns-3's DSSS error model, under which a 2 Mb/s frame survives interference a few dB
+weaker than itself (processing gain). ns-3's ErrorRateModel cannot carry NS-2's rule:
+it computes DSSS chunks itself and never asks a subclass.
+
 MAC: 802.11b DSSS, data (unicast and broadcast) at 2 Mb/s, control frames at
 1 Mb/s, long PLCP preamble, RTS/CTS for every unicast frame (NS-2's
 RTSThreshold_ 0), retry limits 7/4. Interface queue: the wifi MAC queue,

@@ -67,6 +67,8 @@ NS2_ENERGY = {
     "sleep_power_w": 0.0,
 }
 ENERGY_MODELS = ("ns2", "mica2")
+RECEPTION_MODELS = ("ns3", "ns2")
+NS2_CAPTURE_THRESHOLD_DB = 10.0  # NS-2 default CPThresh_ (a power ratio of 10)
 
 # --- energy: MICA2 (Crossbow MPR400 datasheet) -------------------------------------------------
 
@@ -261,6 +263,15 @@ PARAMETERS = ParameterSpace(
         "3 s, window 20) and the NS-2.35 SCTP preset; modern: tcp_variant with one report "
         "per segment and the SCTP model's RFC 9260 defaults",
         choices=TRANSPORT_MODELS,
+    ),
+    Param(
+        "reception_model",
+        "ns2",
+        str,
+        "ns2: NS-2's collision rule, a frame is lost when a signal arriving during it comes "
+        "within CPThresh_ = 10 dB of it (SensitivityFilteredYansWifiPhy Ns2Capture); ns3: "
+        "ns-3's DSSS error model alone (a frame survives interference a few dB weaker)",
+        choices=RECEPTION_MODELS,
     ),
     Param(
         "placement",

@@ -19,6 +19,9 @@ shared between experiments are simulated once, the cache key being the parameter
   at the reception threshold (``cs_threshold_w`` = ``rx_threshold_w``, as many NS-2
   sensor scripts set CSThresh_; Table 1 gives RXThresh only): hidden terminals, MAC
   retry drops and the route breaks AODV sees in them, and fewer frames charged.
+- ``reception_model``: every protocol at 1, 5 and 20 s under ns-3's reception
+  (``reception_model`` ns3: the DSSS error model alone) instead of NS-2's collision
+  rule, with both carrier-sense thresholds: what the rule does to route breaks.
 
 The idle-power sweep (``idle_power`` table) and the radio-power readings
 (``implied_idle_power``) need no simulation: energy is computed from the time each radio
@@ -217,6 +220,31 @@ CARRIER_SENSE = Experiment(
 )
 
 
+def reception_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every protocol at 1, 5 and 20 s under ns-3's reception rule, with NS-2's CSThresh and
+    with CSThresh = RXThresh (the declared ns2 rule's points are in intervals, carrier_sense)."""
+    return [
+        dict(p, reception_model="ns3", **sense)
+        for sense in ({}, {"cs_threshold_w": params["rx_threshold_w"]})
+        for p in _points(CARRIER_SENSE_INTERVALS)
+    ]
+
+
+def quick_reception_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """UDP and TCP at 1 s under ns-3's reception rule (quick)."""
+    return _udp_and_tcp_at_1_s(reception_model="ns3")
+
+
+RECEPTION = Experiment(
+    name="reception_model",
+    description="ns-3's DSSS reception instead of NS-2's collision rule (CPThresh_ 10 dB)",
+    points=reception_points,
+    quick_points=quick_reception_points,
+    runs=FULL_RUNS,
+    quick_runs=1,
+)
+
+
 def comparison(results) -> pd.DataFrame:
     """Every number of Tables 2-4 against the mean over the runs (95 % Student-t interval)."""
     reproduced = analysis.reproduced_rows(results["intervals"]["summary"])
@@ -342,22 +370,51 @@ def idle_power_table(results) -> pd.DataFrame:
     return table
 
 
-def carrier_sense_table(results) -> pd.DataFrame:
-    """Every metric, routing packets and MAC retry drops with CSThresh at NS-2's default and
-    at RXThresh (mean and CI over runs), beside the seed's routing load and energy."""
-    intervals = results["intervals"]["summary"]
-    default = intervals[intervals["reporting_interval"].isin(CARRIER_SENSE_INTERVALS)]
-    frame = pd.concat([default, results["carrier_sense"]["summary"]], ignore_index=True)
-    frame["carrier_sense"] = np.where(
+def _carrier_sense_label(frame: pd.DataFrame) -> np.ndarray:
+    """``= RXThresh`` where CSThresh equals RXThresh, else ``NS-2 default``."""
+    return np.where(
         np.isclose(frame["cs_threshold_w"], frame["rx_threshold_w"], rtol=1e-9, atol=0.0),
         "= RXThresh",
         "NS-2 default",
     )
-    columns = [*analysis.METRICS, "delivery_ratio", "routing_packets", "mac_drops", "delivered"]
-    table = _mean_ci(frame, ["protocol", "carrier_sense", "reporting_interval"], columns)
+
+
+#: what the carrier-sense and reception tables report besides the compared metrics
+_CHANNEL_COLUMNS = ["delivery_ratio", "routing_packets", "mac_drops", "ns2_collisions", "delivered"]
+
+
+def _channel_table(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Every metric and the channel counts per ``by`` at 1, 5 and 20 s, beside the seed's
+    routing load, MAC load and energy."""
+    frame = frame[frame["reporting_interval"].isin(CARRIER_SENSE_INTERVALS)].copy()
+    frame["carrier_sense"] = _carrier_sense_label(frame)
+    table = _mean_ci(frame, by, [*analysis.METRICS, *_CHANNEL_COLUMNS])
     table["published_routing_load"] = _published_column(table, "routing_load")
+    table["published_mac_load"] = _published_column(table, "mac_load")
     table["published_energy_j"] = _published_column(table, "consumed_energy")
     return table
+
+
+def carrier_sense_table(results) -> pd.DataFrame:
+    """Every metric, routing packets and MAC retry drops with CSThresh at NS-2's default and
+    at RXThresh (mean and CI over runs), beside the seed's routing load and energy."""
+    frame = pd.concat(
+        [results["intervals"]["summary"], results["carrier_sense"]["summary"]],
+        ignore_index=True,
+    )
+    return _channel_table(frame, ["protocol", "carrier_sense", "reporting_interval"])
+
+
+def reception_table(results) -> pd.DataFrame:
+    """NS-2's collision rule (the declared one: ``intervals``, ``carrier_sense``) against
+    ns-3's reception (``reception_model``), each at both carrier-sense thresholds."""
+    frame = pd.concat(
+        [results[name]["summary"] for name in ("intervals", "carrier_sense", "reception_model")],
+        ignore_index=True,
+    )
+    return _channel_table(
+        frame, ["protocol", "reception_model", "carrier_sense", "reporting_interval"]
+    )
 
 
 def implied_idle_power_table(results) -> pd.DataFrame:
@@ -601,6 +658,50 @@ def carrier_sense_figure(results):
     return fig, min(results.runs("intervals"), results.runs("carrier_sense"))
 
 
+def reception_figure(results):
+    """Routing load and MAC load against the interval per protocol: NS-2's collision rule
+    (solid) and ns-3's reception (dashed), each with NS-2's CSThresh (circles) and CSThresh
+    = RXThresh (squares); the seed's values dotted."""
+    table = reception_table(results)
+    protocols = sorted(table["protocol"].unique())
+    fig, axes = plotting.subplots(2, len(protocols), figsize=(4.3 * len(protocols), 7),
+                                  squeeze=False)  # fmt: skip
+    style = plotting.styles(protocols)
+    rows = {"routing_load": "routing_load", "mac_load": "mac_load"}
+    for row, (column, metric) in enumerate(rows.items()):
+        seed = _published_values(metric)
+        for ax, protocol in zip(axes[row], protocols, strict=True):
+            by_protocol = table[table["protocol"] == protocol]
+            for (rule, sense), group in by_protocol.groupby(["reception_model", "carrier_sense"]):
+                group = group.sort_values("reporting_interval")
+                kwargs = dict(style[protocol])
+                kwargs["linestyle"] = "-" if rule == "ns2" else "--"
+                kwargs["marker"] = "o" if sense == "NS-2 default" else "s"
+                plotting.errorbar(
+                    ax,
+                    group["reporting_interval"],
+                    group[column],
+                    group[column] - group[f"{column}_ci"],
+                    group[column] + group[f"{column}_ci"],
+                    **kwargs,
+                    label=f"{rule} rule, CSThresh {sense}",
+                )
+            xs = list(CARRIER_SENSE_INTERVALS)
+            ax.plot(xs, [seed.get((protocol.upper(), x), np.nan) for x in xs], linestyle=":",
+                    marker="x", color="black", linewidth=1.0, label="paper")  # fmt: skip
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_title(protocol.upper(), fontsize=9)
+            ax.set_xlabel("reporting interval (s)")
+            ax.set_ylabel(analysis.METRICS[column][2])
+    axes[0, 0].legend(fontsize=6)
+    fig.suptitle("NS-2's collision rule (solid) vs ns-3's reception (dashed); "
+                 "95 % CI over runs", fontsize=10)  # fmt: skip
+    fig.tight_layout()
+    runs = min(results.runs(n) for n in ("intervals", "carrier_sense", "reception_model"))
+    return fig, runs
+
+
 def implied_idle_power_figure(results):
     """The idle power each published energy implies, per radio and carrier-sense threshold."""
     table = implied_idle_power_table(results)
@@ -631,7 +732,7 @@ def implied_idle_power_figure(results):
 
 
 REPRODUCTION = Reproduction(
-    experiments=(INTERVALS, PLACEMENTS, TRANSPORTS, SCALE, CARRIER_SENSE),
+    experiments=(INTERVALS, PLACEMENTS, TRANSPORTS, SCALE, CARRIER_SENSE, RECEPTION),
     comparison=comparison,
     tables={
         "summary": summary,
@@ -643,6 +744,7 @@ REPRODUCTION = Reproduction(
         "energy_states": energy_states_table,
         "idle_power": idle_power_table,
         "carrier_sense": carrier_sense_table,
+        "reception_model": reception_table,
         "implied_idle_power": implied_idle_power_table,
     },
     figures={
@@ -653,6 +755,7 @@ REPRODUCTION = Reproduction(
         "interval_scale": scale_figure,
         "idle_power": idle_power_figure,
         "carrier_sense": carrier_sense_figure,
+        "reception_model": reception_figure,
         "implied_idle_power": implied_idle_power_figure,
     },
 )

@@ -32,6 +32,7 @@ from transportlab.studies.wsn_reporting_interval.parameters import (
     DSSS_CHANNEL_WIDTH_MHZ,
     MICA2,
     N_NODES,
+    NS2_CAPTURE_THRESHOLD_DB,
     NS2_TCP,
     PARAMETERS,
     SINK,
@@ -194,10 +195,23 @@ def _wifi(
     cs_dbm = w_to_dbm(params["cs_threshold_w"])
     phy.Set("RxSensitivity", ns.DoubleValue(cs_dbm - width_correction_db))
     phy.Set("CcaEdThreshold", ns.DoubleValue(cs_dbm))
+    preamble_threshold = []
+    if params["reception_model"] == "ns2":
+        if not filter_weak_signals:
+            raise ValueError(
+                "reception_model 'ns2' needs RunOptions(filter_weak_signals=True): NS-2's "
+                "collision rule lives in ns3::SensitivityFilteredYansWifiPhy"
+            )
+        # NS-2's Mac802_11 loses the frame being received when a signal arrives within
+        # CPThresh_ of it, and a frame that starts during another one in the same case.
+        phy.Set("Ns2Capture", ns.BooleanValue(True))
+        phy.Set("CaptureThreshold", ns.DoubleValue(NS2_CAPTURE_THRESHOLD_DB))
+        preamble_threshold = ["Threshold", ns.DoubleValue(NS2_CAPTURE_THRESHOLD_DB)]
     phy.SetPreambleDetectionModel(
         "ns3::ThresholdPreambleDetectionModel",
         "MinimumRssi",
         ns.DoubleValue(w_to_dbm(params["rx_threshold_w"])),
+        *preamble_threshold,
     )
     wifi = ns.WifiHelper()
     wifi.SetStandard(ns.WIFI_STANDARD_80211b)
@@ -549,17 +563,27 @@ def _agent_frame(agents) -> pd.DataFrame:
 
 
 def _arrival_counts(ns, devices) -> dict[str, float]:
-    """Signal arrivals scheduled and skipped by SensitivityFilteredYansWifiPhy (NaN if stock)."""
-    scheduled = skipped = 0
+    """Signal arrivals scheduled and skipped by SensitivityFilteredYansWifiPhy, and the
+    receptions its NS-2 collision rule lost (NaN if stock)."""
+    scheduled = skipped = collisions = 0
     for i in range(devices.GetN()):
         phy = ns.DynamicCast[ns.SensitivityFilteredYansWifiPhy](
             ns.DynamicCast[ns.WifiNetDevice](devices.Get(i)).GetPhy()
         )
         if not phy:
-            return {"arrivals_scheduled": np.nan, "arrivals_skipped": np.nan}
+            return {
+                "arrivals_scheduled": np.nan,
+                "arrivals_skipped": np.nan,
+                "ns2_collisions": np.nan,
+            }
         scheduled += int(phy.GetArrivalsScheduled())
         skipped += int(phy.GetArrivalsSkipped())
-    return {"arrivals_scheduled": scheduled, "arrivals_skipped": skipped}
+        collisions += int(phy.GetNs2Collisions())
+    return {
+        "arrivals_scheduled": scheduled,
+        "arrivals_skipped": skipped,
+        "ns2_collisions": collisions,
+    }
 
 
 def _energy_reschedules(ns, models) -> dict[str, float]:
