@@ -21,7 +21,8 @@ import pytest
 from transportlab.studies import wsn_reporting_interval as wsn
 from transportlab.studies.wsn_reporting_interval.parameters import MICA2
 
-SHORT = {"protocol": "udp", "duration": 3.0, "reporting_interval": 1.0}
+# the stock PHY (filter_weak_signals off) has ns-3's reception only
+SHORT = {"protocol": "udp", "duration": 3.0, "reporting_interval": 1.0, "reception_model": "ns3"}
 STOCK = wsn.RunOptions(filter_weak_signals=False, ns3_energy_models=True, energy_horizon=False)
 HORIZON = wsn.RunOptions(filter_weak_signals=False, ns3_energy_models=True, energy_horizon=True)
 

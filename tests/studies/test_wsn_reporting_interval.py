@@ -133,14 +133,16 @@ def test_declaration_and_quick_parameters():
         "transport_models",
         "interval_scale",
         "carrier_sense",
+        "reception_model",
     ]
     assert set(STUDY.reproduction.tables) == {
         "summary", "connectivity", "placements", "transport_models", "interval_scale",
         "agent_vs_app", "energy_states", "idle_power", "carrier_sense", "implied_idle_power",
+        "reception_model",
     }  # fmt: skip
     assert set(STUDY.reproduction.figures) == {
         "metrics_vs_interval", "metric_averages", "placements", "transport_models",
-        "interval_scale", "idle_power", "carrier_sense", "implied_idle_power",
+        "interval_scale", "idle_power", "carrier_sense", "implied_idle_power", "reception_model",
     }  # fmt: skip
     # the declared defaults: NS-2's agents, the placement with only two-way links
     assert (DEFAULTS["transport_model"], DEFAULTS["placement"]) == ("ns2", "clusters")
