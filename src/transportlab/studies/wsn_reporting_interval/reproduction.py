@@ -624,6 +624,12 @@ def idle_power_figure(results):
     return fig, results.runs("intervals")
 
 
+def _interval_errorbar(ax, group: pd.DataFrame, column: str, **kwargs) -> None:
+    """``column`` of a :func:`_mean_ci` table against the reporting interval, with its CI."""
+    mean, half = group[column], group[f"{column}_ci"]
+    plotting.errorbar(ax, group["reporting_interval"], mean, mean - half, mean + half, **kwargs)
+
+
 def carrier_sense_figure(results):
     """Every metric against the interval with CSThresh at NS-2's default (solid) and at
     RXThresh (dashed), the seed's values dotted."""
@@ -636,15 +642,8 @@ def carrier_sense_figure(results):
             group = group.sort_values("reporting_interval")
             kwargs = dict(style[protocol])
             kwargs["linestyle"] = "--" if sense == "= RXThresh" else "-"
-            plotting.errorbar(
-                ax,
-                group["reporting_interval"],
-                group[column],
-                group[column] - group[f"{column}_ci"],
-                group[column] + group[f"{column}_ci"],
-                **kwargs,
-                label=f"{protocol.upper()}, CSThresh {sense}",
-            )
+            _interval_errorbar(ax, group, column, **kwargs,
+                               label=f"{protocol.upper()}, CSThresh {sense}")  # fmt: skip
             xs = list(group["reporting_interval"])
             ax.plot(xs, [seed.get((protocol.upper(), x), np.nan) for x in xs], linestyle=":",
                     marker="x", color=kwargs["color"], linewidth=1.0)  # fmt: skip
@@ -677,15 +676,8 @@ def reception_figure(results):
                 kwargs = dict(style[protocol])
                 kwargs["linestyle"] = "-" if rule == "ns2" else "--"
                 kwargs["marker"] = "o" if sense == "NS-2 default" else "s"
-                plotting.errorbar(
-                    ax,
-                    group["reporting_interval"],
-                    group[column],
-                    group[column] - group[f"{column}_ci"],
-                    group[column] + group[f"{column}_ci"],
-                    **kwargs,
-                    label=f"{rule} rule, CSThresh {sense}",
-                )
+                _interval_errorbar(ax, group, column, **kwargs,
+                                   label=f"{rule} rule, CSThresh {sense}")  # fmt: skip
             xs = list(CARRIER_SENSE_INTERVALS)
             ax.plot(xs, [seed.get((protocol.upper(), x), np.nan) for x in xs], linestyle=":",
                     marker="x", color="black", linewidth=1.0, label="paper")  # fmt: skip
