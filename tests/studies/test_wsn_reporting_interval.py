@@ -134,15 +134,17 @@ def test_declaration_and_quick_parameters():
         "interval_scale",
         "carrier_sense",
         "reception_model",
+        "combined",
     ]
     assert set(STUDY.reproduction.tables) == {
         "summary", "connectivity", "placements", "transport_models", "interval_scale",
         "agent_vs_app", "energy_states", "idle_power", "carrier_sense", "implied_idle_power",
-        "reception_model",
+        "reception_model", "combined",
     }  # fmt: skip
     assert set(STUDY.reproduction.figures) == {
         "metrics_vs_interval", "metric_averages", "placements", "transport_models",
         "interval_scale", "idle_power", "carrier_sense", "implied_idle_power", "reception_model",
+        "combined",
     }  # fmt: skip
     # the declared defaults: NS-2's agents, the placement with only two-way links
     assert (DEFAULTS["transport_model"], DEFAULTS["placement"]) == ("ns2", "clusters")
@@ -438,6 +440,55 @@ def test_reception_table_crosses_both_rules_with_both_thresholds():
     assert table.loc[("ns3", "NS-2 default"), "ns2_collisions"] == 0.0
     published_mac_load = reproduction._published_values("mac_load")[("UDP", 1.0)]
     assert (table["published_mac_load"] == published_mac_load).all()
+
+
+def test_combined_points_put_tcp_and_sctp_on_random_placements_with_hidden_terminals():
+    points = STUDY.reproduction.experiment("combined").point_list(DEFAULTS, quick=False)
+    protocols = ["tcp"] + (["sctp"] if sctp_available() else [])
+    assert len(points) == len(protocols) * 3 * 5
+    assert {p["protocol"] for p in points} == set(protocols)
+    assert {p["placement_seed"] for p in points} == {1, 2, 3, 4, 5}
+    assert all(p["placement"] == "random" for p in points)
+    assert all(p["cs_threshold_w"] == DEFAULTS["rx_threshold_w"] for p in points)
+    for point in points:
+        STUDY.validate(point)
+
+
+def _channel_summary(protocol, placement, seed, cs_threshold_w, routing_loads):
+    """One row per run of ``protocol`` at 5 s, with the given routing loads."""
+    n = len(routing_loads)
+    return pd.DataFrame({
+        "protocol": [protocol] * n, "reporting_interval": [5.0] * n, "run": range(1, n + 1),
+        "placement": [placement] * n, "placement_seed": [seed] * n,
+        "cs_threshold_w": [cs_threshold_w] * n, "rx_threshold_w": [3.652e-10] * n,
+        **{column: [1.0] * n for column in analysis.METRICS},
+        "routing_load": routing_loads, "delivery_ratio": [0.5] * n, "routing_packets": [10] * n,
+        "mac_drops": [0] * n, "ns2_collisions": [0] * n, "delivered": [100] * n,
+    })  # fmt: skip
+
+
+def test_combined_table_averages_random_placements_over_placements():
+    rx = 3.652e-10
+    results = FakeResults(_channel_summary("tcp", "clusters", 1, 1.559e-11, [1.0, 3.0]))
+    results.tables["carrier_sense"] = {"summary": _channel_summary("tcp", "clusters", 1, rx, [5.0])}
+    results.tables["placements"] = {"summary": pd.concat([
+        _channel_summary("tcp", "columns", 1, 1.559e-11, [99.0]),  # not a random placement
+        _channel_summary("tcp", "random", 1, 1.559e-11, [6.0]),
+    ])}  # fmt: skip
+    # placement 1: runs 2 and 4 (mean 3); placement 2: runs 8 and 10 (mean 9)
+    results.tables["combined"] = {"summary": pd.concat([
+        _channel_summary("tcp", "random", 1, rx, [2.0, 4.0]),
+        _channel_summary("tcp", "random", 2, rx, [8.0, 10.0]),
+    ])}  # fmt: skip
+    table = reproduction.combined_table(results).set_index(["links", "carrier_sense"])
+    assert table.loc[("clusters (two-way)", "NS-2 default"), "routing_load"] == 2.0
+    assert table.loc[("clusters (two-way)", "= RXThresh"), "routing_load"] == 5.0
+    assert table.loc[("random 1-5 (one-way)", "NS-2 default"), "routing_load"] == 6.0
+    both = table.loc[("random 1-5 (one-way)", "= RXThresh")]
+    assert (both["routing_load"], both["n"]) == (6.0, 2)  # over placements: (3 + 9) / 2
+    assert both["routing_load_ci"] == pytest.approx(analysis.half_width(pd.Series([3.0, 9.0])))
+    seed = reproduction._published_values("routing_load")[("TCP", 5.0)]
+    assert (table["published_routing_load"] == seed).all()
 
 
 def test_comparison_rows_come_from_reproduction_comparison():

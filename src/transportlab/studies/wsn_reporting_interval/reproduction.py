@@ -19,6 +19,8 @@ shared between experiments are simulated once, the cache key being the parameter
   at the reception threshold (``cs_threshold_w`` = ``rx_threshold_w``, as many NS-2
   sensor scripts set CSThresh_; Table 1 gives RXThresh only): hidden terminals, MAC
   retry drops and the route breaks AODV sees in them, and fewer frames charged.
+- ``combined``: TCP and SCTP at 1, 5 and 20 s on random placements 1-5 with CSThresh =
+  RXThresh: one-way links and hidden terminals together, under NS-2's collision rule.
 - ``reception_model``: every protocol at 1, 5 and 20 s under ns-3's reception
   (``reception_model`` ns3: the DSSS error model alone) instead of NS-2's collision
   rule, with both carrier-sense thresholds: what the rule does to route breaks.
@@ -235,6 +237,36 @@ def quick_reception_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     return _udp_and_tcp_at_1_s(reception_model="ns3")
 
 
+def combined_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """TCP and SCTP at 1, 5 and 20 s on random placements 1-5 with CSThresh = RXThresh."""
+    return [
+        {"protocol": protocol, "reporting_interval": interval, "placement": "random",
+         "placement_seed": seed, "cs_threshold_w": params["rx_threshold_w"]}
+        for protocol in protocols()
+        if protocol != "udp"
+        for interval in CARRIER_SENSE_INTERVALS
+        for seed in range(1, RANDOM_PLACEMENTS + 1)
+    ]  # fmt: skip
+
+
+def quick_combined_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """TCP at 5 s on random placement 1 with CSThresh = RXThresh (quick)."""
+    return [
+        {"protocol": "tcp", "reporting_interval": 5.0, "placement": "random",
+         "placement_seed": 1, "cs_threshold_w": params["rx_threshold_w"]}
+    ]  # fmt: skip
+
+
+COMBINED = Experiment(
+    name="combined",
+    description="one-way links and hidden terminals together (random placements, CS = RX)",
+    points=combined_points,
+    quick_points=quick_combined_points,
+    runs=FULL_RUNS,
+    quick_runs=1,
+)
+
+
 RECEPTION = Experiment(
     name="reception_model",
     description="ns-3's DSSS reception instead of NS-2's collision rule (CPThresh_ 10 dB)",
@@ -415,6 +447,41 @@ def reception_table(results) -> pd.DataFrame:
     return _channel_table(
         frame, ["protocol", "reception_model", "carrier_sense", "reporting_interval"]
     )
+
+
+def combined_table(results) -> pd.DataFrame:
+    """TCP and SCTP at 1, 5 and 20 s under each pair of mechanisms that break routes:
+    ``clusters`` (two-way links) or random placements 1-5 (one-way links), each with NS-2's
+    CSThresh or CSThresh = RXThresh (hidden terminals). Clusters: mean and CI over runs;
+    random placements: mean and CI over the placements of their per-placement means. The
+    seed's routing load, MAC load and throughput beside them."""
+    columns = [*analysis.METRICS, *_CHANNEL_COLUMNS]
+    by = ["protocol", "reporting_interval"]
+    frames = []
+    clusters = pd.concat(
+        [results["intervals"]["summary"], results["carrier_sense"]["summary"]],
+        ignore_index=True,
+    )
+    frames.append(_mean_ci(clusters.assign(links="clusters (two-way)",
+                                           carrier_sense=_carrier_sense_label(clusters)),
+                           ["links", "carrier_sense", *by], columns))  # fmt: skip
+    placements = results["placements"]["summary"]
+    random = pd.concat(
+        [placements[placements["placement"] == "random"], results["combined"]["summary"]],
+        ignore_index=True,
+    )
+    random = random.assign(carrier_sense=_carrier_sense_label(random))
+    per_placement = _mean_ci(random, ["carrier_sense", "placement_seed", *by], columns)
+    per_placement = per_placement.assign(links="random 1-5 (one-way)")
+    frames.append(_mean_ci(per_placement, ["links", "carrier_sense", *by], columns))
+    table = pd.concat(frames, ignore_index=True)
+    table = table[table["protocol"].isin(["tcp", "sctp"])
+                  & table["reporting_interval"].isin(CARRIER_SENSE_INTERVALS)]  # fmt: skip
+    table = table.reset_index(drop=True)
+    for metric, name in (("routing_load", "routing_load"), ("mac_load", "mac_load"),
+                         ("throughput", "throughput_kbps")):  # fmt: skip
+        table[f"published_{name}"] = _published_column(table, metric)
+    return table
 
 
 def implied_idle_power_table(results) -> pd.DataFrame:
@@ -694,6 +761,41 @@ def reception_figure(results):
     return fig, runs
 
 
+def combined_figure(results):
+    """Routing load, MAC load and agent throughput of TCP and SCTP against the interval,
+    for two-way (clusters) and one-way (random placements) links, each with NS-2's
+    CSThresh (solid) and CSThresh = RXThresh (dashed); the seed's values in black."""
+    table = combined_table(results)
+    protocols_ = [p for p in ("tcp", "sctp") if p in set(table["protocol"])]
+    rows = {"routing_load": "routing_load", "mac_load": "mac_load",
+            "throughput_kbps": "throughput"}  # fmt: skip
+    fig, axes = plotting.subplots(len(rows), len(protocols_), figsize=(10, 10), squeeze=False)
+    colors = {"clusters (two-way)": "tab:blue", "random 1-5 (one-way)": "tab:red"}
+    for row, (column, metric) in enumerate(rows.items()):
+        seed = _published_values(metric)
+        for ax, protocol in zip(axes[row], protocols_, strict=True):
+            mine = table[table["protocol"] == protocol]
+            for (links, sense), group in mine.groupby(["links", "carrier_sense"]):
+                group = group.sort_values("reporting_interval")
+                _interval_errorbar(ax, group, column, color=colors[links], marker="o",
+                                   linestyle="--" if sense == "= RXThresh" else "-",
+                                   label=f"{links}, CSThresh {sense}")  # fmt: skip
+            xs = list(CARRIER_SENSE_INTERVALS)
+            ax.plot(xs, [seed.get((protocol.upper(), x), np.nan) for x in xs], linestyle=":",
+                    marker="x", color="black", label="paper")  # fmt: skip
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_title(protocol.upper(), fontsize=9)
+            ax.set_xlabel("reporting interval (s)")
+            ax.set_ylabel(analysis.METRICS[column][2])
+    axes[0, 0].legend(fontsize=6)
+    fig.suptitle("Mechanisms that break routes, alone and together (NS-2's collision rule; "
+                 "95 % CI over runs, or over placements for random)", fontsize=10)  # fmt: skip
+    fig.tight_layout()
+    runs = min(results.runs(n) for n in ("intervals", "carrier_sense", "placements", "combined"))
+    return fig, runs
+
+
 def implied_idle_power_figure(results):
     """The idle power each published energy implies, per radio and carrier-sense threshold."""
     table = implied_idle_power_table(results)
@@ -724,7 +826,7 @@ def implied_idle_power_figure(results):
 
 
 REPRODUCTION = Reproduction(
-    experiments=(INTERVALS, PLACEMENTS, TRANSPORTS, SCALE, CARRIER_SENSE, RECEPTION),
+    experiments=(INTERVALS, PLACEMENTS, TRANSPORTS, SCALE, CARRIER_SENSE, RECEPTION, COMBINED),
     comparison=comparison,
     tables={
         "summary": summary,
@@ -737,6 +839,7 @@ REPRODUCTION = Reproduction(
         "idle_power": idle_power_table,
         "carrier_sense": carrier_sense_table,
         "reception_model": reception_table,
+        "combined": combined_table,
         "implied_idle_power": implied_idle_power_table,
     },
     figures={
@@ -748,6 +851,7 @@ REPRODUCTION = Reproduction(
         "idle_power": idle_power_figure,
         "carrier_sense": carrier_sense_figure,
         "reception_model": reception_figure,
+        "combined": combined_figure,
         "implied_idle_power": implied_idle_power_figure,
     },
 )
