@@ -661,7 +661,9 @@ fig = results.figure("combined")
 combined = results.table("combined")
 combined[["protocol", "links", "carrier_sense", "reporting_interval", "n", "delivery_ratio",
           "mac_drops", "routing_load", "published_routing_load", "mac_load",
-          "published_mac_load", "throughput_kbps", "published_throughput_kbps"]].round(2)  # fmt: skip
+          "published_mac_load", "throughput_kbps", "published_throughput_kbps",
+          "dropped_packets", "published_dropped_packets", "energy_per_node_j",
+          "published_energy_j", "mean_delay_ms", "published_delay_ms"]].round(2)  # fmt: skip
 
 # %% [markdown]
 # Full mode (`combined.csv`; random placements: 5 runs on each of placements 1-5, the
@@ -680,6 +682,13 @@ combined[["protocol", "links", "carrier_sense", "reporting_interval", "n", "deli
 # * **Delivery falls towards the seed's**: 45-57 % (SCTP) and 36-50 % (TCP) of the
 #   reports, against the 14-43 % the seed's throughputs imply; agent throughput at 20 s
 #   4.1 kb/s (SCTP, seed 2.8) and 12.2 kb/s (TCP, seed 9.9).
+# * **Dropped packets and energy come close too**: SCTP drops 79 000, 55 000 and 53 000
+#   packets at 1, 5 and 20 s (seed: 92 000, 75 000, 70 000), TCP 97 000, 47 000 and 47 000
+#   (seed: 65 000, 54 000, 47 000), with the seed's nearly flat trend; NS-2.35's default
+#   radio charges 1.3-1.4 J per node at 20 s (seed: 1.31-1.34), 1.8-2.0 J at 5 s
+#   (1.38-1.39) and 3.4-4.8 J at 1 s (1.54-1.55), since fewer frames are above the
+#   carrier-sense threshold. The delays stay 5-20x below the seed's (15-34 ms against
+#   114-630 ms): nothing here explains them.
 # * **At 1 s the combination gives less routing per report than hidden terminals alone**
 #   (SCTP 4.3 against 9.1, TCP 7.0 against 9.9; seed 34 and 28), with 36-45 % of the
 #   reports delivered; there `clusters` with CSThresh = RXThresh comes closest.

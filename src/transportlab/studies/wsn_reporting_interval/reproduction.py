@@ -454,7 +454,7 @@ def combined_table(results) -> pd.DataFrame:
     ``clusters`` (two-way links) or random placements 1-5 (one-way links), each with NS-2's
     CSThresh or CSThresh = RXThresh (hidden terminals). Clusters: mean and CI over runs;
     random placements: mean and CI over the placements of their per-placement means. The
-    seed's routing load, MAC load and throughput beside them."""
+    seed's values of every compared metric beside them."""
     columns = [*analysis.METRICS, *_CHANNEL_COLUMNS]
     by = ["protocol", "reporting_interval"]
     frames = []
@@ -479,7 +479,8 @@ def combined_table(results) -> pd.DataFrame:
                   & table["reporting_interval"].isin(CARRIER_SENSE_INTERVALS)]  # fmt: skip
     table = table.reset_index(drop=True)
     for metric, name in (("routing_load", "routing_load"), ("mac_load", "mac_load"),
-                         ("throughput", "throughput_kbps")):  # fmt: skip
+                         ("throughput", "throughput_kbps"), ("dropped_packets", "dropped_packets"),
+                         ("consumed_energy", "energy_j"), ("e2e_delay", "delay_ms")):  # fmt: skip
         table[f"published_{name}"] = _published_column(table, metric)
     return table
 
