@@ -39,7 +39,11 @@ and a frame starting during another signal needs 10 dB over it at its preamble
 (ThresholdPreambleDetectionModel Threshold = 10 dB). ``ns3`` leaves the decision to
 ns-3's DSSS error model, under which a 2 Mb/s frame survives interference a few dB
 weaker than itself (processing gain). ns-3's ErrorRateModel cannot carry NS-2's rule:
-it computes DSSS chunks itself and never asks a subclass.
+it computes DSSS chunks itself and never asks a subclass. Two differences remain: NS-2's
+MAC also locks on an undecodable frame (between CSThresh and RXThresh) and then loses a
+stronger one arriving during it, where ns-3 receives the stronger one if its preamble has
+10 dB over the rest; and ns-3's DSSS model still judges the surviving frame against the
+sum of all interferers, NS-2 only against each newcomer.
 
 MAC: 802.11b DSSS, data (unicast and broadcast) at 2 Mb/s, control frames at
 1 Mb/s, long PLCP preamble, RTS/CTS for every unicast frame (NS-2's
