@@ -650,8 +650,8 @@ reception[["protocol", "reception_model", "carrier_sense", "reporting_interval",
 # (Figure 1 missing) may have had both one-way links and carrier sense only as far as
 # reception; this experiment runs TCP and SCTP at 1, 5 and 20 s on random placements 1-5
 # with CSThresh = RXThresh (under NS-2's collision rule), 5 runs per placement, against
-# each mechanism alone (red: random placements, mean and 95 % interval over the five
-# placements; blue: `clusters`, over runs; dashed: CSThresh = RXThresh; black: the seed):
+# each mechanism alone (random placements: mean and 95 % interval over the five
+# placements; `clusters`: over runs; dashed: CSThresh = RXThresh; black: the seed):
 
 # %%
 fig = results.figure("combined")

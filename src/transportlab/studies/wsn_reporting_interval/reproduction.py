@@ -771,7 +771,9 @@ def combined_figure(results):
     rows = {"routing_load": "routing_load", "mac_load": "mac_load",
             "throughput_kbps": "throughput"}  # fmt: skip
     fig, axes = plotting.subplots(len(rows), len(protocols_), figsize=(10, 10), squeeze=False)
-    colors = {"clusters (two-way)": "tab:blue", "random 1-5 (one-way)": "tab:red"}
+    # one protocol per panel: the two link kinds take the palette's non-protocol colours
+    links = ["clusters (two-way)", "random 1-5 (one-way)"]
+    colors = dict(zip(links, plotting.OTHER_COLORS[: len(links)], strict=True))
     for row, (column, metric) in enumerate(rows.items()):
         seed = _published_values(metric)
         for ax, protocol in zip(axes[row], protocols_, strict=True):
