@@ -725,27 +725,19 @@ def carrier_sense_figure(results):
     return fig, min(results.runs("intervals"), results.runs("carrier_sense"))
 
 
-def reception_figure(results):
-    """Routing load and MAC load against the interval per protocol: NS-2's collision rule
-    (solid) and ns-3's reception (dashed), each with NS-2's CSThresh (circles) and CSThresh
-    = RXThresh (squares); the seed's values dotted."""
-    table = reception_table(results)
-    protocols = sorted(table["protocol"].unique())
-    fig, axes = plotting.subplots(2, len(protocols), figsize=(4.3 * len(protocols), 7),
-                                  squeeze=False)  # fmt: skip
-    style = plotting.styles(protocols)
-    rows = {"routing_load": "routing_load", "mac_load": "mac_load"}
+def _per_protocol_grid(table, protocols_, rows, series, line, figsize):
+    """One log-log panel per metric (``rows``: table column -> published metric) and
+    protocol: a line with its CI per ``series`` group (``line(protocol, key)`` gives its
+    keyword arguments and label) and the seed's values in black."""
+    fig, axes = plotting.subplots(len(rows), len(protocols_), figsize=figsize, squeeze=False)
     for row, (column, metric) in enumerate(rows.items()):
         seed = _published_values(metric)
-        for ax, protocol in zip(axes[row], protocols, strict=True):
-            by_protocol = table[table["protocol"] == protocol]
-            for (rule, sense), group in by_protocol.groupby(["reception_model", "carrier_sense"]):
-                group = group.sort_values("reporting_interval")
-                kwargs = dict(style[protocol])
-                kwargs["linestyle"] = "-" if rule == "ns2" else "--"
-                kwargs["marker"] = "o" if sense == "NS-2 default" else "s"
-                _interval_errorbar(ax, group, column, **kwargs,
-                                   label=f"{rule} rule, CSThresh {sense}")  # fmt: skip
+        for ax, protocol in zip(axes[row], protocols_, strict=True):
+            mine = table[table["protocol"] == protocol]
+            for key, group in mine.groupby(series):
+                kwargs, label = line(protocol, key)
+                _interval_errorbar(ax, group.sort_values("reporting_interval"), column,
+                                   **kwargs, label=label)  # fmt: skip
             xs = list(CARRIER_SENSE_INTERVALS)
             ax.plot(xs, [seed.get((protocol.upper(), x), np.nan) for x in xs], linestyle=":",
                     marker="x", color="black", linewidth=1.0, label="paper")  # fmt: skip
@@ -755,6 +747,28 @@ def reception_figure(results):
             ax.set_xlabel("reporting interval (s)")
             ax.set_ylabel(analysis.METRICS[column][2])
     axes[0, 0].legend(fontsize=6)
+    return fig
+
+
+def reception_figure(results):
+    """Routing load and MAC load against the interval per protocol: NS-2's collision rule
+    (solid) and ns-3's reception (dashed), each with NS-2's CSThresh (circles) and CSThresh
+    = RXThresh (squares); the seed's values dotted."""
+    table = reception_table(results)
+    protocols_ = sorted(table["protocol"].unique())
+    style = plotting.styles(protocols_)
+
+    def line(protocol, key):
+        rule, sense = key
+        kwargs = dict(style[protocol])
+        kwargs["linestyle"] = "-" if rule == "ns2" else "--"
+        kwargs["marker"] = "o" if sense == "NS-2 default" else "s"
+        return kwargs, f"{rule} rule, CSThresh {sense}"
+
+    fig = _per_protocol_grid(table, protocols_, {"routing_load": "routing_load",
+                                                 "mac_load": "mac_load"},
+                             ["reception_model", "carrier_sense"], line,
+                             (4.3 * len(protocols_), 7))  # fmt: skip
     fig.suptitle("NS-2's collision rule (solid) vs ns-3's reception (dashed); "
                  "95 % CI over runs", fontsize=10)  # fmt: skip
     fig.tight_layout()
@@ -768,30 +782,20 @@ def combined_figure(results):
     CSThresh (solid) and CSThresh = RXThresh (dashed); the seed's values in black."""
     table = combined_table(results)
     protocols_ = [p for p in ("tcp", "sctp") if p in set(table["protocol"])]
-    rows = {"routing_load": "routing_load", "mac_load": "mac_load",
-            "throughput_kbps": "throughput"}  # fmt: skip
-    fig, axes = plotting.subplots(len(rows), len(protocols_), figsize=(10, 10), squeeze=False)
     # one protocol per panel: the two link kinds take the palette's non-protocol colours
     links = ["clusters (two-way)", "random 1-5 (one-way)"]
     colors = dict(zip(links, plotting.OTHER_COLORS[: len(links)], strict=True))
-    for row, (column, metric) in enumerate(rows.items()):
-        seed = _published_values(metric)
-        for ax, protocol in zip(axes[row], protocols_, strict=True):
-            mine = table[table["protocol"] == protocol]
-            for (links, sense), group in mine.groupby(["links", "carrier_sense"]):
-                group = group.sort_values("reporting_interval")
-                _interval_errorbar(ax, group, column, color=colors[links], marker="o",
-                                   linestyle="--" if sense == "= RXThresh" else "-",
-                                   label=f"{links}, CSThresh {sense}")  # fmt: skip
-            xs = list(CARRIER_SENSE_INTERVALS)
-            ax.plot(xs, [seed.get((protocol.upper(), x), np.nan) for x in xs], linestyle=":",
-                    marker="x", color="black", label="paper")  # fmt: skip
-            ax.set_xscale("log")
-            ax.set_yscale("log")
-            ax.set_title(protocol.upper(), fontsize=9)
-            ax.set_xlabel("reporting interval (s)")
-            ax.set_ylabel(analysis.METRICS[column][2])
-    axes[0, 0].legend(fontsize=6)
+
+    def line(protocol, key):
+        link, sense = key
+        kwargs = {"color": colors[link], "marker": "o",
+                  "linestyle": "--" if sense == "= RXThresh" else "-"}  # fmt: skip
+        return kwargs, f"{link}, CSThresh {sense}"
+
+    rows = {"routing_load": "routing_load", "mac_load": "mac_load",
+            "throughput_kbps": "throughput"}  # fmt: skip
+    fig = _per_protocol_grid(table, protocols_, rows, ["links", "carrier_sense"], line,
+                             (10, 10))  # fmt: skip
     fig.suptitle("Mechanisms that break routes, alone and together (NS-2's collision rule; "
                  "95 % CI over runs, or over placements for random)", fontsize=10)  # fmt: skip
     fig.tight_layout()
