@@ -69,9 +69,11 @@ SensitivityFilteredYansWifiPhy::GetTypeId()
                           MakeBooleanChecker())
             .AddAttribute("Ns2Capture",
                           "Apply NS-2's collision rule to the frame being received: a signal "
-                          "arriving during it aborts it unless the frame is at least "
-                          "CaptureThreshold stronger (ns-2 Mac802_11::recv). false: ns-3's "
-                          "rule (the frame's SINR chunks decide at its end).",
+                          "arriving during it makes it lost unless the frame is at least "
+                          "CaptureThreshold stronger (ns-2 Mac802_11::recv); the PHY keeps "
+                          "receiving it and reports it lost at its end through the "
+                          "PostReceptionErrorModel, which this replaces at the first "
+                          "collision. false: ns-3's rule (the frame's SINR chunks decide).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&SensitivityFilteredYansWifiPhy::m_ns2Capture),
                           MakeBooleanChecker())
@@ -83,7 +85,7 @@ SensitivityFilteredYansWifiPhy::GetTypeId()
                           MakeDoubleAccessor(&SensitivityFilteredYansWifiPhy::m_captureThresholdDb),
                           MakeDoubleChecker<double>())
             .AddTraceSource("Ns2Collision",
-                            "A reception aborted by NS-2's collision rule (Ns2Capture).",
+                            "A reception lost to NS-2's collision rule (Ns2Capture).",
                             MakeTraceSourceAccessor(
                                 &SensitivityFilteredYansWifiPhy::m_ns2CollisionTrace),
                             "ns3::SensitivityFilteredYansWifiPhy::CollisionTracedCallback");

@@ -85,12 +85,12 @@ class SensitivityFilteredYansWifiPhy : public YansWifiPhy
     /** Arrival events this PHY's transmissions did not schedule (signal below sensitivity). */
     uint64_t GetArrivalsSkipped() const;
 
-    /** Receptions aborted by NS-2's collision rule (attribute Ns2Capture). */
+    /** Receptions lost to NS-2's collision rule (attribute Ns2Capture). */
     uint64_t GetNs2Collisions() const;
 
     /**
      * TracedCallback signature for Ns2Collision.
-     * \param ppdu the PPDU whose reception was aborted
+     * \param ppdu the PPDU whose reception was lost
      * \param margin its power over the arriving signal's (dB), below CaptureThreshold
      */
     typedef void (*CollisionTracedCallback)(Ptr<const WifiPpdu> ppdu, double margin);
@@ -117,7 +117,7 @@ class SensitivityFilteredYansWifiPhy : public YansWifiPhy
     bool ListChannelPhys(Ptr<YansWifiChannel> channel);
 
     /**
-     * With Ns2Capture: abort the frame being received if it is not CaptureThreshold
+     * With Ns2Capture: mark the frame being received lost if it is not CaptureThreshold
      * stronger than a signal arriving at \p arrivingPower (NS-2's Mac802_11 collision).
      */
     void ApplyNs2CollisionRule(dBm_u arrivingPower);
@@ -131,7 +131,7 @@ class SensitivityFilteredYansWifiPhy : public YansWifiPhy
     bool m_filter;                           //!< attribute FilterBelowSensitivity
     bool m_ns2Capture;                       //!< attribute Ns2Capture
     double m_captureThresholdDb;             //!< attribute CaptureThreshold (dB)
-    uint64_t m_collisions;                   //!< receptions aborted by the NS-2 rule
+    uint64_t m_collisions;                   //!< receptions lost to the NS-2 rule
     TracedCallback<Ptr<const WifiPpdu>, double> m_ns2CollisionTrace; //!< Ns2Collision
     Ptr<Event> m_collidedEvent;              //!< the reception lost to the NS-2 rule, if any
     Ptr<Ns2CollisionErrorModel> m_collisionErrorModel; //!< reports it lost at its end
