@@ -84,6 +84,18 @@ SensitivityFilteredYansWifiPhy::GetTypeId()
                           DoubleValue(10.0),
                           MakeDoubleAccessor(&SensitivityFilteredYansWifiPhy::m_captureThresholdDb),
                           MakeDoubleChecker<double>())
+            .AddAttribute("Ns2RxThreshold",
+                          "With Ns2Capture: received power (dBm, RxGain included) below which "
+                          "a frame can be sensed but not decoded (NS-2's RXThresh_). NS-2's "
+                          "WirelessPhy passes such a frame to Mac802_11 flagged as an error; "
+                          "the MAC receives it to its end, so it blocks (and collides with) "
+                          "frames arriving meanwhile. For the PHY to lock on such frames, "
+                          "its preamble detection must accept them (MinimumRssi at or below "
+                          "the sensitivity). The default (-1000 dBm) marks no frame "
+                          "undecodable.",
+                          DoubleValue(-1000.0),
+                          MakeDoubleAccessor(&SensitivityFilteredYansWifiPhy::m_ns2RxThresholdDbm),
+                          MakeDoubleChecker<double>())
             .AddTraceSource("Ns2Collision",
                             "A reception lost to NS-2's collision rule (Ns2Capture).",
                             MakeTraceSourceAccessor(
@@ -96,7 +108,9 @@ SensitivityFilteredYansWifiPhy::SensitivityFilteredYansWifiPhy()
     : m_filter(true),
       m_ns2Capture(false),
       m_captureThresholdDb(10.0),
+      m_ns2RxThresholdDbm(-1000.0),
       m_collisions(0),
+      m_undecodable(0),
       m_scheduled(0),
       m_skipped(0)
 {
@@ -151,10 +165,40 @@ SensitivityFilteredYansWifiPhy::GetNs2Collisions() const
     return m_collisions;
 }
 
+uint64_t
+SensitivityFilteredYansWifiPhy::GetNs2UndecodableReceptions() const
+{
+    return m_undecodable;
+}
+
+void
+SensitivityFilteredYansWifiPhy::InstallNs2ErrorModel()
+{
+    if (m_collisionErrorModel)
+    {
+        return;
+    }
+    // The PHY keeps receiving until the frame's end, as NS-2's MAC stays in RECV; the
+    // post-reception error model then reports the frame as lost.
+    m_collisionErrorModel = CreateObject<Ns2CollisionErrorModel>();
+    m_collisionErrorModel->SetCollisionQuery(
+        MakeCallback(&SensitivityFilteredYansWifiPhy::CurrentReceptionLost, this));
+    SetPostReceptionErrorModel(m_collisionErrorModel);
+}
+
 void
 SensitivityFilteredYansWifiPhy::ApplyNs2CollisionRule(dBm_u arrivingPower)
 {
-    if (!m_ns2Capture || !m_currentEvent || m_currentEvent->GetEndTime() <= Simulator::Now())
+    if (!m_ns2Capture)
+    {
+        return;
+    }
+    if (arrivingPower < dBm_u{m_ns2RxThresholdDbm})
+    {
+        // The PHY may lock on this frame: it must then be reported lost at its end.
+        InstallNs2ErrorModel();
+    }
+    if (!m_currentEvent || m_currentEvent->GetEndTime() <= Simulator::Now())
     {
         return;
     }
@@ -172,21 +216,22 @@ SensitivityFilteredYansWifiPhy::ApplyNs2CollisionRule(dBm_u arrivingPower)
     ++m_collisions;
     m_collidedEvent = m_currentEvent;
     m_ns2CollisionTrace(m_currentEvent->GetPpdu(), margin);
-    if (!m_collisionErrorModel)
-    {
-        // The PHY keeps receiving until the frame's end, as NS-2's MAC stays in RECV;
-        // the post-reception error model then reports the frame as lost.
-        m_collisionErrorModel = CreateObject<Ns2CollisionErrorModel>();
-        m_collisionErrorModel->SetCollisionQuery(
-            MakeCallback(&SensitivityFilteredYansWifiPhy::CurrentReceptionCollided, this));
-        SetPostReceptionErrorModel(m_collisionErrorModel);
-    }
+    InstallNs2ErrorModel();
 }
 
 bool
-SensitivityFilteredYansWifiPhy::CurrentReceptionCollided() const
+SensitivityFilteredYansWifiPhy::CurrentReceptionLost()
 {
-    return m_currentEvent && m_currentEvent == m_collidedEvent;
+    if (!m_currentEvent)
+    {
+        return false;
+    }
+    if (WToDbm(m_currentEvent->GetRxPower()) < dBm_u{m_ns2RxThresholdDbm})
+    {
+        ++m_undecodable;
+        return true;
+    }
+    return m_currentEvent == m_collidedEvent;
 }
 
 void

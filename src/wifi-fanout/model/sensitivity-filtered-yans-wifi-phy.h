@@ -45,14 +45,16 @@ class PropagationDelayModel;
 /**
  * \ingroup wifi
  * \brief Post-reception error model of SensitivityFilteredYansWifiPhy's Ns2Capture: corrupts
- * the frame whose reception NS-2's collision rule has lost (the PHY answers the query).
+ * the frame whose reception NS-2's rules have lost, by a collision or because it is below
+ * Ns2RxThreshold (the PHY answers the query).
  */
 class Ns2CollisionErrorModel : public ErrorModel
 {
   public:
     static TypeId GetTypeId();
 
-    /** \param query returns true while the frame being received is a lost one */
+    /** \param query returns true while the frame being received is a lost one (it is asked
+     *  once per frame that ns-3's own model would have received) */
     void SetCollisionQuery(Callback<bool> query);
 
   private:
@@ -89,6 +91,15 @@ class SensitivityFilteredYansWifiPhy : public YansWifiPhy
     uint64_t GetNs2Collisions() const;
 
     /**
+     * Frames below Ns2RxThreshold that this PHY received to their end and reported lost
+     * (NS-2's receiver locked on a frame it can sense but not decode). Counted only where
+     * ns-3's own SINR model would have received the frame (the PHY asks its
+     * post-reception error model only then): a weak frame that also collided with a
+     * stronger one is a collision, not counted here.
+     */
+    uint64_t GetNs2UndecodableReceptions() const;
+
+    /**
      * TracedCallback signature for Ns2Collision.
      * \param ppdu the PPDU whose reception was lost
      * \param margin its power over the arriving signal's (dB), below CaptureThreshold
@@ -122,8 +133,14 @@ class SensitivityFilteredYansWifiPhy : public YansWifiPhy
      */
     void ApplyNs2CollisionRule(dBm_u arrivingPower);
 
-    /** Whether the frame being received was lost to NS-2's collision rule. */
-    bool CurrentReceptionCollided() const;
+    /** Install the error model that reports NS-2's lost receptions (once). */
+    void InstallNs2ErrorModel();
+
+    /**
+     * Whether the frame being received is lost under NS-2's rules: it collided, or it is
+     * below Ns2RxThreshold (then it is counted as an undecodable reception).
+     */
+    bool CurrentReceptionLost();
 
     /** The arrival of a signal: what YansWifiChannel::Receive does. */
     static void Arrive(Ptr<YansWifiPhy> receiver, Ptr<const WifiPpdu> ppdu, dBm_u rxPower);
@@ -131,7 +148,9 @@ class SensitivityFilteredYansWifiPhy : public YansWifiPhy
     bool m_filter;                           //!< attribute FilterBelowSensitivity
     bool m_ns2Capture;                       //!< attribute Ns2Capture
     double m_captureThresholdDb;             //!< attribute CaptureThreshold (dB)
+    double m_ns2RxThresholdDbm;              //!< attribute Ns2RxThreshold (dBm)
     uint64_t m_collisions;                   //!< receptions lost to the NS-2 rule
+    uint64_t m_undecodable;                  //!< frames below Ns2RxThreshold received
     TracedCallback<Ptr<const WifiPpdu>, double> m_ns2CollisionTrace; //!< Ns2Collision
     Ptr<Event> m_collidedEvent;              //!< the reception lost to the NS-2 rule, if any
     Ptr<Ns2CollisionErrorModel> m_collisionErrorModel; //!< reports it lost at its end
