@@ -255,3 +255,30 @@ def test_state_times_cover_the_run_and_match_ns3s_mica2_energy_model(tcp_run):
     ns3_model = tables["energy"]["energy_j"].to_numpy()
     assert mica["energy_j"].to_numpy() == pytest.approx(ns3_model, rel=1e-3)
     assert (mica["energy_j"].to_numpy() >= ns3_model * (1 - 1e-9)).all()
+
+
+def _first_report_times(start_mode: str) -> pd.Series:
+    params = STUDY.validate(dict(SHORT, protocol="udp", start_mode=start_mode))
+    packets = STUDY.run(params, 1, 1)["packets"]
+    sent = packets[packets["event"] == "sent"]
+    return sent.groupby("flow")["time"].min()  # a flow per sensor
+
+
+def test_synchronized_sensors_all_report_at_start_time_staggered_ones_within_an_interval():
+    start, interval = DEFAULTS["start_time"], SHORT["reporting_interval"]
+    synchronized = _first_report_times("synchronized")
+    assert len(synchronized) == SHORT["n_sources"]
+    assert (synchronized == start).all()
+    staggered = _first_report_times("staggered")
+    assert ((staggered >= start) & (staggered < start + interval)).all()
+    assert staggered.nunique() == SHORT["n_sources"]
+
+
+def test_ns2_lock_receives_undecodable_frames_to_their_end():
+    # Three UDP sensors for 8 s: frames between CSThresh and RXThresh reach every node.
+    params = STUDY.validate(dict(SHORT, protocol="udp"))
+    declared = STUDY.analyse(STUDY.run(params, 1, 1), params)["summary"].iloc[0]
+    params = STUDY.validate(dict(SHORT, protocol="udp", reception_model="ns2_lock"))
+    locked = STUDY.analyse(STUDY.run(params, 1, 1), params)["summary"].iloc[0]
+    assert declared["ns2_undecodable"] == 0
+    assert locked["ns2_undecodable"] > 0

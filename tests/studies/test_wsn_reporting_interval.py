@@ -135,19 +135,22 @@ def test_declaration_and_quick_parameters():
         "carrier_sense",
         "reception_model",
         "combined",
+        "receiver_lock",
+        "start_mode",
     ]
     assert set(STUDY.reproduction.tables) == {
         "summary", "connectivity", "placements", "transport_models", "interval_scale",
         "agent_vs_app", "energy_states", "idle_power", "carrier_sense", "implied_idle_power",
-        "reception_model", "combined",
+        "reception_model", "combined", "receiver_lock", "start_mode",
     }  # fmt: skip
     assert set(STUDY.reproduction.figures) == {
         "metrics_vs_interval", "metric_averages", "placements", "transport_models",
         "interval_scale", "idle_power", "carrier_sense", "implied_idle_power", "reception_model",
-        "combined",
+        "combined", "receiver_lock", "start_mode",
     }  # fmt: skip
     # the declared defaults: NS-2's agents, the placement with only two-way links
     assert (DEFAULTS["transport_model"], DEFAULTS["placement"]) == ("ns2", "clusters")
+    assert (DEFAULTS["reception_model"], DEFAULTS["start_mode"]) == ("ns2", "staggered")
     assert (DEFAULTS["energy_model"], DEFAULTS["idle_power_w"]) == ("ns2", 0.0)
 
 
@@ -489,6 +492,84 @@ def test_combined_table_averages_random_placements_over_placements():
     assert both["routing_load_ci"] == pytest.approx(analysis.half_width(pd.Series([3.0, 9.0])))
     seed = reproduction._published_values("routing_load")[("TCP", 5.0)]
     assert (table["published_routing_load"] == seed).all()
+
+
+def test_receiver_lock_and_start_mode_points():
+    protocols = ["udp", "tcp"] + (["sctp"] if sctp_available() else [])
+    lock = STUDY.reproduction.experiment("receiver_lock").point_list(DEFAULTS, quick=False)
+    assert [(p["protocol"], p["reporting_interval"]) for p in lock] == [
+        (p, i) for p in protocols for i in (1.0, 5.0, 20.0)
+    ]
+    assert {p["reception_model"] for p in lock} == {"ns2_lock"}
+    start = STUDY.reproduction.experiment("start_mode").point_list(DEFAULTS, quick=False)
+    assert len(start) == len(protocols) * len(wsn_params.PRINTED_INTERVALS)
+    assert {p["start_mode"] for p in start} == {"synchronized"}
+    for name in ("receiver_lock", "start_mode"):
+        quick = STUDY.reproduction.experiment(name).point_list(DEFAULTS, quick=True)
+        assert [(p["protocol"], p["reporting_interval"]) for p in quick] == [
+            ("udp", 1.0), ("tcp", 1.0)
+        ]  # fmt: skip
+    for point in lock + start:
+        STUDY.validate(point)
+    with pytest.raises(ValueError, match="start_mode"):
+        STUDY.validate({"start_mode": "random"})
+
+
+def _close(fig):
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+
+
+def _mode_summary(column, value, routing_loads, delays, **extra):
+    """UDP at 1 s, one row per run, with ``column`` = ``value``."""
+    n = len(routing_loads)
+    return pd.DataFrame({
+        "protocol": ["udp"] * n, "reporting_interval": [1.0] * n, "run": range(1, n + 1),
+        "cs_threshold_w": [1.559e-11] * n, "rx_threshold_w": [3.652e-10] * n,
+        "reception_model": ["ns2"] * n, "start_mode": ["staggered"] * n,
+        **{metric: [1.0] * n for metric in analysis.METRICS},
+        "routing_load": routing_loads, "mean_delay_ms": delays, "delivery_ratio": [1.0] * n,
+        "routing_packets": [10] * n, "mac_drops": [0] * n, "ns2_collisions": [5] * n,
+        "ns2_undecodable": [0] * n, "delivered": [100] * n, column: [value] * n, **extra,
+    })  # fmt: skip
+
+
+def test_start_mode_table_sets_staggered_and_synchronized_side_by_side():
+    results = FakeResults(_mode_summary("start_mode", "staggered", [1.0, 3.0], [20.0, 40.0]))
+    results.tables["start_mode"] = {
+        "summary": _mode_summary("start_mode", "synchronized", [4.0, 8.0], [300.0, 500.0])
+    }
+    fig, n_runs = reproduction.start_mode_figure(results)
+    assert (n_runs, len(fig.axes)) == (2, 3)  # delay, routing load, throughput of UDP
+    _close(fig)
+    table = reproduction.start_mode_table(results).set_index("start_mode")
+    assert table.loc["staggered", "mean_delay_ms"] == 30.0
+    assert table.loc["synchronized", "mean_delay_ms"] == 400.0
+    assert table.loc["synchronized", "routing_load"] == 6.0
+    assert table.loc["synchronized", "mean_delay_ms_ci"] == pytest.approx(
+        analysis.half_width(pd.Series([300.0, 500.0]))
+    )
+    published_delay = reproduction._published_values("e2e_delay")[("UDP", 1.0)]
+    assert (table["published_delay_ms"] == published_delay).all()
+
+
+def test_receiver_lock_table_leaves_out_drops_under_the_lock():
+    results = FakeResults(_mode_summary("reception_model", "ns2", [1.0, 3.0], [20.0, 40.0]))
+    results.tables["receiver_lock"] = {
+        "summary": _mode_summary(
+            "reception_model", "ns2_lock", [2.0, 2.0], [10.0, 30.0], ns2_undecodable=[1000, 3000]
+        )  # fmt: skip
+    }
+    fig, n_runs = reproduction.receiver_lock_figure(results)
+    assert (n_runs, len(fig.axes)) == (2, 2)  # routing load and delay of UDP
+    _close(fig)
+    table = reproduction.receiver_lock_table(results).set_index("reception_model")
+    assert table.loc["ns2", "dropped_packets"] == 1.0
+    assert np.isnan(table.loc["ns2_lock", "dropped_packets"])
+    assert table.loc["ns2_lock", "ns2_undecodable"] == 2000.0
+    assert table.loc["ns2", "ns2_undecodable"] == 0.0
+    assert (table.loc["ns2_lock", "routing_load"], table.loc["ns2_lock", "n"]) == (2.0, 2)
 
 
 def test_comparison_rows_come_from_reproduction_comparison():

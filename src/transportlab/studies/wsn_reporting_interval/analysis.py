@@ -74,6 +74,8 @@ def analyse(raw: Mapping[str, pd.DataFrame], params: Mapping[str, Any]) -> dict[
     summary.update(agent_metrics(raw["agent"], params))
     # receptions NS-2's collision rule lost (reception_model ns2; 0 under ns3's rule)
     summary["ns2_collisions"] = float(raw["performance"]["ns2_collisions"].iloc[0])
+    # frames below RXThresh received to their end (reception_model ns2_lock; 0 otherwise)
+    summary["ns2_undecodable"] = float(raw["performance"]["ns2_undecodable"].iloc[0])
     breakdown = energy_breakdown(raw["states"], params)
     summary["energy_per_node_j"] = float(breakdown["energy_j"].mean())
     if len(raw["energy"]):  # ns-3's own energy models ran (RunOptions.ns3_energy_models)

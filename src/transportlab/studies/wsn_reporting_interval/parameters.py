@@ -67,7 +67,8 @@ NS2_ENERGY = {
     "sleep_power_w": 0.0,
 }
 ENERGY_MODELS = ("ns2", "mica2")
-RECEPTION_MODELS = ("ns3", "ns2")
+RECEPTION_MODELS = ("ns3", "ns2", "ns2_lock")
+START_MODES = ("staggered", "synchronized")
 NS2_CAPTURE_THRESHOLD_DB = 10.0  # NS-2 default CPThresh_ (a power ratio of 10)
 
 # --- energy: MICA2 (Crossbow MPR400 datasheet) -------------------------------------------------
@@ -188,9 +189,18 @@ PARAMETERS = ParameterSpace(
         1.0,
         float,
         "earliest report; each sensor starts at a random time "
-        "in [start_time, start_time + interval)",
+        "in [start_time, start_time + interval) (start_mode staggered) or at it (synchronized)",
         minimum=0.0,
         unit="s",
+    ),
+    Param(
+        "start_mode",
+        "staggered",
+        str,
+        "staggered: each sensor's first report at a uniform random time within the first "
+        "interval; synchronized: every sensor at start_time (an NS-2 script that starts "
+        "every CBR at one time, whose default random_ 0 then keeps them in step)",
+        choices=START_MODES,
     ),
     Param(
         "n_sources",
@@ -270,7 +280,10 @@ PARAMETERS = ParameterSpace(
         str,
         "ns2: NS-2's collision rule, a frame is lost when a signal arriving during it comes "
         "within CPThresh_ = 10 dB of it (SensitivityFilteredYansWifiPhy Ns2Capture); ns3: "
-        "ns-3's DSSS error model alone (a frame survives interference a few dB weaker)",
+        "ns-3's DSSS error model alone (a frame survives interference a few dB weaker); "
+        "ns2_lock: ns2 plus NS-2's lock on frames it senses but cannot decode (between "
+        "CSThresh and RXThresh: received to their end, lost, and a frame arriving during "
+        "them collides)",
         choices=RECEPTION_MODELS,
     ),
     Param(

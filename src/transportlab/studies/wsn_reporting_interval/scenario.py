@@ -196,10 +196,20 @@ def _wifi(
     phy.Set("RxSensitivity", ns.DoubleValue(cs_dbm - width_correction_db))
     phy.Set("CcaEdThreshold", ns.DoubleValue(cs_dbm))
     preamble_threshold = []
-    if params["reception_model"] == "ns2":
+    rx_dbm = w_to_dbm(params["rx_threshold_w"])
+    # Only frames above RXThresh are received (ns-3 does not lock on the others) ...
+    min_rssi_dbm = rx_dbm
+    if params["reception_model"] == "ns2_lock":
+        # ... unless the receiver locks, as NS-2's MAC does, on every frame it senses (the
+        # PHY's filter already drops those below CSThresh; 0.01 dB absorbs rounding) and
+        # reports those below RXThresh lost at their end.
+        phy.Set("Ns2RxThreshold", ns.DoubleValue(rx_dbm))
+        min_rssi_dbm = cs_dbm - 0.01
+    if params["reception_model"] in ("ns2", "ns2_lock"):
         if not filter_weak_signals:
             raise ValueError(
-                "reception_model 'ns2' needs RunOptions(filter_weak_signals=True): NS-2's "
+                f"reception_model {params['reception_model']!r} needs "
+                "RunOptions(filter_weak_signals=True): NS-2's "
                 "collision rule lives in ns3::SensitivityFilteredYansWifiPhy"
             )
         # NS-2's Mac802_11 loses the frame being received when a signal arrives within
@@ -210,7 +220,7 @@ def _wifi(
     phy.SetPreambleDetectionModel(
         "ns3::ThresholdPreambleDetectionModel",
         "MinimumRssi",
-        ns.DoubleValue(w_to_dbm(params["rx_threshold_w"])),
+        ns.DoubleValue(min_rssi_dbm),
         *preamble_threshold,
     )
     wifi = ns.WifiHelper()
@@ -323,7 +333,9 @@ def _applications(ns, params, nodes, interfaces, recorder):
         app.SetAttribute("Interval", ns.TimeValue(ns.Seconds(interval)))
         app.SetAttribute("EnableSeqTsSizeHeader", ns.BooleanValue(True))
         nodes.Get(node).AddApplication(app)
-        start = params["start_time"] + start_rv.GetValue(0.0, interval)
+        start = params["start_time"]
+        if params["start_mode"] == "staggered":
+            start += start_rv.GetValue(0.0, interval)
         app.SetStartTime(ns.Seconds(start))
         app.SetStopTime(ns.Seconds(params["duration"]))
         recorder.watch_sender(app, node)
@@ -563,9 +575,10 @@ def _agent_frame(agents) -> pd.DataFrame:
 
 
 def _arrival_counts(ns, devices) -> dict[str, float]:
-    """Signal arrivals scheduled and skipped by SensitivityFilteredYansWifiPhy, and the
-    receptions its NS-2 collision rule lost (NaN if stock)."""
-    scheduled = skipped = collisions = 0
+    """Signal arrivals scheduled and skipped by SensitivityFilteredYansWifiPhy, the
+    receptions its NS-2 collision rule lost and the undecodable frames it received to
+    their end (NaN if stock)."""
+    scheduled = skipped = collisions = undecodable = 0
     for i in range(devices.GetN()):
         phy = ns.DynamicCast[ns.SensitivityFilteredYansWifiPhy](
             ns.DynamicCast[ns.WifiNetDevice](devices.Get(i)).GetPhy()
@@ -575,11 +588,14 @@ def _arrival_counts(ns, devices) -> dict[str, float]:
                 "arrivals_scheduled": np.nan,
                 "arrivals_skipped": np.nan,
                 "ns2_collisions": np.nan,
+                "ns2_undecodable": np.nan,
             }
         scheduled += int(phy.GetArrivalsScheduled())
         skipped += int(phy.GetArrivalsSkipped())
         collisions += int(phy.GetNs2Collisions())
+        undecodable += int(phy.GetNs2UndecodableReceptions())
     return {
+        "ns2_undecodable": undecodable,
         "arrivals_scheduled": scheduled,
         "arrivals_skipped": skipped,
         "ns2_collisions": collisions,
