@@ -57,11 +57,15 @@
 #   weaker; the project's filtered PHY applies that rule (`Ns2Capture`), and a frame that
 #   starts during another signal needs the same 10 dB at its preamble. ns-3's own DSSS
 #   error model (`ns3`) lets a 2 Mb/s frame survive interference a few dB weaker than
-#   itself. Section 7.8 runs both.
+#   itself. Section 7.8 runs both. NS-2's MAC also locks on a frame it senses but
+#   cannot decode (between the two thresholds) and loses a frame arriving during it;
+#   `ns2_lock` adds that lock (`Ns2RxThreshold`), section 7.10 runs it.
 # * *Reports.* NS-2's CBR hands its first report to the agent when it starts, then one
 #   per interval (`ns3::Ns2CbrApplication`, src/ns2-cbr; ns-3's OnOff would send its
-#   first one an interval late). Each sensor starts at a random time in
-#   [1 s, 1 s + interval).
+#   first one an interval late). The seed does not say when its sources start; each
+#   sensor starts at a random time in [1 s, 1 s + interval) (`start_mode` `staggered`).
+#   Section 7.11 starts them all at 1 s (`synchronized`), as a script that starts every
+#   CBR at one time would.
 # * *Transport* (`transport_model`, default `ns2`). The seed used NS-2's agents with
 #   their defaults: TCP is `Agent/TCP`, i.e. Tahoe (src/tcp-tahoe), `packetSize_`
 #   1000: NS-2's TCP counts packets, so each 256-byte report leaves as one 1000-byte

@@ -181,6 +181,23 @@ def test_agent_level_delay_on_a_three_node_chain_udp():
     assert received["delay"].mean() * 1000 == pytest.approx(metrics["mean_delay_ms"], abs=1e-6)
 
 
+def test_agent_delay_median_and_90th_percentile_by_hand():
+    # Three UDP reports from sensor 5 with delays of 10, 20 and 90 ms: mean 40, median 20,
+    # 90th percentile (linear between the 2nd and 3rd) 20 + 0.8 x 70 = 76.
+    sends, delays = [1.0, 2.0, 3.0], [0.010, 0.020, 0.090]
+    rows = [("sent", t, i) for i, t in enumerate(sends)]
+    rows += [("received", t + d, i) for i, (t, d) in enumerate(zip(sends, delays, strict=True))]
+    agent = pd.DataFrame({
+        "event": [r[0] for r in rows], "time": [r[1] for r in rows],
+        "ip_id": [r[2] for r in rows], "src": 5, "dst": 0, "ip_protocol": analysis.UDP,
+        "payload": 256, "size": 264, "chunk_type": 0,
+    })  # fmt: skip
+    metrics = analysis.agent_metrics(agent, dict(DEFAULTS, duration=10.0))
+    assert metrics["mean_delay_ms"] == pytest.approx(40.0)
+    assert metrics["median_delay_ms"] == pytest.approx(20.0)
+    assert metrics["p90_delay_ms"] == pytest.approx(76.0)
+
+
 def test_agent_level_delay_excludes_the_wait_for_the_tcp_handshake():
     # One 256-byte report over NS-2's TCP: padded to one 1000-byte segment, sent after
     # the SYN/SYN-ACK exchange; the report's application delay includes that exchange.

@@ -530,6 +530,7 @@ def _mode_summary(column, value, routing_loads, delays, **extra):
         "reception_model": ["ns2"] * n, "start_mode": ["staggered"] * n,
         **{metric: [1.0] * n for metric in analysis.METRICS},
         "routing_load": routing_loads, "mean_delay_ms": delays, "delivery_ratio": [1.0] * n,
+        "median_delay_ms": delays, "p90_delay_ms": delays,
         "routing_packets": [10] * n, "mac_drops": [0] * n, "ns2_collisions": [5] * n,
         "ns2_undecodable": [0] * n, "delivered": [100] * n, column: [value] * n, **extra,
     })  # fmt: skip

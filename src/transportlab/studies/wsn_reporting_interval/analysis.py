@@ -188,6 +188,9 @@ def agent_metrics(agent: pd.DataFrame, params: Mapping[str, Any]) -> dict[str, A
         "agent_received": int(len(received)),
         "throughput_kbps": float(np.sum(trace_bytes)) * 8 / duration / 1000.0,
         "mean_delay_ms": float(delays.mean() * 1000.0) if len(delays) else np.nan,
+        # the shape of the delay: a mean far above the median is a tail of long waits
+        "median_delay_ms": float(delays.median() * 1000.0) if len(delays) else np.nan,
+        "p90_delay_ms": float(delays.quantile(0.9) * 1000.0) if len(delays) else np.nan,
     }
 
 

@@ -516,14 +516,15 @@ def receiver_lock_table(results) -> pd.DataFrame:
 
 def start_mode_table(results) -> pd.DataFrame:
     """Every metric with staggered (``intervals``) and synchronized (``start_mode``) first
-    reports at each interval (mean and CI over runs), beside the seed's delay, routing
-    load and throughput."""
+    reports at each interval (mean and CI over runs), the median and 90th percentile of
+    the agent delay, beside the seed's delay, routing load and throughput."""
     frame = pd.concat(
         [results["intervals"]["summary"], results["start_mode"]["summary"]],
         ignore_index=True,
     )
+    delay_shape = ["median_delay_ms", "p90_delay_ms"]
     table = _mean_ci(frame, ["protocol", "start_mode", "reporting_interval"],
-                     [*analysis.METRICS, *_CHANNEL_COLUMNS])  # fmt: skip
+                     [*analysis.METRICS, *_CHANNEL_COLUMNS, *delay_shape])  # fmt: skip
     for column, metric in (("published_delay_ms", "e2e_delay"),
                            ("published_routing_load", "routing_load"),
                            ("published_throughput_kbps", "throughput")):  # fmt: skip
