@@ -299,3 +299,12 @@ def test_ns2_lock_receives_undecodable_frames_to_their_end():
     locked = STUDY.analyse(STUDY.run(params, 1, 1), params)["summary"].iloc[0]
     assert declared["ns2_undecodable"] == 0
     assert locked["ns2_undecodable"] > 0
+
+
+def test_exchange_time_of_one_report_by_hand():
+    # 256 B + 8 UDP + 20 IP: DIFS 50 + backoff 310 + RTS 352 + CTS 304 + DATA
+    # (192 + 320 x 4 = 1472) + ACK 304 + 3 SIFS 30 = 2822 us
+    assert analysis.exchange_time_s(284) == pytest.approx(2822e-6)
+    # TCP's 1040-byte packet (5846 us) and its 40-byte ACK (1846 us)
+    tcp = analysis.exchange_time_s(1040) + analysis.exchange_time_s(40)
+    assert tcp == pytest.approx(5846e-6 + 1846e-6)
