@@ -1,7 +1,8 @@
 """Time, events and peak memory of one 100-s wsn_reporting_interval run, before and after.
 
 Usage: python benchmarks/wsn_run.py [--protocol udp tcp] [--interval 1] [--duration 100]
-       [--reception ns2|ns3] [--repeat N] [--compare | --ab OPTION] [--option name=json ...]
+       [--reception ns2|ns3|ns2_lock] [--repeat N] [--compare | --ab OPTION]
+       [--option name=json ...]
 
 Every variant runs in a fresh process (peak RSS is per process), one at a time, and the
 variants of one protocol are interleaved ``--repeat`` times, so that load changes on the
@@ -27,7 +28,8 @@ loaded, as the local cluster's workers run: :mod:`transportlab.allocator`,
 ``--reception`` is the study's ``reception_model`` of every variant (default: the study's,
 ``ns2``). NS-2's collision rule lives in the filtered PHY, so with ``ns2`` the variants
 that run the stock YansWifiPhy (``issue 6 before``, ``ns-3 stock``, ``filter_weak_signals``
-off) are skipped; ``--reception ns3`` runs them all (ns-3's reception, as before issue 13's
+off) are skipped, as with ``ns2_lock`` (the rule plus NS-2's lock on undecodable frames);
+``--reception ns3`` runs them all (ns-3's reception, as before issue 13's
 last change).
 
 Memory: the peak RSS of the child, and at the end of the run its anonymous memory (heap:
@@ -171,7 +173,7 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=100.0)
     parser.add_argument(
         "--reception",
-        choices=("ns2", "ns3"),
+        choices=("ns2", "ns3", "ns2_lock"),
         default="ns2",
         help="the study's reception_model for every variant (ns2: the default)",
     )
@@ -214,7 +216,7 @@ def main() -> int:
         }
         runs: dict[str, list[dict]] = {}
         chosen = variants(args.compare, extra, args.ab)
-        if args.reception == "ns2":
+        if args.reception in ("ns2", "ns2_lock"):
             stock_phy = [v for v in chosen if v[1].get("filter_weak_signals") is False]
             for label, _, _ in stock_phy:
                 print(f"# skipped {label!r}: the stock PHY has no NS-2 collision rule")
