@@ -231,11 +231,15 @@ for rng, distances in ((60.0, (59.0, 61.0)), (150.0, (149.0, 151.0))):
 # declared reception since stop 21: 9.9 M events instead of 14.0 M, 18.5 s of CPU in
 # `Simulator::Run` and **21.9 s in all, peak 401 MB**, against 27.6 s, 31.3 s and 458 MB
 # as issue 13 found it (ns-3's energy models, glibc, every ns-3 module). Under ns-3's
-# reception (stop 20) the same run took 16.3 s, 19.1 s and 395 MB. Issue 13's time target
-# (25 s) is met; its memory target (400 MB) only at the limit: three runs gave 400-401 MB
-# (jemalloc settings that return memory at once change it by 1 MB), and 242 MB of it are
-# files mapped by the process (108 MB cling's precompiled header, which cling reads
-# whole, 74 MB cling itself, the ns-3 libraries), shared by every worker on a machine.
+# reception (stop 20) the same run took 16.3 s, 19.1 s and 395 MB. Measured again in
+# stop 22 (same events, same results): 17.1 s of CPU in `Simulator::Run`, **19.5 s in all,
+# peak 395 MB** (before: 30.4 s, 34.6 s, 459 MB). Issue 13's time target (25 s) is met,
+# its memory target (400 MB) with 5 MB to spare at best: the peak has been 395-401 MB over
+# stops 21-22 (jemalloc settings that return memory at once change it by 1 MB), and
+# 236-242 MB of it are files mapped by the process (108 MB cling's precompiled header,
+# which cling reads whole, 74 MB cling itself, the ns-3 libraries), shared by every worker
+# on a machine. NS-2's lock on undecodable frames (`--reception ns2_lock`, section 7.10)
+# doubles the events of this run.
 
 # %% [markdown]
 # ## 3. Simulation
