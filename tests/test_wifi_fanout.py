@@ -32,11 +32,14 @@ def test_filtered_phy_simulates_exactly_what_the_stock_phy_does(runs):
     assert stock["summary"]["delivered"].iloc[0] > 50  # a real exchange, not an empty run
     for table in ("packets", "counts", "energy"):
         assert filtered[table].equals(stock[table]), table
-    # the event count differs (below); only the filtered PHY counts NS-2 collisions (none here)
-    summary_columns = [c for c in stock["summary"].columns if c not in ("events", "ns2_collisions")]
+    # the event count differs (below); only the filtered PHY counts NS-2 collisions and
+    # undecodable receptions (none here)
+    ns2_counts = ("ns2_collisions", "ns2_undecodable")
+    summary_columns = [c for c in stock["summary"].columns if c not in ("events", *ns2_counts)]
     assert filtered["summary"][summary_columns].equals(stock["summary"][summary_columns])
-    assert filtered["summary"]["ns2_collisions"].iloc[0] == 0
-    assert np.isnan(stock["summary"]["ns2_collisions"].iloc[0])
+    for column in ns2_counts:
+        assert filtered["summary"][column].iloc[0] == 0
+        assert np.isnan(stock["summary"][column].iloc[0])
 
 
 def test_the_events_saved_are_the_arrivals_not_scheduled(runs):

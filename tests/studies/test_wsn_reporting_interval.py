@@ -248,7 +248,9 @@ def hand_made_raw():
         (3, "ipv4-drop", "routing", 2, 2),
     ])  # fmt: skip
     energy = pd.DataFrame({"node": [0, 1], "energy_j": [3.0, 3.2], "remaining_j": [1.0, 1.0]})
-    performance = pd.DataFrame({"wall_s": [1.5], "events": [1234], "ns2_collisions": [6]})
+    performance = pd.DataFrame(
+        {"wall_s": [1.5], "events": [1234], "ns2_collisions": [6], "ns2_undecodable": [0]}
+    )
     states = pd.DataFrame({
         "node": [0, 1], "idle": [9.0, 8.0], "cca_busy": [0.5, 1.0], "tx": [0.2, 0.4],
         "rx": [0.3, 0.6], "switching": [0.0, 0.0], "sleep": [0.0, 0.0], "off": [0.0, 0.0],
@@ -298,6 +300,7 @@ def test_analyse_computes_the_papers_metrics_by_hand():
     assert s["routing_load"] == 3.0 and s["mac_load"] == 20.0
     assert s["events"] == 1234
     assert s["ns2_collisions"] == 6  # the PHYs' count, passed through
+    assert s["ns2_undecodable"] == 0
 
 
 def test_analyse_without_deliveries_gives_nan_loads():

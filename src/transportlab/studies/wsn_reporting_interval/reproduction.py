@@ -38,6 +38,7 @@ spent in each state (``analysis.energy_breakdown``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -180,28 +181,43 @@ TRANSPORTS = Experiment(
 )
 
 
-def scale_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Every protocol and printed interval with interval_scale 10 (the Annexure literally)."""
-    return [dict(p, interval_scale=10.0) for p in _points(PRINTED_INTERVALS)]
-
-
 def _udp_and_tcp_at_1_s(**setting: Any) -> list[dict[str, Any]]:
     """UDP and TCP at the printed 1 s with ``setting``: a side experiment's quick points."""
     return [{"protocol": p, "reporting_interval": 1.0, **setting} for p in ("udp", "tcp")]
 
 
-def quick_scale_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """UDP and TCP at printed 1 s read as 10 s (quick mode)."""
-    return _udp_and_tcp_at_1_s(interval_scale=10.0)
+def _every_protocol_with(
+    params: Mapping[str, Any], intervals: tuple[float, ...], setting: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """Every protocol at ``intervals`` with ``setting``."""
+    return [dict(p, **setting) for p in _points(intervals)]
 
 
-SCALE = Experiment(
-    name="interval_scale",
-    description="the Annexure's 'scaled down by the factor 10' taken literally (10-200 s)",
-    points=scale_points,
-    quick_points=quick_scale_points,
-    runs=FULL_RUNS,
-    quick_runs=1,
+def _quick_with(params: Mapping[str, Any], setting: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return _udp_and_tcp_at_1_s(**setting)
+
+
+def _setting_experiment(
+    name: str, description: str, intervals: tuple[float, ...], **setting: Any
+) -> Experiment:
+    """An experiment that changes one setting for every protocol at ``intervals`` (quick:
+    UDP and TCP at 1 s); module-level functions, so that its points can be pickled."""
+    return Experiment(
+        name=name,
+        description=description,
+        points=partial(_every_protocol_with, intervals=intervals, setting=setting),
+        quick_points=partial(_quick_with, setting=setting),
+        runs=FULL_RUNS,
+        quick_runs=1,
+    )
+
+
+# the Annexure's "scaled down by the factor 10" taken literally: printed intervals x 10
+SCALE = _setting_experiment(
+    "interval_scale",
+    "the Annexure's 'scaled down by the factor 10' taken literally (10-200 s)",
+    PRINTED_INTERVALS,
+    interval_scale=10.0,
 )
 
 
@@ -282,44 +298,18 @@ RECEPTION = Experiment(
 )
 
 
-def receiver_lock_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Every protocol at 1, 5 and 20 s with NS-2's lock on undecodable frames."""
-    return [dict(p, reception_model="ns2_lock") for p in _points(CARRIER_SENSE_INTERVALS)]
-
-
-def quick_receiver_lock_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """UDP and TCP at 1 s with NS-2's lock on undecodable frames (quick)."""
-    return _udp_and_tcp_at_1_s(reception_model="ns2_lock")
-
-
-RECEIVER_LOCK = Experiment(
-    name="receiver_lock",
-    description="NS-2's receiver locks on frames it senses but cannot decode (ns2_lock)",
-    points=receiver_lock_points,
-    quick_points=quick_receiver_lock_points,
-    runs=FULL_RUNS,
-    quick_runs=1,
+RECEIVER_LOCK = _setting_experiment(
+    "receiver_lock",
+    "NS-2's receiver locks on frames it senses but cannot decode (ns2_lock)",
+    CARRIER_SENSE_INTERVALS,
+    reception_model="ns2_lock",
 )
 
-
-def start_mode_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Every protocol at each of Table 1's intervals with every first report at start_time
-    (the staggered default's points are in ``intervals``)."""
-    return [dict(p, start_mode="synchronized") for p in _points(PRINTED_INTERVALS)]
-
-
-def quick_start_mode_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """UDP and TCP at 1 s with synchronized first reports (quick)."""
-    return _udp_and_tcp_at_1_s(start_mode="synchronized")
-
-
-START_MODE = Experiment(
-    name="start_mode",
-    description="every sensor's first report at one time instead of staggered",
-    points=start_mode_points,
-    quick_points=quick_start_mode_points,
-    runs=FULL_RUNS,
-    quick_runs=1,
+START_MODE = _setting_experiment(
+    "start_mode",
+    "every sensor's first report at one time instead of staggered",
+    PRINTED_INTERVALS,
+    start_mode="synchronized",
 )
 
 
