@@ -849,47 +849,45 @@ def reception_figure(results):
     return fig, runs
 
 
+def _variant_figure(table, series, variant, labels, rows, height, title):
+    """Per protocol (``_per_protocol_grid``), the declared value of ``series`` solid and
+    ``variant`` dashed, labelled by ``labels``."""
+    protocols_ = sorted(table["protocol"].unique())
+    style = plotting.styles(protocols_)
+
+    def line(protocol, value):
+        kwargs = dict(style[protocol])
+        kwargs["linestyle"] = "--" if value == variant else "-"
+        return kwargs, labels[value]
+
+    fig = _per_protocol_grid(table, protocols_, rows, series, line,
+                             (4.3 * len(protocols_), height))  # fmt: skip
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
 def receiver_lock_figure(results):
     """Routing load and agent delay against the interval per protocol: NS-2's collision
     rule (solid) and the rule plus the lock on undecodable frames (dashed); the seed's
     values dotted."""
-    table = receiver_lock_table(results)
-    protocols_ = sorted(table["protocol"].unique())
-    style = plotting.styles(protocols_)
-
-    def line(protocol, rule):
-        kwargs = dict(style[protocol])
-        kwargs["linestyle"] = "--" if rule == "ns2_lock" else "-"
-        return kwargs, {"ns2": "collision rule", "ns2_lock": "rule + lock"}[rule]
-
-    fig = _per_protocol_grid(table, protocols_, {"routing_load": "routing_load",
-                                                 "mean_delay_ms": "e2e_delay"},
-                             "reception_model", line, (4.3 * len(protocols_), 7))  # fmt: skip
-    fig.suptitle("NS-2's lock on undecodable frames (dashed) added to its collision rule; "
-                 "95 % CI over runs", fontsize=10)  # fmt: skip
-    fig.tight_layout()
+    fig = _variant_figure(receiver_lock_table(results), "reception_model", "ns2_lock",
+                          {"ns2": "collision rule", "ns2_lock": "rule + lock"},
+                          {"routing_load": "routing_load", "mean_delay_ms": "e2e_delay"}, 7,
+                          "NS-2's lock on undecodable frames (dashed) added to its collision "
+                          "rule; 95 % CI over runs")  # fmt: skip
     return fig, min(results.runs("intervals"), results.runs("receiver_lock"))
 
 
 def start_mode_figure(results):
     """Agent delay, routing load and agent throughput against the interval per protocol
     with staggered (solid) and synchronized (dashed) first reports; the seed's dotted."""
-    table = start_mode_table(results)
-    protocols_ = sorted(table["protocol"].unique())
-    style = plotting.styles(protocols_)
-
-    def line(protocol, mode):
-        kwargs = dict(style[protocol])
-        kwargs["linestyle"] = "--" if mode == "synchronized" else "-"
-        return kwargs, f"{mode} starts"
-
-    rows = {"mean_delay_ms": "e2e_delay", "routing_load": "routing_load",
-            "throughput_kbps": "throughput"}  # fmt: skip
-    fig = _per_protocol_grid(table, protocols_, rows, "start_mode", line,
-                             (4.3 * len(protocols_), 10))  # fmt: skip
-    fig.suptitle("Sensors starting at one time (dashed) or staggered over the first interval "
-                 "(solid); 95 % CI over runs", fontsize=10)  # fmt: skip
-    fig.tight_layout()
+    fig = _variant_figure(start_mode_table(results), "start_mode", "synchronized",
+                          {mode: f"{mode} starts" for mode in ("staggered", "synchronized")},
+                          {"mean_delay_ms": "e2e_delay", "routing_load": "routing_load",
+                           "throughput_kbps": "throughput"}, 10,
+                          "Sensors starting at one time (dashed) or staggered over the first "
+                          "interval (solid); 95 % CI over runs")  # fmt: skip
     return fig, min(results.runs("intervals"), results.runs("start_mode"))
 
 
