@@ -451,12 +451,12 @@ def _carrier_sense_label(frame: pd.DataFrame) -> np.ndarray:
 _CHANNEL_COLUMNS = ["delivery_ratio", "routing_packets", "mac_drops", "ns2_collisions", "delivered"]
 
 
-def _channel_table(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """Every metric and the channel counts per ``by`` at 1, 5 and 20 s, beside the seed's
-    routing load, MAC load and energy."""
+def _channel_table(frame: pd.DataFrame, by: list[str], extra: tuple[str, ...] = ()) -> pd.DataFrame:
+    """Every metric, the channel counts and the ``extra`` columns per ``by`` at 1, 5 and
+    20 s, beside the seed's routing load, MAC load and energy."""
     frame = frame[frame["reporting_interval"].isin(CARRIER_SENSE_INTERVALS)].copy()
     frame["carrier_sense"] = _carrier_sense_label(frame)
-    table = _mean_ci(frame, by, [*analysis.METRICS, *_CHANNEL_COLUMNS])
+    table = _mean_ci(frame, by, [*analysis.METRICS, *_CHANNEL_COLUMNS, *extra])
     table["published_routing_load"] = _published_column(table, "routing_load")
     table["published_mac_load"] = _published_column(table, "mac_load")
     table["published_energy_j"] = _published_column(table, "consumed_energy")
@@ -496,12 +496,9 @@ def receiver_lock_table(results) -> pd.DataFrame:
         ignore_index=True,
     )
     frame.loc[frame["reception_model"] == "ns2_lock", "dropped_packets"] = np.nan
-    table = _channel_table(frame, ["protocol", "reception_model", "reporting_interval"])
-    undecodable = _mean_ci(frame[frame["reporting_interval"].isin(CARRIER_SENSE_INTERVALS)],
-                           ["protocol", "reception_model", "reporting_interval"],
-                           ["ns2_undecodable"])  # fmt: skip
-    return table.merge(undecodable.drop(columns="n"),
-                       on=["protocol", "reception_model", "reporting_interval"])  # fmt: skip
+    return _channel_table(
+        frame, ["protocol", "reception_model", "reporting_interval"], extra=("ns2_undecodable",)
+    )
 
 
 def start_mode_table(results) -> pd.DataFrame:
