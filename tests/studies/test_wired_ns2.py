@@ -363,3 +363,56 @@ def test_sweep_caches_ns2_runs(tmp_path, monkeypatch):
     again = sweep.run(study, point, runs=2, cache=tmp_path, scheduler="serial", progress=False)
     pd.testing.assert_frame_equal(first["flows"], again["flows"])
     assert set(first["flows"]["run"]) == {1, 2}
+
+
+# ----------------------------------------------------------------------------- baseline table
+
+
+def _comparison(rows, tolerance=0.2):
+    columns = ["seed_file", "source", "protocol", "metric", "row", "unit", "kind", "published",
+               "reproduced", "ci_low", "ci_high", "n_runs", "ratio", "verdict", "note"]  # fmt: skip
+    frame = pd.DataFrame(rows, columns=columns)
+    frame.attrs["tolerance"] = {"default": tolerance, "per_metric": {"awk_jitter": 0.1}}
+    return frame
+
+
+def test_baseline_table_puts_both_simulators_beside_each_published_row():
+    from transportlab.studies.wired_best_effort import ns2_baseline
+
+    key = ("004_c8175ad9bda103cf.txt", "Table 4.6", "TCP")
+    ns2 = _comparison([
+        (*key, "awk_throughput", "nodes 2-12", "kbps", "value", "94.3721", 90.0, 88.0, 92.0, 10,
+         90.0 / 94.3721, "matches", "within 20%"),
+        (*key, "awk_jitter", "nodes 2-12", "ms", "value", "~12.8", 16.0, 15.0, 17.0, 10,
+         16.0 / 12.8, "differs", "x"),
+    ])  # fmt: skip
+    ns3 = _comparison([
+        (*key, "awk_throughput", "nodes 2-12", "kbps", "value", "94.3721", 110.0, 100.0, 120.0,
+         10, 110.0 / 94.3721, "matches", ""),
+        (*key, "awk_jitter", "nodes 2-12", "ms", "value", "~12.8", 17.7, 17.0, 18.0, 9,
+         17.7 / 12.8, "differs", ""),
+    ])  # fmt: skip
+    table = ns2_baseline.baseline_table(ns2, ns3)
+    assert table["ns2"].tolist() == [90.0, 16.0] and table["ns3"].tolist() == [110.0, 17.7]
+    assert table["published_over_ns2"].tolist() == pytest.approx([94.3721 / 90, 12.8 / 16])
+    assert table["ns3_over_ns2"].tolist() == pytest.approx([110 / 90, 17.7 / 16])
+    # |110 - 90| = 20 > 0.2 * 90 = 18; |17.7 - 16| = 1.7 > 0.1 * 16 (the jitter's tolerance)
+    assert table["ns3_within_tolerance_of_ns2"].tolist() == [False, False]
+    assert table["tolerance"].tolist() == [0.2, 0.1]
+    assert table[["ns2_runs", "ns3_runs"]].to_numpy().tolist() == [[10, 10], [10, 9]]
+    counts = ns2_baseline.baseline_counts(table)
+    total = counts[counts["protocol"] == "all"].iloc[0]
+    assert (total["rows"], total["paper_matches_ns2"], total["paper_matches_ns3"]) == (2, 1, 1)
+    assert total["ns3_within_tolerance_of_ns2"] == 0
+
+
+def test_committed_baseline_is_complete():
+    """The committed full-mode table: every published row with both columns."""
+    from transportlab import paths, published
+
+    table = pd.read_csv(paths.results_dir("wired_best_effort") / "ns2_baseline.csv")
+    rows = published.load("wired_best_effort")
+    assert len(table) == (rows["kind"] != "reference").sum()
+    assert table["ns2"].notna().all() and table["ns3"].notna().all()
+    assert (table["ns2_runs"] == 10).all() and (table["ns3_runs"] == 10).all()
+    assert set(table["paper_vs_ns2"]) <= set(published.VERDICTS)
