@@ -370,18 +370,23 @@ def _goodput(delivered: pd.DataFrame, params, pairs: pd.DataFrame) -> pd.DataFra
 
 
 def _queue(lines: pd.DataFrame) -> pd.DataFrame:
-    """Packets waiting in the bottleneck queue after each change (``+`` adds one, ``-``
-    and ``d`` take one: NS-2 traces an arrival before dropping it)."""
+    """Packets waiting in the bottleneck queue after each change: ``+`` adds one, ``-``
+    takes one. NS-2 traces a packet DropTail refuses as ``+`` then ``d`` at the same
+    instant: that pair never occupied the queue and is left out."""
     router0, router1 = ROUTERS
     link = lines[(lines["from_node"] == router0) & (lines["to_node"] == router1)]
     link = link.drop_duplicates(["event", "uid", "time"], keep="first")
-    step = link["event"].astype(str).map({"+": 1, "-": -1, "d": -1}).fillna(0).astype(int)
-    changes = step != 0
+    event = link["event"].astype(str)
+    drops = link[event == "d"][["uid", "time"]]
+    refused = link.merge(drops, on=["uid", "time"], how="left", indicator=True)["_merge"]
+    link = link[(refused == "left_only").to_numpy()]
+    step = link["event"].astype(str).map({"+": 1, "-": -1}).fillna(0).astype(int)
+    changes = (step != 0).to_numpy()
     return pd.DataFrame(
         {
             "series": "device",
-            "time": link["time"].to_numpy()[changes.to_numpy()],
-            "value": np.cumsum(step.to_numpy())[changes.to_numpy()].astype(float),
+            "time": link["time"].to_numpy()[changes],
+            "value": np.cumsum(step.to_numpy())[changes].astype(float),
         }
     )
 
