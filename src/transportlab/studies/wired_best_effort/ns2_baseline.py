@@ -10,7 +10,8 @@ gives the published value, NS-2's mean, 95 % interval and runs with the project'
 verdict of the published value against NS-2 (:func:`transportlab.published.compare`,
 the same method and tolerance as the ns-3 column's), ns-3's mean, interval, runs and
 verdict, and ns-3 / NS-2 with whether ns-3 lies within the tolerance of NS-2
-(``|ns3 - ns2| <= tol |ns2|``; not a verdict of the comparison method).
+(``|ns3 - ns2| <= tol |ns2|``; not a verdict of the comparison method):
+:func:`transportlab.ns2.baseline.baseline_table`, shared by every study's baseline.
 
 ``python -m transportlab.studies.wired_best_effort.ns2_baseline [--quick] [--runs N]``
 writes ``data/results[/quick]/wired_best_effort/ns2_baseline.csv`` and the figure
@@ -28,6 +29,7 @@ import pandas as pd
 
 from transportlab import files, paths, plotting
 from transportlab.figures import save_figure
+from transportlab.ns2.baseline import baseline_counts, baseline_table, published_value
 from transportlab.ns2.study import ns2_study
 from transportlab.reproduction import Results, committed_comparison
 from transportlab.studies.wired_best_effort import STUDY, analysis, ns2_scenario
@@ -44,7 +46,6 @@ __all__ = [
 
 STUDY_NS2 = ns2_study(STUDY, ns2_scenario.run, ns2_scenario.PARAMETERS, experiments=["main"])
 NAME = "ns2_baseline"
-_KEY = ["seed_file", "source", "protocol", "metric", "row"]
 
 
 def ns2_results(quick: bool = False, runs: int | None = None, scheduler=None, progress=True):
@@ -57,61 +58,6 @@ def ns3_comparison(quick: bool = False, scheduler=None, progress=True) -> pd.Dat
     if not quick:
         return committed_comparison(STUDY)
     return Results(STUDY, quick=True, scheduler=scheduler, progress=progress).comparison()
-
-
-def baseline_table(ns2: pd.DataFrame, ns3: pd.DataFrame) -> pd.DataFrame:
-    """One row per published row: published, NS-2 and ns-3 side by side (module docstring).
-
-    ``ns2`` is the comparison of the published values with NS-2's runs (a
-    ``comparison.csv``-shaped frame whose ``attrs["tolerance"]`` holds the tolerance),
-    ``ns3`` the same with ns-3's.
-    """
-    tolerance = ns2.attrs.get("tolerance", {"default": 0.2, "per_metric": {}})
-    left = ns2[[*_KEY, "unit", "kind", "published", "reproduced", "ci_low", "ci_high", "n_runs",
-                "ratio", "verdict", "note"]].rename(columns={
-        "reproduced": "ns2", "ci_low": "ns2_ci_low", "ci_high": "ns2_ci_high",
-        "n_runs": "ns2_runs", "ratio": "published_over_ns2", "verdict": "paper_vs_ns2",
-        "note": "paper_vs_ns2_note",
-    })  # fmt: skip
-    # The ratio the comparison gives is reproduced / published: turn it around.
-    left["published_over_ns2"] = _published_value(left["published"]) / left["ns2"]
-    right = ns3[[*_KEY, "reproduced", "ci_low", "ci_high", "n_runs", "verdict"]].rename(columns={
-        "reproduced": "ns3", "ci_low": "ns3_ci_low", "ci_high": "ns3_ci_high",
-        "n_runs": "ns3_runs", "verdict": "paper_vs_ns3",
-    })  # fmt: skip
-    table = left.merge(right, on=_KEY, how="left", validate="one_to_one")
-    tol = table["metric"].map(lambda m: tolerance["per_metric"].get(m, tolerance["default"]))
-    table["tolerance"] = tol
-    table["ns3_over_ns2"] = table["ns3"] / table["ns2"]
-    table["ns3_within_tolerance_of_ns2"] = (table["ns3"] - table["ns2"]).abs() <= tol * table[
-        "ns2"
-    ].abs()
-    columns = [
-        *_KEY, "unit", "kind", "published", "ns2", "ns2_ci_low", "ns2_ci_high", "ns2_runs",
-        "published_over_ns2", "paper_vs_ns2", "ns3", "ns3_ci_low", "ns3_ci_high", "ns3_runs",
-        "paper_vs_ns3", "ns3_over_ns2", "tolerance", "ns3_within_tolerance_of_ns2",
-        "paper_vs_ns2_note",
-    ]  # fmt: skip
-    return table[columns]
-
-
-def _published_value(printed: pd.Series) -> pd.Series:
-    return pd.to_numeric(printed.astype(str).str.lstrip("~<>="), errors="coerce")
-
-
-def baseline_counts(table: pd.DataFrame) -> pd.DataFrame:
-    """Per protocol and metric: published rows, rows where the published value matches
-    NS-2 (verdict ``matches``), where it matches ns-3, and where ns-3 is within the
-    tolerance of NS-2."""
-    grouped = table.groupby(["protocol", "metric"], sort=True)
-    counts = pd.DataFrame({
-        "rows": grouped.size(),
-        "paper_matches_ns2": grouped["paper_vs_ns2"].apply(lambda v: int((v == "matches").sum())),
-        "paper_matches_ns3": grouped["paper_vs_ns3"].apply(lambda v: int((v == "matches").sum())),
-        "ns3_within_tolerance_of_ns2": grouped["ns3_within_tolerance_of_ns2"].sum().astype(int),
-    })  # fmt: skip
-    counts.loc[("all", ""), :] = counts.sum()
-    return counts.astype(int).reset_index()
 
 
 PANELS = [
@@ -148,7 +94,7 @@ def baseline_figure(table: pd.DataFrame):
             for seed, (marker, seed_label) in SEED_MARKERS.items():
                 published = rows[(rows["seed_file"] == seed) & rows["row"].isin(pairs)]
                 published = published.set_index("row").reindex(pairs)
-                ax.scatter(x, _published_value(published["published"]), marker=marker,
+                ax.scatter(x, published_value(published["published"]), marker=marker,
                            color="white", edgecolor="black", zorder=4,
                            label=f"published, {seed_label}")  # fmt: skip
             ax.set_xticks(x, [p.replace("nodes ", "") for p in pairs])
