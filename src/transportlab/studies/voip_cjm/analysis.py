@@ -144,7 +144,11 @@ def analyse(raw: Mapping[str, pd.DataFrame], params: Mapping[str, Any]) -> dict[
     summary["ip_packets_per_frame"] = per_frame
     summary["ip_packets_per_s"] = summary["frames_per_s"] * per_frame
 
-    cost = pd.DataFrame({"events": [int(counters["events"])], "recorded": [len(packets)]})
+    # NS-2's run step (ns2_scenario.py) counts no simulator events: NaN there.
+    events = counters["events"]
+    cost = pd.DataFrame(
+        {"events": [int(events) if pd.notna(events) else np.nan], "recorded": [len(packets)]}
+    )
     return {
         "summary": summary,
         "calls": calls,
