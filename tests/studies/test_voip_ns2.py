@@ -13,7 +13,7 @@ import pytest
 from tests.ns2._support import needs_ns2
 from transportlab import sweep
 from transportlab.fingerprint import module_closure
-from transportlab.ns2 import structure, traces
+from transportlab.ns2 import runner, structure, traces
 from transportlab.params import ParameterError
 from transportlab.studies import voip_cjm
 from transportlab.studies.voip_cjm import ns2_baseline, ns2_scenario, scenario
@@ -299,6 +299,24 @@ def test_sctp_sends_a_callers_messages_only_when_a_sack_arrives():
     assert len(later) > 100 and np.isin(later["time"].to_numpy(), sacks).all()
     jitter = out["summary"].set_index("policy").loc["arrival", "before_jitter_ms"]
     assert jitter > 5.0  # ns-3's SCTP sends on write: microseconds
+
+
+@needs_ns2
+def test_an_sctp_association_cannot_be_opened_without_a_message():
+    """Why NS-2's calls open their association with their first message (ns-3's start on
+    an open one): Agent/SCTP has no connect, and a 0-byte write crashes NS-2.35."""
+    script = "\n".join([
+        "set ns [new Simulator]",
+        "set n0 [$ns node]", "set n1 [$ns node]",
+        "$ns duplex-link $n0 $n1 1Mb 10ms DropTail",
+        "set a [new Agent/SCTP]", "set b [new Agent/SCTP]",
+        "$ns attach-agent $n0 $a", "$ns attach-agent $n1 $b", "$ns connect $a $b",
+        "set app [new Application]", "$app attach-agent $a",
+        '$ns at 1.0 "$app send 0"', '$ns at 2.0 "exit 0"', "$ns run",
+    ])  # fmt: skip
+    with pytest.raises(runner.Ns2Error, match="exit status -11"):
+        with runner.run_script(script):
+            pass
 
 
 @needs_ns2

@@ -21,6 +21,8 @@ Modules (none imports ns-3):
   ``class_defaults(classes)`` reads NS-2's defaults.
 * :mod:`~transportlab.ns2.study`: ``@ns2_run_step`` and ``ns2_study(study, run, ...)``:
   the NS-2 run step cached and swept like the ns-3 one.
+* :mod:`~transportlab.ns2.baseline`: ``baseline_table(ns2, ns3)``, published / NS-2 /
+  ns-3 per published row with both judgements, and ``baseline_counts``.
 
 Adding the NS-2 scenario of a study (``studies/<study>/ns2_scenario.py``, see
 ``studies/wired_best_effort/ns2_scenario.py``):
@@ -38,7 +40,12 @@ Adding the NS-2 scenario of a study (``studies/<study>/ns2_scenario.py``, see
    ``analyse`` computes the metrics of both (a test compares the two tables' columns).
    Import no analysis module (it would enter the cache key).
 4. ``ns2_study(STUDY, run, PARAMETERS, experiments=[...])`` in an analysis-side module
-   (``studies/<study>/ns2_baseline.py``): ``Results(...)["main"]`` runs and caches it.
+   (``studies/<study>/ns2_baseline.py``): ``Results(...)["main"]`` runs and caches it;
+   ``baseline.baseline_table(NS-2 comparison, ns-3 comparison)`` is the study's
+   ``ns2_baseline.csv``. When the study's default point is one NS-2 cannot run, give
+   ``PARAMETERS`` a default it can (``multihoming_failover``: ``scenario = "lossy"``);
+   when an experiment mixes such points, give the variant its own experiment of the
+   points it can run (``multihoming_failover.ns2_baseline.LOSSY``).
 5. Tests: the generated script against the seed's where the seed has one
    (``structure.describe`` on both), the raw tables against hand-made trace lines, and
    a short NS-2 run marked ``@pytest.mark.ns2``.
