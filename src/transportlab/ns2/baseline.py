@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-__all__ = ["KEY", "baseline_counts", "baseline_table", "published_value"]
+__all__ = ["KEY", "agrees", "baseline_counts", "baseline_table", "published_value"]
 
 KEY = ["seed_file", "source", "protocol", "metric", "row"]
 
@@ -27,7 +27,7 @@ _COLUMNS = [
     "unit", "kind", "published", "ns2", "ns2_ci_low", "ns2_ci_high", "ns2_runs",
     "published_over_ns2", "paper_vs_ns2", "ns3", "ns3_ci_low", "ns3_ci_high", "ns3_runs",
     "paper_vs_ns3", "ns3_over_ns2", "tolerance", "ns3_within_tolerance_of_ns2",
-    "paper_vs_ns2_note",
+    "paper_vs_ns2_note", "paper_vs_ns3_note",
 ]  # fmt: skip
 
 
@@ -62,9 +62,9 @@ def baseline_table(
         "n_runs": "ns2_runs", "verdict": "paper_vs_ns2", "note": "paper_vs_ns2_note",
     })  # fmt: skip
     right = ns3[[*key, "unit", "kind", "published", "reproduced", "ci_low", "ci_high", "n_runs",
-                 "verdict"]].rename(columns={
+                 "verdict", "note"]].rename(columns={
         "reproduced": "ns3", "ci_low": "ns3_ci_low", "ci_high": "ns3_ci_high",
-        "n_runs": "ns3_runs", "verdict": "paper_vs_ns3",
+        "n_runs": "ns3_runs", "verdict": "paper_vs_ns3", "note": "paper_vs_ns3_note",
     })  # fmt: skip
     table = right.merge(left, on=[*key, "unit", "kind", "published"], how="outer",
                         validate="one_to_one")  # fmt: skip
@@ -88,19 +88,32 @@ def baseline_table(
     return table[[*key, *_COLUMNS]].reset_index(drop=True)
 
 
+def agrees(verdicts: pd.Series, notes: pd.Series | None = None) -> pd.Series:
+    """Whether a published row agrees with a simulator: verdict ``matches``, or a bound
+    that holds (``within-bound``) and not vacuously (the comparison's note says so when
+    the value lies 10x inside the bound: such a bound tells nothing)."""
+    notes = notes if notes is not None else pd.Series("", index=verdicts.index)
+    vacuous = notes.fillna("").astype(str).str.contains("vacuous")
+    return (verdicts == "matches") | ((verdicts == "within-bound") & ~vacuous)
+
+
 def baseline_counts(
     table: pd.DataFrame, by: Sequence[str] = ("protocol", "metric")
 ) -> pd.DataFrame:
     """Per group of ``by``: published rows, rows with an NS-2 value, rows where the
-    published value matches NS-2 (verdict ``matches``), where it matches ns-3, and
-    where ns-3 is within the tolerance of NS-2; a last row ``all``."""
+    published value matches NS-2 (:func:`agrees`), where it matches ns-3, and where ns-3
+    is within the tolerance of NS-2; a last row ``all``."""
     by = list(by)
+    table = table.assign(
+        _ns2=agrees(table["paper_vs_ns2"], table.get("paper_vs_ns2_note")),
+        _ns3=agrees(table["paper_vs_ns3"], table.get("paper_vs_ns3_note")),
+    )
     grouped = table.groupby(by, sort=True)
     counts = pd.DataFrame({
         "rows": grouped.size(),
         "with_ns2": grouped["ns2"].apply(lambda v: int(v.notna().sum())),
-        "paper_matches_ns2": grouped["paper_vs_ns2"].apply(lambda v: int((v == "matches").sum())),
-        "paper_matches_ns3": grouped["paper_vs_ns3"].apply(lambda v: int((v == "matches").sum())),
+        "paper_matches_ns2": grouped["_ns2"].sum(),
+        "paper_matches_ns3": grouped["_ns3"].sum(),
         "ns3_within_tolerance_of_ns2": grouped["ns3_within_tolerance_of_ns2"].apply(
             lambda v: int((v == True).sum())  # noqa: E712 - True, not NaN
         ),
