@@ -421,15 +421,103 @@ print(reproduction.modern_runs(results).round(3).to_string())
 #   TCP gives ~19 ms per-window AWK jitter against the published ~13.6 ms; pooled
 #   over packets it is ~15 ms. The per-window mean weights the few packets sent
 #   after a loss pause like full windows; it moves with TCP's recovery (PRR or SACK
-#   give ~14 ms, section 7.2) and with the bottleneck rate. About two thirds of
-#   SCTP's extra jitter goes with its packet size (section 7.3).
+#   give ~14 ms, section 7.2) and with the bottleneck rate. NS-2.35 itself, running the
+#   thesis's configuration, misses the published TCP jitter on every row as well, and
+#   our TCP lies within 11 % of it (section 9): the gap is between the paper and its
+#   own simulator, not in our port. About two thirds of SCTP's extra jitter goes with
+#   its packet size (section 7.3).
 # * **Modern settings** (section 7.4): with present-day defaults both transports
 #   deliver the same goodput; CUBIC's 1448-byte segments make 1500-byte packets,
 #   which suffer the same AWK rip-off and the same ~1.1 s queueing delay as SCTP's.
 #   FQ-CoDel on the routers cuts the one-way delay to ~0.27 s and gives every flow
 #   its share (Jain's index 1.0); TCP's jitter then rises, SCTP's falls.
 #
-# ## 9. Result files
+# ## 9. NS-2 re-run: the seeds' own simulator beside every number
+#
+# The seeds ran NS-2, so every `differs` above mixes two questions: is the published
+# number what NS-2 gives with the stated configuration (if not, the paper is the cause),
+# and does our ns-3 configuration behave like NS-2 on the same scenario (if not, our port
+# is). `transportlab.studies.wired_best_effort.ns2_baseline` answers both: the experiment
+# `main` re-run in NS-2.35 itself (Debian's `ns2`), from a Tcl script generated from the
+# study's parameters (`ns2_scenario.py`; the tests check that it builds exactly the links,
+# queues, agents, applications and schedule of seed 004's Appendix A scripts and gives
+# their trace), 10 runs with the same seeded start-time jitter as the ns-3 runs, analysed
+# by the study's own `analyse` and judged by the same `published.compare` (the AWK
+# definitions, the same 20 % tolerance). Per published row the committed full-mode table
+# `data/results/wired_best_effort/ns2_baseline.csv` holds the published value, NS-2's mean,
+# 95 % CI and runs with the verdict *paper vs NS-2*, ns-3's (the committed comparison above)
+# with *paper vs ns-3*, and whether ns-3 lies within the tolerance of NS-2. Both columns
+# are full mode, in quick mode too (nothing is simulated here):
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from transportlab.ns2.baseline import baseline_counts, published_value
+from transportlab.reproduction import committed_table
+from transportlab.studies.wired_best_effort import ns2_baseline
+
+baseline = committed_table("wired_best_effort", "ns2_baseline")
+baseline_totals = baseline_counts(baseline)
+print(baseline_totals.to_string(index=False))
+
+# %%
+fig, _ = ns2_baseline.baseline_figure(baseline)
+
+# %%
+baseline[["seed_file", "protocol", "metric", "row", "published", "ns2", "ns2_ci_low",
+          "ns2_ci_high", "ns2_runs", "paper_vs_ns2", "ns3", "ns3_runs", "paper_vs_ns3",
+          "ns3_over_ns2", "ns3_within_tolerance_of_ns2"]].round(2)
+
+# %% [markdown]
+# The counts in words, and the ratios behind them (published / NS-2 and ns-3 / NS-2, the
+# smallest and largest over each metric's rows):
+
+# %%
+# NBVAL_CHECK_OUTPUT
+total = baseline_totals[baseline_totals["protocol"] == "all"].iloc[0]
+print(f"paper matches NS-2 on {total.paper_matches_ns2} of {total.rows} rows "
+      f"(paper matches ns-3 on {total.paper_matches_ns3}); ns-3 lies within "
+      f"{baseline['tolerance'].max():.0%} of NS-2 on {total.ns3_within_tolerance_of_ns2} "
+      f"of {total.rows}")
+print(baseline.groupby(["protocol", "metric"])[["published_over_ns2", "ns3_over_ns2"]]
+      .agg(["min", "max"]).round(2).to_string())
+tcp_jitter = baseline[(baseline["protocol"] == "TCP") & (baseline["metric"] == "awk_jitter")]
+tcp_published = published_value(tcp_jitter["published"])
+print(f"TCP jitter, {len(tcp_jitter)} rows: published {tcp_published.min():.1f}"
+      f"-{tcp_published.max():.1f} ms, NS-2 {tcp_jitter['ns2'].min():.1f}"
+      f"-{tcp_jitter['ns2'].max():.1f} ms, ns-3 {tcp_jitter['ns3'].min():.1f}"
+      f"-{tcp_jitter['ns3'].max():.1f} ms; verdicts paper vs NS-2: "
+      f"{tcp_jitter['paper_vs_ns2'].value_counts().to_dict()}")
+others = baseline[baseline["paper_vs_ns2"] != "matches"]
+others = others[~((others["protocol"] == "TCP") & (others["metric"] == "awk_jitter"))]
+print(others[["seed_file", "protocol", "metric", "row", "published", "ns2", "ns3",
+              "paper_vs_ns2"]].round(1).to_string(index=False))
+
+# %% [markdown]
+# **What the baseline changes in the conclusions.**
+#
+# * **Our port is faithful on this scenario.** ns-3 lies within the tolerance of NS-2 on
+#   every row, and much closer than that (the ratios above): with NS-2's Tahoe
+#   (`src/tcp-tahoe`), NS-2's DropTail limit and the NS-2.35 SCTP preset, the ns-3
+#   configuration behaves like NS-2 in throughput, delay and jitter, so none of the
+#   `differs` or `same-direction` verdicts of section 5 comes from the port.
+# * **Throughput, SCTP jitter, most delays: the published numbers are NS-2's.** Those rows
+#   match NS-2 as they match ns-3, which confirms the readings of sections 6 and 7 (the
+#   AWK header rip-off, the one-way delay as the "average delay") on the papers' own
+#   simulator.
+# * **TCP jitter: the paper, not the port.** Section 5 found ns-3's TCP jitter above the
+#   published ~13.6 ms on every row (`same-direction`) and section 7.2 showed recovery
+#   schemes (PRR, SACK) that land near it. NS-2.35 running the thesis's own scripts misses
+#   it on every row too, and ns-3 lies within about 10 % of NS-2: the published TCP jitter
+#   is not what NS-2.35 gives with the configuration the seeds state. A ~14 ms TCP jitter
+#   needs something the scripts do not say (a different `tic`, another NS-2 version or
+#   TCP, other start times); PRR and SACK are not what the seeds' `Agent/TCP` does, so
+#   section 7.2's match is a coincidence of another TCP, not an explanation.
+# * **The remaining delay rows are the papers'.** Table 4.7's TCP mean (1269.56 ms)
+#   `differs` from NS-2 as from ns-3: it contradicts the thesis's own Table 4.2 (section 6),
+#   whose rows match NS-2. Seed 000's SCTP delay for nodes 5-15 (1397.66 ms) is
+#   `same-direction` against both simulators, 25 % above their ~1.12 s.
+#
+# ## 10. Result files
 #
 # `results.write()` writes everything this study reproduces: the comparison
 # (`data/results[/quick]/wired_best_effort/comparison.csv`), its result tables

@@ -487,8 +487,145 @@ fig = results.figure("playout_tradeoff")
 #   remains is the retransmission delay itself, which RTO.Min (1 s) makes long. Carrying
 #   many calls over one connection or association is the worst choice on a lossy path: one
 #   congestion window for all of them.
+
+# %% [markdown]
+# ## 7. NS-2 re-run: the seed's own simulator beside every number
 #
-# ## 7. Files
+# The seed ran NS-2.35 and published no script, so every `differs` of section 4 mixes two
+# questions: is the published number what NS-2 gives with the configuration the seed
+# states (if not, the paper is the cause), and does our ns-3 configuration behave like
+# NS-2 on the same scenario (if not, our port is). `voip_cjm.ns2_scenario` writes the NS-2
+# Tcl of any point of `main` from the study's own parameters, on both topology readings:
+# the same nodes, links, DropTail queues of 50 and call start draws (NS-2's
+# `$defaultRNG`, seeded per run); each call an `Application/Traffic/CBR` of one message
+# every 20 ms into its own `Agent/UDP`, `Agent/TCP` (NS-2's Tahoe with the settings the
+# ns-3 run copies) or `Agent/SCTP` (NS-2's defaults, the links' 576-byte MTU). Its traces
+# become the raw tables of the ns-3 run step (`packets`, `counters`), so the study's own
+# `analyse` and `comparison` compute both columns. How NS-2 expresses the same
+# configuration, and where it cannot:
+#
+# | | ns-3 (this study) | NS-2.35 |
+# |---|---|---|
+# | UDP | 172-byte message, 200-byte IP packet | `Agent/UDP` adds no header: the CBR writes 200 bytes |
+# | TCP | byte stream, window 20 segments of 536 B, a handshake before the call | `Agent/TCP` counts packets: one message = one 212-byte segment, window 20 messages; a modelled SYN goes out with the call's first message |
+# | SCTP | each message sent when written, the association set up before the call | `Agent/SCTP` sets up the association (four-way handshake and a HEARTBEAT that confirms the peer) with the call's first message and, fed by a CBR, sends only when a SACK arrives (`docs/ns2-notes.md`) |
+# | cannot | | PR-SCTP with a lifetime (only k-rtx), one association with a stream per call, talkspurt and cross-traffic sources (not generated) |
+#
+# Every published row comes from `main`, which NS-2 expresses, so no row's NS-2 value is
+# empty. The NS-2 run of the mode this notebook runs in (homogeneous reading):
+
+# %%
+from transportlab.studies.voip_cjm import ns2_baseline
+
+ns2 = ns2_baseline.ns2_results("homogeneous", quick=results.quick, scheduler=scheduler)
+ns2_main = ns2["main"]
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(ns2.comparison()[["protocol", "metric", "published", "reproduced", "n_runs",
+                        "verdict"]].round(2).to_string(index=False))
+
+# %% [markdown]
+# **The full-mode baseline** (`python -m transportlab.studies.voip_cjm.ns2_baseline`,
+# committed in `data/results/voip_cjm/ns2_baseline.csv`): per published row and topology
+# reading, the published value, NS-2's and ns-3's means, 95 % intervals and runs, the
+# verdict *paper vs NS-2* (the study's comparison applied to NS-2's runs), and whether
+# ns-3 lies within the tolerance of NS-2 (the project's: 5 % for packets per second, 20 %
+# otherwise). The homogeneous reading's ns-3 column is the committed comparison of
+# section 4 (5 runs); the trunk reading is the seed's configuration on the second
+# topology, run in both simulators for this baseline (`ns2_baseline.TRUNK_RUNS` runs).
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from transportlab.reproduction import committed_table
+
+baseline = committed_table("voip_cjm", "ns2_baseline")
+baseline_totals = ns2_baseline.counts(baseline)
+print(baseline_totals.to_string(index=False))
+print(baseline[["topology", "protocol", "metric", "published", "ns2", "ns2_runs",
+                "paper_vs_ns2", "ns3", "ns3_runs", "paper_vs_ns3",
+                "ns3_within_tolerance_of_ns2"]].round(3).to_string(index=False))
+
+# %%
+fig, _ = ns2_baseline.baseline_figure(baseline)
+
+# %% [markdown]
+# **How NS-2 starts and carries a call.** The network side per reading, simulator and
+# configuration (`ns2_network.csv`, full mode) with the maximum delay over the whole run
+# and once every call has been sending for `ns2_baseline.STARTUP_S` s
+# (`steady_delay_max_ms`, from the study's per-second tables; the committed ns-3 summary
+# of the homogeneous reading has no per-second table, its start-up maximum is the whole
+# run's):
+
+# %%
+# NBVAL_CHECK_OUTPUT
+network = committed_table("voip_cjm", "ns2_network")
+print(network.set_index(["topology", "configuration", "simulator"])[
+    ["frames_per_s", "delay_mean_ms", "delay_max_ms", "steady_delay_max_ms",
+     "before_jitter_ms", "runs"]].sort_index().round(3).to_string())
+
+# %% [markdown]
+# And on one run: call 0 over SCTP (ordered, homogeneous reading, run 1, the first
+# seconds, which quick and full mode share): when the CBR wrote each message, when NS-2's
+# agent sent it, when SACKs reached the sender, when each simulator delivered it.
+
+# %%
+fig, _ = ns2_baseline.sack_clock_figure(ns2_main, results["main"])
+
+# %% [markdown]
+# The counts in words (full mode):
+
+# %%
+# NBVAL_CHECK_OUTPUT
+for topology, counted in baseline_totals[baseline_totals["topology"] != "all"].groupby(
+        "topology"):
+    print(f"{topology}: paper matches NS-2 on {counted['paper_matches_ns2'].sum()} of "
+          f"{counted['rows'].sum()} rows (ns-3: {counted['paper_matches_ns3'].sum()}); "
+          f"ns-3 within tolerance of NS-2 on {counted['ns3_within_tolerance_of_ns2'].sum()}")
+sctp = network[network["configuration"] == "SCTP ordered"].set_index(["topology", "simulator"])
+for (topology, simulator), row in sctp.sort_index().iterrows():
+    print(f"SCTP ordered, {topology}, {simulator}: mean delay {row['delay_mean_ms']:.0f} ms, "
+          f"max {row['delay_max_ms']:.0f} ms (after start-up {row['steady_delay_max_ms']:.0f} "
+          f"ms), jitter {row['before_jitter_ms']:.3g} ms")
+tcp = network[network["configuration"] == "TCP"].set_index(["topology", "simulator"])
+for (topology, simulator), row in tcp.sort_index().iterrows():
+    print(f"TCP, {topology}, {simulator}: max delay {row['delay_max_ms']:.0f} ms "
+          f"(after start-up {row['steady_delay_max_ms']:.0f} ms), "
+          f"jitter {row['before_jitter_ms']:.3g} ms")
+
+# %% [markdown]
+# **What the baseline changes in the conclusions.** (The numbers are those printed above.)
+#
+# * **SCTP's delay and jitter: a model difference, NS-2's.** NS-2.35's `Agent/SCTP` fed by a
+#   CBR does not send a message when it is written: `sendmsg` sends only while a flag is
+#   set that a SACK arrival sets and the next `SendMuch` clears (the flag behind the stall
+#   of `docs/ns2-notes.md`). With calls writing every 20 ms over round trips of 48-120 ms
+#   the association does not stall, but every message waits for the next SACK, and the
+#   receiver SACKs every second packet or after 200 ms: the messages leave in bursts at SACK
+#   arrivals (the figure: every DATA departure sits on a dotted SACK line). So NS-2's SCTP
+#   has a jitter of tens of milliseconds and maximum delays of hundreds, where our model,
+#   which sends each message when it is written, has microseconds and the propagation
+#   delay. The seed's SCTP jitter ("meets the 30 ms limit") is what NS-2's SCTP does on
+#   this network without any load: its jitter needs no cross traffic, which section 5.3c
+#   had to add for ns-3.
+# * **TCP: the same once the calls run; NS-2 opens the connection with the call.**
+#   NS-2's one-way `Agent/TCP` sends a modelled SYN with the first message and restarts
+#   slow start from one segment, while ns-3's calls start on an established connection:
+#   NS-2's maximum delay is a start-up maximum, and after the start-up it equals ns-3's
+#   (the steady maxima above). The seed's 180 ms TCP maximum is of the order of NS-2's
+#   start-up, not of anything the calls meet later.
+# * **Packets per second: NS-2 delivers the offered 2400 frames/s over TCP too**, as ns-3
+#   does: the seed's 2200 is not what NS-2 gives on either reading of its network.
+# * **Our port**: where the two simulators' agents work alike (UDP, TCP after the start),
+#   ns-3 agrees with NS-2; every disagreement beyond tolerance is one of the two named
+#   differences (SCTP's SACK-clocked sending, the connection opened with the first
+#   message), shown above on the same runs' tables. No configuration error was found on
+#   these rows. (One noticed and left: `SetNs2Defaults` copies NS-2.35's initial cwnd of
+#   4380 bytes, which NS-2 computes from its default 1500-byte MTU; at this study's 576
+#   bytes NS-2.35 starts at 2176. Without loss at most about six messages are in flight,
+#   so no row depends on it.)
+#
+# ## 8. Files
 #
 # `results.write()` writes what `transportlab reproduce --study voip_cjm` writes:
 # `comparison.csv` (with the tolerance it used), one CSV per table above (`summary.csv` is
