@@ -28,7 +28,7 @@ def main() -> None:
 
     started = time.perf_counter()
     from transportlab import ns  # noqa: F401
-    from transportlab.ns3util import sctp_available
+    from transportlab.ns3.helpers import sctp_available
     from transportlab.studies.wired_best_effort import STUDY
 
     print(f"start-up (import ns-3 + transportlab): {time.perf_counter() - started:.2f} s wall")

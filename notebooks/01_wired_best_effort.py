@@ -157,7 +157,7 @@ analysis.TCP_DIFFERENCES
 # 10 replications each (2 in quick mode). Every replication (ns-3 RngRun) draws the
 # flows' start times in [script time, script time + 100 ms). The run step
 # (`scenario.py`) returns the raw packet records, byte counters, queue and window
-# samples and is cached per point and run (`transportlab.sweep`); the metrics
+# samples and is cached per point and run (`transportlab.engine.sweep`); the metrics
 # (`analysis.py`) are computed on every load, so re-running the notebook only
 # simulates what is missing and a change of a metric costs no simulation.
 
@@ -194,7 +194,7 @@ print(results.table("per_run").set_index("protocol").round(3).to_string())
 # %% [markdown]
 # ## 5. Comparison with the published numbers
 #
-# `transportlab.published.compare` takes every published number of Tables 2-4
+# `transportlab.engine.published.compare` takes every published number of Tables 2-4
 # (seed 000) and 4.1-4.7 (seed 004) that has a reproduction and gives a verdict:
 # `matches` (within 20 %), `same-direction` (the TCP-SCTP ordering agrees, a Welch
 # test on the runs finds it significant at 5 %, and the value is within 2x of the
@@ -228,7 +228,7 @@ print(reproduction.verdict_counts(results).to_string())
 # `data/results/wired_best_effort/comparison.csv` and counted in the README's results table:
 
 # %%
-from transportlab.reproduction import committed_comparison
+from transportlab.engine.results import committed_comparison
 
 full_comparison = committed_comparison("wired_best_effort")
 print(full_comparison["verdict"].value_counts().to_string())
@@ -441,7 +441,7 @@ print(reproduction.modern_runs(results).round(3).to_string())
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab.paths import project_root
+from transportlab.engine.paths import project_root
 
 for written in results.write():
     print(written.relative_to(project_root()))

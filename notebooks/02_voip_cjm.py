@@ -47,7 +47,7 @@
 #
 # ### The playout buffer
 #
-# CJM, as we read its pseudo-code (`transportlab.playout.ChunkPlayout`): packets go into the
+# CJM, as we read its pseudo-code (`transportlab.models.playout.ChunkPlayout`): packets go into the
 # buffer; chunk *k* holds the packets with sequence positions 50k … 50k+49; a chunk is complete
 # when all its packets are in or a packet of a later chunk arrives; chunks are read in order,
 # each as soon as it is complete and the previous one has played, and streamed out with the
@@ -77,7 +77,7 @@
 # * The playout models run on the recorded arrival times rather than inside the receiving
 #   application. A playout buffer does not send anything, so it cannot change the network;
 #   running the three models on the same arrivals makes the comparison exact.
-# * Voice quality is rated with the ITU-T G.107 E-model (`transportlab.emodel`), which the seed
+# * Voice quality is rated with the ITU-T G.107 E-model (`transportlab.models.emodel`), which the seed
 #   does not use: R and MOS per call from the mouth-to-ear delay (send-to-playout + one 20 ms
 #   frame) and the loss at the playout point (network + late), G.711 with packet loss
 #   concealment (G.113: Ie = 0, Bpl = 25.1).
@@ -108,9 +108,9 @@ params = {}  # study parameters that differ from the defaults (see the table bel
 # %%
 import pandas as pd
 
-from transportlab.emodel import voice_rating
+from transportlab.engine.paths import project_root
+from transportlab.models.emodel import voice_rating
 from transportlab.notebooks import start
-from transportlab.paths import project_root
 from transportlab.studies.voip_cjm import analysis
 
 results = start("voip_cjm", globals())
@@ -124,7 +124,7 @@ results.study.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
 # NBVAL_IGNORE_OUTPUT
 # ns-3 with the transportlab library (~2 s with the precompiled header, 10+ s without).
 from transportlab import ns  # noqa: F401
-from transportlab.ns3util import pr_sctp_available, sctp_available
+from transportlab.ns3.helpers import pr_sctp_available, sctp_available
 
 print("SCTP model in this build:", sctp_available(), "- PR-SCTP:", pr_sctp_available())
 for experiment in results.experiments:
@@ -241,7 +241,7 @@ print(comparison[["protocol", "metric", "unit", "published", "reproduced", "ci_l
 # `data/results/voip_cjm/comparison.csv` and counted in the README's results table:
 
 # %%
-from transportlab.reproduction import committed_comparison, committed_table
+from transportlab.engine.results import committed_comparison, committed_table
 
 full_comparison = committed_comparison("voip_cjm")
 print(full_comparison["verdict"].value_counts().to_string())

@@ -330,7 +330,7 @@ fig = results.figure("sctp_loss_trace")
 # runs per loss rate), as committed by `transportlab reproduce --study sip_over_sctp`:
 
 # %%
-from transportlab.reproduction import committed_table
+from transportlab.engine.results import committed_table
 
 print(committed_table("sip_over_sctp", "calls_relative").set_index(["protocol", "loss_rate"])
       .round(3).to_string())
@@ -485,7 +485,7 @@ fig = results.figure("head_of_line")
 # set-up), completed calls per loss rate, and the loss rate above which SCTP completes
 # more calls than UDP (none in the simulation: NaN). The rows are built by
 # `analysis.reproduced_values` and compared by `reproduction.comparison`
-# (`transportlab.published.compare`, the method of `data/published/README.md`). Two
+# (`transportlab.engine.published.compare`, the method of `data/published/README.md`). Two
 # additions of this study: the shape of Table 5.3 (metric `completed transactions
 # relative to 5 % loss`; the published ratios are derived from Table 5.3 in
 # `analysis.relative_rows`, e.g. 20 / 70 for UDP at 30 %, not entered in
@@ -507,7 +507,7 @@ print(comparison[["source", "protocol", "metric", "row", "unit", "published", "r
 # `data/results/sip_over_sctp/comparison.csv` and counted in the README's results table:
 
 # %%
-from transportlab.reproduction import committed_comparison
+from transportlab.engine.results import committed_comparison
 
 full_comparison = committed_comparison("sip_over_sctp")
 print(full_comparison["verdict"].value_counts().to_string())
@@ -554,7 +554,7 @@ full_comparison.drop(columns=["study"]).round(3)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab.paths import project_root
+from transportlab.engine.paths import project_root
 
 for written in results.write():
     print(written.relative_to(project_root()))

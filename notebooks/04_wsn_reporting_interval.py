@@ -221,9 +221,9 @@ for rng, distances in ((60.0, (59.0, 61.0)), (150.0, (149.0, 151.0))):
 # MICA2 energy is within 1 % of theirs: above it by at most the TX time x 17 mA x 3 V,
 # because ns-3's listener drops to the carrier-sense current when a signal arrives during a
 # transmission). What else changed, for the simulation workers of the local cluster: they
-# preload jemalloc (`transportlab.allocator`), load only the 18 ns-3 modules the studies
+# preload jemalloc (`transportlab.ns3.allocator`), load only the 18 ns-3 modules the studies
 # use, with their own smaller precompiled header (`TRANSPORTLAB_NS3_MODULES=studies`,
-# `transportlab._native`: 0.5 s instead of 1.2 s to import, ~45 MB less), and import
+# `transportlab.ns3.native`: 0.5 s instead of 1.2 s to import, ~45 MB less), and import
 # scipy only where a confidence interval is computed.
 #
 # Measured on the idle machine (`benchmarks/wsn_run.py --repeat 2`, UDP, 1-s interval,
@@ -245,7 +245,7 @@ for rng, distances in ((60.0, (59.0, 61.0)), (150.0, (149.0, 151.0))):
 # ## 3. Simulation
 #
 # 2 or 3 protocols x 5 intervals (quick: 1 and 20 s) x the replications, through
-# `transportlab.sweep` (a local Dask cluster in full mode, or a scheduler address), cached
+# `transportlab.engine.sweep` (a local Dask cluster in full mode, or a scheduler address), cached
 # per point and run: experiment `intervals` of the study's reproduction. One 100-s run
 # takes 13.0 M events for UDP at a 1-s interval (see `benchmarks/wsn_run.py` for its time
 # and memory).
@@ -299,7 +299,7 @@ shown.round(2)
 # `data/results/wsn_reporting_interval/comparison.csv` and counted in the README's results table:
 
 # %%
-from transportlab.reproduction import committed_comparison
+from transportlab.engine.results import committed_comparison
 
 full_comparison = committed_comparison("wsn_reporting_interval")
 print(full_comparison["verdict"].value_counts().to_string())
@@ -356,7 +356,7 @@ placements[
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab.reproduction import committed_table
+from transportlab.engine.results import committed_table
 
 full_placements = committed_table("wsn_reporting_interval", "placements")
 print(full_placements.pivot_table(index=["protocol", "reporting_interval"],
@@ -857,7 +857,7 @@ for label, seconds in (
 # `data/results[/quick]/wsn_reporting_interval/` and `figures[/quick]/wsn_reporting_interval/`.
 
 # %%
-from transportlab.paths import project_root
+from transportlab.engine.paths import project_root
 
 for written in results.write():
     print(written.relative_to(project_root()))

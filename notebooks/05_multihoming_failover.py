@@ -356,7 +356,7 @@ fig = results.figure("voice_delay")
 # `reproduction.comparison` takes, per configuration with SCTP-PF off (SCTP-PF, RFC
 # 7829, is from 2016; Brennan et al. ran RFC 2960's SCTP), the stall caused by the first
 # lost DATA packet of each `lossy` run, and single-homed the time of that first loss, and
-# compares their mean (95 % CI over the runs) with seed 002 (`transportlab.published`).
+# compares their mean (95 % CI over the runs) with seed 002 (`transportlab.engine.published`).
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -377,7 +377,7 @@ print(
 # `data/results/multihoming_failover/comparison.csv` and counted in the README's results table:
 
 # %%
-from transportlab.reproduction import committed_comparison
+from transportlab.engine.results import committed_comparison
 
 full_comparison = committed_comparison("multihoming_failover")
 print(full_comparison["verdict"].value_counts().to_string())
@@ -385,7 +385,7 @@ full_comparison.drop(columns=["study"]).round(3)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab.paths import project_root
+from transportlab.engine.paths import project_root
 
 print(results.write_comparison(comparison).relative_to(project_root()))
 

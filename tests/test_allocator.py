@@ -1,4 +1,4 @@
-"""transportlab.allocator: which malloc the simulation workers preload."""
+"""transportlab.ns3.allocator: which malloc the simulation workers preload."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from transportlab import allocator, sweep
+from transportlab.engine import sweep
+from transportlab.ns3 import allocator
 
 
 def test_system_means_no_preload_and_a_wrong_path_is_an_error(tmp_path):

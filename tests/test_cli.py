@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from transportlab import cli, notebooks, studies
-from transportlab.params import Param, ParameterError
+from transportlab.engine.params import Param, ParameterError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -206,7 +206,7 @@ def test_the_package_and_the_notebook_regenerate_identical_files(project):
 
 
 def test_a_failed_study_keeps_its_previous_results_and_exits_1(project, monkeypatch, capsys):
-    from transportlab import reproduction
+    from transportlab.engine import results as reproduction
 
     previous = quick_results(project) / "comparison.csv"
     previous.parent.mkdir(parents=True)

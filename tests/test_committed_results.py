@@ -5,7 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from transportlab import paths, reproduction
+from transportlab.engine import paths
+from transportlab.engine import results as reproduction
 
 
 def test_committed_comparison_reads_the_full_mode_file(tmp_path, monkeypatch):

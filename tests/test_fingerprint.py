@@ -7,16 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from transportlab import fingerprint, studies
+from transportlab import studies
+from transportlab.engine import fingerprint
 
 ANALYSIS_MODULES = (
-    "transportlab.metrics",
-    "transportlab.stats",
-    "transportlab.published",
-    "transportlab.playout",
-    "transportlab.emodel",
-    "transportlab.reproduction",
-    "transportlab.figures",
+    "transportlab.models.metrics",
+    "transportlab.engine.stats",
+    "transportlab.engine.published",
+    "transportlab.models.playout",
+    "transportlab.models.emodel",
+    "transportlab.engine.results",
+    "transportlab.engine.figures",
 )
 
 
@@ -50,9 +51,9 @@ def edit(root: Path, module: str) -> None:
 def test_closure_follows_imports_inside_functions_and_skips_passed_through_packages():
     closure = fingerprint.module_closure(["transportlab.studies.bottleneck_example.scenario"])
     # imported inside run(): ns-3 recording and the simulation context
-    assert "transportlab.recording" in closure
-    assert "transportlab.simulation" in closure
-    assert "transportlab.topology.chain" in closure
+    assert "transportlab.ns3.recording" in closure
+    assert "transportlab.ns3.simulation" in closure
+    assert "transportlab.ns3.topology.chain" in closure
     # the study's package __init__ (which imports the analysis) is only passed through
     assert "transportlab.studies.bottleneck_example" not in closure
     assert "transportlab.studies.bottleneck_example.analysis" not in closure

@@ -15,7 +15,8 @@ import re
 import pytest
 
 from tests.test_native import fresh_env, run_python
-from transportlab import _native, fingerprint, sweep
+from transportlab.engine import fingerprint, sweep
+from transportlab.ns3 import native as _native
 
 
 def test_default_and_all_load_every_module():
@@ -65,7 +66,8 @@ def test_every_ns3_name_the_package_uses_exists_with_the_study_modules():
     result = run_python(
         f"""
         import json
-        from transportlab import _native, ns
+        from transportlab.ns3 import native as _native
+        from transportlab import ns
         missing = [n for n in {names!r} if not hasattr(ns, n)]
         print(json.dumps({{"modules": _native.loaded_modules, "missing": missing,
                            "lte": hasattr(ns, "LteHelper"), "pch": str(_native.used_pch)}}))
@@ -101,7 +103,7 @@ def test_a_simulation_gives_identical_results_with_the_study_modules():
 
 
 def _worker_modules():
-    from transportlab import _native as native
+    from transportlab.ns3 import native
 
     return os.environ.get(native.MODULES_VARIABLE)
 

@@ -12,7 +12,7 @@ import papermill
 import pytest
 
 from transportlab import notebooks, studies
-from transportlab.params import ParameterError
+from transportlab.engine.params import ParameterError
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 IPYNB = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))

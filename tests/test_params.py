@@ -1,11 +1,11 @@
-"""transportlab.params (declared, validated parameters) and the study registry."""
+"""transportlab.engine.params (declared, validated parameters) and the study registry."""
 
 from __future__ import annotations
 
 import pytest
 
 from transportlab import studies
-from transportlab.params import Param, ParameterError, ParameterSpace
+from transportlab.engine.params import Param, ParameterError, ParameterSpace
 
 
 def space() -> ParameterSpace:

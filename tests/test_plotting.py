@@ -1,7 +1,7 @@
-"""transportlab.plotting: one palette in every figure, CIs never below zero, SVG beside PNG.
+"""transportlab.engine.plotting: one palette in every figure, CIs never below zero, SVG beside PNG.
 
 The figure functions are called on small hand-built tables (no simulation), through a
-stand-in for :class:`transportlab.reproduction.Results` that serves them.
+stand-in for :class:`transportlab.engine.results.Results` that serves them.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.colors import to_hex  # noqa: E402
 
-from transportlab import figures, plotting  # noqa: E402
+from transportlab.engine import figures, plotting  # noqa: E402
 
-SRC = Path(plotting.__file__).parent
+SRC = Path(plotting.__file__).parents[1]
 FIGURE_MODULES = sorted((SRC / "studies").glob("*/reproduction.py")) + [
-    SRC / "validation" / "comparison.py"
+    SRC / "studies" / "sctp_validation" / "differences.py"
 ]
 
 
@@ -172,7 +172,7 @@ def test_figure_code_uses_the_project_palette(path):
     assert "plt.cm." not in source, "colour map instead of the palette"
     assert "plt.subplots(" not in source, "plt.subplots bypasses plotting.subplots (theme)"
     # A module that creates figures itself (rather than delegating, as sctp_validation
-    # does to transportlab.validation) creates every one through plotting.subplots.
+    # does to transportlab.studies.sctp_validation) creates every one through plotting.subplots.
     tree = ast.parse(source)
     creates = [
         node

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab import files, paths, published
+from transportlab.engine import files, paths, published
 
 ROW_COUNTS = {
     "wired_best_effort": 66,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from transportlab import published
-from transportlab.reproduction import format_summary, summary_counts, write_summary
+from transportlab.engine import published
+from transportlab.engine.results import format_summary, summary_counts, write_summary
 
 
 def _summary() -> pd.DataFrame:

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from scipy import stats as scipy_stats
 
-from transportlab import paths, published
-from transportlab.stats import standard_error, welch_test
+from transportlab.engine import paths, published
+from transportlab.engine.stats import standard_error, welch_test
 
 SEED = "001_8dea97bcf2df26a4.txt"  # a seed of voip_cjm, the study these cases borrow
 HEADER = "seed_file,source,protocol,metric,row,unit,value,kind,also_in,alternative,note"

@@ -1,4 +1,4 @@
-"""transportlab.simulation: the same parameters, seed and run give bit-identical results."""
+"""transportlab.ns3.simulation: the same parameters, seed and run give bit-identical results."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 import random_scenario
 
-from transportlab.simulation import RunIdentity, run_until, simulation
+from transportlab.ns3.simulation import RunIdentity, run_until, simulation
 
 TESTS = Path(__file__).resolve().parent
 
@@ -118,7 +118,7 @@ def _ticks_during_a_run() -> tuple[int, float]:
     import threading
     import time
 
-    from transportlab.simulation import run_until, simulation
+    from transportlab.ns3.simulation import run_until, simulation
 
     ticks = []
     done = threading.Event()
@@ -165,7 +165,7 @@ def test_simulator_run_lets_other_python_threads_run_when_asked():
     """A Dask worker must answer heartbeats while ns-3 runs: Run releases the GIL there."""
     import gc
 
-    from transportlab.simulation import other_threads_run_during_simulations
+    from transportlab.ns3.simulation import other_threads_run_during_simulations
 
     with other_threads_run_during_simulations():
         assert not gc.isenabled()

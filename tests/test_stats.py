@@ -1,4 +1,4 @@
-"""transportlab.stats: the one mean and confidence interval of every table and figure."""
+"""transportlab.engine.stats: the one mean and confidence interval of every table and figure."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab import published, stats
+from transportlab.engine import published, stats
 
 
 def test_student_t_interval_by_hand():

@@ -1,4 +1,4 @@
-"""transportlab.sweep: planning, cache keys, atomic cache files, resuming, Dask vs serial."""
+"""transportlab.engine.sweep: planning, cache keys, atomic cache files, resuming, Dask vs serial."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ import pandas as pd
 import pytest
 from pandas.util import hash_pandas_object
 
-from transportlab import sweep
-from transportlab.params import ParameterError
+from transportlab.engine import sweep
+from transportlab.engine.params import ParameterError
 
 FAKE = fake_study.STUDY
 TESTS = Path(__file__).resolve().parent
@@ -146,7 +146,7 @@ def test_key_is_the_same_in_another_process():
     code = textwrap.dedent(
         """
         import fake_study
-        from transportlab import sweep
+        from transportlab.engine import sweep
         print(sweep.plan(fake_study.STUDY, [{"label": "b", "x": 5}], runs=[3], seed=2)[0].key)
         """
     )
@@ -265,7 +265,7 @@ def test_an_interrupted_process_resumes_without_recomputing(tmp_path, cache, cal
     script = textwrap.dedent(
         """
         import fake_study
-        from transportlab import sweep
+        from transportlab.engine import sweep
         sweep.run(fake_study.STUDY, sweep.grid(x=[1, 2, 3, 4]), runs=2, scheduler="serial",
                   progress=False)
         """
@@ -509,7 +509,7 @@ def test_non_finite_values_are_parameter_errors():
 
 
 def test_experiment_runs_quick_points_and_deterministic_replications():
-    from transportlab.study import Experiment  # noqa: PLC0415
+    from transportlab.engine.study import Experiment  # noqa: PLC0415
 
     axis = Experiment(
         "axis", "", lambda p: [{"x": x} for x in (1, 2, 3)], runs=5, quick_runs=2,
@@ -527,7 +527,7 @@ def test_experiment_runs_quick_points_and_deterministic_replications():
 
 
 def test_results_refuse_an_override_of_what_an_experiment_sets_itself(tmp_path, monkeypatch):
-    from transportlab.reproduction import Results  # noqa: PLC0415
+    from transportlab.engine.results import Results  # noqa: PLC0415
 
     monkeypatch.setenv("TRANSPORTLAB_RESULTS_CACHE", str(tmp_path))
     results = Results(FAKE, quick=True, params={"scale": 2.0}, progress=False)
@@ -549,8 +549,8 @@ def test_analysis_parameters_share_one_simulation_and_keep_their_own_analysis(ca
 
 
 def test_a_study_this_build_cannot_run_is_reported_not_half_written(tmp_path, monkeypatch):
-    from transportlab import reproduction  # noqa: PLC0415
-    from transportlab.study import Experiment, Reproduction  # noqa: PLC0415
+    from transportlab.engine import results as reproduction  # noqa: PLC0415
+    from transportlab.engine.study import Experiment, Reproduction  # noqa: PLC0415
 
     monkeypatch.setenv("TRANSPORTLAB_ROOT", str(tmp_path))
     monkeypatch.setenv("TRANSPORTLAB_RESULTS_CACHE", str(tmp_path / "cache"))

@@ -38,7 +38,7 @@
 # 2. compute the application throughput ("goodput") a saturated bottleneck gives;
 # 3. predict what a DropTail queue does to delay and loss when a sender exceeds the
 #    bottleneck rate, and check the prediction against a simulation;
-# 4. read a simulation's result tables with pandas and `transportlab.metrics`.
+# 4. read a simulation's result tables with pandas and `transportlab.models.metrics`.
 #
 # **What is graded** (12 points, autograded): your hand calculations (questions 1-3),
 # the numbers you read from the simulation (question 4), a metric you compute from the
@@ -65,7 +65,8 @@
 # Run this cell first. It loads the lab's functions (not ns-3 yet: that happens in the
 # first simulation, a few seconds).
 import pandas as pd
-from transportlab import metrics, sweep
+from transportlab.engine import sweep
+from transportlab.models import metrics
 
 pd.set_option("display.width", 120)
 

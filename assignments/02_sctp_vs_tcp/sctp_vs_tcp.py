@@ -66,7 +66,8 @@
 # %%
 # Run this cell first.
 import pandas as pd
-from transportlab import metrics, sweep
+from transportlab.engine import sweep
+from transportlab.models import metrics
 
 pd.set_option("display.width", 120)
 

@@ -56,7 +56,7 @@
 # %%
 # Run this cell first.
 import pandas as pd
-from transportlab import sweep
+from transportlab.engine import sweep
 
 pd.set_option("display.width", 120)
 

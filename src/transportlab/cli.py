@@ -28,16 +28,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from transportlab import __version__, paths
-from transportlab.files import OutputError, check_writable_folder, write_csv, write_text
-from transportlab.params import Param, ParameterError
-from transportlab.reproduction import (
+from transportlab import __version__
+from transportlab.engine import paths
+from transportlab.engine.files import OutputError, check_writable_folder, write_csv, write_text
+from transportlab.engine.params import Param, ParameterError
+from transportlab.engine.results import (
     SUMMARY_COLUMNS,
     collect_summary,
     format_summary,
     write_summary,
 )
-from transportlab.study import Study
+from transportlab.engine.study import Study
 
 __all__ = ["SUMMARY_COLUMNS", "collect_summary", "format_summary", "main", "write_summary"]
 
@@ -226,7 +227,7 @@ def _validated_overrides(
 
 def _study_plan(results) -> tuple[int, int]:
     """(simulations, of which cached) of every available experiment of ``results``."""
-    from transportlab import sweep  # noqa: PLC0415
+    from transportlab.engine import sweep  # noqa: PLC0415
 
     total = cached = 0
     for tasks in results.plan().values():
@@ -242,8 +243,8 @@ def _duration(seconds: float) -> str:
 
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
-    from transportlab import sweep as sweeps  # noqa: PLC0415
-    from transportlab.reproduction import ExperimentUnavailableError, Results  # noqa: PLC0415
+    from transportlab.engine import sweep as sweeps  # noqa: PLC0415
+    from transportlab.engine.results import ExperimentUnavailableError, Results  # noqa: PLC0415
 
     studies = select_studies(args.study)
     if not studies:
@@ -372,7 +373,7 @@ def _claim_output(output: Path, manifest: dict[str, Any], overwrite: bool) -> No
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from transportlab import sweep as sweeps  # noqa: PLC0415
+    from transportlab.engine import sweep as sweeps  # noqa: PLC0415
 
     (study,) = select_studies([args.study])
     fixed = _validated_overrides([study], args.param, args.quick)[study.name]
@@ -577,7 +578,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from transportlab.sweep import SimulationError  # noqa: PLC0415
+    from transportlab.engine.sweep import SimulationError  # noqa: PLC0415
 
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -27,8 +27,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from transportlab import paths
-from transportlab.study import Study
+from transportlab.engine import paths
+from transportlab.engine.study import Study
 
 KERNEL_NAME = "transportlab"
 NOTEBOOK_PARAMETERS = ("quick", "scheduler", "runs", "params")
@@ -47,7 +47,8 @@ def get_study(name: str) -> Study:
 
 
 def start(study: str | Study, namespace: Mapping[str, Any]):
-    """Check a study notebook's parameters; return its :class:`~transportlab.reproduction.Results`.
+    """Check a study notebook's parameters; return its
+    :class:`~transportlab.engine.results.Results`.
 
     Call it in the cell right after the ``parameters`` cell, with ``globals()``::
 
@@ -59,7 +60,7 @@ def start(study: str | Study, namespace: Mapping[str, Any]):
     parameter was passed (``papermill -p nosuch 3`` is an error, not ignored; a
     study parameter passed on its own is pointed to ``params``).
     """
-    from transportlab.reproduction import Results  # noqa: PLC0415
+    from transportlab.engine.results import Results  # noqa: PLC0415
 
     study = study if isinstance(study, Study) else get_study(study)
     problems = []

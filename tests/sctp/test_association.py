@@ -21,7 +21,7 @@ from tests.sctp._support import (
     tshark_fields,
 )
 from tests.sctp.test_streams import identify, setup
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.simulation import run_until, simulation
 
 CLOSED, LISTEN, COOKIE_WAIT, COOKIE_ECHOED, ESTABLISHED = 0, 1, 2, 3, 4
 SHUTDOWN_PENDING, SHUTDOWN_SENT, SHUTDOWN_RECEIVED, SHUTDOWN_ACK_SENT = 5, 6, 7, 8

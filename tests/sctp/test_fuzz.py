@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from tests.sctp._support import chunk, cxx, injector, make_pair, packet
 from tests.sctp.test_streams import identify, setup
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.simulation import run_until, simulation
 
 PORT = 5000
 N_MESSAGES = 30

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab.fingerprint import module_closure
-from transportlab.params import ParameterError
+from transportlab.engine.fingerprint import module_closure
+from transportlab.engine.params import ParameterError
 from transportlab.studies import get
 from transportlab.studies.multihoming_failover import analysis, reproduction
 from transportlab.studies.multihoming_failover.parameters import LOSS_START, START
@@ -71,14 +71,14 @@ def test_registered_with_both_seed_files_and_the_notebook():
 
 def test_the_run_step_imports_no_analysis_code():
     closure = set(module_closure(["transportlab.studies.multihoming_failover.scenario"]))
-    assert "transportlab.topology.multihomed" in closure
-    assert "transportlab.sctp_recording" in closure
+    assert "transportlab.ns3.topology.multihomed" in closure
+    assert "transportlab.ns3.sctp_recording" in closure
     for analysing in (
         "transportlab.studies.multihoming_failover.analysis",
         "transportlab.studies.multihoming_failover.reproduction",
-        "transportlab.published",
-        "transportlab.stats",
-        "transportlab.metrics",
+        "transportlab.engine.published",
+        "transportlab.engine.stats",
+        "transportlab.models.metrics",
     ):
         assert analysing not in closure
 

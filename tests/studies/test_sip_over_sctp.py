@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab.fingerprint import module_closure
-from transportlab.ns3util import sctp_available
-from transportlab.params import ParameterError
-from transportlab.reproduction import Results
+from transportlab.engine.fingerprint import module_closure
+from transportlab.engine.params import ParameterError
+from transportlab.engine.results import Results
+from transportlab.ns3.helpers import sctp_available
 from transportlab.studies import get
 from transportlab.studies.sip_over_sctp import analysis, reproduction, wire
 
@@ -76,14 +76,14 @@ def test_declaration():
 
 def test_the_run_step_imports_the_testbed_but_no_analysis():
     closure = set(module_closure(["transportlab.studies.sip_over_sctp.scenario"]))
-    assert "transportlab.sip" in closure
+    assert "transportlab.studies.sip_over_sctp.testbed" in closure
     analysis_modules = {
         "transportlab.studies.sip_over_sctp.analysis",
         "transportlab.studies.sip_over_sctp.reproduction",
         "transportlab.studies.sip_over_sctp.wire",
-        "transportlab.metrics",
-        "transportlab.stats",
-        "transportlab.published",
+        "transportlab.models.metrics",
+        "transportlab.engine.stats",
+        "transportlab.engine.published",
     }
     assert not closure & analysis_modules
 
@@ -349,7 +349,7 @@ def test_chunk_timeline_and_association_fate_from_a_hand_made_trace():
 
 
 class FakeResults:
-    """Just enough of transportlab.reproduction.Results for the comparison function."""
+    """Just enough of transportlab.engine.results.Results for the comparison function."""
 
     def __init__(self, tables):
         self.tables = tables

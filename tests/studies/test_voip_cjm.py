@@ -6,9 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab import emodel, stats
-from transportlab.fingerprint import module_closure
-from transportlab.params import ParameterError
+from transportlab.engine import stats
+from transportlab.engine.fingerprint import module_closure
+from transportlab.engine.params import ParameterError
+from transportlab.models import emodel
 from transportlab.studies import get
 from transportlab.studies.voip_cjm import STUDY, analysis, parameters, reproduction, scenario
 
@@ -38,14 +39,14 @@ def test_registered_with_its_seed_notebook_and_steps():
 def test_the_run_step_imports_no_analysis():
     """Changing a playout model, the E-model or a metric must cost no simulation."""
     closure = set(module_closure(["transportlab.studies.voip_cjm.scenario"]))
-    assert "transportlab.voice" in closure
+    assert "transportlab.studies.voip_cjm.voice_gateways" in closure
     for analysis_module in (
-        "transportlab.playout",
-        "transportlab.emodel",
-        "transportlab.metrics",
-        "transportlab.stats",
-        "transportlab.published",
-        "transportlab.voice_quality",
+        "transportlab.models.playout",
+        "transportlab.models.emodel",
+        "transportlab.models.metrics",
+        "transportlab.engine.stats",
+        "transportlab.engine.published",
+        "transportlab.studies.voip_cjm.voice_quality",
         "transportlab.studies.voip_cjm.analysis",
         "transportlab.studies.voip_cjm.reproduction",
     ):
@@ -329,7 +330,7 @@ def test_same_seed_and_run_are_identical_other_runs_differ():
 
 
 def test_the_sweep_runner_takes_its_tables(tmp_path):
-    from transportlab import sweep
+    from transportlab.engine import sweep
 
     tables = sweep.run(
         STUDY, [SHORT], runs=1, quick=True, scheduler="serial", cache=tmp_path, progress=False
@@ -343,7 +344,7 @@ def test_the_sweep_runner_takes_its_tables(tmp_path):
 
 
 def test_pr_sctp_without_the_model_is_a_clear_error():
-    from transportlab.ns3util import pr_sctp_available
+    from transportlab.ns3.helpers import pr_sctp_available
 
     if pr_sctp_available():
         pytest.skip("this build has PR-SCTP")

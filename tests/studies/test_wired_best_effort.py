@@ -9,13 +9,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab import cli, published, sweep
-from transportlab.ns3util import sctp_available
-from transportlab.params import ParameterError
+from transportlab import cli
+from transportlab.engine import published, sweep
+from transportlab.engine.params import ParameterError
+from transportlab.ns3.helpers import sctp_available
+from transportlab.ns3.topology import dumbbell
 from transportlab.studies import get
 from transportlab.studies import wired_best_effort as wbe
 from transportlab.studies.wired_best_effort import analysis, reproduction, scenario
-from transportlab.topology import dumbbell
 
 
 def params(**overrides):
@@ -40,10 +41,10 @@ def test_registered_with_its_seeds():
 
 
 def test_run_step_imports_no_analysis_code():
-    from transportlab.fingerprint import module_closure
+    from transportlab.engine.fingerprint import module_closure
 
     closure = set(module_closure(["transportlab.studies.wired_best_effort.scenario"]))
-    assert "transportlab.topology.dumbbell" in closure
+    assert "transportlab.ns3.topology.dumbbell" in closure
     for analysing in ("metrics", "stats", "published", "studies.wired_best_effort.analysis",
                       "studies.wired_best_effort.reproduction"):  # fmt: skip
         assert f"transportlab.{analysing}" not in closure
@@ -152,7 +153,7 @@ def test_quick_mode_is_shorter():
 
 
 def test_topology_facts():
-    from transportlab.simulation import simulation
+    from transportlab.ns3.simulation import simulation
 
     values = params()
     pairs = wbe.node_pairs(values)
@@ -484,7 +485,7 @@ def _ftp_flows_table():
 
 
 class FakeResults:
-    """What the reproduction functions read of a :class:`~transportlab.reproduction.Results`."""
+    """What the reproduction functions read of a :class:`~transportlab.engine.results.Results`."""
 
     def __init__(self, flows):
         self.tables = {"main": {"flows": flows}}
@@ -522,7 +523,7 @@ def test_comparison_rows_come_from_reproduction_comparison():
 
 
 def test_experiments_quick_plan_without_running():
-    from transportlab.reproduction import Results
+    from transportlab.engine.results import Results
 
     results = Results("wired_best_effort", quick=True, progress=False)
     plan = results.plan()

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.simulation import run_until, simulation
 from transportlab.studies import get
 from transportlab.studies import wsn_reporting_interval as wsn
 from transportlab.studies.wsn_reporting_interval import analysis, network, scenario
@@ -137,7 +137,7 @@ def _chain(ns, protocol: str, size: int, start: float, interval: float, stop: fl
 
 
 def _run_chain(protocol, size, start, interval, stop, until=5.0, tcp_ns2=False):
-    from transportlab.recording import PacketRecorder
+    from transportlab.ns3.recording import PacketRecorder
 
     with simulation(seed=1, run=1, checksums=False) as ns:
         if tcp_ns2:

@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab import published
-from transportlab.fingerprint import module_closure
-from transportlab.ns3util import sctp_available
-from transportlab.params import ParameterError
+from transportlab.engine import published
+from transportlab.engine.fingerprint import module_closure
+from transportlab.engine.params import ParameterError
+from transportlab.ns3.helpers import sctp_available
 from transportlab.studies import get
 from transportlab.studies.wsn_reporting_interval import analysis, network, reproduction, scenario
 from transportlab.studies.wsn_reporting_interval import parameters as wsn_params
@@ -177,7 +177,7 @@ def test_quick_and_full_points_and_runs():
 def test_the_run_step_imports_no_analysis():
     closure = set(module_closure(["transportlab.studies.wsn_reporting_interval.scenario"]))
     assert "transportlab.studies.wsn_reporting_interval.network" in closure
-    assert "transportlab.recording" in closure
+    assert "transportlab.ns3.recording" in closure
     for name in ("analysis", "reproduction"):
         assert f"transportlab.studies.wsn_reporting_interval.{name}" not in closure
     for name in ("metrics", "stats", "published"):

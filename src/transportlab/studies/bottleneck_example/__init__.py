@@ -9,7 +9,7 @@ checked by hand, and it is the template every study follows::
 
 One flow from source to sink: a UDP constant-bit-rate flow (OnOff with constant
 on time) or a TCP bulk transfer (BulkSend), measured at the application
-(:class:`~transportlab.recording.PacketRecorder`) and at IP (FlowMonitor). An
+(:class:`~transportlab.ns3.recording.PacketRecorder`) and at IP (FlowMonitor). An
 optional packet error rate on the bottleneck's receiving interface
 (RateErrorModel, the only random element) makes replications differ.
 
@@ -23,11 +23,11 @@ comparison rows; not cached), ``reproduction.py`` (the experiment, the
 comparison, a table and the figure).
 """
 
+from transportlab.engine.study import Study
 from transportlab.studies.bottleneck_example.analysis import analyse
 from transportlab.studies.bottleneck_example.parameters import PARAMETERS
 from transportlab.studies.bottleneck_example.reproduction import REPRODUCTION
 from transportlab.studies.bottleneck_example.scenario import run
-from transportlab.study import Study
 
 STUDY = Study(
     name="bottleneck_example",

@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import metrics
-from transportlab.published import COMPARISON_COLUMNS
-from transportlab.stats import confidence_interval
+from transportlab.engine.published import COMPARISON_COLUMNS
+from transportlab.engine.stats import confidence_interval
+from transportlab.models import metrics
 from transportlab.studies.bottleneck_example.parameters import (
     SINK_PORT,
     START_SECONDS,
@@ -80,7 +80,7 @@ def analyse(raw: Mapping[str, pd.DataFrame], params: Mapping[str, Any]) -> dict[
 def summarise(
     packets: pd.DataFrame, flows: pd.DataFrame, params: Mapping[str, Any]
 ) -> dict[str, float]:
-    """Goodput, delay, jitter and loss of one run (:mod:`transportlab.metrics`).
+    """Goodput, delay, jitter and loss of one run (:mod:`transportlab.models.metrics`).
 
     Goodput counts application bytes received in (start + warmup, duration].
     ``loss_ratio`` is the UDP application's loss (packets sent and never

@@ -7,9 +7,9 @@ from typing import Any
 
 import pandas as pd
 
-from transportlab import plotting
+from transportlab.engine import plotting
+from transportlab.engine.study import Experiment, Reproduction
 from transportlab.studies.bottleneck_example import analysis
-from transportlab.study import Experiment, Reproduction
 
 ERROR_RATES = (0.0, 0.01)
 PROTOCOLS = ("udp", "tcp")

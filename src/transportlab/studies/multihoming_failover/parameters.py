@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from transportlab.params import Param, ParameterSpace
+from transportlab.engine.params import Param, ParameterSpace
 
 PORT = 7000
 START = 0.5  # the application starts; the association is set up first

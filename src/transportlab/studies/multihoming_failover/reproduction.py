@@ -26,11 +26,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import plotting, published, stats
-from transportlab.ns3util import sctp_available
+from transportlab.engine import plotting, published, stats
+from transportlab.engine.study import Experiment, Reproduction
+from transportlab.ns3.helpers import sctp_available
 from transportlab.studies.multihoming_failover import analysis
 from transportlab.studies.multihoming_failover.parameters import DELAY_BUDGET, PF_OFF
-from transportlab.study import Experiment, Reproduction
 
 STUDY_NAME = "multihoming_failover"
 
@@ -221,7 +221,7 @@ def comparison(results) -> pd.DataFrame:
     (``first_loss_s``, single-homed), ``transmission_stall`` the delivery gap that loss
     caused (``first_loss_stall_s``), not the longest gap of the run. SCTP-PF (2016) did
     not exist in 2001: its runs are shown beside, not compared. Mean and 95 % CI over the
-    runs (:func:`transportlab.published.compare`).
+    runs (:func:`transportlab.engine.published.compare`).
     """
     rows = []
     for _, r in results["lossy"]["summary"].iterrows():

@@ -6,8 +6,8 @@ One run simulates one replication of one of five scenarios, chosen by the
 ``scenario`` parameter:
 
 ``one_call``
-    The SIP testbed (Figure 5.4 topology, :mod:`transportlab.sip`) with one user agent
-    per side: a1 registers, calls b1 through the proxy (answered at once), talks for a
+    The SIP testbed (Figure 5.4 topology, :mod:`.testbed`) with one user agent per side:
+    a1 registers, calls b1 through the proxy (answered at once), talks for a
     second and hangs up; every SIP message is recorded (and, with ``pcap_prefix``, the
     proxy's link is captured: :mod:`.wire` decodes it with tshark).
 ``throughput`` (seed Figure 5.2)
@@ -41,11 +41,11 @@ the header-overhead bound, the SCTP/UDP crossing, the comparison rows; not cache
 figures), ``wire.py`` (the pcap of one call, decoded by tshark).
 """
 
+from transportlab.engine.study import Study
 from transportlab.studies.sip_over_sctp.analysis import analyse
 from transportlab.studies.sip_over_sctp.parameters import PARAMETERS
 from transportlab.studies.sip_over_sctp.reproduction import REPRODUCTION
 from transportlab.studies.sip_over_sctp.scenario import run
-from transportlab.study import Study
 
 STUDY = Study(
     name="sip_over_sctp",

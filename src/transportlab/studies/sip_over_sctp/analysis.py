@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import published
-from transportlab.stats import confidence_interval, summarise
+from transportlab.engine import published
+from transportlab.engine.stats import confidence_interval, summarise
 from transportlab.studies.sip_over_sctp.parameters import (
     FIRST_CALL_AT,
     HOL_START,
@@ -490,7 +490,7 @@ SINGLE_SESSION_ROWS = (
 def reproduced_values(
     single: pd.DataFrame, multi: pd.DataFrame, protocols: list[str]
 ) -> pd.DataFrame:
-    """The reproduced rows (one per replication) for :func:`transportlab.published.compare`.
+    """The reproduced rows (one per replication) for :func:`transportlab.engine.published.compare`.
 
     ``single``: the single_session summary of the seed layout; ``multi``: the
     multi_session summary over protocol x loss rate. UDP and SCTP (the seed's
@@ -604,7 +604,7 @@ def relative_rows(summary: pd.DataFrame, tolerance: float) -> pd.DataFrame:
     20 / 70 = 0.286), not entered in ``data/published``: they are a reading of the
     table, not numbers the seed printed. Verdict: ``matches`` when the mean is within
     ``tolerance`` of the derived value, else ``differs`` (the ordering test of
-    :func:`transportlab.published.compare` is left to the absolute rows).
+    :func:`transportlab.engine.published.compare` is left to the absolute rows).
     """
     ours = relative_to_five_percent(summary)
     seed = published_calls()

@@ -23,14 +23,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import plotting, published
-from transportlab.ns3util import sctp_available
+from transportlab.engine import plotting, published
+from transportlab.engine.study import Experiment, Reproduction
+from transportlab.ns3.helpers import sctp_available
 from transportlab.studies.sip_over_sctp import analysis
 from transportlab.studies.sip_over_sctp.parameters import (
     HOL_CONFIGS,
     available_protocols,
 )
-from transportlab.study import Experiment, Reproduction
 
 SIZES = {
     "quick": [128, 512, 1024, 1472, 4096],

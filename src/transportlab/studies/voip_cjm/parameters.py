@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from transportlab.params import Param, ParameterSpace
+from transportlab.engine.params import Param, ParameterSpace
 
 SEED_FILE = "001_8dea97bcf2df26a4.txt"
 
@@ -33,7 +33,7 @@ PROTOCOLS = ("udp", "tcp", "sctp")
 TCP_VARIANTS = (
     "TcpTahoe", "TcpNewReno", "TcpLinuxReno", "TcpCubic", "TcpBic", "TcpVegas", "TcpWestwoodPlus",
 )  # fmt: skip
-#: The codecs of transportlab.emodel.CODECS (a test keeps the two equal): importing the
+#: The codecs of transportlab.models.emodel.CODECS (a test keeps the two equal): importing the
 #: E-model here would put it into the run step's cache key.
 CODECS = ("G.711",)
 #: Which playout models the analysis runs on every call (analysis.playout_policies).

@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import plotting, published
-from transportlab.ns3util import pr_sctp_available, sctp_available
-from transportlab.published import compare
+from transportlab.engine import plotting, published
+from transportlab.engine.published import compare
+from transportlab.engine.study import Experiment, PointsFn, Reproduction
+from transportlab.ns3.helpers import pr_sctp_available, sctp_available
 from transportlab.studies.voip_cjm import analysis
-from transportlab.study import Experiment, PointsFn, Reproduction
 
 STUDY_NAME = "voip_cjm"
 
@@ -235,7 +235,7 @@ def comparison(results) -> pd.DataFrame:
     One reproduced value per run, metric and published configuration (TCP, and SCTP
     ordered as the seed's SCTP): the frames delivered per second, the maximum one-way
     delay of any frame of any call and the RFC 3550 jitter (mean over calls), all of
-    the "arrival" playout (no buffer). :func:`transportlab.published.compare` takes the
+    the "arrival" playout (no buffer). :func:`transportlab.engine.published.compare` takes the
     mean and confidence interval over the runs and gives the verdict (5 % tolerance on
     the packet rate, 20 % otherwise).
     """

@@ -13,13 +13,13 @@ from typing import Any
 
 import pandas as pd
 
-from transportlab import voice
-from transportlab.ns3util import (
+from transportlab.ns3.helpers import (
     SOCKET_FACTORIES,
     pr_sctp_available,
     remove_queue_discipline,
     sctp_available,
 )
+from transportlab.studies.voip_cjm import voice_gateways as voice
 from transportlab.studies.voip_cjm.parameters import (
     CALL_START_S,
     CALL_START_SPREAD_S,
@@ -249,12 +249,12 @@ def _install_cross_traffic(ns, net: _Network, p: Mapping[str, Any], stop: float)
 
 def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFrame]:
     """One replication. Raw tables: ``packets`` (every voice frame sent and delivered,
-    :class:`~transportlab.recording.PacketRecorder`: ``flow`` = call, ``seq`` = frame) and
+    :class:`~transportlab.ns3.recording.PacketRecorder`: ``flow`` = call, ``seq`` = frame) and
     ``counters`` (one row: ``ip_packets_to_receivers``, the IP packets sent down the
     receivers' access links; ``events``, the simulator events executed).
     """
-    from transportlab.recording import PacketRecorder  # noqa: PLC0415 - ns-3 only when simulating
-    from transportlab.simulation import event_count, run_until, simulation  # noqa: PLC0415
+    from transportlab.ns3.recording import PacketRecorder  # noqa: PLC0415 - ns-3 only when simulating
+    from transportlab.ns3.simulation import event_count, run_until, simulation  # noqa: PLC0415
 
     if params["protocol"] == "sctp" and not sctp_available():
         raise RuntimeError(

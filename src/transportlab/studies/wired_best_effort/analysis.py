@@ -15,8 +15,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import metrics, published
-from transportlab.stats import confidence_interval
+from transportlab.engine import published
+from transportlab.engine.stats import confidence_interval
+from transportlab.models import metrics
 from transportlab.studies.wired_best_effort.parameters import (
     IPV4_HEADER,
     NS2_TCP_HEADER,
@@ -259,7 +260,7 @@ METRICS = {
 
 
 def packet_records(packets: pd.DataFrame, pkt: float) -> pd.DataFrame:
-    """Sends and receives of data packets as :mod:`transportlab.metrics` records.
+    """Sends and receives of data packets as :mod:`transportlab.models.metrics` records.
 
     ``packets`` is the recorder's table; only transmissions of at least ``pkt``
     bytes (IP datagram) are kept, as the AWK scripts keep them (this leaves out
@@ -301,7 +302,7 @@ def flow_metrics(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per-flow metrics (one row per flow) and their time series (long table).
 
-    The papers' own definitions, from :mod:`transportlab.metrics` (the seed 004
+    The papers' own definitions, from :mod:`transportlab.models.metrics` (the seed 004
     AWK scripts, ``tic = awk_tic``, ``pkt = awk_pkt``; table entry = mean of the
     printed values without gap markers):
 
@@ -391,7 +392,7 @@ def per_pair_summary(
 
 
 def reproduced_values(flows: pd.DataFrame, delay: str = "printed") -> pd.DataFrame:
-    """The FTP pairs' AWK metrics per replication, for :func:`transportlab.published.compare`.
+    """The FTP pairs' AWK metrics per replication, for :func:`.published.compare`.
 
     ``delay`` chooses what stands for the published "average delay": ``"printed"``
     (the delay script's output: an inter-arrival gap, in s) or ``"e2e"`` (the

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.files import check_file_prefix
-from transportlab.params import Param, ParameterSpace
-from transportlab.topology import dumbbell
+from transportlab.engine.files import check_file_prefix
+from transportlab.engine.params import Param, ParameterSpace
+from transportlab.ns3.topology import dumbbell
 
 PPP_HEADER = 2
 IPV4_HEADER = 20
@@ -233,7 +233,7 @@ def node_count(params: Mapping[str, Any]) -> int:
 def queue_layout(params: Mapping[str, Any]) -> dict[str, int]:
     """How NS-2's ``limit_`` (``queue_packets``) maps onto ns-3's queues of the routers.
 
-    See :func:`transportlab.topology.dumbbell.queue_layout`.
+    See :func:`transportlab.ns3.topology.dumbbell.queue_layout`.
     """
     return dumbbell.queue_layout(params["queue_packets"], params["queue_discipline"])
 

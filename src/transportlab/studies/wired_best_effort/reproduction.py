@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import plotting, published
-from transportlab.ns3util import sctp_available
+from transportlab.engine import plotting, published
+from transportlab.engine.study import Experiment, Reproduction
+from transportlab.ns3.helpers import sctp_available
 from transportlab.studies.wired_best_effort import analysis
-from transportlab.study import Experiment, Reproduction
 
 # Parameter sets beyond the faithful default; `dict(params, **PRESETS[name])`.
 PRESETS: dict[str, dict[str, Any]] = {

@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.ns3util import SOCKET_FACTORIES, milliseconds, sctp_available, seconds
+from transportlab.ns3.helpers import SOCKET_FACTORIES, milliseconds, sctp_available, seconds
+from transportlab.ns3.topology.dumbbell import Link, dumbbell
 from transportlab.studies.wired_best_effort.parameters import (
     IPV4_HEADER,
     JITTER_STREAM,
@@ -26,7 +27,6 @@ from transportlab.studies.wired_best_effort.parameters import (
     node_pairs,
     sample_edges,
 )
-from transportlab.topology.dumbbell import Link, dumbbell
 
 POINTS = ["sent", "bottleneck", "dropped", "received"]
 
@@ -50,14 +50,14 @@ def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFram
       (sent at the source device, NS-2's ``+``; ``bottleneck``, sent on the
       bottleneck, ``-``; ``dropped`` on a router, ``d``; ``received`` at the sink
       device, ``r``), ``flow``, ``packet`` (a per-transmission number like NS-2's
-      uid), ``size`` (IP bytes), ``time`` (:class:`~transportlab.recording.PathRecorder`);
+      uid), ``size`` (IP bytes), ``time`` (:class:`~transportlab.ns3.recording.PathRecorder`);
     * ``goodput``: bytes each sink received per ``sample_interval``;
     * ``queue``: the bottleneck's queue occupancy (device queue, queue disc) at
       each change; ``windows``: congestion window and ssthresh of each FTP flow
       (``series`` ``"<flow>:cwnd"``) at each change;
     * ``run``: ns-3 events, wall time of building and running, CPU time of running.
     """
-    from transportlab.simulation import event_count, simulation  # noqa: PLC0415
+    from transportlab.ns3.simulation import event_count, simulation  # noqa: PLC0415
 
     pairs = node_pairs(params)
     wall_start = time.perf_counter()
@@ -218,7 +218,7 @@ def _install_applications(ns, params, pairs, net, starts):
 
 
 def _watch_packets(ns, pairs, net):
-    from transportlab.recording import PathRecorder  # noqa: PLC0415
+    from transportlab.ns3.recording import PathRecorder  # noqa: PLC0415
 
     recorder = PathRecorder()
     for row in pairs.itertuples():
@@ -247,7 +247,7 @@ def _packets_frame(recorder) -> pd.DataFrame:
 
 
 def _watch_state(ns, params, pairs, net, starts):
-    from transportlab.recording import ValueRecorder  # noqa: PLC0415
+    from transportlab.ns3.recording import ValueRecorder  # noqa: PLC0415
 
     queue = ValueRecorder()
     device_queue = net.bottleneck.GetObject[ns.PointToPointNetDevice]().GetQueue()

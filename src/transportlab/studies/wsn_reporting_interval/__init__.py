@@ -108,11 +108,11 @@ from typing import Any
 
 import pandas as pd
 
+from transportlab.engine.study import Study
 from transportlab.studies.wsn_reporting_interval.analysis import analyse
 from transportlab.studies.wsn_reporting_interval.parameters import PARAMETERS
 from transportlab.studies.wsn_reporting_interval.reproduction import REPRODUCTION
 from transportlab.studies.wsn_reporting_interval.scenario import RunOptions, run, run_scenario
-from transportlab.study import Study
 
 __all__ = ["STUDY", "RunOptions", "simulate"]
 

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.stats import confidence_interval
+from transportlab.engine.stats import confidence_interval
 from transportlab.studies.wsn_reporting_interval.parameters import (
     MICA2,
     NS2_ENERGY,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from transportlab.ns3util import SOCKET_FACTORIES, sctp_available
-from transportlab.params import Param, ParameterSpace
+from transportlab.engine.params import Param, ParameterSpace
+from transportlab.ns3.helpers import SOCKET_FACTORIES, sctp_available
 
 # --- the field -------------------------------------------------------------------------------
 

@@ -44,8 +44,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import plotting, published
-from transportlab.ns3util import sctp_available
+from transportlab.engine import plotting, published
+from transportlab.engine.study import Experiment, Reproduction
+from transportlab.ns3.helpers import sctp_available
 from transportlab.studies.wsn_reporting_interval import analysis
 from transportlab.studies.wsn_reporting_interval.parameters import (
     MICA2,
@@ -53,7 +54,6 @@ from transportlab.studies.wsn_reporting_interval.parameters import (
     PRINTED_INTERVALS,
     TRANSPORT_MODELS,
 )
-from transportlab.study import Experiment, Reproduction
 
 STUDY_NAME = "wsn_reporting_interval"
 QUICK_INTERVALS = (1.0, 20.0)

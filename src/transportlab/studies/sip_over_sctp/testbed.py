@@ -13,7 +13,7 @@ links (so every packet has one chance ``loss_rate`` of being dropped).
 
 Everything here builds, runs or records a simulation: it belongs to the run step of
 the ``sip_over_sctp`` study (its source is part of that study's cache key,
-:mod:`transportlab.fingerprint`) and computes no metric (those are in
+:mod:`transportlab.engine.fingerprint`) and computes no metric (those are in
 ``transportlab.studies.sip_over_sctp.analysis``).
 """
 
@@ -278,7 +278,7 @@ def build_testbed(
     (ai calls bi through the proxy), the proxy host, one router; SIP over ``protocol``
     ("udp", "tcp" or "sctp").
 
-    Call this inside :func:`transportlab.simulation.simulation`. Times in seconds.
+    Call this inside :func:`transportlab.ns3.simulation.simulation`. Times in seconds.
     ``loss_rate`` is the packet drop probability at the router from ``loss_start``
     on. ``stack_attributes`` are extra ``ns3::SipStack`` attributes (T1, T2...).
     ``re_register`` > 0 refreshes each registration that long after it succeeded.

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from transportlab import metrics
+from transportlab.models import metrics
 
 #: Weighting factor of Ramjee et al. (1994), algorithm 1.
 RAMJEE_ALPHA = 0.998002
@@ -439,7 +439,7 @@ def _jitter_stats(send: np.ndarray, receive: np.ndarray, prefix: str) -> dict[st
     ``<prefix>_jitter``: RFC 3550 interarrival jitter, mean of the running
     estimate over the packets in receive order; ``_jitter_final``: its last
     value; ``_ipdv_mean``: mean |RFC 3393 IPDV| of packets consecutive in
-    sending order (:mod:`transportlab.metrics`).
+    sending order (:mod:`transportlab.models.metrics`).
     """
     present = ~np.isnan(receive)
     if present.sum() < 2:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from transportlab import plotting
-from transportlab.paths import figures_dir
+from transportlab.engine import plotting
+from transportlab.engine.paths import figures_dir
 
 
 def save_figure(fig, study: str, name: str, quick: bool = False, n_runs: int | None = None) -> Path:

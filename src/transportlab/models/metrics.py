@@ -7,7 +7,7 @@ AWK scripts print (kbit/s, ms, s; see below).
 Input
 -----
 ``records`` is a DataFrame shaped like
-:meth:`transportlab.recording.PacketRecorder.to_frame` (columns ``event``
+:meth:`transportlab.ns3.recording.PacketRecorder.to_frame` (columns ``event``
 ('sent' | 'received'), ``flow``, ``seq``, ``size``, ``time``, ``sent_time``,
 ``delay``), optionally restricted to one ``flow=``. A table without an
 ``event`` column (or a dict of plain arrays, e.g. ``{"time": t, "size": s}``)
@@ -588,7 +588,7 @@ def awk_table_averages(
     Metrics ``awk_throughput`` (kbps), ``awk_jitter`` (ms) and ``awk_delay`` (s,
     as the script prints it; the seed tables show it in ms), named as in
     ``data/published/wired_best_effort.csv`` so the frame can go to
-    :func:`transportlab.published.compare` once ``protocol`` and ``row`` are added.
+    :func:`transportlab.engine.published.compare` once ``protocol`` and ``row`` are added.
     """
     series = {
         "awk_throughput": awk_throughput_series(

@@ -11,7 +11,7 @@ One :class:`Scenario` (link, transfer, losses, protocol knobs) runs on two stack
 Both return a :class:`Trace` (pandas tables: cwnd/ssthresh/RTO series, DATA chunks sent with
 their kind new/fast/t3, drops) and :func:`compare` reduces a pair to completion times,
 retransmission counts by kind and the cwnd trajectory difference
-(:mod:`transportlab.validation.comparison`, analysis, outside the cache key).
+(:mod:`transportlab.studies.sctp_validation.differences`, analysis, outside the cache key).
 
 Pure Python at import time: ns-3 is loaded only by :func:`run_model`.
 """
@@ -267,14 +267,14 @@ def oracle_path() -> Path | None:
         return Path(env) if Path(env).is_file() else None
     candidates: list[Path] = []
     try:
-        from transportlab._native import native_dir  # noqa: PLC0415
+        from transportlab.ns3.native import native_dir  # noqa: PLC0415
 
         candidates.append(native_dir() / "bin" / "usrsctp-oracle")
     except ImportError:
         pass
-    here = Path(__file__).resolve().parent
     candidates += [Path(p) / "transportlab" / "bin" / "usrsctp-oracle" for p in sys.path if p]
-    root = here.parent.parent
+    # a checkout's build tree: <root>/src/transportlab/studies/sctp_validation/stacks.py
+    root = Path(__file__).resolve().parents[4]
     candidates += sorted(root.glob("build/*/tools/usrsctp-oracle/usrsctp-oracle"))
     for c in candidates:
         if c.is_file() and os.access(c, os.X_OK):
@@ -339,14 +339,14 @@ def parse_oracle_trace(text: str, scenario: Scenario) -> Trace:
 
 
 def _vector(v, dtype) -> np.ndarray:
-    from transportlab.recording import _column  # noqa: PLC0415
+    from transportlab.ns3.recording import _column  # noqa: PLC0415
 
     return _column(v, dtype)
 
 
 def run_model(scenario: Scenario, profile: str = "default", seed: int = 1, run: int = 1) -> Trace:
     """Run the scenario on transportlab's ns-3 SCTP model (ns-3 loaded here)."""
-    from transportlab.simulation import run_until, simulation  # noqa: PLC0415
+    from transportlab.ns3.simulation import run_until, simulation  # noqa: PLC0415
 
     if profile not in PROFILES:
         raise ScenarioError(f"unknown profile {profile!r} (one of {list(PROFILES)})")

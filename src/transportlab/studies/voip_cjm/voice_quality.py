@@ -1,15 +1,15 @@
 """Voice quality from recorded frames: per-call traces, playout, loss, delay, jitter, R and MOS.
 
-The input is the per-packet event table of :class:`transportlab.recording.PacketRecorder`
+The input is the per-packet event table of :class:`transportlab.ns3.recording.PacketRecorder`
 (one ``flow`` per call, ``seq`` per voice frame): a ``sent`` row for every frame
 the source produced and a ``received`` row for every frame delivered to the
 receiving application. :func:`call_traces` turns it into one
-:class:`~transportlab.playout.VoiceTrace` per call; :func:`assess_calls` runs
+:class:`~transportlab.models.playout.VoiceTrace` per call; :func:`assess_calls` runs
 every playout policy on every call and rates it with the G.107 E-model;
 :func:`pool` aggregates calls into one row per policy.
 
 Pure Python (numpy/pandas); no ns-3. The calls themselves are sent in ns-3 by the
-applications :mod:`transportlab.voice` installs; this module is analysis only,
+applications :mod:`.voice_gateways` installs; this module is analysis only,
 outside the sweep cache key, so changing a playout model or the E-model costs no
 simulation.
 """
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from transportlab.emodel import CODECS, burst_ratio, voice_rating
-from transportlab.playout import PlayoutPolicy, PlayoutSchedule, VoiceTrace, evaluate
+from transportlab.models.emodel import CODECS, burst_ratio, voice_rating
+from transportlab.models.playout import PlayoutPolicy, PlayoutSchedule, VoiceTrace, evaluate
 
 # ITU-T limits the seed quotes (G.114 one-way delay; the 30 ms jitter guideline).
 ONE_WAY_DELAY_LIMIT_MS = 150.0

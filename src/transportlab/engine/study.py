@@ -7,8 +7,8 @@ and split into steps that are cached differently:
     builds the ns-3 scenario for one point and one replication (ns-3 RngRun), runs
     it, and returns *raw* tables (per-packet records, counters, time series). It
     lives in ``studies/<name>/scenario.py`` and imports nothing that analyses.
-    Its results are cached (:mod:`transportlab.sweep`); the cache key covers its
-    code (:mod:`transportlab.fingerprint`), the parameters, seed and run.
+    Its results are cached (:mod:`transportlab.engine.sweep`); the cache key covers its
+    code (:mod:`transportlab.engine.fingerprint`), the parameters, seed and run.
 ``analyse(raw, params) -> dict[str, DataFrame]``
     turns the raw tables of one replication into result tables (metrics). It lives
     in ``studies/<name>/analysis.py`` and is never cached: a metric change costs no
@@ -19,7 +19,7 @@ and split into steps that are cached differently:
     analysed tables into the comparison with the published values
     (``comparison.csv``), further result tables and figures. The notebook of the
     study calls the same functions, so a notebook and ``transportlab reproduce``
-    produce the same files (:mod:`transportlab.reproduction`).
+    produce the same files (:mod:`transportlab.engine.results`).
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from transportlab.params import ParameterSpace
+from transportlab.engine.params import ParameterSpace
 
 if TYPE_CHECKING:
-    from transportlab.reproduction import Results
+    from transportlab.engine.results import Results
 
 __all__ = ["Experiment", "FigureFn", "Reproduction", "Study"]
 
@@ -99,7 +99,7 @@ class Reproduction:
     """What ``transportlab reproduce`` computes and writes for one study.
 
     ``comparison(results)`` returns the rows of ``comparison.csv`` (the columns of
-    :data:`transportlab.published.COMPARISON_COLUMNS`); ``tables`` are further
+    :data:`transportlab.engine.published.COMPARISON_COLUMNS`); ``tables`` are further
     result tables written as ``<name>.csv`` beside it; ``figures`` are written as
     ``figures[/quick]/<study>/<name>.png``. Each function only reads
     ``results[experiment]`` (analysed tables) and computes.

@@ -87,7 +87,7 @@ def other_threads_run_during_simulations() -> Iterator[None]:
     a reference to an ns-3 object while the simulator thread changes that
     object's (non-atomic) reference count.
     """
-    from transportlab import _native  # noqa: PLC0415
+    from transportlab.ns3 import native as _native  # noqa: PLC0415
 
     collecting = gc.isenabled()
     gc.disable()

@@ -55,7 +55,7 @@ why the verdict is what it is. With a relative tolerance ``tol`` (default
   reproduced agrees with the published ordering, ``sign(r_p - r_q) == sign(p_p -
   p_q)``, (2) each of these reproduced differences is statistically significant:
   a two-sided Welch t-test at :data:`ALPHA` = 5 % on the two means (standard errors
-  recovered from the 95 % intervals, :func:`transportlab.stats.welch_test`), or,
+  recovered from the 95 % intervals, :func:`transportlab.engine.stats.welch_test`), or,
   when both rows are deterministic, simply two distinct values; a published tie
   needs the two reproduced values within ``tol`` of each other instead; and (3)
   the reproduced value is within a factor :data:`FACTOR` (2) of the published one
@@ -80,9 +80,9 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from transportlab import paths
-from transportlab.files import write_csv, write_text
-from transportlab.stats import confidence_interval, standard_error, welch_test
+from transportlab.engine import paths
+from transportlab.engine.files import write_csv, write_text
+from transportlab.engine.stats import confidence_interval, standard_error, welch_test
 
 __all__ = [
     "seed_files",
@@ -623,7 +623,7 @@ def compare(
             "matches: |reproduced - published| <= tolerance * |published|; within-bound: "
             "a bound relaxed by the tolerance holds; same-direction: ordering as published, "
             f"Welch p < {ALPHA:g} (or both deterministic and distinct) and within "
-            f"{FACTOR:g}x; too-few-runs below {MIN_RUNS} runs; see transportlab.published"
+            f"{FACTOR:g}x; too-few-runs below {MIN_RUNS} runs; see transportlab.engine.published"
         ),
     }
     if write:

@@ -1,6 +1,6 @@
-"""Comparing the two stacks of :mod:`transportlab.validation.stacks`: completion, retransmissions,
-cwnd, the named usrsctp differences with their trace detectors, the summary row of a scenario and
-the notebook's tables and plots. Analysis only: none of it is part of a cached run's key.
+"""The differences between the two stacks of :mod:`.stacks`: completion, retransmissions, cwnd,
+the named usrsctp differences with their trace detectors, the summary row of a scenario and the
+notebook's tables and plots. Analysis only: none of it is part of a cached run's key.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from transportlab.params import Param, ParameterSpace
-from transportlab.validation.stacks import (
+from transportlab.engine.params import Param, ParameterSpace
+from transportlab.studies.sctp_validation.stacks import (
     COMPLETION_TOLERANCE,
     DIFFERENCE_NAMES,
     Scenario,
@@ -574,7 +574,7 @@ def differences_table(table: pd.DataFrame) -> pd.DataFrame:
 def plot_cwnd(traces: dict, names: Sequence[str], profiles=("default", "aligned")):
     """cwnd against time, usrsctp and ns-3 side by side: one row per scenario, one column
     per profile. Returns the matplotlib figure."""
-    from transportlab import plotting  # noqa: PLC0415
+    from transportlab.engine import plotting  # noqa: PLC0415
 
     # Both stacks are SCTP: they take the palette's non-protocol colours.
     stack = plotting.styles(["usrsctp", "ns-3 model"], markers=False)
@@ -610,7 +610,7 @@ def plot_cwnd(traces: dict, names: Sequence[str], profiles=("default", "aligned"
 
 def plot_completion(table: pd.DataFrame):
     """ns-3 completion time against usrsctp's, both profiles, with the 10 % band."""
-    from transportlab import plotting  # noqa: PLC0415
+    from transportlab.engine import plotting  # noqa: PLC0415
 
     fig, axes = plotting.subplots(1, 2, figsize=(11, 4.5))
     verdicts = plotting.styles(["agrees", "explained", "differs"])

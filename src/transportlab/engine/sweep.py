@@ -8,7 +8,7 @@ turns them into the result tables :func:`run` returns.
 
 ::
 
-    from transportlab import sweep
+    from transportlab.engine import sweep
     tables = sweep.run("bottleneck_example",
                        sweep.grid(protocol=["udp", "tcp"], error_rate=[0.0, 0.01]),
                        runs=5)
@@ -23,7 +23,7 @@ Schedulers
     serialised by a lock anyway). ``"serial"`` (default in quick mode) runs
     every task in the calling process, without Dask: for notebooks in quick mode
     and for debugging with a plain traceback. Every scheduler gives the same
-    results: ns-3 is reset before each simulation (:mod:`transportlab.simulation`).
+    results: ns-3 is reset before each simulation (:mod:`transportlab.ns3.simulation`).
 
 Cache
     Every finished task is stored as one file ``<cache_dir>/<study>/<key>.pkl``
@@ -34,7 +34,7 @@ Cache
     never cached, so a change of a metric costs no simulation. The key is the
     SHA-256 of a canonical JSON document (:func:`task_identity`) holding the
     study name, the cache schema, the *code fingerprint* of the run step
-    (:func:`transportlab.fingerprint.code_fingerprint`: every transportlab module
+    (:func:`transportlab.engine.fingerprint.code_fingerprint`: every transportlab module
     it imports, directly or indirectly, the native library and the ``ns3``
     version), the complete validated parameters (defaults filled in, ints
     converted to floats where the parameter is a float, so ``1`` and ``1.0``
@@ -64,11 +64,12 @@ from typing import Any
 
 import pandas as pd
 
-from transportlab import paths, simulation
-from transportlab.files import atomic_file
-from transportlab.fingerprint import code_fingerprint
-from transportlab.params import ParameterError
-from transportlab.study import Study
+from transportlab.engine import paths
+from transportlab.engine.files import atomic_file
+from transportlab.engine.fingerprint import code_fingerprint
+from transportlab.engine.params import ParameterError
+from transportlab.engine.study import Study
+from transportlab.ns3 import simulation
 
 __all__ = [
     "SimulationError",
@@ -215,7 +216,7 @@ def plan(
 ) -> list[Task]:
     """Validate every point and list the tasks, points outermost, runs innermost.
 
-    Raises :class:`~transportlab.params.ParameterError` naming every invalid
+    Raises :class:`~transportlab.engine.params.ParameterError` naming every invalid
     point before anything runs. Points that validate to the same parameters are
     run once.
     """
@@ -312,7 +313,8 @@ def _execute(
     """Run one task in this process (a Dask worker or the caller) and check its result.
 
     ``release_gil`` (Dask workers): other threads of the process keep running
-    during the simulation (:func:`transportlab.simulation.other_threads_run_during_simulations`).
+    during the simulation
+    (:func:`transportlab.ns3.simulation.other_threads_run_during_simulations`).
     """
     here = code_fingerprint(run_step)
     if here != fingerprint:
@@ -394,12 +396,12 @@ def local_cluster(n_workers: int | None = None, memory_limit: int | str | None =
     import dask  # noqa: PLC0415 - Dask is only needed for cluster runs
     from distributed import Client, LocalCluster  # noqa: PLC0415
 
-    from transportlab._native import MODULES_VARIABLE  # noqa: PLC0415
-    from transportlab.allocator import preload_environ  # noqa: PLC0415
+    from transportlab.ns3.allocator import preload_environ  # noqa: PLC0415
+    from transportlab.ns3.native import MODULES_VARIABLE  # noqa: PLC0415
 
     n_workers = n_workers or default_workers()
-    # The workers preload jemalloc where it is installed (transportlab.allocator) and load
-    # only the ns-3 modules the studies use (transportlab._native; unless the caller's
+    # The workers preload jemalloc where it is installed (transportlab.ns3.allocator) and load
+    # only the ns-3 modules the studies use (transportlab.ns3.native; unless the caller's
     # environment chooses). Dask's nannies set "pre-spawn" variables in this process's
     # environment before spawning a worker; they are put back afterwards so that nothing
     # else this process starts (or loads) inherits them.
@@ -593,7 +595,7 @@ def run(
     Parameters
     ----------
     study
-        A study name (see ``transportlab list``) or a :class:`~transportlab.study.Study`.
+        A study name (see ``transportlab list``) or a :class:`~transportlab.engine.study.Study`.
     points
         Parameter dicts (e.g. from :func:`grid`); missing parameters take their
         defaults (quick-mode values with ``quick=True``). ``None``: the defaults.
@@ -608,7 +610,7 @@ def run(
         For ``"local"``: worker processes (default: :func:`default_workers`) and
         the memory limit of each (default: an equal share, at least 2 GiB).
     cache
-        ``True``: :func:`transportlab.paths.cache_dir`; a folder; ``False``:
+        ``True``: :func:`transportlab.engine.paths.cache_dir`; a folder; ``False``:
         compute everything and keep nothing.
     force
         Recompute every task and replace its cached result.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 
-from transportlab import _native
+from transportlab.ns3 import native as _native
 
 __all__ = [
     "SOCKET_FACTORIES",

@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from transportlab.ns3util import milliseconds
-from transportlab.topology.chain import Link
+from transportlab.ns3.helpers import milliseconds
+from transportlab.ns3.topology.chain import Link
 
 __all__ = ["QUEUE_DISCIPLINES", "Dumbbell", "Link", "dumbbell", "queue_layout"]
 

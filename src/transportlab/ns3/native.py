@@ -12,7 +12,7 @@ Where the PCH lives (:func:`pch_search_roots`): ``$TRANSPORTLAB_CACHE`` if set, 
 missing PCH is built. Before building, the same key is also looked up read-only in
 ``$TRANSPORTLAB_SHARED_CACHE`` (folders separated by ``:``) and in the environment's
 ``<sys.prefix>/share/transportlab``. An image (Binder, a JupyterHub's single-user
-image) builds it there with ``python -m transportlab._native --build-pch --shared``,
+image) builds it there with ``python -m transportlab.ns3.native --build-pch --shared``,
 so it survives the persistent home a hub mounts over the image's ``~/.cache``.
 
 If the cache cannot be written (read-only home, no space...), the slow path is
@@ -23,7 +23,7 @@ them through the wheel's own loader (``from ns import ns``), what a user explori
 ns-3 expects. ``studies`` loads only :data:`STUDY_MODULES`, the modules this project's
 studies use, with their own smaller PCH: ~45 MB less memory per process and half the
 import time; the local Dask cluster's simulation workers run so
-(:func:`transportlab.sweep.local_cluster`). A comma-separated list of module names
+(:func:`transportlab.engine.sweep.local_cluster`). A comma-separated list of module names
 loads those and the modules they link.
 """
 
@@ -99,12 +99,12 @@ def ns3_wheel_dir() -> Path:
 def native_dir() -> Path:
     """Folder holding ``lib/libtransportlab.so`` and ``include/``.
 
-    In a normal install it is this package's folder. In an editable install
+    In a normal install it is the transportlab package's folder. In an editable install
     (scikit-build-core redirect mode) the Python files stay in ``src/`` while the
     native files are installed under ``<site-packages>/transportlab``.
     """
-    here = Path(__file__).resolve().parent
-    candidates = [here] + [Path(p) / "transportlab" for p in sys.path if p]
+    package = Path(__file__).resolve().parents[1]
+    candidates = [package] + [Path(p) / "transportlab" for p in sys.path if p]
     for candidate in candidates:
         if (candidate / "lib" / LIBRARY_NAME).is_file():
             return candidate
@@ -358,7 +358,7 @@ def set_gil_release(enabled: bool) -> None:
     are not atomic) while the simulator uses it. A Dask worker turns it on around
     a task, with the garbage collector paused, so its event loop keeps answering
     heartbeats during runs of many minutes
-    (:func:`transportlab.simulation.other_threads_run_during_simulations`).
+    (:func:`transportlab.ns3.simulation.other_threads_run_during_simulations`).
     """
     global _release_gil_in_run
     _release_gil_in_run = bool(enabled)
@@ -470,7 +470,7 @@ def load_test_library() -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m transportlab._native [--build-pch [--shared]|--info]``.
+    """``python -m transportlab.ns3.native [--build-pch [--shared]|--info]``.
 
     ``--build-pch`` builds the PCH (of the modules ``$TRANSPORTLAB_NS3_MODULES`` selects)
     into the cache root; with ``--shared`` into ``<sys.prefix>/share/transportlab`` (for

@@ -16,7 +16,7 @@ confidence interval of a non-negative quantity is drawn below zero.
   lower end clipped at zero for non-negative quantities (:data:`CI_CLIPPED`
   says so in a legend or title).
 * :func:`save` — PNG and SVG side by side, each written atomically
-  (:func:`transportlab.files.atomic_write_with`).
+  (:func:`transportlab.engine.files.atomic_write_with`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from transportlab.files import atomic_write_with
+from transportlab.engine.files import atomic_write_with
 
 __all__ = [
     "CI_CLIPPED",

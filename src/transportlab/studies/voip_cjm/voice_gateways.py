@@ -4,11 +4,11 @@
 carrying the call, a sequence number and the send time in a 14-byte
 ``VoiceFrameHeader``) over one socket; ``ns3::VoiceTrunkSink`` accepts them on a
 port and records every frame it delivers. Both report to a
-:class:`~transportlab.recording.PacketRecorder` (``flow`` = call, ``seq`` = frame).
+:class:`~transportlab.ns3.recording.PacketRecorder` (``flow`` = call, ``seq`` = frame).
 
 This module only installs them. It is part of the simulation (and of the sweep
 cache key of the studies that use it); what is done with the recorded frames
-(playout, loss, jitter, R and MOS) is in :mod:`transportlab.voice_quality`.
+(playout, loss, jitter, R and MOS) is in :mod:`transportlab.studies.voip_cjm.voice_quality`.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from transportlab.recording import _column
+from transportlab.ns3.recording import _column
 
 #: ns3::SctpPathEvent names, by value.
 PATH_EVENTS = (

@@ -23,7 +23,7 @@ def project_root() -> Path:
     for folder in (here, *here.parents):
         if _is_root(folder):
             return folder
-    source_checkout = Path(__file__).resolve().parents[2]
+    source_checkout = Path(__file__).resolve().parents[3]
     if _is_root(source_checkout):
         return source_checkout
     raise FileNotFoundError(

@@ -1,10 +1,10 @@
 """Reproducing a study: its experiments, comparison, result tables and figures.
 
 :class:`Results` is what a notebook and ``transportlab reproduce`` share. It runs a
-study's experiments on first use (through :mod:`transportlab.sweep`: cached raw
+study's experiments on first use (through :mod:`transportlab.engine.sweep`: cached raw
 tables, analysed on every load) and computes the comparison with the published
 values, the result tables and the figures with the functions the study declares
-in its :class:`~transportlab.study.Reproduction`. Both paths call the same
+in its :class:`~transportlab.engine.study.Reproduction`. Both paths call the same
 functions on the same cached simulations, so they write the same files::
 
     results = Results("bottleneck_example", quick=True)
@@ -26,9 +26,9 @@ from typing import Any
 
 import pandas as pd
 
-from transportlab import paths
-from transportlab.files import check_writable_folder, write_csv
-from transportlab.study import Experiment, Study
+from transportlab.engine import paths
+from transportlab.engine.files import check_writable_folder, write_csv
+from transportlab.engine.study import Experiment, Study
 
 __all__ = [
     "ExperimentUnavailableError",
@@ -63,7 +63,7 @@ class Results:
 
     ``params`` override the study's defaults for every experiment (validated here,
     before anything runs); ``runs`` overrides every experiment's number of
-    replications; ``scheduler`` is as in :func:`transportlab.sweep.run`.
+    replications; ``scheduler`` is as in :func:`transportlab.engine.sweep.run`.
     """
 
     def __init__(
@@ -78,7 +78,7 @@ class Results:
         force: bool = False,
         progress: bool = True,
     ) -> None:
-        from transportlab import sweep  # noqa: PLC0415
+        from transportlab.engine import sweep  # noqa: PLC0415
 
         self.study = _study(study)
         if not isinstance(quick, bool):
@@ -120,7 +120,7 @@ class Results:
         return [dict(self.params, **point) for point in points]
 
     def _validate_points(self, experiment: Experiment) -> None:
-        from transportlab import sweep  # noqa: PLC0415
+        from transportlab.engine import sweep  # noqa: PLC0415
 
         if not experiment.is_available():
             return
@@ -138,7 +138,7 @@ class Results:
 
     def plan(self) -> dict[str, list]:
         """The tasks of every available experiment (for progress and dry runs)."""
-        from transportlab import sweep  # noqa: PLC0415
+        from transportlab.engine import sweep  # noqa: PLC0415
 
         return {
             e.name: sweep.plan(
@@ -151,7 +151,7 @@ class Results:
 
     def __getitem__(self, name: str) -> dict[str, pd.DataFrame]:
         """The analysed tables of experiment ``name`` (runs what is not cached)."""
-        from transportlab import sweep  # noqa: PLC0415
+        from transportlab.engine import sweep  # noqa: PLC0415
 
         if name not in self._tables:
             experiment = self.experiment(name)
@@ -205,7 +205,7 @@ class Results:
 
     def figure(self, name: str, save: bool = True):
         """Build figure ``name``; with ``save``, write it (stating its runs) first."""
-        from transportlab.figures import save_figure  # noqa: PLC0415
+        from transportlab.engine.figures import save_figure  # noqa: PLC0415
 
         figures = self.study.reproduction.figures
         if name not in figures:
@@ -219,7 +219,7 @@ class Results:
 
     def write_comparison(self, comparison: pd.DataFrame | None = None) -> Path:
         """Write ``comparison.csv`` (and the tolerance it used) atomically."""
-        from transportlab.published import write_comparison  # noqa: PLC0415
+        from transportlab.engine.published import write_comparison  # noqa: PLC0415
 
         comparison = self.comparison() if comparison is None else comparison
         write_comparison(self.study.name, comparison, self.quick)
@@ -306,11 +306,11 @@ def collect_summary(quick: bool) -> pd.DataFrame:
 def summary_counts(summary: pd.DataFrame) -> pd.DataFrame:
     """Verdict counts per study and over all studies (the row ``all``).
 
-    One column per label of :data:`transportlab.published.VERDICTS` (zeros kept, so
+    One column per label of :data:`transportlab.engine.published.VERDICTS` (zeros kept, so
     every table has the same columns), then any other label a study's own comparison
     uses, then ``total``.
     """
-    from transportlab.published import VERDICTS  # noqa: PLC0415
+    from transportlab.engine.published import VERDICTS  # noqa: PLC0415
 
     labels = list(VERDICTS)
     if "verdict" in summary and len(summary):

@@ -33,9 +33,7 @@ PACKAGE = "transportlab"
 
 def package_root() -> Path:
     """The folder of the ``transportlab`` package (``src/transportlab`` in a checkout)."""
-    import transportlab  # noqa: PLC0415
-
-    return Path(transportlab.__file__).resolve().parent
+    return Path(__file__).resolve().parents[1]
 
 
 def _module_file(name: str, root: Path) -> Path | None:
@@ -136,7 +134,7 @@ def file_digest(path: Path) -> str:
 
 def native_library() -> Path | None:
     """``libtransportlab.so`` of this installation, or None if it is not built."""
-    from transportlab import _native  # noqa: PLC0415 - a file lookup, no ns-3 import
+    from transportlab.ns3 import native as _native  # noqa: PLC0415 - a file lookup, no ns-3 import
 
     try:
         return _native.native_dir() / "lib" / _native.LIBRARY_NAME

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from transportlab.ns3util import milliseconds, remove_queue_discipline
+from transportlab.ns3.helpers import milliseconds, remove_queue_discipline
 
 
 @dataclass(frozen=True)
