@@ -42,7 +42,7 @@ def main() -> None:
     parser.add_argument("--window", type=float, default=120.0, help="simulated seconds")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    from transportlab.ns3.helpers import sctp_available  # noqa: PLC0415
+    from transportlab.ns3.capabilities import sctp_available  # noqa: PLC0415
 
     protocols = ["udp", "tcp"] + (["sctp"] if sctp_available() else [])
     measure("udp", 1.0)  # warm up: import ns-3, load the library

@@ -98,7 +98,7 @@ BEFORE = {
     "ns3_energy_models": True,
     "energy_horizon": False,
 }
-#: (allocator, ns-3 modules) of a local-cluster simulation worker (transportlab.engine.sweep) and
+#: (allocator, ns-3 modules) of a local-cluster simulation worker (transportlab.ns3.runtime) and
 #: of a process before issue 13: the system allocator, every ns-3 module
 WORKER = ("jemalloc", "studies")
 BEFORE_SETUP = ("system", "all")

@@ -194,7 +194,7 @@ print(results.table("per_run").set_index("protocol").round(3).to_string())
 # %% [markdown]
 # ## 5. Comparison with the published numbers
 #
-# `transportlab.engine.published.compare` takes every published number of Tables 2-4
+# `transportlab.engine.verdicts.compare` takes every published number of Tables 2-4
 # (seed 000) and 4.1-4.7 (seed 004) that has a reproduction and gives a verdict:
 # `matches` (within 20 %), `same-direction` (the TCP-SCTP ordering agrees, a Welch
 # test on the runs finds it significant at 5 %, and the value is within 2x of the
@@ -286,7 +286,7 @@ print(results.table("awk_windows").round(1).to_string(index=False))
 for label, size in (("TCP (1040-B datagrams)", 1040), ("SCTP (1500-B datagrams)", 1500)):
     delay = analysis.expected_queueing_delay(PARAMS, size)
     print(f"{label}: full-queue one-way delay {delay * 1e3:.0f} ms")
-print(analysis.published_delay_means().round(1).to_string())
+print(analysis.published_delay_means(results.study).round(1).to_string())
 
 # %% [markdown]
 # The published SCTP/TCP delay ratio (about 1.4 in both seeds) is the ratio of the
@@ -320,7 +320,7 @@ results.table("delay_readings").round(1)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(analysis.published_throughput_ratio().round(3).to_string())
+print(analysis.published_throughput_ratio(results.study).round(3).to_string())
 print(f"counted / carried for a full SCTP packet: {analysis.sctp_awk_share(PARAMS):.3f}")
 print("goodput per pair (standard), mean of FTP pairs:")
 print(reproduction.ftp_means(results).round(1).to_string())
@@ -355,7 +355,7 @@ variants = results["tcp_variants"]
 # %%
 # NBVAL_CHECK_OUTPUT
 print(reproduction.tcp_variants(results).round(2).to_string())
-print(analysis.published_tcp_means().round(2).to_string())
+print(analysis.published_tcp_means(results.study).round(2).to_string())
 
 # %% [markdown]
 # ### 7.3 SCTP: packet size

@@ -124,7 +124,7 @@ results.study.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
 # NBVAL_IGNORE_OUTPUT
 # ns-3 with the transportlab library (~2 s with the precompiled header, 10+ s without).
 from transportlab import ns  # noqa: F401
-from transportlab.ns3.helpers import pr_sctp_available, sctp_available
+from transportlab.ns3.capabilities import pr_sctp_available, sctp_available
 
 print("SCTP model in this build:", sctp_available(), "- PR-SCTP:", pr_sctp_available())
 for experiment in results.experiments:

@@ -264,7 +264,7 @@ print("SCTP / UDP:   ours", ratio["simulated"].round(2).tolist(),
 print("relative to 5 % loss, ours:")
 print(analysis.relative_to_lowest_loss(reproduction.mean_calls(results)).round(2).to_string())
 print("relative to 5 % loss, seed (Table 5.3):")
-print(analysis.relative_to_lowest_loss(analysis.published_calls()).round(2).to_string())
+print(analysis.relative_to_lowest_loss(analysis.published_calls(results.study)).round(2).to_string())
 
 # %%
 fig = results.figure("calls_under_loss")
@@ -485,7 +485,7 @@ fig = results.figure("head_of_line")
 # set-up), completed calls per loss rate, and the loss rate above which SCTP completes
 # more calls than UDP (none in the simulation: NaN). The rows are built by
 # `analysis.reproduced_values` and compared by `reproduction.comparison`
-# (`transportlab.engine.published.compare`, the method of `data/published/README.md`). Two
+# (`transportlab.engine.verdicts.compare`, the method of `data/published/README.md`). Two
 # additions of this study: the shape of Table 5.3 (metric `completed transactions
 # relative to 5 % loss`; the published ratios are derived from Table 5.3 in
 # `analysis.relative_rows`, e.g. 20 / 70 for UDP at 30 %, not entered in

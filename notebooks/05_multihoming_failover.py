@@ -356,7 +356,7 @@ fig = results.figure("voice_delay")
 # `reproduction.comparison` takes, per configuration with SCTP-PF off (SCTP-PF, RFC
 # 7829, is from 2016; Brennan et al. ran RFC 2960's SCTP), the stall caused by the first
 # lost DATA packet of each `lossy` run, and single-homed the time of that first loss, and
-# compares their mean (95 % CI over the runs) with seed 002 (`transportlab.engine.published`).
+# compares their mean (95 % CI over the runs) with seed 002 (`transportlab.engine.verdicts`).
 
 # %%
 # NBVAL_CHECK_OUTPUT

@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from transportlab.engine import sweep
+from transportlab import studies
+from transportlab.engine import execute
 from transportlab.ns3 import allocator
 
 
@@ -49,7 +50,7 @@ def test_local_cluster_workers_run_with_jemalloc_and_the_parent_keeps_its_enviro
     if library is None:
         pytest.skip("jemalloc is not installed (Debian: libjemalloc2)")
     before = os.environ.get("LD_PRELOAD")
-    with sweep.local_cluster(1) as client:
+    with execute.local_cluster(1, for_studies=[studies.get("bottleneck_example")]) as client:
         [(preload, mapped)] = client.run(_mapped_libraries).values()
     assert preload.split()[0] == library and mapped
     assert os.environ.get("LD_PRELOAD") == before

@@ -14,7 +14,7 @@ import nbformat
 import pandas as pd
 import pytest
 
-from transportlab import cli, notebooks, studies
+from transportlab import cli, notebooks, studies, summary
 from transportlab.engine.params import Param, ParameterError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -334,14 +334,14 @@ def test_console_script_is_installed():
 
 
 def test_summary_of_no_results_is_empty(project):
-    summary = cli.collect_summary(quick=True)
-    assert summary.empty and list(summary.columns) == cli.SUMMARY_COLUMNS
-    assert cli.format_summary(summary) == "no comparison rows"
+    table = summary.collect_summary(quick=True)
+    assert table.empty and list(table.columns) == summary.SUMMARY_COLUMNS
+    assert summary.format_summary(table) == "no comparison rows"
 
 
 def test_summary_shows_published_values_as_printed():
     """Published values keep their prefix ("~7", ">3"); numbers get four digits."""
-    summary = pd.DataFrame(
+    table = pd.DataFrame(
         {
             "study": ["a", "a", "b"],
             "protocol": ["UDP", "SCTP", "TCP"],
@@ -352,6 +352,6 @@ def test_summary_shows_published_values_as_printed():
             "verdict": ["same-direction", "matches", "differs"],
         }
     )
-    text = cli.format_summary(summary)
+    text = summary.format_summary(table)
     assert "~7" in text and ">3" in text and "12.35" in text and "0.5301" in text
     assert "6.877" in text and "2.29" in text

@@ -15,7 +15,8 @@ import re
 import pytest
 
 from tests.test_native import fresh_env, run_python
-from transportlab.engine import fingerprint, sweep
+from transportlab import studies
+from transportlab.engine import execute, fingerprint
 from transportlab.ns3 import native as _native
 
 
@@ -102,6 +103,10 @@ def test_a_simulation_gives_identical_results_with_the_study_modules():
     assert runs["studies"] == runs["all"]
 
 
+#: any ns-3 study: its runtime chooses the workers' ns-3 modules
+STUDY = studies.get("bottleneck_example")
+
+
 def _worker_modules():
     from transportlab.ns3 import native
 
@@ -112,11 +117,11 @@ def test_local_cluster_workers_load_the_study_modules_and_the_parent_keeps_its_e
     monkeypatch,
 ):
     monkeypatch.delenv(_native.MODULES_VARIABLE, raising=False)
-    with sweep.local_cluster(1) as client:
+    with execute.local_cluster(1, for_studies=[STUDY]) as client:
         [setting] = client.run(_worker_modules).values()
     assert setting == "studies"
     assert _native.MODULES_VARIABLE not in os.environ
     monkeypatch.setenv(_native.MODULES_VARIABLE, "all")  # the caller's choice wins
-    with sweep.local_cluster(1) as client:
+    with execute.local_cluster(1, for_studies=[STUDY]) as client:
         [setting] = client.run(_worker_modules).values()
     assert setting == "all"

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab.engine import published, stats
+from transportlab.engine import stats
 
 
 def test_student_t_interval_by_hand():
@@ -25,10 +25,6 @@ def test_too_few_values_give_nan_bounds_never_zero():
     assert stats.confidence_interval([])[3] == 0
     with pytest.raises(ValueError, match="level must be between 0 and 1"):
         stats.confidence_interval([1, 2], level=95)
-
-
-def test_published_uses_the_same_function():
-    assert published.confidence_interval is stats.confidence_interval
 
 
 def test_summarise_gives_one_row_per_group_and_column_in_order():

@@ -65,8 +65,9 @@
 # Run this cell first. It loads the lab's functions (not ns-3 yet: that happens in the
 # first simulation, a few seconds).
 import pandas as pd
-from transportlab.engine import sweep
+from transportlab.engine import execute
 from transportlab.models import metrics
+from transportlab.studies.bottleneck_example import STUDY
 
 pd.set_option("display.width", 120)
 
@@ -224,7 +225,7 @@ POINTS = [
     {"protocol": "tcp"},
     {"protocol": "udp", "udp_rate_mbps": 1.5},
 ]
-tables = sweep.run("bottleneck_example", POINTS, runs=1, quick=True)
+tables = execute.run(STUDY, POINTS, runs=1, quick=True)
 summary, packets = tables["summary"], tables["packets"]
 SHOWN = ["protocol", "udp_rate_mbps", "goodput_bps", "delay_mean_s", "delay_max_s", "loss_ratio"]
 summary[SHOWN]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from transportlab.ns3.helpers import sctp_available
+from transportlab.ns3.capabilities import sctp_available
 from transportlab.ns3.recording import flow_monitor_frame
 from transportlab.ns3.simulation import run_until, simulation
 from transportlab.studies.sip_over_sctp import testbed as sip

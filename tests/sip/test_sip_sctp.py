@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from transportlab.ns3.helpers import sctp_available
+from transportlab.ns3.capabilities import sctp_available
 from transportlab.ns3.simulation import run_until, simulation
 from transportlab.studies.sip_over_sctp import testbed as sip
 

@@ -17,12 +17,12 @@ from transportlab.studies.multihoming_failover import analysis, reproduction
 from transportlab.studies.multihoming_failover.parameters import LOSS_START, START
 
 STUDY = get("multihoming_failover")
-QUICK = STUDY.validate({}, quick=True)
-FULL = STUDY.validate({})
+QUICK = STUDY.parameters.validate({}, quick=True)
+FULL = STUDY.parameters.validate({})
 
 
 def point(**params):
-    return STUDY.validate(params, quick=True)
+    return STUDY.parameters.validate(params, quick=True)
 
 
 def simulate(run: int = 1, **params):
@@ -52,7 +52,7 @@ def simulate(run: int = 1, **params):
 )
 def test_bad_parameters_are_refused_before_running(params, message):
     with pytest.raises(ParameterError, match=message):
-        STUDY.validate(params)
+        STUDY.parameters.validate(params)
 
 
 def test_registered_with_both_seed_files_and_the_notebook():
@@ -77,6 +77,7 @@ def test_the_run_step_imports_no_analysis_code():
         "transportlab.studies.multihoming_failover.analysis",
         "transportlab.studies.multihoming_failover.reproduction",
         "transportlab.engine.published",
+        "transportlab.engine.verdicts",
         "transportlab.engine.stats",
         "transportlab.models.metrics",
     ):
@@ -316,7 +317,7 @@ def test_quick_and_full_points():
     for params in (QUICK, FULL):  # every point is valid
         for experiment in STUDY.reproduction.experiments:
             for p in experiment.points(params):
-                STUDY.validate(dict(params, **p))
+                STUDY.parameters.validate(dict(params, **p))
     runs = {e.name: (e.quick_runs, e.runs) for e in STUDY.reproduction.experiments}
     assert runs == {
         "seed_hub": (1, 1),
@@ -340,6 +341,8 @@ def test_timer_point_by_hand():
 
 class FakeResults:
     """What ``reproduction.comparison`` reads of a Results: ``results["lossy"]``."""
+
+    study = STUDY
 
     def __init__(self, lossy_summary: pd.DataFrame) -> None:
         self.tables = {"lossy": {"summary": lossy_summary}}

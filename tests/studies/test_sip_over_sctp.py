@@ -11,7 +11,7 @@ import pytest
 from transportlab.engine.fingerprint import module_closure
 from transportlab.engine.params import ParameterError
 from transportlab.engine.results import Results
-from transportlab.ns3.helpers import sctp_available
+from transportlab.ns3.capabilities import sctp_available
 from transportlab.studies import get
 from transportlab.studies.sip_over_sctp import analysis, reproduction, wire
 
@@ -21,7 +21,7 @@ needs_sctp = pytest.mark.skipif(not sctp_available(), reason="SCTP module not in
 
 def simulate(run: int = 1, **params):
     """Run and analyse one replication in this process (no cache), quick-mode defaults."""
-    return STUDY.simulate(STUDY.validate(params, quick=True), 1, run)
+    return STUDY.simulate(STUDY.parameters.validate(params, quick=True), 1, run)
 
 
 # --------------------------------------------------------------------------- declaration
@@ -50,15 +50,15 @@ def simulate(run: int = 1, **params):
 )
 def test_bad_parameters_are_refused_before_running(params, message):
     with pytest.raises(ParameterError, match=message):
-        STUDY.validate(params)
+        STUDY.parameters.validate(params)
 
 
 def test_sctp_needs_the_sctp_module():
     if sctp_available():
-        STUDY.validate({"protocol": "sctp"})
+        STUDY.parameters.validate({"protocol": "sctp"})
     else:
         with pytest.raises(ParameterError, match="SCTP is not available"):
-            STUDY.validate({"protocol": "sctp"})
+            STUDY.parameters.validate({"protocol": "sctp"})
 
 
 def test_declaration():
@@ -84,6 +84,7 @@ def test_the_run_step_imports_the_testbed_but_no_analysis():
         "transportlab.models.metrics",
         "transportlab.engine.stats",
         "transportlab.engine.published",
+        "transportlab.engine.verdicts",
     }
     assert not closure & analysis_modules
 
@@ -121,7 +122,7 @@ def test_wire_bound_hand_values():
 
 
 def test_throughput_goodput_from_the_byte_counters():
-    params = STUDY.validate({"scenario": "throughput", "throughput_duration": 2.5})
+    params = STUDY.parameters.validate({"scenario": "throughput", "throughput_duration": 2.5})
     raw = {"counters": pd.DataFrame([{"rx_bytes_at_warmup": 1_000, "rx_bytes_at_end": 2_001_000}])}
     summary = STUDY.analyse(raw, params)["summary"].iloc[0]
     # 2 MB in the 2 s after the 0.5 s warm-up: 8 Mb/s of 100 Mb/s
@@ -257,7 +258,7 @@ def test_crossover_rows_are_per_run_and_say_why_when_no_run_crosses():
 
 
 def test_table_5_3_comes_from_the_published_values():
-    table = analysis.published_calls()
+    table = analysis.published_calls(STUDY)
     assert list(table.columns) == ["udp", "sctp"]
     assert table.index.tolist() == [0.05, 0.10, 0.20, 0.30]
     assert table["udp"].tolist() == [70, 40, 32, 20]
@@ -277,7 +278,7 @@ def test_relative_to_five_percent_is_taken_per_run():
     assert table.loc[("udp", 0.10), "n_runs"] == 3
     assert table.loc[("sctp", 0.30), "mean"] == pytest.approx(0.5)
     assert table.loc[("sctp", 0.30), "ci_low"] == pytest.approx(0.5)  # no spread
-    rows = analysis.relative_rows(summary, 0.20).set_index(["protocol", "row"])
+    rows = analysis.relative_rows(STUDY, summary, 0.20).set_index(["protocol", "row"])
     assert len(rows) == 6 and set(rows["unit"]) == {"ratio"}
     # published: derived from Table 5.3 (UDP 40/70, SCTP 26/60), not data/published
     assert rows.loc[("UDP", "packet loss 10%"), "published"] == pytest.approx(40 / 70)
@@ -350,6 +351,8 @@ def test_chunk_timeline_and_association_fate_from_a_hand_made_trace():
 
 class FakeResults:
     """Just enough of transportlab.engine.results.Results for the comparison function."""
+
+    study = STUDY
 
     def __init__(self, tables):
         self.tables = tables

@@ -46,6 +46,7 @@ def test_the_run_step_imports_no_analysis():
         "transportlab.models.metrics",
         "transportlab.engine.stats",
         "transportlab.engine.published",
+        "transportlab.engine.verdicts",
         "transportlab.studies.voip_cjm.voice_quality",
         "transportlab.studies.voip_cjm.analysis",
         "transportlab.studies.voip_cjm.reproduction",
@@ -208,6 +209,8 @@ def test_mean_table_is_stats_summarise_laid_out_wide():
 class _FakeResults:
     """What reproduction.comparison reads: results["main"]["summary"]."""
 
+    study = STUDY
+
     def __init__(self, summary: pd.DataFrame) -> None:
         self.summary = summary
 
@@ -330,21 +333,21 @@ def test_same_seed_and_run_are_identical_other_runs_differ():
 
 
 def test_the_sweep_runner_takes_its_tables(tmp_path):
-    from transportlab.engine import sweep
+    from transportlab.engine import execute
 
-    tables = sweep.run(
+    tables = execute.run(
         STUDY, [SHORT], runs=1, quick=True, scheduler="serial", cache=tmp_path, progress=False
     )
     assert tables["summary"]["n_calls"].eq(4).all()
     assert set(tables["summary"]["policy"]) == set(analysis.PLAYOUT_POLICIES)
     # the cache holds the run step's raw tables (loaded here, not simulated again)
-    raw = sweep.run(STUDY, [SHORT], runs=1, quick=True, cache=tmp_path, progress=False,
-                    analyse=False)  # fmt: skip
+    raw = execute.run(STUDY, [SHORT], runs=1, quick=True, cache=tmp_path, progress=False,
+                      analyse=False)  # fmt: skip
     assert set(raw) == {"packets", "counters"}
 
 
 def test_pr_sctp_without_the_model_is_a_clear_error():
-    from transportlab.ns3.helpers import pr_sctp_available
+    from transportlab.ns3.capabilities import pr_sctp_available
 
     if pr_sctp_available():
         pytest.skip("this build has PR-SCTP")

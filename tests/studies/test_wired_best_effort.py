@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 
 from transportlab import cli
-from transportlab.engine import published, sweep
+from transportlab.engine import execute, plan, verdicts
 from transportlab.engine.params import ParameterError
-from transportlab.ns3.helpers import sctp_available
+from transportlab.ns3.capabilities import sctp_available
 from transportlab.ns3.topology import dumbbell
 from transportlab.studies import get
 from transportlab.studies import wired_best_effort as wbe
@@ -123,9 +123,9 @@ def test_missing_pcap_folder_is_a_parameter_error_before_anything_runs(
     def must_not_run(*args, **kwargs):
         raise AssertionError("simulated despite a bad pcap_prefix")
 
-    monkeypatch.setattr(sweep, "_execute", must_not_run)
+    monkeypatch.setattr(execute, "_execute", must_not_run)
     with pytest.raises(ParameterError, match="does not exist"):
-        sweep.plan(wbe.STUDY, [{"pcap_prefix": "/nonexistent/dir/wired"}], quick=True)
+        plan.plan(wbe.STUDY, [{"pcap_prefix": "/nonexistent/dir/wired"}], quick=True)
     argv = ["sweep", "--study", "wired_best_effort", "--quick", "--output", str(tmp_path / "out"),
             "-p", "pcap_prefix=/nonexistent/dir/wired"]  # fmt: skip
     with pytest.raises(SystemExit) as exit_:
@@ -487,6 +487,8 @@ def _ftp_flows_table():
 class FakeResults:
     """What the reproduction functions read of a :class:`~transportlab.engine.results.Results`."""
 
+    study = wbe.STUDY
+
     def __init__(self, flows):
         self.tables = {"main": {"flows": flows}}
 
@@ -500,9 +502,7 @@ class FakeResults:
 def test_comparison_rows_come_from_reproduction_comparison():
     results = FakeResults(_ftp_flows_table())
     table = reproduction.comparison(results)
-    expected = published.compare(
-        "wired_best_effort", wbe.reproduced_values(_ftp_flows_table(), delay="e2e"), write=False
-    )
+    expected = verdicts.compare(wbe.STUDY, wbe.reproduced_values(_ftp_flows_table(), delay="e2e"))
     pd.testing.assert_frame_equal(table, expected)
     assert set(table["n_runs"]) == {3}
     # Table 4.7: TCP's mean delay over the pairs is 700 + 20 + 2 = 722 ms against 1269.56.

@@ -246,7 +246,7 @@ SHORT = {"protocol": "tcp", "duration": 8.0, "n_sources": 3, "reporting_interval
 
 @pytest.fixture(scope="module")
 def tcp_run():
-    params = STUDY.validate(SHORT)
+    params = STUDY.parameters.validate(SHORT)
     return params, STUDY.analyse(STUDY.run(params, 1, 1), params)
 
 
@@ -275,7 +275,7 @@ def test_state_times_cover_the_run_and_match_ns3s_mica2_energy_model(tcp_run):
 
 
 def _first_report_times(start_mode: str) -> pd.Series:
-    params = STUDY.validate(dict(SHORT, protocol="udp", start_mode=start_mode))
+    params = STUDY.parameters.validate(dict(SHORT, protocol="udp", start_mode=start_mode))
     packets = STUDY.run(params, 1, 1)["packets"]
     sent = packets[packets["event"] == "sent"]
     return sent.groupby("flow")["time"].min()  # a flow per sensor
@@ -293,9 +293,9 @@ def test_synchronized_sensors_all_report_at_start_time_staggered_ones_within_an_
 
 def test_ns2_lock_receives_undecodable_frames_to_their_end():
     # Three UDP sensors for 8 s: frames between CSThresh and RXThresh reach every node.
-    params = STUDY.validate(dict(SHORT, protocol="udp"))
+    params = STUDY.parameters.validate(dict(SHORT, protocol="udp"))
     declared = STUDY.analyse(STUDY.run(params, 1, 1), params)["summary"].iloc[0]
-    params = STUDY.validate(dict(SHORT, protocol="udp", reception_model="ns2_lock"))
+    params = STUDY.parameters.validate(dict(SHORT, protocol="udp", reception_model="ns2_lock"))
     locked = STUDY.analyse(STUDY.run(params, 1, 1), params)["summary"].iloc[0]
     assert declared["ns2_undecodable"] == 0
     assert locked["ns2_undecodable"] > 0

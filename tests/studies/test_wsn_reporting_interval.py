@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab.engine import published
+from transportlab.engine import verdicts
 from transportlab.engine.fingerprint import module_closure
 from transportlab.engine.params import ParameterError
-from transportlab.ns3.helpers import sctp_available
+from transportlab.ns3.capabilities import sctp_available
 from transportlab.studies import get
 from transportlab.studies.wsn_reporting_interval import analysis, network, reproduction, scenario
 from transportlab.studies.wsn_reporting_interval import parameters as wsn_params
@@ -125,7 +125,7 @@ def test_every_sensor_of_the_columns_placement_has_a_two_way_path_to_the_sink():
 def test_declaration_and_quick_parameters():
     assert STUDY.notebook == "04_wsn_reporting_interval.ipynb"
     assert STUDY.seed_files == ("003_3eccc45171f7c0ea.txt",)
-    quick = STUDY.validate({}, quick=True)
+    quick = STUDY.parameters.validate({}, quick=True)
     assert quick["duration"] == 20.0 and len(wsn_params.sources(quick)) == 11
     assert [e.name for e in STUDY.reproduction.experiments] == [
         "intervals",
@@ -203,15 +203,15 @@ def test_the_run_step_imports_no_analysis():
 )
 def test_bad_parameters_are_refused_before_running(values, message):
     with pytest.raises(ParameterError, match=message):
-        STUDY.validate(values)
+        STUDY.parameters.validate(values)
 
 
 def test_sctp_needs_the_sctp_model():
     if sctp_available():
-        assert STUDY.validate({"protocol": "sctp"})["protocol"] == "sctp"
+        assert STUDY.parameters.validate({"protocol": "sctp"})["protocol"] == "sctp"
     else:
         with pytest.raises(ParameterError, match="SCTP is not available"):
-            STUDY.validate({"protocol": "sctp"})
+            STUDY.parameters.validate({"protocol": "sctp"})
 
 
 def test_effective_interval_and_sources():
@@ -346,6 +346,8 @@ def test_reproduced_rows_have_avg_rows_only_with_all_five_intervals():
 class FakeResults:
     """What reproduction.comparison reads of a Results: the experiment's tables."""
 
+    study = STUDY
+
     def __init__(self, summary):
         self.tables = {"intervals": {"summary": summary}}
 
@@ -370,9 +372,9 @@ def test_carrier_sense_points_put_cs_at_the_reception_threshold():
         for i in (1.0, 5.0, 20.0)
     ]
     assert len(experiment.point_list(DEFAULTS, quick=True)) == 2
-    STUDY.validate(full[0])  # equal thresholds are allowed, a CS above RX is not
+    STUDY.parameters.validate(full[0])  # equal thresholds are allowed, a CS above RX is not
     with pytest.raises(ValueError, match="must not exceed rx_threshold_w"):
-        STUDY.validate({"cs_threshold_w": 2 * rx})
+        STUDY.parameters.validate({"cs_threshold_w": 2 * rx})
 
 
 def test_reception_points_run_ns3s_rule_at_both_carrier_sense_thresholds():
@@ -390,7 +392,7 @@ def test_reception_points_run_ns3s_rule_at_both_carrier_sense_thresholds():
     quick = experiment.point_list(DEFAULTS, quick=True)
     assert [p["reception_model"] for p in quick] == ["ns3", "ns3"]
     with pytest.raises(ValueError, match="reception_model"):
-        STUDY.validate({"reception_model": "ns2.35"})
+        STUDY.parameters.validate({"reception_model": "ns2.35"})
 
 
 def _times_summary(cs_threshold_w, reception_model="ns2"):
@@ -409,7 +411,7 @@ def _times_summary(cs_threshold_w, reception_model="ns2"):
 def test_implied_idle_power_by_hand():
     results = FakeResults(_times_summary(1.559e-11))
     table = reproduction.implied_idle_power_table(results).set_index("radio")
-    published_udp_1s = reproduction._published_values("consumed_energy")[("UDP", 1.0)]
+    published_udp_1s = reproduction._published_values(STUDY, "consumed_energy")[("UDP", 1.0)]
     # mean times: tx 1 s, rx 3 s, idle 96 s; ns2: 0.660 + 3 x 0.395; mica2: 0.081 + 3 x 0.030
     for radio, traffic in (("ns2", 0.660 + 1.185), ("mica2", 0.081 + 0.090)):
         row = table.loc[radio]
@@ -427,7 +429,7 @@ def test_carrier_sense_table_sets_both_thresholds_side_by_side():
     assert (row["routing_packets"], row["mac_drops"], row["n"]) == (60.0, 1.0, 2)
     assert (
         row["published_routing_load"]
-        == reproduction._published_values("routing_load")[("UDP", 1.0)]
+        == reproduction._published_values(STUDY, "routing_load")[("UDP", 1.0)]
     )
 
 
@@ -444,7 +446,7 @@ def test_reception_table_crosses_both_rules_with_both_thresholds():
     assert len(table) == 4 and (table["n"] == 2).all()
     assert table.loc[("ns2", "= RXThresh"), "ns2_collisions"] == 20.0
     assert table.loc[("ns3", "NS-2 default"), "ns2_collisions"] == 0.0
-    published_mac_load = reproduction._published_values("mac_load")[("UDP", 1.0)]
+    published_mac_load = reproduction._published_values(STUDY, "mac_load")[("UDP", 1.0)]
     assert (table["published_mac_load"] == published_mac_load).all()
 
 
@@ -457,7 +459,7 @@ def test_combined_points_put_tcp_and_sctp_on_random_placements_with_hidden_termi
     assert all(p["placement"] == "random" for p in points)
     assert all(p["cs_threshold_w"] == DEFAULTS["rx_threshold_w"] for p in points)
     for point in points:
-        STUDY.validate(point)
+        STUDY.parameters.validate(point)
 
 
 def _channel_summary(protocol, placement, seed, cs_threshold_w, routing_loads):
@@ -493,7 +495,7 @@ def test_combined_table_averages_random_placements_over_placements():
     both = table.loc[("random 1-5 (one-way)", "= RXThresh")]
     assert (both["routing_load"], both["n"]) == (6.0, 2)  # over placements: (3 + 9) / 2
     assert both["routing_load_ci"] == pytest.approx(analysis.half_width(pd.Series([3.0, 9.0])))
-    seed = reproduction._published_values("routing_load")[("TCP", 5.0)]
+    seed = reproduction._published_values(STUDY, "routing_load")[("TCP", 5.0)]
     assert (table["published_routing_load"] == seed).all()
 
 
@@ -513,9 +515,9 @@ def test_receiver_lock_and_start_mode_points():
             ("udp", 1.0), ("tcp", 1.0)
         ]  # fmt: skip
     for point in lock + start:
-        STUDY.validate(point)
+        STUDY.parameters.validate(point)
     with pytest.raises(ValueError, match="start_mode"):
-        STUDY.validate({"start_mode": "random"})
+        STUDY.parameters.validate({"start_mode": "random"})
 
 
 def _close(fig):
@@ -554,7 +556,7 @@ def test_start_mode_table_sets_staggered_and_synchronized_side_by_side():
     assert table.loc["synchronized", "mean_delay_ms_ci"] == pytest.approx(
         analysis.half_width(pd.Series([300.0, 500.0]))
     )
-    published_delay = reproduction._published_values("e2e_delay")[("UDP", 1.0)]
+    published_delay = reproduction._published_values(STUDY, "e2e_delay")[("UDP", 1.0)]
     assert (table["published_delay_ms"] == published_delay).all()
 
 
@@ -580,7 +582,7 @@ def test_comparison_rows_come_from_reproduction_comparison():
     comparison = reproduction.comparison(
         FakeResults(hand_made_summary(wsn_params.PRINTED_INTERVALS))
     )
-    assert list(comparison.columns) == list(published.COMPARISON_COLUMNS)
+    assert list(comparison.columns) == list(verdicts.COMPARISON_COLUMNS)
     assert (comparison["study"] == "wsn_reporting_interval").all()
     # every number of Tables 2-4 (6 metrics x (5 intervals + Avg) x 3 protocols)
     tables = comparison[comparison["source"].str.startswith("Table")]
@@ -593,7 +595,7 @@ def test_comparison_rows_come_from_reproduction_comparison():
     avg = tables[(tables["protocol"] == "UDP") & (tables["metric"] == "e2e_delay")
                  & (tables["row"] == "Avg")].iloc[0]  # fmt: skip
     assert avg["reproduced"] == pytest.approx(np.mean(wsn_params.PRINTED_INTERVALS) + 0.5)
-    assert set(comparison["verdict"]) <= set(published.VERDICTS)
+    assert set(comparison["verdict"]) <= set(verdicts.VERDICTS)
 
 
 def test_figures_state_their_runs():
@@ -625,7 +627,7 @@ SHORT = {"protocol": "udp", "duration": 6.0, "n_sources": 4, "reporting_interval
 
 @pytest.fixture(scope="module")
 def short_raw():
-    return STUDY.run(STUDY.validate(SHORT), 1, 1)
+    return STUDY.run(STUDY.parameters.validate(SHORT), 1, 1)
 
 
 def test_the_run_step_returns_raw_tables_only(short_raw):
@@ -633,7 +635,7 @@ def test_the_run_step_returns_raw_tables_only(short_raw):
 
 
 def test_short_udp_run_delivers_reports(short_raw):
-    tables = STUDY.analyse(short_raw, STUDY.validate(SHORT))
+    tables = STUDY.analyse(short_raw, STUDY.parameters.validate(SHORT))
     s = tables["summary"].iloc[0]
     # 4 sensors, one report a second from a random start in [1, 2) s to 6 s, the first at
     # the start (NS-2's CBR): 5 each (4 if the start is exactly 2 s).
@@ -654,14 +656,14 @@ def test_short_udp_run_delivers_reports(short_raw):
 
 def test_ns2_collision_rule_loses_frames_that_ns3s_rule_keeps(short_raw):
     # The same short run under both rules: NS-2's counts its collisions and drops more.
-    ns2 = STUDY.analyse(short_raw, STUDY.validate(SHORT))["summary"].iloc[0]
+    ns2 = STUDY.analyse(short_raw, STUDY.parameters.validate(SHORT))["summary"].iloc[0]
     ns3 = STUDY.simulate(dict(SHORT, reception_model="ns3"), seed=1, run=1)["summary"].iloc[0]
     assert ns2["ns2_collisions"] > 0 and ns3["ns2_collisions"] == 0
     assert ns2["dropped_packets"] > ns3["dropped_packets"]
 
 
 def test_same_seed_and_run_give_identical_results(short_raw):
-    again = STUDY.run(STUDY.validate(SHORT), 1, 1)
+    again = STUDY.run(STUDY.parameters.validate(SHORT), 1, 1)
     for name in ("counts", "energy", "packets", "states", "agent"):
         assert again[name].equals(short_raw[name]), name
     assert again["performance"]["events"].equals(short_raw["performance"]["events"])

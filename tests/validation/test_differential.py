@@ -20,7 +20,7 @@ QUICK = {s.name: s for s in stacks.quick_scenarios()}
 
 @pytest.fixture(scope="module")
 def results():
-    table, traces = differences.validate(QUICK.values(), keep_traces=True)
+    table, traces = differences.validation_table(QUICK.values(), keep_traces=True)
     return table.set_index("scenario"), traces
 
 

@@ -37,7 +37,7 @@ def test_the_study_table_is_the_validate_table(tmp_path, monkeypatch):
     monkeypatch.setenv("TRANSPORTLAB_RESULTS_CACHE", str(tmp_path))
     results = Results("sctp_validation", quick=True, progress=False)
     table = results.table("validation")
-    expected, _ = differences.validate(stacks.quick_scenarios())
+    expected, _ = differences.validation_table(stacks.quick_scenarios())
     assert list(table["scenario"]) == list(expected["scenario"])
     shared = [c for c in expected.columns if c in table.columns]
     pd.testing.assert_frame_equal(table[shared].reset_index(drop=True), expected[shared])

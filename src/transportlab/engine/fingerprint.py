@@ -3,8 +3,10 @@
 A cached simulation result is valid as long as the code that produced it has not
 changed. That code is the study's run step (``Study.run``), every transportlab
 module it imports, directly or through other transportlab modules (found by
-reading their ``import`` statements, also those inside functions), the native
-library ``libtransportlab.so`` and the ``ns3`` wheel. Analysis code (metrics,
+reading their ``import`` statements, also those inside functions), and what the
+study's :class:`~transportlab.engine.runtime.Runtime` names: compiled code (for ns-3
+studies the native library ``libtransportlab.so`` and its programs) and package
+versions (the ``ns3`` wheel). Analysis code (metrics,
 statistics, comparisons, figures) is deliberately outside: a study's analysis
 module is not imported by its run step, so changing a metric never costs a
 simulation.
@@ -20,13 +22,14 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
-import importlib.metadata
 import sys
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-__all__ = ["code_fingerprint", "module_closure", "ns3_version", "package_root"]
+from transportlab.engine.runtime import PYTHON, Runtime
+
+__all__ = ["code_fingerprint", "file_digest", "module_closure", "package_root"]
 
 PACKAGE = "transportlab"
 
@@ -132,31 +135,6 @@ def file_digest(path: Path) -> str:
     return _cached_digest(str(path), stat.st_size, stat.st_mtime_ns)
 
 
-def native_library() -> Path | None:
-    """``libtransportlab.so`` of this installation, or None if it is not built."""
-    from transportlab.ns3 import native as _native  # noqa: PLC0415 - a file lookup, no ns-3 import
-
-    try:
-        return _native.native_dir() / "lib" / _native.LIBRARY_NAME
-    except _native.NativeLibraryNotFoundError:
-        return None
-
-
-def native_programs() -> list[Path]:
-    """Programs of the native build a run step may call (``<native>/bin``, e.g. the
-    usrsctp oracle), sorted; empty if there are none."""
-    library = native_library()
-    folder = library.parent.parent / "bin" if library else None
-    return sorted(p for p in folder.iterdir() if p.is_file()) if folder and folder.is_dir() else []
-
-
-def ns3_version() -> str:
-    try:
-        return importlib.metadata.version("ns3")
-    except importlib.metadata.PackageNotFoundError:
-        return "missing"
-
-
 def _module_of(function: Callable) -> str:
     name = getattr(function, "__module__", None)
     if not name or name not in sys.modules:
@@ -165,13 +143,13 @@ def _module_of(function: Callable) -> str:
 
 
 def code_fingerprint(
-    run: Callable | str, root: Path | None = None, native: Path | None | bool = True
+    run: Callable | str, root: Path | None = None, runtime: Runtime = PYTHON
 ) -> str:
     """SHA-256 over the code behind ``run`` (a function or a module name).
 
-    Covers every module of :func:`module_closure` (name and content), the native
-    library and programs (``native=True``: this installation's; a path to a library;
-    ``False``: none) and the ``ns3`` wheel version.
+    Covers every module of :func:`module_closure` (name and content), then the compiled
+    code and the versions ``runtime`` names (:class:`~transportlab.engine.runtime.Runtime`;
+    the default, a pure Python run step, names none).
     """
     module = run if isinstance(run, str) else _module_of(run)
     root = root or package_root()
@@ -188,11 +166,9 @@ def code_fingerprint(
         start = sorted(_imports(path, root, own=module))
     for name, path in module_closure(start, root).items():
         digest.update(f"{name}={file_digest(path)};".encode())
-    library = native_library() if native is True else (native or None)
-    digest.update(
-        f"native={file_digest(library) if library and library.is_file() else 'missing'};".encode()
-    )
-    for program in native_programs() if native is True else []:
-        digest.update(f"bin/{program.name}={file_digest(program)};".encode())
-    digest.update(f"ns3={ns3_version()};".encode())
+    for label, path in runtime.code_files():
+        content = file_digest(path) if path is not None and path.is_file() else "missing"
+        digest.update(f"{label}={content};".encode())
+    for package, version in runtime.versions().items():
+        digest.update(f"{package}={version};".encode())
     return digest.hexdigest()

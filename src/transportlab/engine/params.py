@@ -153,11 +153,18 @@ class ParameterSpace:
             for p in self.params.values()
         }
 
-    def validate(self, values: Mapping[str, Any], quick: bool = False) -> dict[str, Any]:
-        """Complete ``values`` with defaults and check everything.
+    def validate(
+        self,
+        values: Mapping[str, Any],
+        quick: bool = False,
+        base: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Complete ``values`` and check them, and the relations between all parameters.
 
-        Raises :class:`ParameterError` listing every unknown name (with the
-        closest known one), wrong type and impossible value.
+        ``values`` complete ``base``, a result of this method (by default the defaults,
+        or the quick-mode values with ``quick``; both are checked when declared), so
+        only ``values`` are checked again. Raises :class:`ParameterError` listing every
+        unknown name (with the closest known one), wrong type and impossible value.
         """
         problems = []
         for name in values:
@@ -165,7 +172,7 @@ class ParameterSpace:
                 close = difflib.get_close_matches(name, list(self.params), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 problems.append(f"unknown parameter {name!r}{hint}")
-        result = self.defaults(quick)
+        result = self.defaults(quick) if base is None else dict(base)
         for name, value in values.items():
             if name in self.params:
                 param = self.params[name]

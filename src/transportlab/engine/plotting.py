@@ -16,7 +16,9 @@ confidence interval of a non-negative quantity is drawn below zero.
   lower end clipped at zero for non-negative quantities (:data:`CI_CLIPPED`
   says so in a legend or title).
 * :func:`save` — PNG and SVG side by side, each written atomically
-  (:func:`transportlab.engine.files.atomic_write_with`).
+  (:func:`transportlab.engine.files.atomic_write_with`); :func:`save_figure` — a
+  study's figure where ``transportlab reproduce``, the notebooks and the README expect
+  it, stating how many runs stand behind it.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from transportlab.engine.files import atomic_write_with
+from transportlab.engine.paths import figures_dir
 
 __all__ = [
     "CI_CLIPPED",
@@ -42,6 +45,7 @@ __all__ = [
     "errorbar",
     "protocol_of",
     "save",
+    "save_figure",
     "styles",
     "subplots",
     "use_theme",
@@ -242,3 +246,24 @@ def save(fig, png: str | Path, formats: Sequence[str] = ("png", "svg")) -> list[
 
         written.append(atomic_write_with(target, write))
     return written
+
+
+def save_figure(fig, study: str, name: str, quick: bool = False, n_runs: int | None = None) -> Path:
+    """Write ``fig`` to ``figures[/quick]/<study>/<name>.png`` and ``.svg``, atomically.
+
+    ``n_runs`` (how many simulation runs stand behind the figure) is written into
+    the figure's footer when given; every published figure states it. Saving twice
+    does not add a second footer.
+    """
+    target = figures_dir(study, quick) / f"{name}.png"
+    if n_runs is not None:
+        label = f"n = {n_runs} run{'s' if n_runs != 1 else ''}"
+        footer = getattr(fig, "_transportlab_footer", None)
+        if footer is None:
+            fig._transportlab_footer = fig.text(
+                0.99, 0.005, label, ha="right", va="bottom", fontsize=7, color="0.35"
+            )
+        else:
+            footer.set_text(label)
+    save(fig, target)
+    return target

@@ -1,13 +1,16 @@
 """Reproducing a study: its experiments, comparison, result tables and figures.
 
-:class:`Results` is what a notebook and ``transportlab reproduce`` share. It runs a
-study's experiments on first use (through :mod:`transportlab.engine.sweep`: cached raw
-tables, analysed on every load) and computes the comparison with the published
-values, the result tables and the figures with the functions the study declares
-in its :class:`~transportlab.engine.study.Reproduction`. Both paths call the same
-functions on the same cached simulations, so they write the same files::
+:class:`Results` is what a notebook and ``transportlab reproduce`` share. It plans a
+study's experiments once, when it is made (every point checked, every task with its
+cache key: :mod:`transportlab.engine.plan`), runs each on first use (through
+:mod:`transportlab.engine.execute`: cached raw tables, analysed on every load) and
+computes the comparison with the published values, the result tables and the figures
+with the functions the study declares in its
+:class:`~transportlab.engine.study.Reproduction`. Both paths call the same functions on
+the same cached simulations, so they write the same files::
 
-    results = Results("bottleneck_example", quick=True)
+    results = Results(STUDY, quick=True)
+    results.plan()                      # the tasks of every experiment (no simulation)
     results["main"]["summary"]          # analysed tables of experiment "main"
     results.comparison()                # the rows of comparison.csv
     results.figure("goodput_delay")     # builds, saves (stating n runs) and returns it
@@ -19,56 +22,47 @@ each written to a temporary file and renamed when complete.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from transportlab.engine import paths
+from transportlab.engine import execute, paths
 from transportlab.engine.files import check_writable_folder, write_csv
-from transportlab.engine.study import Experiment, Study
+from transportlab.engine.plan import Task, plan
+from transportlab.engine.plotting import save_figure
+from transportlab.engine.study import Experiment, Study, require_study
+from transportlab.engine.verdicts import write_comparison
 
 __all__ = [
     "ExperimentUnavailableError",
     "Results",
-    "collect_summary",
     "committed_comparison",
     "committed_table",
-    "summary_counts",
-    "write_summary",
 ]
-
-SUMMARY_COLUMNS = [
-    "study", "source", "protocol", "metric", "row", "unit", "published", "reproduced",
-    "n_runs", "ratio", "verdict",
-]  # fmt: skip
 
 
 class ExperimentUnavailableError(RuntimeError):
     """The experiment needs something this build lacks (e.g. the SCTP model)."""
 
 
-def _study(study: str | Study) -> Study:
-    if isinstance(study, Study):
-        return study
-    from transportlab.studies import get  # noqa: PLC0415
-
-    return get(study)
-
-
 class Results:
-    """The analysed results of one study's experiments, computed when first asked for.
+    """The analysed results of one study's experiments, planned at once, computed when first
+    asked for.
 
-    ``params`` override the study's defaults for every experiment (validated here,
-    before anything runs); ``runs`` overrides every experiment's number of
-    replications; ``scheduler`` is as in :func:`transportlab.engine.sweep.run`.
+    ``params`` override the study's defaults for every experiment; ``runs`` overrides
+    every experiment's number of replications; ``scheduler`` is as in
+    :func:`transportlab.engine.execute.run_tasks` (``None``: serial in quick mode, a
+    local cluster otherwise). Making a ``Results`` checks everything before anything
+    runs: the overrides (validated once), every point of every experiment this build
+    can run, and that no override names a parameter an experiment sets itself. The
+    plan it makes (:meth:`plan`) is the one the experiments then run.
     """
 
     def __init__(
         self,
-        study: str | Study,
+        study: Study,
         *,
         quick: bool = False,
         params: Mapping[str, Any] | None = None,
@@ -78,24 +72,25 @@ class Results:
         force: bool = False,
         progress: bool = True,
     ) -> None:
-        from transportlab.engine import sweep  # noqa: PLC0415
-
-        self.study = _study(study)
+        self.study = require_study(study)
         if not isinstance(quick, bool):
             raise TypeError(f"quick must be True or False, got {quick!r}")
         if runs is not None and (isinstance(runs, bool) or not isinstance(runs, int) or runs < 1):
             raise ValueError(f"runs must be an int >= 1 or None, got {runs!r}")
         self.quick = quick
-        self.params = self.study.validate(dict(params or {}), quick=quick)
         self.overrides = dict(params or {})
+        self.params = self.study.parameters.validate(self.overrides, quick=quick)
         self.runs_override = runs
-        self.scheduler = sweep.check_scheduler(scheduler)
+        self.scheduler = execute.check_scheduler(scheduler)
         self.seed = seed
         self.force = force
         self.progress = progress
         self._tables: dict[str, dict[str, pd.DataFrame]] = {}
-        for experiment in self.study.reproduction.experiments:
-            self._validate_points(experiment)
+        self._points: dict[str, list[dict[str, Any]]] = {}
+        self._plan: dict[str, list[Task]] = {}
+        for experiment in self.experiments:
+            if experiment.is_available():
+                self._plan_experiment(experiment)
 
     # ------------------------------------------------------------------ experiments
 
@@ -116,14 +111,12 @@ class Results:
 
     def points(self, name: str) -> list[dict[str, Any]]:
         """The complete parameter dicts of experiment ``name``."""
-        points = self.experiment(name).point_list(dict(self.params), self.quick)
-        return [dict(self.params, **point) for point in points]
+        if name not in self._points:
+            points = self.experiment(name).point_list(dict(self.params), self.quick)
+            self._points[name] = [dict(self.params, **point) for point in points]
+        return [dict(point) for point in self._points[name]]
 
-    def _validate_points(self, experiment: Experiment) -> None:
-        from transportlab.engine import sweep  # noqa: PLC0415
-
-        if not experiment.is_available():
-            return
+    def _plan_experiment(self, experiment: Experiment) -> None:
         points = experiment.point_list(dict(self.params), self.quick)
         # An override of a parameter the experiment sets itself would be silently ignored
         # (or, if it won, would collapse the experiment's axes): refuse it.
@@ -133,39 +126,29 @@ class Results:
                 f"{self.study.name}: experiment {experiment.name!r} sets {', '.join(fixed)} "
                 "itself; run other values with `transportlab sweep`"
             )
-        complete = [dict(self.params, **point) for point in points]
-        sweep.plan(self.study, complete, runs=1, quick=self.quick)
+        self._points[experiment.name] = [dict(self.params, **point) for point in points]
+        # The points complete the validated overrides: only their own values are checked.
+        self._plan[experiment.name] = plan(
+            self.study, points, runs=self.runs(experiment.name), seed=self.seed,
+            quick=self.quick, base=self.params,
+        )  # fmt: skip
 
-    def plan(self) -> dict[str, list]:
-        """The tasks of every available experiment (for progress and dry runs)."""
-        from transportlab.engine import sweep  # noqa: PLC0415
-
-        return {
-            e.name: sweep.plan(
-                self.study, self.points(e.name), runs=self.runs(e.name), seed=self.seed,
-                quick=self.quick,
-            )
-            for e in self.experiments
-            if e.is_available()
-        }  # fmt: skip
+    def plan(self) -> dict[str, list[Task]]:
+        """The tasks of every available experiment (made once, with this ``Results``)."""
+        return {name: list(tasks) for name, tasks in self._plan.items()}
 
     def __getitem__(self, name: str) -> dict[str, pd.DataFrame]:
         """The analysed tables of experiment ``name`` (runs what is not cached)."""
-        from transportlab.engine import sweep  # noqa: PLC0415
-
         if name not in self._tables:
-            experiment = self.experiment(name)
-            if not experiment.is_available():
+            self.experiment(name)  # an unknown name: KeyError listing the experiments
+            if name not in self._plan:
                 raise ExperimentUnavailableError(
                     f"{self.study.name}/{name} needs what this build lacks (e.g. the SCTP model)"
                 )
-            self._tables[name] = sweep.run(
+            self._tables[name] = execute.run_tasks(
                 self.study,
-                self.points(name),
-                runs=self.runs(name),
-                seed=self.seed,
-                quick=self.quick,
-                scheduler=self.scheduler,
+                self._plan[name],
+                scheduler=execute.default_scheduler(self.scheduler, self.quick),
                 force=self.force,
                 progress=f"{self.study.name}/{name}" if self.progress else False,
             )
@@ -205,8 +188,6 @@ class Results:
 
     def figure(self, name: str, save: bool = True):
         """Build figure ``name``; with ``save``, write it (stating its runs) first."""
-        from transportlab.engine.figures import save_figure  # noqa: PLC0415
-
         figures = self.study.reproduction.figures
         if name not in figures:
             raise KeyError(
@@ -219,11 +200,8 @@ class Results:
 
     def write_comparison(self, comparison: pd.DataFrame | None = None) -> Path:
         """Write ``comparison.csv`` (and the tolerance it used) atomically."""
-        from transportlab.engine.published import write_comparison  # noqa: PLC0415
-
         comparison = self.comparison() if comparison is None else comparison
-        write_comparison(self.study.name, comparison, self.quick)
-        return self.results_dir() / "comparison.csv"
+        return write_comparison(self.study, comparison, self.quick)
 
     def write_table(self, name: str, table: pd.DataFrame | None = None) -> Path:
         table = self.table(name) if table is None else table
@@ -283,78 +261,6 @@ def _unless_unavailable(build):
         return None
 
 
-# ---------------------------------------------------------------------- summary
-
-
-def collect_summary(quick: bool) -> pd.DataFrame:
-    """Every registered study's ``comparison.csv`` (quick or full mode) in one table."""
-    from transportlab.studies import names  # noqa: PLC0415
-
-    frames = []
-    for name in names():
-        path = paths.results_dir(name, quick) / "comparison.csv"
-        if path.is_file():
-            frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
-            if "study" not in frame:
-                frame.insert(0, "study", name)
-            frames.append(frame)
-    if not frames:
-        return pd.DataFrame(columns=SUMMARY_COLUMNS)
-    return pd.concat(frames, ignore_index=True)
-
-
-def summary_counts(summary: pd.DataFrame) -> pd.DataFrame:
-    """Verdict counts per study and over all studies (the row ``all``).
-
-    One column per label of :data:`transportlab.engine.published.VERDICTS` (zeros kept, so
-    every table has the same columns), then any other label a study's own comparison
-    uses, then ``total``.
-    """
-    from transportlab.engine.published import VERDICTS  # noqa: PLC0415
-
-    labels = list(VERDICTS)
-    if "verdict" in summary and len(summary):
-        labels += sorted(set(summary["verdict"].dropna()) - set(VERDICTS))
-        counts = summary.groupby("study")["verdict"].value_counts().unstack(fill_value=0)
-        counts = counts.reindex(columns=labels, fill_value=0)
-    else:
-        counts = pd.DataFrame(columns=labels, dtype=int)
-    counts.loc["all"] = counts.sum()
-    counts["total"] = counts[labels].sum(axis=1)
-    counts.index.name = "study"
-    counts.columns.name = None
-    return counts.astype(int).reset_index()
-
-
-def write_summary(summary: pd.DataFrame, quick: bool) -> Path:
-    """Write ``summary.csv`` (every comparison row) and ``summary-counts.csv``
-    (:func:`summary_counts`) into the results folder; returns the first."""
-    folder = paths.results_dir(quick=quick)
-    write_csv(summary_counts(summary), folder / "summary-counts.csv")
-    return write_csv(summary, folder / "summary.csv")
-
-
-def _format_number(value: object) -> str:
-    """A number to four significant digits; a published value as printed ("~7", ">3")."""
-    if isinstance(value, str):
-        return value
-    if value is None or (isinstance(value, float) and math.isnan(value)) or pd.isna(value):
-        return ""
-    return f"{value:.4g}"
-
-
-def format_summary(summary: pd.DataFrame) -> str:
-    if summary.empty:
-        return "no comparison rows"
-    shown = summary[[c for c in SUMMARY_COLUMNS if c in summary.columns]].copy()
-    for column in ("published", "reproduced", "ratio"):
-        if column in shown:
-            shown[column] = shown[column].map(_format_number)
-    counts = summary_counts(summary)
-    counts = counts.loc[:, (counts != 0).any() | counts.columns.isin(["study", "total"])]
-    return shown.to_string(index=False) + "\n\n" + counts.to_string(index=False)
-
-
 # ---------------------------------------------------------------------- committed results
 
 
@@ -364,10 +270,11 @@ def committed_table(study: str | Study, name: str = "comparison") -> pd.DataFram
     Notebooks run in quick mode for tests and CI (few runs: a check of the pipeline,
     not a result); the numbers and verdicts a study reports are those of full mode,
     which ``transportlab reproduce`` writes and the repository commits. This reads
-    them without running anything. Raises ``FileNotFoundError`` (with the command
-    that writes the file) when the study has no committed full-mode table ``name``.
+    them without running anything. ``study``: a study or its name (the folder under
+    ``data/results``). Raises ``FileNotFoundError`` (with the command that writes the
+    file) when the study has no committed full-mode table ``name``.
     """
-    study_name = _study(study).name
+    study_name = study.name if isinstance(study, Study) else str(study)
     path = paths.results_dir(study_name, quick=False) / f"{name}.csv"
     if not path.is_file():
         raise FileNotFoundError(

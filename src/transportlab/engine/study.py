@@ -7,8 +7,9 @@ and split into steps that are cached differently:
     builds the ns-3 scenario for one point and one replication (ns-3 RngRun), runs
     it, and returns *raw* tables (per-packet records, counters, time series). It
     lives in ``studies/<name>/scenario.py`` and imports nothing that analyses.
-    Its results are cached (:mod:`transportlab.engine.sweep`); the cache key covers its
-    code (:mod:`transportlab.engine.fingerprint`), the parameters, seed and run.
+    Its results are cached (:mod:`transportlab.engine.cache`); the cache key covers its
+    code (:mod:`transportlab.engine.fingerprint` and the study's
+    :class:`~transportlab.engine.runtime.Runtime`), the parameters, seed and run.
 ``analyse(raw, params) -> dict[str, DataFrame]``
     turns the raw tables of one replication into result tables (metrics). It lives
     in ``studies/<name>/analysis.py`` and is never cached: a metric change costs no
@@ -26,23 +27,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
 
 from transportlab.engine.params import ParameterSpace
+from transportlab.engine.runtime import PYTHON, Runtime
 
-if TYPE_CHECKING:
-    from transportlab.engine.results import Results
-
-__all__ = ["Experiment", "FigureFn", "Reproduction", "Study"]
+__all__ = ["Experiment", "FigureFn", "Reproduction", "Study", "require_study"]
 
 RunFn = Callable[[Mapping[str, Any], int, int], dict[str, pd.DataFrame]]
 AnalyseFn = Callable[[Mapping[str, pd.DataFrame], Mapping[str, Any]], dict[str, pd.DataFrame]]
 PointsFn = Callable[[Mapping[str, Any]], list[dict[str, Any]]]
+# A figure or table function takes the study's :class:`transportlab.engine.results.Results`
+# (which imports this module, so it is not named here).
 #: ``figure(results) -> (matplotlib Figure, number of runs behind it)``
-FigureFn = Callable[["Results"], tuple[Any, int]]
-TableFn = Callable[["Results"], pd.DataFrame]
+FigureFn = Callable[[Any], tuple[Any, int]]
+TableFn = Callable[[Any], pd.DataFrame]
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ class Reproduction:
     """What ``transportlab reproduce`` computes and writes for one study.
 
     ``comparison(results)`` returns the rows of ``comparison.csv`` (the columns of
-    :data:`transportlab.engine.published.COMPARISON_COLUMNS`); ``tables`` are further
+    :data:`transportlab.engine.verdicts.COMPARISON_COLUMNS`); ``tables`` are further
     result tables written as ``<name>.csv`` beside it; ``figures`` are written as
     ``figures[/quick]/<study>/<name>.png``. Each function only reads
     ``results[experiment]`` (analysed tables) and computes.
@@ -131,7 +132,8 @@ class Study:
 
     ``output_parameters`` name parameters whose non-empty value makes a run write
     files (e.g. ``pcap_prefix``): such a point always runs, since a cached result
-    would write nothing.
+    would write nothing. ``runtime`` says what the run step needs beyond Python
+    (``transportlab.ns3.runtime.NS3`` for an ns-3 scenario; :mod:`transportlab.engine.runtime`).
     """
 
     name: str
@@ -145,14 +147,12 @@ class Study:
     description: str = ""
     tags: tuple[str, ...] = ()
     output_parameters: tuple[str, ...] = ()
+    runtime: Runtime = PYTHON
 
     def __post_init__(self) -> None:
         unknown = [n for n in self.output_parameters if n not in self.parameters]
         if unknown:
             raise ValueError(f"study {self.name!r}: output parameters {unknown} are not declared")
-
-    def validate(self, values: Mapping[str, Any], quick: bool = False) -> dict[str, Any]:
-        return self.parameters.validate(values, quick=quick)
 
     def writes_files(self, params: Mapping[str, Any]) -> bool:
         """Whether a run of ``params`` writes files (then it is never served from the cache)."""
@@ -160,5 +160,21 @@ class Study:
 
     def simulate(self, params: Mapping[str, Any], seed: int = 1, run: int = 1):
         """Run and analyse one replication in this process (no cache): analysed tables."""
-        params = self.validate(params)
+        params = self.parameters.validate(params)
         return self.analyse(self.run(params, seed, run), params)
+
+
+def require_study(value: Any) -> Study:
+    """``value`` if it is a :class:`Study`; a clear error otherwise.
+
+    The engine takes study objects; names are looked up where people type them (the
+    command line, notebooks: ``transportlab.studies.get(name)``).
+    """
+    if isinstance(value, Study):
+        return value
+    hint = (
+        f"; look a name up with transportlab.studies.get({value!r})"
+        if isinstance(value, str)
+        else ""
+    )
+    raise TypeError(f"expected a Study, got {type(value).__name__} {value!r}{hint}")

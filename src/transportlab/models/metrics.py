@@ -588,7 +588,7 @@ def awk_table_averages(
     Metrics ``awk_throughput`` (kbps), ``awk_jitter`` (ms) and ``awk_delay`` (s,
     as the script prints it; the seed tables show it in ms), named as in
     ``data/published/wired_best_effort.csv`` so the frame can go to
-    :func:`transportlab.engine.published.compare` once ``protocol`` and ``row`` are added.
+    :func:`transportlab.engine.verdicts.compare` once ``protocol`` and ``row`` are added.
     """
     series = {
         "awk_throughput": awk_throughput_series(

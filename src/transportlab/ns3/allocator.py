@@ -8,7 +8,7 @@ does the same work faster; preloading it changes no simulated result (the benchm
 
 The library can only be chosen when a process starts (``LD_PRELOAD``), so it applies to
 the processes transportlab starts itself: the workers of the local Dask cluster
-(:func:`transportlab.engine.sweep.local_cluster`) and the benchmark's children. An in-process
+(:mod:`transportlab.ns3.runtime`) and the benchmark's children. An in-process
 run (``scheduler="serial"``, quick mode) keeps the allocator of the Python that runs it.
 
 ``TRANSPORTLAB_ALLOCATOR`` chooses: unset or ``jemalloc`` (the default: jemalloc if it is

@@ -23,7 +23,7 @@ them through the wheel's own loader (``from ns import ns``), what a user explori
 ns-3 expects. ``studies`` loads only :data:`STUDY_MODULES`, the modules this project's
 studies use, with their own smaller PCH: ~45 MB less memory per process and half the
 import time; the local Dask cluster's simulation workers run so
-(:func:`transportlab.engine.sweep.local_cluster`). A comma-separated list of module names
+(:mod:`transportlab.ns3.runtime`). A comma-separated list of module names
 loads those and the modules they link.
 """
 

@@ -24,6 +24,7 @@ comparison, a table and the figure).
 """
 
 from transportlab.engine.study import Study
+from transportlab.ns3.runtime import NS3
 from transportlab.studies.bottleneck_example.analysis import analyse
 from transportlab.studies.bottleneck_example.parameters import PARAMETERS
 from transportlab.studies.bottleneck_example.reproduction import REPRODUCTION
@@ -41,4 +42,5 @@ STUDY = Study(
     description="Two hosts and a router; checks delay and throughput against hand-computed "
     "values. Shows the whole path: notebook, sweep, papermill, figure, nbval.",
     tags=("example", "tcp", "udp"),
+    runtime=NS3,
 )

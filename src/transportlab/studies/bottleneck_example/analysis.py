@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.engine.published import COMPARISON_COLUMNS
 from transportlab.engine.stats import confidence_interval
+from transportlab.engine.verdicts import COMPARISON_COLUMNS
 from transportlab.models import metrics
 from transportlab.studies.bottleneck_example.parameters import (
     SINK_PORT,

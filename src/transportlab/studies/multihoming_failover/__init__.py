@@ -26,6 +26,7 @@ seed 002, result tables and figures).
 """
 
 from transportlab.engine.study import Study
+from transportlab.ns3.runtime import NS3
 from transportlab.studies.multihoming_failover.analysis import analyse
 from transportlab.studies.multihoming_failover.parameters import PARAMETERS
 from transportlab.studies.multihoming_failover.reproduction import REPRODUCTION
@@ -44,4 +45,5 @@ STUDY = Study(
     "(Brennan et al.: single vs multi-homed under 15 % loss); PR-SCTP lifetime and k-rtx "
     "for a voice-like flow against full reliability and UDP.",
     tags=("sctp", "multihoming", "pr-sctp"),
+    runtime=NS3,
 )

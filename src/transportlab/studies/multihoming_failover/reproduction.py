@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.engine import plotting, published, stats
+from transportlab.engine import plotting, stats, verdicts
 from transportlab.engine.study import Experiment, Reproduction
-from transportlab.ns3.helpers import sctp_available
+from transportlab.ns3.capabilities import sctp_available
 from transportlab.studies.multihoming_failover import analysis
 from transportlab.studies.multihoming_failover.parameters import DELAY_BUDGET, PF_OFF
 
@@ -221,7 +221,7 @@ def comparison(results) -> pd.DataFrame:
     (``first_loss_s``, single-homed), ``transmission_stall`` the delivery gap that loss
     caused (``first_loss_stall_s``), not the longest gap of the run. SCTP-PF (2016) did
     not exist in 2001: its runs are shown beside, not compared. Mean and 95 % CI over the
-    runs (:func:`transportlab.engine.published.compare`).
+    runs (:func:`transportlab.engine.verdicts.compare`).
     """
     rows = []
     for _, r in results["lossy"]["summary"].iterrows():
@@ -233,7 +233,7 @@ def comparison(results) -> pd.DataFrame:
         if r["homing"] == "single":
             rows.append((protocol, "first_loss_time", row, "s", r["first_loss_s"]))
     reproduced = pd.DataFrame(rows, columns=["protocol", "metric", "row", "unit", "value"])
-    return published.compare(STUDY_NAME, reproduced, write=False)
+    return verdicts.compare(results.study, reproduced)
 
 
 # --------------------------------------------------------------------------- tables

@@ -14,6 +14,7 @@ sets, the table, the figures).
 """
 
 from transportlab.engine.study import Study
+from transportlab.ns3.runtime import NS3
 from transportlab.studies.sctp_validation.analysis import analyse
 from transportlab.studies.sctp_validation.parameters import PARAMETERS
 from transportlab.studies.sctp_validation.reproduction import REPRODUCTION
@@ -31,4 +32,5 @@ STUDY = Study(
     description="Differential validation: each scenario on usrsctp (FreeBSD's stack) and on "
     "the ns-3 model, every difference named with its RFC section.",
     tags=("sctp", "validation"),
+    runtime=NS3,
 )

@@ -11,14 +11,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from transportlab.engine.params import Param, ParameterSpace
 from transportlab.studies.sctp_validation.stacks import (
     COMPLETION_TOLERANCE,
     DIFFERENCE_NAMES,
     Scenario,
     Trace,
-    full_scenarios,
-    quick_scenarios,
     run_traces,
 )
 
@@ -51,7 +48,7 @@ def cwnd_difference(a: Trace, b: Trace, points: int = 2000) -> float:
     return float(np.nanmean(np.abs(vb - va)) / np.nanmean(va))
 
 
-def compare(oracle: Trace, model: Trace) -> dict:
+def compare_traces(oracle: Trace, model: Trace) -> dict:
     """Completion time, retransmissions by kind, T3 timeouts and cwnd difference of a pair."""
     ro, rm = oracle.retransmissions(), model.retransmissions()
     rel = (model.completion_s - oracle.completion_s) / oracle.completion_s
@@ -421,9 +418,9 @@ def compare_scenario(sc: Scenario, seed: int = 1) -> tuple[dict, dict[str, Trace
 
 
 def summarise_scenario(sc: Scenario, traces: Mapping[str, Trace]) -> dict:
-    """One summary row from the four traces of a scenario (:func:`validate`'s columns)."""
-    plain = compare(traces["usrsctp"], traces["ns3"])
-    aligned = compare(traces["usrsctp_aligned"], traces["ns3_aligned"])
+    """One summary row from the four traces of a scenario (:func:`validation_table`'s columns)."""
+    plain = compare_traces(traces["usrsctp"], traces["ns3"])
+    aligned = compare_traces(traces["usrsctp_aligned"], traces["ns3_aligned"])
     seen = evidence(traces["usrsctp"], traces["ns3"])
     seen_aligned = evidence(traces["usrsctp_aligned"], traces["ns3_aligned"])
     row = {
@@ -463,7 +460,7 @@ def summarise_scenario(sc: Scenario, traces: Mapping[str, Trace]) -> dict:
     return row
 
 
-def validate(scenarios: Iterable[Scenario], seed: int = 1, keep_traces: bool = False):
+def validation_table(scenarios: Iterable[Scenario], seed: int = 1, keep_traces: bool = False):
     """Run every scenario (:func:`compare_scenario`); a table with one row per scenario.
 
     ``verdict``: ``agrees`` (completion within 10 % of usrsctp with both stacks at their
@@ -481,24 +478,6 @@ def validate(scenarios: Iterable[Scenario], seed: int = 1, keep_traces: bool = F
 
 
 # ---------------------------------------------------------------- notebook helpers
-
-#: The notebook's parameters (notebook 06; the study registry can reuse them).
-PARAMETERS = ParameterSpace(
-    Param(
-        "scenario_set",
-        "full",
-        str,
-        "scenarios: quick (the dozen of the differential test suite) or full (48)",
-        choices=("quick", "full"),
-        quick="quick",
-    ),
-    Param("oracle_seed", 1, int, "seed of usrsctp's random bytes (tags, initial TSN)", minimum=0),
-)
-
-
-def scenarios_for(params: dict) -> list[Scenario]:
-    """The scenario set named by validated ``params``."""
-    return quick_scenarios() if params["scenario_set"] == "quick" else full_scenarios()
 
 
 def scenario_table(scenarios: Iterable[Scenario]) -> pd.DataFrame:
@@ -643,11 +622,3 @@ def plot_completion(table: pd.DataFrame):
         ax.grid(alpha=0.3, which="both")
     fig.tight_layout()
     return fig
-
-
-def simulate(params: dict, seed: int, run: int) -> dict[str, pd.DataFrame]:
-    """Study-style entry point (for a ``Study`` registration): the validation table of the
-    scenario set in ``params`` (both stacks are deterministic; ``run`` is unused, ``seed``
-    seeds usrsctp's random bytes)."""
-    table, _ = validate(scenarios_for(params), seed=seed)
-    return {"validation": table}

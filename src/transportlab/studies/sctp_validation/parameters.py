@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from transportlab.engine.params import Param, ParameterSpace
+from transportlab.studies.sctp_validation import stacks
 
 
 def _scenario_names() -> tuple[str, ...]:
-    from transportlab.studies.sctp_validation import stacks  # noqa: PLC0415 - pure Python, no ns-3
-
     names = [sc.name for sc in stacks.quick_scenarios() + stacks.full_scenarios()]
     return tuple(dict.fromkeys(names))
 

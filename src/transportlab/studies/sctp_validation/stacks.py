@@ -9,9 +9,9 @@ One :class:`Scenario` (link, transfer, losses, protocol knobs) runs on two stack
   same packets (by number, by TSN or by the same seeded hash) on the forward link.
 
 Both return a :class:`Trace` (pandas tables: cwnd/ssthresh/RTO series, DATA chunks sent with
-their kind new/fast/t3, drops) and :func:`compare` reduces a pair to completion times,
-retransmission counts by kind and the cwnd trajectory difference
-(:mod:`transportlab.studies.sctp_validation.differences`, analysis, outside the cache key).
+their kind new/fast/t3, drops); :func:`.differences.compare_traces` reduces a pair to
+completion times, retransmission counts by kind and the cwnd trajectory difference
+(analysis, outside the cache key).
 
 Pure Python at import time: ns-3 is loaded only by :func:`run_model`.
 """

@@ -42,6 +42,7 @@ figures), ``wire.py`` (the pcap of one call, decoded by tshark).
 """
 
 from transportlab.engine.study import Study
+from transportlab.ns3.runtime import NS3
 from transportlab.studies.sip_over_sctp.analysis import analyse
 from transportlab.studies.sip_over_sctp.parameters import PARAMETERS
 from transportlab.studies.sip_over_sctp.reproduction import REPRODUCTION
@@ -61,4 +62,5 @@ STUDY = Study(
     "blocking.",
     tags=("sip", "sctp", "tcp", "udp", "multistreaming"),
     output_parameters=("pcap_prefix",),
+    runtime=NS3,
 )

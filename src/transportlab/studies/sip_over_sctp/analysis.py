@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.engine import published
+from transportlab.engine import published, verdicts
 from transportlab.engine.stats import confidence_interval, summarise
 from transportlab.studies.sip_over_sctp.parameters import (
     FIRST_CALL_AT,
@@ -456,12 +456,12 @@ def crossover_loss_rate(summary: pd.DataFrame) -> float:
 TABLE_5_3 = "Table 5.3"
 
 
-def published_calls() -> pd.DataFrame:
+def published_calls(study) -> pd.DataFrame:
     """The seed's Table 5.3 (SIP call transactions under loss) from the published values.
 
     Index ``loss_rate`` (0.05 ... 0.30), one column per protocol (``udp``, ``sctp``).
     """
-    values = published.load(STUDY_NAME)
+    values = published.load(study)
     rows = values[(values["source"] == TABLE_5_3) & (values["metric"] == "sip_call_transactions")]
     loss = rows["row"].str.extract(r"packet loss (\d+)%")[0].astype(int) / 100
     table = (
@@ -490,7 +490,7 @@ SINGLE_SESSION_ROWS = (
 def reproduced_values(
     single: pd.DataFrame, multi: pd.DataFrame, protocols: list[str]
 ) -> pd.DataFrame:
-    """The reproduced rows (one per replication) for :func:`transportlab.engine.published.compare`.
+    """The reproduced rows (one per replication) for :func:`transportlab.engine.verdicts.compare`.
 
     ``single``: the single_session summary of the seed layout; ``multi``: the
     multi_session summary over protocol x loss rate. UDP and SCTP (the seed's
@@ -597,19 +597,19 @@ def relative_to_five_percent(summary: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def relative_rows(summary: pd.DataFrame, tolerance: float) -> pd.DataFrame:
+def relative_rows(study, summary: pd.DataFrame, tolerance: float) -> pd.DataFrame:
     """Comparison rows for the shape of Table 5.3: each count relative to the 5 % row.
 
     The published values are derived here from the seed's Table 5.3 (e.g. UDP at 30 %:
     20 / 70 = 0.286), not entered in ``data/published``: they are a reading of the
     table, not numbers the seed printed. Verdict: ``matches`` when the mean is within
     ``tolerance`` of the derived value, else ``differs`` (the ordering test of
-    :func:`transportlab.engine.published.compare` is left to the absolute rows).
+    :func:`transportlab.engine.verdicts.compare` is left to the absolute rows).
     """
     ours = relative_to_five_percent(summary)
-    seed = published_calls()
+    seed = published_calls(study)
     relative = relative_to_lowest_loss(seed)
-    source = published.load(STUDY_NAME)
+    source = published.load(study)
     seed_file = source[source["source"] == TABLE_5_3]["seed_file"].iloc[0]
     rows = []
     for _, row in ours.iterrows():
@@ -620,7 +620,7 @@ def relative_rows(summary: pd.DataFrame, tolerance: float) -> pd.DataFrame:
         base = int(seed.iloc[0][protocol])
         at_loss = int(seed.loc[loss, protocol])
         mean = float(row["mean"])
-        enough = row["n_runs"] >= published.MIN_RUNS
+        enough = row["n_runs"] >= verdicts.MIN_RUNS
         if not enough:
             verdict = "too-few-runs"
         elif abs(mean - value) <= tolerance * value:

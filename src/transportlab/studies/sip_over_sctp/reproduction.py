@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.engine import plotting, published
+from transportlab.engine import plotting, published, verdicts
 from transportlab.engine.study import Experiment, Reproduction
-from transportlab.ns3.helpers import sctp_available
+from transportlab.ns3.capabilities import sctp_available
 from transportlab.studies.sip_over_sctp import analysis
 from transportlab.studies.sip_over_sctp.parameters import (
     HOL_CONFIGS,
@@ -245,7 +245,7 @@ def calls_relative_table(results) -> pd.DataFrame:
     """Completed calls at each loss rate relative to the same run's count at 5 % (mean,
     95 % CI) per protocol, beside the seed's Table 5.3 relative to its 5 % row."""
     relative = analysis.relative_to_five_percent(results["calls_under_loss"]["summary"])
-    seed = analysis.relative_to_lowest_loss(analysis.published_calls())
+    seed = analysis.relative_to_lowest_loss(analysis.published_calls(results.study))
     relative["seed"] = [
         seed.loc[loss, p] if p in seed else np.nan
         for loss, p in zip(relative["loss_rate"], relative["protocol"], strict=True)
@@ -282,7 +282,7 @@ def calls_relative_figure(results):
 def sctp_udp_ratio(results) -> pd.DataFrame:
     """SCTP / UDP completed calls per loss rate, simulated and in the seed's Table 5.3."""
     ours = mean_calls(results)
-    seed = analysis.published_calls()
+    seed = analysis.published_calls(results.study)
     simulated = ours["sctp"] / ours["udp"] if "sctp" in ours else pd.Series(np.nan, ours.index)
     return pd.DataFrame(
         {
@@ -385,11 +385,11 @@ def comparison(results) -> pd.DataFrame:
     reproduced["deterministic"] = SINGLE_SESSION.deterministic & (
         reproduced["metric"] == "transaction_response_time"
     )
-    table = published.compare(analysis.STUDY_NAME, reproduced, write=False)
+    table = verdicts.compare(results.study, reproduced)
     table["marker"] = analysis.testbed_markers(table)
-    relative = analysis.relative_rows(multi, published.DEFAULT_TOLERANCE)
+    relative = analysis.relative_rows(results.study, multi, verdicts.DEFAULT_TOLERANCE)
     if len(relative):
-        relative["study"] = analysis.STUDY_NAME
+        relative["study"] = results.study.name
         relative["marker"] = ""
         table = pd.concat([table, relative[table.columns]], ignore_index=True)
     return table
@@ -421,7 +421,7 @@ def throughput_figure(results):
 def registration_processing_figure(results):
     """Registration time against processing time per message; the seed's 7 and 14 ms."""
     summary = results["registration_processing"]["summary"]
-    seed = published.load(analysis.STUDY_NAME)
+    seed = published.load(results.study)
     seed = seed[(seed["source"] == "Table 5.5") & (seed["row"] == "SIP registration")]
     fig, ax = plotting.subplots(figsize=(6.0, 3.6))
     style = plotting.styles(_protocols(results))
@@ -455,7 +455,7 @@ def calls_under_loss_figure(results):
     """Completed calls against loss (95 % CI); the seed's Table 5.3 and our curves scaled
     to its value at 5 %."""
     table = calls_under_loss_table(results)
-    seed = analysis.published_calls()
+    seed = analysis.published_calls(results.study)
     relative = analysis.relative_to_lowest_loss(mean_calls(results))
     window = results.params["window"]
     protocols = _protocols(results)

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from transportlab.engine import sweep
-from transportlab.ns3.helpers import sctp_available
+from transportlab.engine import execute
+from transportlab.ns3.capabilities import sctp_available
 from transportlab.studies.sip_over_sctp.parameters import FIRST_CALL_AT, REGISTER_AT
 
 HOST_A = "10.1.1.2"  # host A (user agent a1) in the testbed of .testbed
@@ -49,7 +49,7 @@ def capture(results, folder: str | Path, protocol: str = "sctp") -> Path:
         raise RuntimeError(f"the message_flow experiment has no {protocol} point to capture")
     point = dict(points[0], pcap_prefix=str(folder / "proxy"))
     # In this process (the pcap is written where the simulation runs), not cached.
-    sweep.run(
+    execute.run(
         results.study, [point], runs=1, seed=results.seed, quick=results.quick,
         scheduler="serial", cache=False, analyse=False, progress=False,
     )  # fmt: skip

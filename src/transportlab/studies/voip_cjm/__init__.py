@@ -41,6 +41,7 @@ figures).
 """
 
 from transportlab.engine.study import Study
+from transportlab.ns3.runtime import NS3
 from transportlab.studies.voip_cjm.analysis import analyse
 from transportlab.studies.voip_cjm.parameters import PARAMETERS, SEED_FILE
 from transportlab.studies.voip_cjm.reproduction import REPRODUCTION
@@ -60,4 +61,5 @@ STUDY = Study(
         "CJM, fixed and adaptive playout on the same arrivals; G.107 R and MOS."
     ),
     tags=("voip", "playout", "sctp", "tcp", "udp"),
+    runtime=NS3,
 )

@@ -16,10 +16,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.engine import plotting, published
-from transportlab.engine.published import compare
+from transportlab.engine import plotting, published, verdicts
 from transportlab.engine.study import Experiment, PointsFn, Reproduction
-from transportlab.ns3.helpers import pr_sctp_available, sctp_available
+from transportlab.ns3.capabilities import pr_sctp_available, sctp_available
 from transportlab.studies.voip_cjm import analysis
 
 STUDY_NAME = "voip_cjm"
@@ -235,7 +234,7 @@ def comparison(results) -> pd.DataFrame:
     One reproduced value per run, metric and published configuration (TCP, and SCTP
     ordered as the seed's SCTP): the frames delivered per second, the maximum one-way
     delay of any frame of any call and the RFC 3550 jitter (mean over calls), all of
-    the "arrival" playout (no buffer). :func:`transportlab.engine.published.compare` takes the
+    the "arrival" playout (no buffer). :func:`transportlab.engine.verdicts.compare` takes the
     mean and confidence interval over the runs and gives the verdict (5 % tolerance on
     the packet rate, 20 % otherwise).
     """
@@ -256,7 +255,7 @@ def comparison(results) -> pd.DataFrame:
                 }
             )
     reproduced = pd.DataFrame(rows, columns=["protocol", "metric", "row", "unit", "value"])
-    return compare(STUDY_NAME, reproduced, tolerance=TOLERANCE, write=False)
+    return verdicts.compare(results.study, reproduced, tolerance=TOLERANCE)
 
 
 # --------------------------------------------------------------------------- tables
@@ -493,10 +492,10 @@ def playout_tradeoff_figure(results):
     return fig, results.runs("playout_models")
 
 
-def _published_lines() -> dict[tuple[str, str], float]:
+def _published_lines(study) -> dict[tuple[str, str], float]:
     """The seed's TCP and SCTP numbers as (summary column, protocol) -> value, from
     data/published (a bound such as ``<=30`` as its number)."""
-    values = published.load(STUDY_NAME)
+    values = published.load(study)
     values = values[values["protocol"].isin(["TCP", "SCTP"])]
     return {
         (PUBLISHED_METRICS[r["metric"]][0], r["protocol"]): float(r["value"])
@@ -514,7 +513,7 @@ def load_figure(results):
     queue, since the cross traffic comes in bursts of 548-byte packets.
     """
     table = load_table(results)
-    seed_lines = _published_lines()
+    seed_lines = _published_lines(results.study)
     table["sweep"] = np.where(table["cross_mbps"] > 0, "cross traffic", "calls")
     metrics = (
         ("frames_per_s", "frames received per second"),

@@ -13,12 +13,8 @@ from typing import Any
 
 import pandas as pd
 
-from transportlab.ns3.helpers import (
-    SOCKET_FACTORIES,
-    pr_sctp_available,
-    remove_queue_discipline,
-    sctp_available,
-)
+from transportlab.ns3.capabilities import pr_sctp_available, sctp_available
+from transportlab.ns3.helpers import SOCKET_FACTORIES, remove_queue_discipline
 from transportlab.studies.voip_cjm import voice_gateways as voice
 from transportlab.studies.voip_cjm.parameters import (
     CALL_START_S,

@@ -47,6 +47,7 @@ summaries, comparison rows, descriptive tables; not cached), ``reproduction.py``
 """
 
 from transportlab.engine.study import Study
+from transportlab.ns3.runtime import NS3
 from transportlab.studies.wired_best_effort.analysis import (
     METRICS,
     TCP_DIFFERENCES,
@@ -91,4 +92,5 @@ STUDY = Study(
     ),
     tags=("wired", "sctp", "tcp", "udp", "ns2"),
     output_parameters=("pcap_prefix",),
+    runtime=NS3,
 )

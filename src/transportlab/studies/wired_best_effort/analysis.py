@@ -392,7 +392,7 @@ def per_pair_summary(
 
 
 def reproduced_values(flows: pd.DataFrame, delay: str = "printed") -> pd.DataFrame:
-    """The FTP pairs' AWK metrics per replication, for :func:`.published.compare`.
+    """The FTP pairs' AWK metrics per replication, for :func:`.verdicts.compare`.
 
     ``delay`` chooses what stands for the published "average delay": ``"printed"``
     (the delay script's output: an inter-arrival gap, in s) or ``"e2e"`` (the
@@ -530,25 +530,25 @@ def awk_throughput_by_pkt(
 # ----------------------------------------------------------------------------- published values
 
 
-def published_values() -> pd.DataFrame:
+def published_values(study) -> pd.DataFrame:
     """Every published number of seeds 000 and 004 (``data/published/wired_best_effort.csv``)."""
-    return published.load(STUDY_NAME)
+    return published.load(study)
 
 
 def _per_pair_rows(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[frame["row"].str.startswith("nodes")]
 
 
-def published_delay_means() -> pd.Series:
+def published_delay_means(study) -> pd.Series:
     """Mean published per-pair "average delay" per seed and protocol (ms)."""
-    table = published_values()
+    table = published_values(study)
     delay = _per_pair_rows(table[table["metric"] == "awk_delay"])
     return delay.groupby(["seed_file", "protocol"])["value"].mean()
 
 
-def published_throughput_ratio() -> pd.Series:
+def published_throughput_ratio(study) -> pd.Series:
     """SCTP / TCP of the summed published per-pair AWK throughput, per seed."""
-    table = published_values()
+    table = published_values(study)
     total = (
         table[table["metric"] == "awk_throughput"]
         .groupby(["seed_file", "protocol"])["value"]
@@ -558,8 +558,8 @@ def published_throughput_ratio() -> pd.Series:
     return total["SCTP"] / total["TCP"]
 
 
-def published_tcp_means() -> pd.Series:
+def published_tcp_means(study) -> pd.Series:
     """Mean of the published per-pair TCP values per metric and seed."""
-    table = published_values()
+    table = published_values(study)
     tcp = _per_pair_rows(table[table["protocol"] == "TCP"])
     return tcp.groupby(["metric", "seed_file"])["value"].mean()

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.engine import plotting, published
+from transportlab.engine import plotting, verdicts
 from transportlab.engine.study import Experiment, Reproduction
-from transportlab.ns3.helpers import sctp_available
+from transportlab.ns3.capabilities import sctp_available
 from transportlab.studies.wired_best_effort import analysis
 
 # Parameter sets beyond the faithful default; `dict(params, **PRESETS[name])`.
@@ -166,17 +166,13 @@ def comparison(results) -> pd.DataFrame:
     (section 6) shows that the tables hold it rather than the printed gap.
     """
     flows = results["main"]["flows"]
-    return published.compare(
-        analysis.STUDY_NAME, analysis.reproduced_values(flows, delay="e2e"), write=False
-    )
+    return verdicts.compare(results.study, analysis.reproduced_values(flows, delay="e2e"))
 
 
 def comparison_printed(results) -> pd.DataFrame:
     """The same comparison with the delay script's printed value (an inter-arrival gap)."""
     flows = results["main"]["flows"]
-    return published.compare(
-        analysis.STUDY_NAME, analysis.reproduced_values(flows, delay="printed"), write=False
-    )
+    return verdicts.compare(results.study, analysis.reproduced_values(flows, delay="printed"))
 
 
 def verdict_counts(results) -> pd.DataFrame:
@@ -334,7 +330,7 @@ def per_pair_averages_figure(results):
     """Per-pair averages (bars: mean, whiskers: 95 % CI) next to both seeds' values."""
     summary = per_pair(results)
     ftp_summary = summary[summary["application"] == "ftp"]
-    table = analysis.published_values()
+    table = analysis.published_values(results.study)
     pairs = sorted(set(ftp_summary["pair"]), key=lambda p: int(p.split()[1].split("-")[0]))
     x = np.arange(len(pairs))
     fig, axes = plotting.subplots(1, 3, figsize=(13, 3.8))

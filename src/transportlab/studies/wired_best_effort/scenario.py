@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.ns3.helpers import SOCKET_FACTORIES, milliseconds, sctp_available, seconds
+from transportlab.ns3.capabilities import sctp_available
+from transportlab.ns3.helpers import SOCKET_FACTORIES, milliseconds, seconds
 from transportlab.ns3.topology.dumbbell import Link, dumbbell
 from transportlab.studies.wired_best_effort.parameters import (
     IPV4_HEADER,

@@ -109,6 +109,7 @@ from typing import Any
 import pandas as pd
 
 from transportlab.engine.study import Study
+from transportlab.ns3.runtime import NS3
 from transportlab.studies.wsn_reporting_interval.analysis import analyse
 from transportlab.studies.wsn_reporting_interval.parameters import PARAMETERS
 from transportlab.studies.wsn_reporting_interval.reproduction import REPRODUCTION
@@ -127,6 +128,7 @@ STUDY = Study(
     reproduction=REPRODUCTION,
     description=__doc__.split("\n\n")[1],
     tags=("wireless", "aodv", "802.11", "energy"),
+    runtime=NS3,
 )
 
 

@@ -6,9 +6,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from transportlab.engine.params import Param, ParameterSpace
-from transportlab.ns3.helpers import SOCKET_FACTORIES, sctp_available
+from transportlab.ns3.capabilities import sctp_available
 
 # --- the field -------------------------------------------------------------------------------
+from transportlab.ns3.helpers import SOCKET_FACTORIES
 
 FIELD_X_M = 800.0
 FIELD_Y_M = 400.0

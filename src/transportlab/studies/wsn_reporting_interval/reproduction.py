@@ -44,9 +44,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.engine import plotting, published
+from transportlab.engine import plotting, published, verdicts
 from transportlab.engine.study import Experiment, Reproduction
-from transportlab.ns3.helpers import sctp_available
+from transportlab.ns3.capabilities import sctp_available
 from transportlab.studies.wsn_reporting_interval import analysis
 from transportlab.studies.wsn_reporting_interval.parameters import (
     MICA2,
@@ -316,7 +316,7 @@ START_MODE = _setting_experiment(
 def comparison(results) -> pd.DataFrame:
     """Every number of Tables 2-4 against the mean over the runs (95 % Student-t interval)."""
     reproduced = analysis.reproduced_rows(results["intervals"]["summary"])
-    return published.compare(STUDY_NAME, reproduced.drop(columns="run"), write=False)
+    return verdicts.compare(results.study, reproduced.drop(columns="run"))
 
 
 def summary(results) -> pd.DataFrame:
@@ -376,9 +376,9 @@ def scale_table(results) -> pd.DataFrame:
     return _mean_ci(frame, ["protocol", "interval_scale", "reporting_interval"], columns)
 
 
-def _published_values(metric: str) -> dict[tuple[str, float], float]:
+def _published_values(study, metric: str) -> dict[tuple[str, float], float]:
     """(PROTOCOL, interval) -> the value of Tables 2-4 for ``metric``."""
-    pub = published.load(STUDY_NAME)
+    pub = published.load(study)
     rows = pub[(pub["metric"] == metric) & pub["row"].str.startswith("data interval")
                & pub["source"].str.startswith("Table")]  # fmt: skip
     return {
@@ -386,9 +386,9 @@ def _published_values(metric: str) -> dict[tuple[str, float], float]:
     }
 
 
-def _published_column(table: pd.DataFrame, metric: str) -> list[float]:
+def _published_column(study, table: pd.DataFrame, metric: str) -> list[float]:
     """The seed's value of ``metric`` for each row's protocol and interval (NaN if none)."""
-    values = _published_values(metric)
+    values = _published_values(study, metric)
     return [
         values.get((p.upper(), i), np.nan)
         for p, i in zip(table["protocol"], table["reporting_interval"], strict=True)
@@ -400,8 +400,8 @@ def agent_vs_app_table(results) -> pd.DataFrame:
     frame = results["intervals"]["summary"]
     columns = ["throughput_kbps", "app_throughput_kbps", "mean_delay_ms", "app_delay_ms"]
     table = _mean_ci(frame, ["protocol", "reporting_interval"], columns)
-    table["published_throughput_kbps"] = _published_column(table, "throughput")
-    table["published_delay_ms"] = _published_column(table, "e2e_delay")
+    table["published_throughput_kbps"] = _published_column(results.study, table, "throughput")
+    table["published_delay_ms"] = _published_column(results.study, table, "e2e_delay")
     return table
 
 
@@ -431,7 +431,7 @@ def idle_power_table(results) -> pd.DataFrame:
     traffic = table["tx_energy_per_node_j"] + table["rx_energy_per_node_j"]
     for power in IDLE_POWERS_W:
         table[f"energy_j_at_{power:g}_w"] = traffic + power * table["idle_time_per_node_s"]
-    table["published_energy_j"] = _published_column(table, "consumed_energy")
+    table["published_energy_j"] = _published_column(results.study, table, "consumed_energy")
     table["implied_idle_power_w"] = (table["published_energy_j"] - traffic) / table[
         "idle_time_per_node_s"
     ]
@@ -451,15 +451,17 @@ def _carrier_sense_label(frame: pd.DataFrame) -> np.ndarray:
 _CHANNEL_COLUMNS = ["delivery_ratio", "routing_packets", "mac_drops", "ns2_collisions", "delivered"]
 
 
-def _channel_table(frame: pd.DataFrame, by: list[str], extra: tuple[str, ...] = ()) -> pd.DataFrame:
+def _channel_table(
+    study, frame: pd.DataFrame, by: list[str], extra: tuple[str, ...] = ()
+) -> pd.DataFrame:
     """Every metric, the channel counts and the ``extra`` columns per ``by`` at 1, 5 and
     20 s, beside the seed's routing load, MAC load and energy."""
     frame = frame[frame["reporting_interval"].isin(CARRIER_SENSE_INTERVALS)].copy()
     frame["carrier_sense"] = _carrier_sense_label(frame)
     table = _mean_ci(frame, by, [*analysis.METRICS, *_CHANNEL_COLUMNS, *extra])
-    table["published_routing_load"] = _published_column(table, "routing_load")
-    table["published_mac_load"] = _published_column(table, "mac_load")
-    table["published_energy_j"] = _published_column(table, "consumed_energy")
+    table["published_routing_load"] = _published_column(study, table, "routing_load")
+    table["published_mac_load"] = _published_column(study, table, "mac_load")
+    table["published_energy_j"] = _published_column(study, table, "consumed_energy")
     return table
 
 
@@ -470,7 +472,7 @@ def carrier_sense_table(results) -> pd.DataFrame:
         [results["intervals"]["summary"], results["carrier_sense"]["summary"]],
         ignore_index=True,
     )
-    return _channel_table(frame, ["protocol", "carrier_sense", "reporting_interval"])
+    return _channel_table(results.study, frame, ["protocol", "carrier_sense", "reporting_interval"])
 
 
 def reception_table(results) -> pd.DataFrame:
@@ -481,7 +483,7 @@ def reception_table(results) -> pd.DataFrame:
         ignore_index=True,
     )
     return _channel_table(
-        frame, ["protocol", "reception_model", "carrier_sense", "reporting_interval"]
+        results.study, frame, ["protocol", "reception_model", "carrier_sense", "reporting_interval"]
     )
 
 
@@ -497,7 +499,10 @@ def receiver_lock_table(results) -> pd.DataFrame:
     )
     frame.loc[frame["reception_model"] == "ns2_lock", "dropped_packets"] = np.nan
     return _channel_table(
-        frame, ["protocol", "reception_model", "reporting_interval"], extra=("ns2_undecodable",)
+        results.study,
+        frame,
+        ["protocol", "reception_model", "reporting_interval"],
+        extra=("ns2_undecodable",),
     )
 
 
@@ -515,7 +520,7 @@ def start_mode_table(results) -> pd.DataFrame:
     for column, metric in (("published_delay_ms", "e2e_delay"),
                            ("published_routing_load", "routing_load"),
                            ("published_throughput_kbps", "throughput")):  # fmt: skip
-        table[column] = _published_column(table, metric)
+        table[column] = _published_column(results.study, table, metric)
     return table
 
 
@@ -551,7 +556,7 @@ def combined_table(results) -> pd.DataFrame:
     for metric, name in (("routing_load", "routing_load"), ("mac_load", "mac_load"),
                          ("throughput", "throughput_kbps"), ("dropped_packets", "dropped_packets"),
                          ("consumed_energy", "energy_j"), ("e2e_delay", "delay_ms")):  # fmt: skip
-        table[f"published_{name}"] = _published_column(table, metric)
+        table[f"published_{name}"] = _published_column(results.study, table, metric)
     return table
 
 
@@ -569,7 +574,7 @@ def implied_idle_power_table(results) -> pd.DataFrame:
     columns = ["tx_time_per_node_s", "rx_time_per_node_s", "idle_time_per_node_s"]
     times = frame.groupby(["protocol", "carrier_sense", "reporting_interval"])[columns].mean()
     times = times.reset_index()
-    published_energy = _published_column(times, "consumed_energy")
+    published_energy = _published_column(results.study, times, "consumed_energy")
     rows = []
     for radio, (p_tx, p_rx) in RADIO_POWERS_W.items():
         table = times.copy()
@@ -584,8 +589,8 @@ def implied_idle_power_table(results) -> pd.DataFrame:
     return pd.concat(rows, ignore_index=True)
 
 
-def _published_rows(metric: str) -> pd.DataFrame:
-    pub = published.load(STUDY_NAME)
+def _published_rows(study, metric: str) -> pd.DataFrame:
+    pub = published.load(study)
     return pub[pub["metric"] == metric]
 
 
@@ -594,7 +599,7 @@ def metrics_vs_interval_figure(results):
     summary_ = results["intervals"]["summary"]
     fig, axes = plotting.subplots(2, 3, figsize=(13, 7))
     for ax, (column, (metric, _, label)) in zip(axes.flat, analysis.METRICS.items(), strict=True):
-        pub = _published_rows(metric)
+        pub = _published_rows(results.study, metric)
         style = plotting.styles(sorted(summary_["protocol"].unique()))
         for protocol, group in summary_.groupby("protocol"):
             stats_ = group.groupby("reporting_interval")[column].agg(["mean", analysis.half_width])
@@ -650,7 +655,7 @@ def metric_averages_figure(results):
             ax, x - 0.2, means.values, means.values - errors.values, means.values + errors.values,
             fmt="none", color="black", linewidth=1,
         )  # fmt: skip
-        pub = _published_rows(metric)
+        pub = _published_rows(results.study, metric)
         paper = pub[(pub["row"] == "Avg") & pub["source"].str.startswith("Table")].set_index(
             "protocol"
         )["value"]
@@ -775,7 +780,7 @@ def carrier_sense_figure(results):
     fig, axes = plotting.subplots(2, 3, figsize=(13, 7))
     style = plotting.styles(sorted(table["protocol"].unique()))
     for ax, (column, (metric, _, label)) in zip(axes.flat, analysis.METRICS.items(), strict=True):
-        seed = _published_values(metric)
+        seed = _published_values(results.study, metric)
         for (protocol, sense), group in table.groupby(["protocol", "carrier_sense"]):
             group = group.sort_values("reporting_interval")
             kwargs = dict(style[protocol])
@@ -795,13 +800,13 @@ def carrier_sense_figure(results):
     return fig, min(results.runs("intervals"), results.runs("carrier_sense"))
 
 
-def _per_protocol_grid(table, protocols_, rows, series, line, figsize):
+def _per_protocol_grid(study, table, protocols_, rows, series, line, figsize):
     """One log-log panel per metric (``rows``: table column -> published metric) and
     protocol: a line with its CI per ``series`` group (``line(protocol, key)`` gives its
     keyword arguments and label) and the seed's values in black."""
     fig, axes = plotting.subplots(len(rows), len(protocols_), figsize=figsize, squeeze=False)
     for row, (column, metric) in enumerate(rows.items()):
-        seed = _published_values(metric)
+        seed = _published_values(study, metric)
         for ax, protocol in zip(axes[row], protocols_, strict=True):
             mine = table[table["protocol"] == protocol]
             for key, group in mine.groupby(series):
@@ -835,7 +840,7 @@ def reception_figure(results):
         kwargs["marker"] = "o" if sense == "NS-2 default" else "s"
         return kwargs, f"{rule} rule, CSThresh {sense}"
 
-    fig = _per_protocol_grid(table, protocols_, {"routing_load": "routing_load",
+    fig = _per_protocol_grid(results.study, table, protocols_, {"routing_load": "routing_load",
                                                  "mac_load": "mac_load"},
                              ["reception_model", "carrier_sense"], line,
                              (4.3 * len(protocols_), 7))  # fmt: skip
@@ -846,7 +851,7 @@ def reception_figure(results):
     return fig, runs
 
 
-def _variant_figure(table, series, variant, labels, rows, height, title):
+def _variant_figure(study, table, series, variant, labels, rows, height, title):
     """Per protocol (``_per_protocol_grid``), the declared value of ``series`` solid and
     ``variant`` dashed, labelled by ``labels``."""
     protocols_ = sorted(table["protocol"].unique())
@@ -857,7 +862,7 @@ def _variant_figure(table, series, variant, labels, rows, height, title):
         kwargs["linestyle"] = "--" if value == variant else "-"
         return kwargs, labels[value]
 
-    fig = _per_protocol_grid(table, protocols_, rows, series, line,
+    fig = _per_protocol_grid(study, table, protocols_, rows, series, line,
                              (4.3 * len(protocols_), height))  # fmt: skip
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
@@ -868,8 +873,8 @@ def receiver_lock_figure(results):
     """Routing load and agent delay against the interval per protocol: NS-2's collision
     rule (solid) and the rule plus the lock on undecodable frames (dashed); the seed's
     values dotted."""
-    fig = _variant_figure(receiver_lock_table(results), "reception_model", "ns2_lock",
-                          {"ns2": "collision rule", "ns2_lock": "rule + lock"},
+    fig = _variant_figure(results.study, receiver_lock_table(results), "reception_model",
+                          "ns2_lock", {"ns2": "collision rule", "ns2_lock": "rule + lock"},
                           {"routing_load": "routing_load", "mean_delay_ms": "e2e_delay"}, 7,
                           "NS-2's lock on undecodable frames (dashed) added to its collision "
                           "rule; 95 % CI over runs")  # fmt: skip
@@ -879,7 +884,7 @@ def receiver_lock_figure(results):
 def start_mode_figure(results):
     """Agent delay, routing load and agent throughput against the interval per protocol
     with staggered (solid) and synchronized (dashed) first reports; the seed's dotted."""
-    fig = _variant_figure(start_mode_table(results), "start_mode", "synchronized",
+    fig = _variant_figure(results.study, start_mode_table(results), "start_mode", "synchronized",
                           {mode: f"{mode} starts" for mode in ("staggered", "synchronized")},
                           {"mean_delay_ms": "e2e_delay", "routing_load": "routing_load",
                            "throughput_kbps": "throughput"}, 10,
@@ -906,8 +911,8 @@ def combined_figure(results):
 
     rows = {"routing_load": "routing_load", "mac_load": "mac_load",
             "throughput_kbps": "throughput"}  # fmt: skip
-    fig = _per_protocol_grid(table, protocols_, rows, ["links", "carrier_sense"], line,
-                             (10, 10))  # fmt: skip
+    fig = _per_protocol_grid(results.study, table, protocols_, rows,
+                             ["links", "carrier_sense"], line, (10, 10))  # fmt: skip
     fig.suptitle("Mechanisms that break routes, alone and together (NS-2's collision rule; "
                  "95 % CI over runs, or over placements for random)", fontsize=10)  # fmt: skip
     fig.tight_layout()

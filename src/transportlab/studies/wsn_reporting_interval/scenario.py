@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.ns3.helpers import SOCKET_FACTORIES, remove_queue_discipline, sctp_available
+from transportlab.ns3.capabilities import sctp_available
+from transportlab.ns3.helpers import SOCKET_FACTORIES, remove_queue_discipline
 from transportlab.studies.wsn_reporting_interval.network import (
     node_ranges,
     positions,

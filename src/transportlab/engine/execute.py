@@ -1,298 +1,72 @@
-"""Run a study over a grid of points x replications, cached, resumable, on Dask.
+"""Running a study's tasks: in this process or on Dask, one simulation per process at a time.
 
-A *point* is a set of parameter values of a study (missing ones take their
-defaults); a *replication* is one ns-3 RngRun of a point. Each (point, run) is
-one *task*: one call of the study's run step ``run(params, seed, run)`` in a
-worker process, returning a dict of raw DataFrames; the study's ``analyse`` step
-turns them into the result tables :func:`run` returns.
+Each task (:mod:`transportlab.engine.plan`) is one call of the study's run step
+``run(params, seed, run)`` in a worker process, returning a dict of raw DataFrames that
+:mod:`transportlab.engine.cache` keeps; the study's ``analyse`` step turns them into the
+result tables :func:`run_tasks` and :func:`run` return, one DataFrame per table with the
+point's parameters, ``seed`` and ``run`` as leading columns::
 
-::
-
-    from transportlab.engine import sweep
-    tables = sweep.run("bottleneck_example",
-                       sweep.grid(protocol=["udp", "tcp"], error_rate=[0.0, 0.01]),
-                       runs=5)
-    tables["summary"]            # one DataFrame: the study's columns + parameters + seed + run
+    from transportlab.engine import execute, plan
+    from transportlab.studies.bottleneck_example import STUDY
+    tables = execute.run(STUDY, plan.grid(protocol=["udp", "tcp"], error_rate=[0.0, 0.01]),
+                         runs=5)
+    tables["summary"]            # the study's columns + parameters + seed + run
 
 Schedulers
     ``"local"`` (default in full mode) starts a Dask ``LocalCluster`` of worker
-    processes with one thread each, so each process runs one simulation at a
-    time (ns-3 is single-threaded and keeps global state). A scheduler address
-    (``"tcp://host:8786"``) or a ``distributed.Client`` uses an existing cluster;
-    start its workers with ``--nthreads 1`` (simulations in one process are
-    serialised by a lock anyway). ``"serial"`` (default in quick mode) runs
-    every task in the calling process, without Dask: for notebooks in quick mode
-    and for debugging with a plain traceback. Every scheduler gives the same
-    results: ns-3 is reset before each simulation (:mod:`transportlab.ns3.simulation`).
+    processes with one thread each, so each process runs one simulation at a time
+    (ns-3 is single-threaded and keeps global state); the workers start with the
+    environment the study's :class:`~transportlab.engine.runtime.Runtime` asks for. A
+    scheduler address (``"tcp://host:8786"``) or a ``distributed.Client`` uses an
+    existing cluster; start its workers with ``--nthreads 1`` (simulations in one
+    process are serialised by a lock anyway). ``"serial"`` (default in quick mode) runs
+    every task in the calling process, without Dask: for notebooks in quick mode and for
+    debugging with a plain traceback. Every scheduler gives the same results: ns-3 is
+    reset before each simulation (:mod:`transportlab.ns3.simulation`).
 
-Cache
-    Every finished task is stored as one file ``<cache_dir>/<study>/<key>.pkl``
-    holding the *raw* tables of the study's run step, written to a temporary file
-    and renamed, so a file that exists is complete. A sweep that is interrupted
-    (Ctrl-C, a killed process, a failed point) and started again computes only the
-    tasks whose file is missing. The study's ``analyse`` step runs on every load,
-    never cached, so a change of a metric costs no simulation. The key is the
-    SHA-256 of a canonical JSON document (:func:`task_identity`) holding the
-    study name, the cache schema, the *code fingerprint* of the run step
-    (:func:`transportlab.engine.fingerprint.code_fingerprint`: every transportlab module
-    it imports, directly or indirectly, the native library and the ``ns3``
-    version), the complete validated parameters (defaults filled in, ints
-    converted to floats where the parameter is a float, so ``1`` and ``1.0``
-    hash alike), the seed and the run. ``force=True`` recomputes and replaces
-    cached results; a point that writes files (a pcap prefix,
-    ``Study.output_parameters``) always runs. The cache is derived data:
-    deleting the folder is always safe.
+``force=True`` recomputes and replaces cached results; a point that writes files (a pcap
+prefix, ``Study.output_parameters``) always runs.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import itertools
-import json
 import logging
 import os
-import pickle
+import shutil
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from transportlab.engine import cache as cache_files
 from transportlab.engine import paths
-from transportlab.engine.files import atomic_file
 from transportlab.engine.fingerprint import code_fingerprint
-from transportlab.engine.params import ParameterError
-from transportlab.engine.study import Study
-from transportlab.ns3 import simulation
+from transportlab.engine.plan import Task, plan
+from transportlab.engine.runtime import Runtime
+from transportlab.engine.study import Study, require_study
 
 __all__ = [
     "SimulationError",
-    "Task",
-    "cached_count",
     "check_scheduler",
-    "simulation_count",
-    "code_fingerprint",
+    "default_scheduler",
     "default_workers",
-    "grid",
     "local_cluster",
-    "plan",
     "run",
-    "task_identity",
+    "run_tasks",
 ]
-
-CACHE_SCHEMA = 2
-"""Version of the cache file layout and of the key document; bump to invalidate all caches."""
 
 WORKER_MEMORY_FLOOR = 2 * 2**30
 """Smallest memory limit of a local worker: ns-3 alone takes 0.3-0.6 GB per process."""
 
-log = logging.getLogger(__name__)
-
 
 class SimulationError(RuntimeError):
     """A task raised; the message names the study, the point and the run."""
-
-
-# --------------------------------------------------------------------------- points
-
-
-def grid(**axes: Iterable[Any]) -> list[dict[str, Any]]:
-    """Cartesian product of parameter values, in the order given.
-
-    ``grid(protocol=["udp", "tcp"], rate=[1, 2])`` gives four points. A value
-    that is itself a list (a list-valued parameter) must be wrapped in a list.
-    """
-    names = list(axes)
-    values = []
-    for name in names:
-        axis = axes[name]
-        if isinstance(axis, str | bytes) or not isinstance(axis, Iterable):
-            raise TypeError(f"grid axis {name!r} must be a list of values, got {axis!r}")
-        axis = list(axis)
-        if not axis:
-            raise ValueError(f"grid axis {name!r} is empty")
-        values.append(axis)
-    return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*values)]
-
-
-# --------------------------------------------------------------------------- identity
-
-
-def _canonical_json(document: Any) -> str:
-    """JSON with sorted keys and no whitespace: the same document gives the same text."""
-    return json.dumps(
-        document,
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=True,
-        allow_nan=False,
-        default=_json_default,
-    )
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, tuple | set | frozenset):
-        return sorted(value) if isinstance(value, set | frozenset) else list(value)
-    # numpy scalars (e.g. from np.linspace in a grid)
-    if hasattr(value, "item") and callable(value.item):
-        return value.item()
-    raise TypeError(f"parameter value {value!r} ({type(value).__name__}) cannot be hashed")
-
-
-def task_identity(
-    study: Study, params: Mapping[str, Any], seed: int, run: int, fingerprint: str | None = None
-) -> dict[str, Any]:
-    """The document whose hash is the cache key of one task (see the module docstring)."""
-    declared = study.parameters.params
-    return {
-        "schema": CACHE_SCHEMA,
-        "study": study.name,
-        "code": fingerprint if fingerprint is not None else code_fingerprint(study.run),
-        # Parameters only the analysis reads do not change what the run step computes.
-        "params": {
-            name: value
-            for name, value in params.items()
-            if name not in declared or not declared[name].analysis_only
-        },
-        "seed": int(seed),
-        "run": int(run),
-    }
-
-
-@dataclass(frozen=True)
-class Task:
-    """One simulation: a validated point of a study and one replication."""
-
-    study: str
-    params: Mapping[str, Any]
-    seed: int
-    run: int
-    key: str
-    identity: Mapping[str, Any] = field(repr=False, compare=False)
-
-    def path(self, cache: Path | None = None) -> Path:
-        return (cache or paths.cache_dir()) / self.study / f"{self.key}.pkl"
-
-    def describe(self, varying: Sequence[str] | None = None) -> str:
-        shown = {k: v for k, v in self.params.items() if varying is None or k in varying}
-        return f"{self.study} {shown} seed={self.seed} run={self.run}"
-
-
-def _run_numbers(runs: int | Iterable[int]) -> list[int]:
-    if isinstance(runs, bool):
-        raise TypeError("runs must be an int or a list of run numbers")
-    if isinstance(runs, int):
-        if runs < 1:
-            raise ValueError(f"runs must be >= 1, got {runs}")
-        return list(range(1, runs + 1))
-    numbers = list(runs)
-    bad = [r for r in numbers if isinstance(r, bool) or not isinstance(r, int) or r < 1]
-    if bad or not numbers:
-        raise ValueError(f"run numbers must be ints >= 1, got {numbers!r}")
-    return list(dict.fromkeys(numbers))
-
-
-def _resolve_study(study: str | Study) -> Study:
-    if isinstance(study, Study):
-        return study
-    from transportlab.studies import get as get_study  # noqa: PLC0415
-
-    return get_study(study)
-
-
-def plan(
-    study: str | Study,
-    points: Iterable[Mapping[str, Any]] | None = None,
-    *,
-    runs: int | Iterable[int] = 1,
-    seed: int = 1,
-    quick: bool = False,
-) -> list[Task]:
-    """Validate every point and list the tasks, points outermost, runs innermost.
-
-    Raises :class:`~transportlab.engine.params.ParameterError` naming every invalid
-    point before anything runs. Points that validate to the same parameters are
-    run once.
-    """
-    study = _resolve_study(study)
-    points = [{}] if points is None else [dict(p) for p in points]
-    if not points:
-        raise ValueError("no points to run")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 1:
-        raise ValueError(f"seed must be an int >= 1, got {seed!r}")
-    run_numbers = _run_numbers(runs)
-    validated, problems = [], []
-    for index, point in enumerate(points):
-        try:
-            validated.append(study.validate(point, quick=quick))
-        except ParameterError as exc:
-            problems.append(f"point {index} {point}: {exc}")
-    if problems:
-        raise ParameterError(f"{study.name}: " + "\n".join(problems))
-    fingerprint = code_fingerprint(study.run)
-    tasks: dict[str, Task] = {}
-    for params in validated:
-        for run_number in run_numbers:
-            identity = task_identity(study, params, seed, run_number, fingerprint)
-            key = hashlib.sha256(_canonical_json(identity).encode()).hexdigest()
-            # Points differing only in analysis parameters share a cache key (one
-            # simulation) but stay separate tasks (each analysed with its own values).
-            point = _canonical_json({"params": params, "run": run_number})
-            tasks.setdefault(point, Task(study.name, params, seed, run_number, key, identity))
-    return list(tasks.values())
-
-
-# --------------------------------------------------------------------------- cache files
-
-
-def _store(task: Task, tables: Mapping[str, pd.DataFrame], elapsed: float, cache: Path) -> Path:
-    """Write the result of ``task`` atomically (temporary file in the same folder, rename)."""
-    target = task.path(cache)
-    record = {
-        "key": task.key,
-        "identity": dict(task.identity),
-        "tables": dict(tables),
-        "elapsed_seconds": elapsed,
-        "finished": time.time(),
-    }
-    with atomic_file(target, "wb") as stream:
-        pickle.dump(record, stream, protocol=pickle.HIGHEST_PROTOCOL)
-    return target
-
-
-def _load(task: Task, cache: Path) -> dict[str, pd.DataFrame] | None:
-    """The cached tables of ``task``, or None if missing or unreadable (then it is rerun)."""
-    path = task.path(cache)
-    try:
-        with open(path, "rb") as stream:
-            record = pickle.load(stream)
-    except FileNotFoundError:
-        return None
-    except Exception as exc:  # noqa: BLE001 - a damaged or foreign file is recomputed
-        log.warning("ignoring unreadable cache file %s (%s)", path, exc)
-        return None
-    if not isinstance(record, dict) or record.get("key") != task.key:
-        log.warning("ignoring cache file %s: it belongs to another task", path)
-        return None
-    return record["tables"]
-
-
-def simulation_count(tasks: Iterable[Task]) -> int:
-    """How many simulations ``tasks`` need (tasks that share a cache key share one)."""
-    return len({task.key for task in tasks})
-
-
-def cached_count(tasks: Iterable[Task], cache: Path | None = None) -> int:
-    """How many of the simulations of ``tasks`` have a finished result in the cache."""
-    cache = cache or paths.cache_dir()
-    unique = {task.key: task for task in tasks}.values()
-    return sum(task.path(cache).is_file() for task in unique)
 
 
 # --------------------------------------------------------------------------- execution
@@ -304,26 +78,26 @@ _SIMULATION_LOCK = threading.Lock()
 
 def _execute(
     run_step: Callable,
+    runtime: Runtime,
     params: Mapping[str, Any],
     seed: int,
     run_number: int,
     fingerprint: str,
-    release_gil: bool = False,
+    in_worker: bool = False,
 ) -> tuple[dict[str, pd.DataFrame], float]:
     """Run one task in this process (a Dask worker or the caller) and check its result.
 
-    ``release_gil`` (Dask workers): other threads of the process keep running
-    during the simulation
-    (:func:`transportlab.ns3.simulation.other_threads_run_during_simulations`).
+    ``in_worker`` (Dask workers): other threads of the process keep running during the
+    simulation (:meth:`~transportlab.engine.runtime.Runtime.letting_other_threads_run`).
     """
-    here = code_fingerprint(run_step)
+    here = code_fingerprint(run_step, runtime=runtime)
     if here != fingerprint:
         raise RuntimeError(
             "this worker runs different transportlab code than the client that planned the "
             "sweep (code fingerprints differ); start the workers from the same installation"
         )
-    threads = simulation.other_threads_run_during_simulations
-    with _SIMULATION_LOCK, threads() if release_gil else contextlib.nullcontext():
+    around = runtime.letting_other_threads_run() if in_worker else contextlib.nullcontext()
+    with _SIMULATION_LOCK, around:
         start = time.perf_counter()
         tables = run_step(dict(params), seed, run_number)
         elapsed = time.perf_counter() - start
@@ -381,34 +155,47 @@ _DASK_CONFIG = {
 }
 
 
+def worker_environment(studies: Iterable[Study]) -> dict[str, str]:
+    """The environment the runtimes of ``studies`` ask their local workers to start with."""
+    environment: dict[str, str] = {}
+    for study in studies:
+        for name, value in study.runtime.worker_environment().items():
+            if environment.get(name, value) != value:
+                raise ValueError(
+                    f"{study.name}'s runtime wants {name}={value!r} for its workers, "
+                    f"another study {environment[name]!r}: run them on separate clusters"
+                )
+            environment[name] = value
+    return environment
+
+
 @contextlib.contextmanager
-def local_cluster(n_workers: int | None = None, memory_limit: int | str | None = None):
+def local_cluster(
+    n_workers: int | None = None,
+    memory_limit: int | str | None = None,
+    *,
+    for_studies: Iterable[Study] = (),
+):
     """A Dask ``LocalCluster`` for simulations, yielding a connected ``Client``.
 
     Worker processes (not threads), one thread each; ``n_workers`` defaults to
-    :func:`default_workers`. Use it to share one cluster between several
-    :func:`run` calls (the workers keep ns-3 imported)::
+    :func:`default_workers`. The workers start with the environment the runtimes of
+    ``for_studies`` ask for (:func:`worker_environment`; for ns-3: jemalloc preloaded
+    where it is installed and only the ns-3 modules the studies use). Use it to share
+    one cluster between several :func:`run` calls (the workers keep ns-3 imported)::
 
-        with sweep.local_cluster() as client:
-            a = sweep.run(study, points_a, scheduler=client)
-            b = sweep.run(study, points_b, scheduler=client)
+        with execute.local_cluster(for_studies=[STUDY]) as client:
+            a = execute.run(STUDY, points_a, scheduler=client)
+            b = execute.run(STUDY, points_b, scheduler=client)
     """
     import dask  # noqa: PLC0415 - Dask is only needed for cluster runs
     from distributed import Client, LocalCluster  # noqa: PLC0415
 
-    from transportlab.ns3.allocator import preload_environ  # noqa: PLC0415
-    from transportlab.ns3.native import MODULES_VARIABLE  # noqa: PLC0415
-
     n_workers = n_workers or default_workers()
-    # The workers preload jemalloc where it is installed (transportlab.ns3.allocator) and load
-    # only the ns-3 modules the studies use (transportlab.ns3.native; unless the caller's
-    # environment chooses). Dask's nannies set "pre-spawn" variables in this process's
-    # environment before spawning a worker; they are put back afterwards so that nothing
-    # else this process starts (or loads) inherits them.
-    worker_environ = {
-        "LD_PRELOAD": preload_environ().get("LD_PRELOAD"),
-        MODULES_VARIABLE: os.environ.get(MODULES_VARIABLE, "studies"),
-    }
+    # Dask's nannies set "pre-spawn" variables in this process's environment before
+    # spawning a worker; they are put back afterwards so that nothing else this process
+    # starts (or loads) inherits them.
+    worker_environ = worker_environment(for_studies)
     config = dict(_DASK_CONFIG)
     for name, value in worker_environ.items():
         if value:
@@ -457,10 +244,12 @@ def _run_serial(
 ) -> Iterator[tuple[Task, dict[str, pd.DataFrame]]]:
     for task in pending:
         try:
-            tables, elapsed = _execute(study.run, task.params, task.seed, task.run, fingerprint)
+            tables, elapsed = _execute(
+                study.run, study.runtime, task.params, task.seed, task.run, fingerprint
+            )
         except Exception as exc:
             raise SimulationError(f"{task.describe()} failed: {exc}") from exc
-        _store(task, tables, elapsed, cache)
+        cache_files.store(task, tables, elapsed, cache)
         bar.update(1)
         yield task, tables
 
@@ -481,7 +270,9 @@ def _run_dask(
         if isinstance(scheduler, Client):
             client = scheduler
         elif scheduler == "local":
-            client = stack.enter_context(local_cluster(n_workers, memory_limit))
+            client = stack.enter_context(
+                local_cluster(n_workers, memory_limit, for_studies=[study])
+            )
         else:
             client = stack.enter_context(Client(scheduler, timeout="30s"))
         futures = {}
@@ -489,11 +280,12 @@ def _run_dask(
             future = client.submit(
                 _execute,
                 study.run,
+                study.runtime,
                 dict(task.params),
                 task.seed,
                 task.run,
                 fingerprint,
-                release_gil=True,
+                in_worker=True,
                 key=f"{study.name}-{task.key}",
                 pure=False,
                 retries=0,
@@ -506,7 +298,7 @@ def _run_dask(
                     tables, elapsed = future.result()
                 except Exception as exc:
                     raise SimulationError(f"{task.describe()} failed: {exc}") from exc
-                _store(task, tables, elapsed, cache)
+                cache_files.store(task, tables, elapsed, cache)
                 future.release()
                 bar.update(1)
                 yield task, tables
@@ -575,14 +367,18 @@ def check_scheduler(scheduler: Any) -> Any:
     return address
 
 
-def run(
-    study: str | Study,
-    points: Iterable[Mapping[str, Any]] | None = None,
+def default_scheduler(scheduler: Any, quick: bool) -> Any:
+    """``scheduler``, or when it is None the default: serial in quick mode, else local."""
+    if scheduler is None:
+        return "serial" if quick else "local"
+    return scheduler
+
+
+def run_tasks(
+    study: Study,
+    tasks: list[Task],
     *,
-    runs: int | Iterable[int] = 1,
-    seed: int = 1,
-    quick: bool = False,
-    scheduler: Any = None,
+    scheduler: Any = "serial",
     n_workers: int | None = None,
     memory_limit: int | str | None = None,
     cache: bool | str | Path = True,
@@ -590,22 +386,16 @@ def run(
     analyse: bool = True,
     progress: bool | str = True,
 ) -> dict[str, pd.DataFrame]:
-    """Run ``study`` over ``points`` x ``runs`` and return its tables concatenated.
+    """Run the planned ``tasks`` of ``study`` (what is cached is only loaded); their tables.
 
     Parameters
     ----------
-    study
-        A study name (see ``transportlab list``) or a :class:`~transportlab.engine.study.Study`.
-    points
-        Parameter dicts (e.g. from :func:`grid`); missing parameters take their
-        defaults (quick-mode values with ``quick=True``). ``None``: the defaults.
-    runs
-        Number of replications (ns-3 RngRun 1..runs) or explicit run numbers.
-    seed
-        ns-3 RngSeed, the same for every task.
+    study, tasks
+        A :class:`~transportlab.engine.study.Study` and tasks planned for it
+        (:func:`transportlab.engine.plan.plan`).
     scheduler
-        ``"serial"``, ``"local"``, a scheduler address or a ``distributed.Client``.
-        ``None``: ``"serial"`` in quick mode, ``"local"`` otherwise.
+        ``"serial"``, ``"local"``, a scheduler address or a ``distributed.Client``
+        (:func:`check_scheduler`; :func:`default_scheduler` gives the mode's default).
     n_workers, memory_limit
         For ``"local"``: worker processes (default: :func:`default_workers`) and
         the memory limit of each (default: an equal share, at least 2 GiB).
@@ -623,14 +413,15 @@ def run(
     Returns
     -------
     dict of DataFrames, one per table, each with the point's parameters,
-    ``seed`` and ``run`` as leading columns, in task order (points as given,
+    ``seed`` and ``run`` as leading columns, in task order (points as planned,
     runs ascending).
     """
-    study = _resolve_study(study)
+    study = require_study(study)
+    if not tasks:
+        raise ValueError("no tasks to run")
     scheduler = check_scheduler(scheduler)
-    tasks = plan(study, points, runs=runs, seed=seed, quick=quick)
     if scheduler is None:
-        scheduler = "serial" if quick else "local"
+        raise ValueError("choose a scheduler (execute.default_scheduler gives the default)")
     if cache is True:
         cache_folder = paths.cache_dir()
     elif cache is False:
@@ -644,7 +435,7 @@ def run(
             if task.key in results or task.key in pending:
                 continue
             reusable = cache is not False and not force and not study.writes_files(task.params)
-            tables = _load(task, cache_folder) if reusable else None
+            tables = cache_files.load(task, cache_folder) if reusable else None
             if tables is None:
                 pending[task.key] = task
             else:
@@ -672,14 +463,40 @@ def run(
                     results[task.key] = tables
     finally:
         if cache is False:
-            import shutil  # noqa: PLC0415
-
             shutil.rmtree(cache_folder, ignore_errors=True)
     per_task = [
         _analysed(study, task, results[task.key]) if analyse else results[task.key]
         for task in tasks
     ]
     return _concatenate(tasks, per_task)
+
+
+def run(
+    study: Study,
+    points: Iterable[Mapping[str, Any]] | None = None,
+    *,
+    runs: int | Iterable[int] = 1,
+    seed: int = 1,
+    quick: bool = False,
+    scheduler: Any = None,
+    **options: Any,
+) -> dict[str, pd.DataFrame]:
+    """Run ``study`` over ``points`` x ``runs`` and return its tables concatenated.
+
+    ``points`` are parameter dicts (e.g. from :func:`transportlab.engine.plan.grid`);
+    missing parameters take their defaults (quick-mode values with ``quick=True``);
+    ``None``: the defaults. ``runs``: the number of replications (ns-3 RngRun 1..runs)
+    or explicit run numbers; ``seed``: ns-3 RngSeed, the same for every task.
+    ``scheduler``: as in :func:`run_tasks`; ``None``: ``"serial"`` in quick mode,
+    ``"local"`` otherwise. Every point is checked and the scheduler too before anything
+    runs (:func:`transportlab.engine.plan.plan`); ``options`` are those of
+    :func:`run_tasks` (``n_workers``, ``memory_limit``, ``cache``, ``force``,
+    ``analyse``, ``progress``).
+    """
+    study = require_study(study)
+    scheduler = check_scheduler(scheduler)
+    tasks = plan(study, points, runs=runs, seed=seed, quick=quick)
+    return run_tasks(study, tasks, scheduler=default_scheduler(scheduler, quick), **options)
 
 
 def _analysed(study: Study, task: Task, raw: Mapping[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
