@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from transportlab import __version__, studies
+from transportlab import __version__, notebooks, studies
 from transportlab.engine import execute, paths
 from transportlab.engine.cache import cached_count
 from transportlab.engine.files import OutputError, check_writable_folder, write_csv, write_text
@@ -283,8 +283,6 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         check_writable_folder(paths.figures_dir(study.name, args.quick), "figures folder")
     kernel = None
     if args.notebook:
-        from transportlab import notebooks  # noqa: PLC0415
-
         for study in selected:
             notebooks.notebook_path(study)
             check_writable_folder(

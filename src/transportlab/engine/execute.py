@@ -34,6 +34,7 @@ import contextlib
 import logging
 import os
 import shutil
+import socket
 import sys
 import tempfile
 import threading
@@ -41,6 +42,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pandas as pd
 
@@ -344,9 +346,6 @@ def check_scheduler(scheduler: Any) -> Any:
         if isinstance(scheduler, Client):
             return scheduler
         raise ValueError(f"scheduler must be serial, local or an address, got {scheduler!r}")
-    import socket  # noqa: PLC0415
-    from urllib.parse import urlsplit  # noqa: PLC0415
-
     address = scheduler if "://" in scheduler else f"tcp://{scheduler}"
     parts = urlsplit(address)
     try:

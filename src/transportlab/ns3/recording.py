@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from transportlab.ns3 import native
+
 _EVENT_NAMES = np.array(["sent", "received"])
 
 # TracedValueRecorder::ValueType
@@ -18,9 +20,7 @@ VALUE_TYPES = {"uint32": 0, "int32": 1, "double": 2, "time": 3, "uint64": 4}
 
 
 def _ns():
-    from transportlab import ns  # noqa: PLC0415
-
-    return ns
+    return native.load()  # ns-3, loaded on first use
 
 
 def _column(vector, dtype) -> np.ndarray:

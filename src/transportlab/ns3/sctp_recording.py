@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from transportlab.ns3 import native
 from transportlab.ns3.recording import _column
 
 #: ns3::SctpPathEvent names, by value.
@@ -52,9 +53,7 @@ CHUNK_TYPES = {
 
 
 def _ns():
-    from transportlab import ns  # noqa: PLC0415
-
-    return ns
+    return native.load()  # ns-3, loaded on first use
 
 
 def _names(codes: np.ndarray, table) -> np.ndarray:

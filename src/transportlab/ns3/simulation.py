@@ -15,6 +15,8 @@ import gc
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from transportlab.ns3 import native
+
 
 @dataclass(frozen=True)
 class RunIdentity:
@@ -33,9 +35,7 @@ class RunIdentity:
 
 
 def _ns():
-    from transportlab import ns  # noqa: PLC0415
-
-    return ns
+    return native.load()  # ns-3, loaded on first use
 
 
 def reset(seed: int = 1, run: int = 1, checksums: bool = True) -> None:
@@ -87,15 +87,13 @@ def other_threads_run_during_simulations() -> Iterator[None]:
     a reference to an ns-3 object while the simulator thread changes that
     object's (non-atomic) reference count.
     """
-    from transportlab.ns3 import native as _native  # noqa: PLC0415
-
     collecting = gc.isenabled()
     gc.disable()
-    _native.set_gil_release(True)
+    native.set_gil_release(True)
     try:
         yield
     finally:
-        _native.set_gil_release(False)
+        native.set_gil_release(False)
         if collecting:
             gc.enable()
 

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from transportlab.ns3 import native
+
 
 @dataclass
 class Network:
@@ -52,9 +54,7 @@ class Network:
 
 
 def _ns():
-    from transportlab import ns  # noqa: PLC0415
-
-    return ns
+    return native.load()  # ns-3, loaded on first use
 
 
 def _p2p(ns, rate: str, delay: str, queue_packets: int, mtu: int):

@@ -28,6 +28,7 @@ import pandas as pd
 
 from transportlab.engine import plotting, stats, verdicts
 from transportlab.engine.study import Experiment, Reproduction
+from transportlab.ns3 import native
 from transportlab.ns3.capabilities import sctp_available
 from transportlab.studies.multihoming_failover import analysis
 from transportlab.studies.multihoming_failover.parameters import DELAY_BUDGET, PF_OFF
@@ -295,8 +296,7 @@ def presets_table(results) -> pd.DataFrame:
 @functools.cache
 def _preset_values(name: str) -> dict[str, str]:
     """GetPreset(name) as a plain dict (ns-3 loaded only when a table asks)."""
-    from transportlab import ns  # noqa: PLC0415
-
+    ns = native.load()
     return {str(k): str(v) for k, v in ns.SctpStackHelper.GetPreset(name)}
 
 

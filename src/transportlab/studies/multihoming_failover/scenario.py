@@ -14,6 +14,10 @@ from typing import Any
 import pandas as pd
 
 from transportlab.ns3.helpers import SOCKET_FACTORIES
+from transportlab.ns3.recording import PacketRecorder, PathRecorder, enable_seq_ts_size
+from transportlab.ns3.sctp_recording import SctpRecorder
+from transportlab.ns3.simulation import simulation
+from transportlab.ns3.topology import multihomed
 from transportlab.studies.multihoming_failover.parameters import (
     DRAIN_SECONDS,
     LOSS_START,
@@ -36,8 +40,6 @@ def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFram
     :class:`~transportlab.ns3.recording.PathRecorder`. prsctp: ``packets``, the voice
     frames sent and received (:class:`~transportlab.ns3.recording.PacketRecorder`).
     """
-    from transportlab.ns3.simulation import simulation  # noqa: PLC0415 - ns-3 only when simulating
-
     with simulation(seed=seed, run=run) as ns:
         _socket_defaults(ns, params)
         if params["scenario"] == "prsctp":
@@ -88,10 +90,6 @@ def _any(ns, port: int):
 
 def _run_transfer(ns, p: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     """failover (paced messages, a cable pulled) or lossy (bulk transfer, random loss)."""
-    from transportlab.ns3.recording import PathRecorder  # noqa: PLC0415
-    from transportlab.ns3.sctp_recording import SctpRecorder  # noqa: PLC0415
-    from transportlab.ns3.topology import multihomed  # noqa: PLC0415
-
     sctp = SOCKET_FACTORIES["sctp"]
     failover = p["scenario"] == "failover"
     if failover and p["topology"] == "seed_hub":
@@ -168,8 +166,6 @@ def _run_transfer(ns, p: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
 
 def _run_prsctp(ns, p: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     """A voice-like stream over one lossy link: SCTP (full or partial reliability) or UDP."""
-    from transportlab.ns3.recording import PacketRecorder, enable_seq_ts_size  # noqa: PLC0415
-
     policy = p["policy"]
     if policy != "udp":
         s = "ns3::SctpSocket::"

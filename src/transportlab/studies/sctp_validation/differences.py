@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from transportlab.engine import plotting
 from transportlab.studies.sctp_validation.stacks import (
     COMPLETION_TOLERANCE,
     DIFFERENCE_NAMES,
@@ -553,8 +554,6 @@ def differences_table(table: pd.DataFrame) -> pd.DataFrame:
 def plot_cwnd(traces: dict, names: Sequence[str], profiles=("default", "aligned")):
     """cwnd against time, usrsctp and ns-3 side by side: one row per scenario, one column
     per profile. Returns the matplotlib figure."""
-    from transportlab.engine import plotting  # noqa: PLC0415
-
     # Both stacks are SCTP: they take the palette's non-protocol colours.
     stack = plotting.styles(["usrsctp", "ns-3 model"], markers=False)
     fig, axes = plotting.subplots(
@@ -589,8 +588,6 @@ def plot_cwnd(traces: dict, names: Sequence[str], profiles=("default", "aligned"
 
 def plot_completion(table: pd.DataFrame):
     """ns-3 completion time against usrsctp's, both profiles, with the 10 % band."""
-    from transportlab.engine import plotting  # noqa: PLC0415
-
     fig, axes = plotting.subplots(1, 2, figsize=(11, 4.5))
     verdicts = plotting.styles(["agrees", "explained", "differs"])
     for ax, (u, m, title) in zip(

@@ -31,6 +31,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from transportlab.ns3.native import NativeLibraryNotFoundError, native_dir
+from transportlab.ns3.recording import _column
+from transportlab.ns3.simulation import run_until, simulation
+
 #: The named ways usrsctp departs from RFC 9260 (``comparison.DIFFERENCES`` describes each
 #: and detects it in traces; a scenario's ``expect`` names some of them).
 DIFFERENCE_NAMES = (
@@ -267,10 +271,8 @@ def oracle_path() -> Path | None:
         return Path(env) if Path(env).is_file() else None
     candidates: list[Path] = []
     try:
-        from transportlab.ns3.native import native_dir  # noqa: PLC0415
-
         candidates.append(native_dir() / "bin" / "usrsctp-oracle")
-    except ImportError:
+    except NativeLibraryNotFoundError:
         pass
     candidates += [Path(p) / "transportlab" / "bin" / "usrsctp-oracle" for p in sys.path if p]
     # a checkout's build tree: <root>/src/transportlab/studies/sctp_validation/stacks.py
@@ -339,15 +341,11 @@ def parse_oracle_trace(text: str, scenario: Scenario) -> Trace:
 
 
 def _vector(v, dtype) -> np.ndarray:
-    from transportlab.ns3.recording import _column  # noqa: PLC0415
-
     return _column(v, dtype)
 
 
 def run_model(scenario: Scenario, profile: str = "default", seed: int = 1, run: int = 1) -> Trace:
     """Run the scenario on transportlab's ns-3 SCTP model (ns-3 loaded here)."""
-    from transportlab.ns3.simulation import run_until, simulation  # noqa: PLC0415
-
     if profile not in PROFILES:
         raise ScenarioError(f"unknown profile {profile!r} (one of {list(PROFILES)})")
     sc = scenario

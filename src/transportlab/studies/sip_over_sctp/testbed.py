@@ -25,6 +25,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from transportlab.ns3 import native
+
 #: SipRecorder::MethodCode
 METHODS = {0: "REGISTER", 1: "INVITE", 2: "ACK", 3: "BYE", 4: "CANCEL", 5: "OPTIONS", 255: "other"}
 #: SipTransactionRecord::Outcome values besides status codes
@@ -50,9 +52,7 @@ SIP_DOMAIN = "transportlab.test"
 
 
 def _ns():
-    from transportlab import ns  # noqa: PLC0415
-
-    return ns
+    return native.load()  # ns-3, loaded on first use
 
 
 def _column(vector, dtype) -> np.ndarray:

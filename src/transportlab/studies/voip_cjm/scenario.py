@@ -15,6 +15,8 @@ import pandas as pd
 
 from transportlab.ns3.capabilities import pr_sctp_available, sctp_available
 from transportlab.ns3.helpers import SOCKET_FACTORIES, remove_queue_discipline
+from transportlab.ns3.recording import PacketRecorder
+from transportlab.ns3.simulation import event_count, run_until, simulation
 from transportlab.studies.voip_cjm import voice_gateways as voice
 from transportlab.studies.voip_cjm.parameters import (
     CALL_START_S,
@@ -249,9 +251,6 @@ def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFram
     ``counters`` (one row: ``ip_packets_to_receivers``, the IP packets sent down the
     receivers' access links; ``events``, the simulator events executed).
     """
-    from transportlab.ns3.recording import PacketRecorder  # noqa: PLC0415 - ns-3 only when simulating
-    from transportlab.ns3.simulation import event_count, run_until, simulation  # noqa: PLC0415
-
     if params["protocol"] == "sctp" and not sctp_available():
         raise RuntimeError(
             "protocol 'sctp' needs the SCTP model (ns3::SctpSocketFactory), which this "

@@ -15,6 +15,8 @@ import pandas as pd
 
 from transportlab.ns3.capabilities import sctp_available
 from transportlab.ns3.helpers import SOCKET_FACTORIES, milliseconds, seconds
+from transportlab.ns3.recording import PathRecorder, ValueRecorder
+from transportlab.ns3.simulation import event_count, simulation
 from transportlab.ns3.topology.dumbbell import Link, dumbbell
 from transportlab.studies.wired_best_effort.parameters import (
     IPV4_HEADER,
@@ -58,8 +60,6 @@ def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFram
       (``series`` ``"<flow>:cwnd"``) at each change;
     * ``run``: ns-3 events, wall time of building and running, CPU time of running.
     """
-    from transportlab.ns3.simulation import event_count, simulation  # noqa: PLC0415
-
     pairs = node_pairs(params)
     wall_start = time.perf_counter()
     with simulation(seed=seed, run=run, checksums=bool(params["pcap_prefix"])) as ns:
@@ -219,8 +219,6 @@ def _install_applications(ns, params, pairs, net, starts):
 
 
 def _watch_packets(ns, pairs, net):
-    from transportlab.ns3.recording import PathRecorder  # noqa: PLC0415
-
     recorder = PathRecorder()
     for row in pairs.itertuples():
         recorder.origin(net.source_devices[row.flow], "MacTx", row.flow, "sent")
@@ -248,8 +246,6 @@ def _packets_frame(recorder) -> pd.DataFrame:
 
 
 def _watch_state(ns, params, pairs, net, starts):
-    from transportlab.ns3.recording import ValueRecorder  # noqa: PLC0415
-
     queue = ValueRecorder()
     device_queue = net.bottleneck.GetObject[ns.PointToPointNetDevice]().GetQueue()
     queue.watch(device_queue, "PacketsInQueue", "uint32", "device")

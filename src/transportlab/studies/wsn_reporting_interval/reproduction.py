@@ -47,10 +47,11 @@ import pandas as pd
 from transportlab.engine import plotting, published, verdicts
 from transportlab.engine.study import Experiment, Reproduction
 from transportlab.ns3.capabilities import sctp_available
-from transportlab.studies.wsn_reporting_interval import analysis
+from transportlab.studies.wsn_reporting_interval import analysis, network
 from transportlab.studies.wsn_reporting_interval.parameters import (
     MICA2,
     NS2_ENERGY,
+    PARAMETERS,
     PRINTED_INTERVALS,
     TRANSPORT_MODELS,
 )
@@ -336,9 +337,6 @@ def _mean_ci(frame: pd.DataFrame, by: list[str], columns: list[str]) -> pd.DataF
 
 def connectivity_table(results=None) -> pd.DataFrame:
     """Link facts of every swept placement (no simulation): what the default was chosen by."""
-    from transportlab.studies.wsn_reporting_interval import network  # noqa: PLC0415
-    from transportlab.studies.wsn_reporting_interval.parameters import PARAMETERS  # noqa: PLC0415
-
     rows = []
     for placement in _placements(RANDOM_PLACEMENTS):
         rows.append(network.connectivity(PARAMETERS.validate(placement)))

@@ -22,6 +22,8 @@ import pandas as pd
 
 from transportlab.ns3.capabilities import sctp_available
 from transportlab.ns3.helpers import SOCKET_FACTORIES, remove_queue_discipline
+from transportlab.ns3.recording import PacketRecorder, _column
+from transportlab.ns3.simulation import simulation
 from transportlab.studies.wsn_reporting_interval.network import (
     node_ranges,
     positions,
@@ -354,7 +356,6 @@ def range_probe(
     must reach 59 m and not 61 m.
     """
     params = PARAMETERS.validate(params or {})
-    from transportlab.ns3.simulation import simulation  # noqa: PLC0415
 
     with simulation(seed=1, run=1, checksums=False) as ns:
         _config_defaults(ns, params)
@@ -404,9 +405,6 @@ def run_scenario(
     ``params`` are validated here (missing ones take their defaults), so the
     benchmark and tests can pass a few; :func:`run` is what the sweep calls.
     """
-    from transportlab.ns3.recording import PacketRecorder  # noqa: PLC0415
-    from transportlab.ns3.simulation import simulation  # noqa: PLC0415
-
     params = PARAMETERS.validate(params)
     with simulation(seed=seed, run=run, checksums=options.checksums) as ns:
         if options.purge_cancelled_events:
@@ -556,8 +554,6 @@ def _agent_frame(agents) -> pd.DataFrame:
 
     Node numbers come from the 10.1.0.0/16 addresses (node i has 10.1.0.(i+1)).
     """
-    from transportlab.ns3.recording import _column  # noqa: PLC0415
-
     base = (10 << 24) | (1 << 16)
     kinds = _column(agents.GetKinds(), np.uint8)
     return pd.DataFrame(
@@ -616,8 +612,6 @@ def _energy_reschedules(ns, models) -> dict[str, float]:
 
 
 def _counts_frame(ns, counter) -> pd.DataFrame:
-    from transportlab.ns3.recording import _column  # noqa: PLC0415
-
     sources_ = _column(counter.GetSources(), np.uint8)
     classes = _column(counter.GetClasses(), np.uint8)
     source_names = np.array([str(ns.PacketCounter.GetSourceName(i)) for i in range(16)])
