@@ -74,7 +74,7 @@ params = {}  # study parameters that differ from the defaults (see the table bel
 import pandas as pd
 
 from transportlab.notebooks import start
-from transportlab.studies.wired_best_effort import analysis, reproduction
+from transportlab.studies.wired_best_effort import analysis, comparison, reproduction
 
 results = start("wired_best_effort", globals())
 PARAMS = results.params
@@ -207,8 +207,8 @@ print(results.table("per_run").set_index("protocol").round(3).to_string())
 # recvTime - sendTime`, but prints another variable, `delay = recvTime -
 # prev_time`, the gap between two arrivals. Section 6 shows that the tables cannot
 # hold the printed gap and do hold the one-way delay, so `comparison.csv` uses the
-# `e2eDelay` of the packets the script prints at (`reproduction.comparison`); the
-# verdicts under the printed reading (`reproduction.comparison_printed`) are shown
+# `e2eDelay` of the packets the script prints at (`comparison.comparison`); the
+# verdicts under the printed reading (`comparison.comparison_printed`) are shown
 # next to it.
 
 # %%
@@ -218,7 +218,7 @@ comparison[["seed_file", "source", "protocol", "metric", "row", "unit", "publish
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(reproduction.verdict_counts(results).to_string())
+print(comparison.verdict_counts(results).to_string())
 
 # %% [markdown]
 # **The full-mode comparison (the study's result).** The cell above computes the
@@ -286,7 +286,7 @@ print(results.table("awk_windows").round(1).to_string(index=False))
 for label, size in (("TCP (1040-B datagrams)", 1040), ("SCTP (1500-B datagrams)", 1500)):
     delay = analysis.expected_queueing_delay(PARAMS, size)
     print(f"{label}: full-queue one-way delay {delay * 1e3:.0f} ms")
-print(analysis.published_delay_means(results.study).round(1).to_string())
+print(comparison.published_delay_means(results.study).round(1).to_string())
 
 # %% [markdown]
 # The published SCTP/TCP delay ratio (about 1.4 in both seeds) is the ratio of the
@@ -320,7 +320,7 @@ results.table("delay_readings").round(1)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(analysis.published_throughput_ratio(results.study).round(3).to_string())
+print(comparison.published_throughput_ratio(results.study).round(3).to_string())
 print(f"counted / carried for a full SCTP packet: {analysis.sctp_awk_share(PARAMS):.3f}")
 print("goodput per pair (standard), mean of FTP pairs:")
 print(reproduction.ftp_means(results).round(1).to_string())
@@ -355,7 +355,7 @@ variants = results["tcp_variants"]
 # %%
 # NBVAL_CHECK_OUTPUT
 print(reproduction.tcp_variants(results).round(2).to_string())
-print(analysis.published_tcp_means(results.study).round(2).to_string())
+print(comparison.published_tcp_means(results.study).round(2).to_string())
 
 # %% [markdown]
 # ### 7.3 SCTP: packet size

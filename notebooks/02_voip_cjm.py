@@ -65,7 +65,7 @@
 # * ns-3 (3.44) instead of NS-2. SCTP is transportlab's own ns-3 model (RFC 9260). TCP is
 #   NS-2's default agent, Tahoe: ns-3 has none, so transportlab adds NS-2's window rules and
 #   go-back-N recovery (`TcpTahoe` + `TcpTahoeRecovery`, `src/tcp-tahoe`, the same as the
-#   wired study), with the NS-2 defaults that matter here (`ns2_defaults`): a window of 20
+#   wired study), with the NS-2 defaults that matter here (`stack_preset` `ns2`): a window of 20
 #   segments, initial window 2, minimum RTO 200 ms, a 10 ms clock, an ACK for every segment,
 #   no SACK. `tcp_variant` offers ns-3's own (e.g. `TcpNewReno`). ns-3 keeps limited transmit
 #   on (with both SACK and limited transmit off, ns-3.44 aborts on an internal assertion).
@@ -221,7 +221,7 @@ fig = results.figure("r_factor")
 # %% [markdown]
 # ## 4. Comparison with the published numbers
 #
-# `data/published/voip_cjm.csv` holds the seed's numbers. `reproduction.comparison` compares
+# `data/published/voip_cjm.csv` holds the seed's numbers. `comparison.comparison` compares
 # them with the network-side numbers of the seed's configuration: frames delivered per
 # second, the maximum one-way delay of any frame of any call, and the RFC 3550 jitter (mean
 # over the calls). The seed's SCTP is our `SCTP ordered`. A 20 % tolerance (the project
@@ -318,7 +318,7 @@ cross = results["cross_traffic"]
 # %%
 # NBVAL_CHECK_OUTPUT
 cross_table = results.table("cross_traffic")
-print(cross_table.set_index(["configuration", "policy"]).drop(columns="runs")[
+print(cross_table.set_index(["configuration", "policy"]).drop(columns="n_runs")[
     ["frames_per_s", "network_loss_rate", "late_loss_rate", "delay_max_ms", "before_jitter_ms",
      "after_jitter_ms", "playout_delay_mean_ms", "R"]].round(3).to_string())
 
@@ -355,7 +355,7 @@ trunk = results["trunk"]
 # NBVAL_CHECK_OUTPUT
 trunk_table = results.table("trunk")
 print(trunk_table[trunk_table["policy"] != "arrival"].set_index(["configuration", "policy"])
-      .drop(columns="runs")[["frames_per_s", "network_loss_rate", "late_loss_rate",
+      .drop(columns="n_runs")[["frames_per_s", "network_loss_rate", "late_loss_rate",
                              "delay_max_ms", "before_jitter_ms", "R"]].round(3).to_string())
 
 # %% [markdown]
@@ -376,7 +376,7 @@ spurts = results["talkspurts"]
 # %%
 # NBVAL_CHECK_OUTPUT
 spurt_table = results.table("talkspurts")
-print(spurt_table.set_index(["configuration", "policy"]).drop(columns="runs")[
+print(spurt_table.set_index(["configuration", "policy"]).drop(columns="n_runs")[
     ["frames_per_s", "network_loss_rate", "late_loss_rate", "delay_p99_ms", "delay_max_ms",
      "before_jitter_ms", "playout_delay_mean_ms", "R"]].round(3).to_string())
 

@@ -66,7 +66,7 @@
 #   sensor starts at a random time in [1 s, 1 s + interval) (`start_mode` `staggered`).
 #   Section 7.11 starts them all at 1 s (`synchronized`), as a script that starts every
 #   CBR at one time would.
-# * *Transport* (`transport_model`, default `ns2`). The seed used NS-2's agents with
+# * *Transport* (`stack_preset`, default `ns2`). The seed used NS-2's agents with
 #   their defaults: TCP is `Agent/TCP`, i.e. Tahoe (src/tcp-tahoe), `packetSize_`
 #   1000: NS-2's TCP counts packets, so each 256-byte report leaves as one 1000-byte
 #   segment (1040 B with headers); window 20, initial window 2, initial RTO 3 s, minimum
@@ -347,7 +347,7 @@ fig = results.figure("placements")
 placements = results.table("placements")
 placements[
     ["protocol", "reporting_interval", "placement_label", "delivery_ratio",
-     *analysis.METRICS, "n"]
+     *analysis.METRICS, "n_runs"]
 ].round(3)  # fmt: skip
 
 # %% [markdown]
@@ -406,7 +406,7 @@ results.table("transport_models").round(3)
 # NBVAL_CHECK_OUTPUT
 full_transport = committed_table("wsn_reporting_interval", "transport_models")
 print(full_transport.pivot_table(index=["protocol", "reporting_interval"],
-                                 columns="transport_model",
+                                 columns="stack_preset",
                                  values=["throughput_kbps", "mean_delay_ms", "delivery_ratio"])
       .round(2).to_string())
 
@@ -533,7 +533,7 @@ fig = results.figure("carrier_sense")
 # %%
 # NBVAL_CHECK_OUTPUT
 sense = results.table("carrier_sense")
-sense[["protocol", "carrier_sense", "reporting_interval", "n", "delivered", "mac_drops",
+sense[["protocol", "carrier_sense", "reporting_interval", "n_runs", "delivered", "mac_drops",
        "routing_packets", "routing_load", "published_routing_load", "energy_per_node_j",
        "published_energy_j"]].round(2)  # fmt: skip
 
@@ -626,7 +626,7 @@ fig = results.figure("reception_model")
 # %%
 # NBVAL_CHECK_OUTPUT
 reception = results.table("reception_model")
-reception[["protocol", "reception_model", "carrier_sense", "reporting_interval", "n",
+reception[["protocol", "reception_model", "carrier_sense", "reporting_interval", "n_runs",
            "delivery_ratio", "mac_drops", "ns2_collisions", "routing_load",
            "published_routing_load", "mac_load", "published_mac_load"]].round(2)  # fmt: skip
 
@@ -667,7 +667,7 @@ fig = results.figure("combined")
 # %%
 # NBVAL_CHECK_OUTPUT
 combined = results.table("combined")
-combined[["protocol", "links", "carrier_sense", "reporting_interval", "n", "delivery_ratio",
+combined[["protocol", "links", "carrier_sense", "reporting_interval", "n_runs", "delivery_ratio",
           "mac_drops", "routing_load", "published_routing_load", "mac_load",
           "published_mac_load", "throughput_kbps", "published_throughput_kbps",
           "dropped_packets", "published_dropped_packets", "energy_per_node_j",
@@ -728,7 +728,7 @@ fig = results.figure("receiver_lock")
 # %%
 # NBVAL_CHECK_OUTPUT
 lock = results.table("receiver_lock")
-lock[["protocol", "reception_model", "reporting_interval", "n", "ns2_undecodable",
+lock[["protocol", "reception_model", "reporting_interval", "n_runs", "ns2_undecodable",
       "ns2_collisions", "mac_drops", "routing_load", "published_routing_load",
       "mean_delay_ms", "throughput_kbps"]].round(2)  # fmt: skip
 
@@ -768,7 +768,7 @@ fig = results.figure("start_mode")
 # %%
 # NBVAL_CHECK_OUTPUT
 start = results.table("start_mode")
-start[["protocol", "start_mode", "reporting_interval", "n", "mean_delay_ms",
+start[["protocol", "start_mode", "reporting_interval", "n_runs", "mean_delay_ms",
        "median_delay_ms", "p90_delay_ms", "published_delay_ms", "routing_load",
        "published_routing_load", "delivery_ratio"]].round(2)  # fmt: skip
 

@@ -353,7 +353,7 @@ fig = results.figure("voice_delay")
 #
 # ## 4. Comparison with the published numbers
 #
-# `reproduction.comparison` takes, per configuration with SCTP-PF off (SCTP-PF, RFC
+# `comparison.comparison` takes, per configuration with SCTP-PF off (SCTP-PF, RFC
 # 7829, is from 2016; Brennan et al. ran RFC 2960's SCTP), the stall caused by the first
 # lost DATA packet of each `lossy` run, and single-homed the time of that first loss, and
 # compares their mean (95 % CI over the runs) with seed 002 (`transportlab.engine.verdicts`).

@@ -13,7 +13,7 @@ from transportlab.engine.params import ParameterError
 from transportlab.engine.results import Results
 from transportlab.ns3.capabilities import sctp_available
 from transportlab.studies import get
-from transportlab.studies.sip_over_sctp import analysis, reproduction, wire
+from transportlab.studies.sip_over_sctp import analysis, comparison, wire
 
 STUDY = get("sip_over_sctp")
 needs_sctp = pytest.mark.skipif(not sctp_available(), reason="SCTP module not in this build")
@@ -235,13 +235,13 @@ def test_crossover_reads_the_mean_curves_not_single_runs():
 def test_crossover_rows_are_per_run_and_say_why_when_no_run_crosses():
     first = calls_table([70, 40, 32, 20], [60, 43, 43, 26])  # crosses at 8.8 %
     second = calls_table([70, 60, 32, 20], [60, 43, 43, 26]).assign(run=2)  # at 14.1 %
-    rows = analysis.crossover_rows(pd.concat([first, second]))
+    rows = comparison.crossover_rows(pd.concat([first, second]))
     assert [r["value"] for r in rows] == [8.8, pytest.approx(round(10 + 10 * 17 / 28, 1))]
     assert {r["why_missing"] for r in rows} == {""}
     behind = pd.concat(
         [calls_table([70, 40, 32, 20], [10, 5, 2, 1]).assign(run=k) for k in (1, 2, 3)]
     )
-    rows = analysis.crossover_rows(behind)
+    rows = comparison.crossover_rows(behind)
     assert len(rows) == 3 and all(math.isnan(r["value"]) for r in rows)
     assert rows[0]["why_missing"] == (
         "no crossover in any of the 3 runs: UDP completes more transactions than SCTP at "
@@ -250,7 +250,7 @@ def test_crossover_rows_are_per_run_and_say_why_when_no_run_crosses():
     reverse = pd.concat(
         [calls_table([100, 90, 60, 30], [110, 95, 50 - 11 * k, 5]).assign(run=k) for k in (1, 2)]
     )
-    rows = analysis.crossover_rows(reverse)
+    rows = comparison.crossover_rows(reverse)
     assert rows[0]["why_missing"] == (
         "no crossover in any of the 2 runs: in every run the curves cross the other way, "
         "SCTP ahead below 11.4-11.9 % and UDP ahead above"
@@ -258,7 +258,7 @@ def test_crossover_rows_are_per_run_and_say_why_when_no_run_crosses():
 
 
 def test_table_5_3_comes_from_the_published_values():
-    table = analysis.published_calls(STUDY)
+    table = comparison.published_calls(STUDY)
     assert list(table.columns) == ["udp", "sctp"]
     assert table.index.tolist() == [0.05, 0.10, 0.20, 0.30]
     assert table["udp"].tolist() == [70, 40, 32, 20]
@@ -278,7 +278,7 @@ def test_relative_to_five_percent_is_taken_per_run():
     assert table.loc[("udp", 0.10), "n_runs"] == 3
     assert table.loc[("sctp", 0.30), "mean"] == pytest.approx(0.5)
     assert table.loc[("sctp", 0.30), "ci_low"] == pytest.approx(0.5)  # no spread
-    rows = analysis.relative_rows(STUDY, summary, 0.20).set_index(["protocol", "row"])
+    rows = comparison.relative_rows(STUDY, summary, 0.20).set_index(["protocol", "row"])
     assert len(rows) == 6 and set(rows["unit"]) == {"ratio"}
     # published: derived from Table 5.3 (UDP 40/70, SCTP 26/60), not data/published
     assert rows.loc[("UDP", "packet loss 10%"), "published"] == pytest.approx(40 / 70)
@@ -292,12 +292,12 @@ def test_relative_to_five_percent_is_taken_per_run():
 
 
 def test_testbed_marker_needs_a_single_session_time_five_times_ours():
-    comparison = pd.DataFrame(
+    table = pd.DataFrame(
         {"metric": ["transaction_response_time"] * 3 + ["sip_call_transactions"],
          "published": ["~7", "4.6", "0.6", "70"], "reproduced": [0.53, 0.0013, 0.5, 5.0]}
     )  # fmt: skip
     # 7/0.53 = 13x and 4.6/0.0013 = 3500x: testbed; 0.6/0.5: protocol; calls: not a time
-    assert analysis.testbed_markers(comparison) == [
+    assert comparison.testbed_markers(table) == [
         "testbed-dominated", "testbed-dominated", "", "",
     ]  # fmt: skip
 
@@ -373,8 +373,8 @@ def test_comparison_rows_come_from_reproduction_comparison():
     results = FakeResults(
         {"single_session": {"summary": single}, "calls_under_loss": {"summary": multi}}
     )
-    all_rows = reproduction.comparison(results).set_index(["source", "protocol", "row"])
-    rows = all_rows[all_rows["metric"] != analysis.RELATIVE_METRIC]
+    all_rows = comparison.comparison(results).set_index(["source", "protocol", "row"])
+    rows = all_rows[all_rows["metric"] != comparison.RELATIVE_METRIC]
     # Single-session times are deterministic: one run gets a verdict.
     assert rows.loc[("Table 5.5", "UDP", "SIP registration"), "verdict"] == "matches"
     assert rows.loc[("Table 5.5", "UDP", "SIP registration"), "deterministic"]
@@ -387,7 +387,7 @@ def test_comparison_rows_come_from_reproduction_comparison():
     # Tables 5.3 and 5.5 (sections 5.3-5.4 are copies of Table 5.5), and the shape of
     # Table 5.3: 2 protocols x 3 loss rates relative to 5 %
     assert len(rows) == 15 and len(all_rows) == 15 + 6
-    relative = all_rows[all_rows["metric"] == analysis.RELATIVE_METRIC]
+    relative = all_rows[all_rows["metric"] == comparison.RELATIVE_METRIC]
     assert relative.loc[("Table 5.3", "SCTP", "packet loss 20%"), "published"] == pytest.approx(
         37 / 60
     )
@@ -563,7 +563,7 @@ def test_call_cycle_predicts_calls_from_setup_and_teardown_times():
     )
     table = call_cycle(summary, n_pairs=8, window=70.0, call_duration=1.0, call_interval=1.0)
     sctp = table[table.protocol == "sctp"].iloc[0]
-    assert sctp.runs == 2 and sctp.completed_calls == 60 and sctp.transaction_timeouts == 2
+    assert sctp.n_runs == 2 and sctp.completed_calls == 60 and sctp.transaction_timeouts == 2
     assert sctp.cycle_s == pytest.approx(7.0)
     assert sctp.predicted_calls == pytest.approx(80.0)
     assert sctp.completed_per_predicted == pytest.approx(0.75)

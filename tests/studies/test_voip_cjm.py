@@ -6,12 +6,18 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab.engine import stats
 from transportlab.engine.fingerprint import module_closure
 from transportlab.engine.params import ParameterError
 from transportlab.models import emodel
 from transportlab.studies import get
-from transportlab.studies.voip_cjm import STUDY, analysis, parameters, reproduction, scenario
+from transportlab.studies.voip_cjm import (
+    STUDY,
+    analysis,
+    comparison,
+    parameters,
+    reproduction,
+    scenario,
+)
 
 SHORT = {"n_calls": 4, "duration": 3.0, "drain": 1.0}
 
@@ -32,7 +38,7 @@ def test_registered_with_its_seed_notebook_and_steps():
     assert [e.name for e in s.reproduction.experiments] == [
         "main", "loss", "cross_traffic", "trunk", "talkspurts", "load", "playout_models",
     ]  # fmt: skip
-    assert s.reproduction.comparison is reproduction.comparison
+    assert s.reproduction.comparison is comparison.comparison
     assert set(s.reproduction.tables) >= {"summary"}
 
 
@@ -189,25 +195,8 @@ def test_analysed_columns_do_not_clash_with_parameters():
         assert not clash, f"{name}: {clash}"
 
 
-def test_mean_table_is_stats_summarise_laid_out_wide():
-    frame = pd.DataFrame(
-        {
-            "configuration": ["UDP", "UDP", "TCP", "TCP", "TCP"],
-            "policy": ["fixed"] * 5,
-            "R": [80.0, 82.0, 70.0, 71.0, np.nan],
-        }
-    )
-    table = analysis.mean_table(frame, ["configuration", "policy"], ["R"])
-    assert table["configuration"].tolist() == ["UDP", "TCP"]  # order of appearance
-    assert table.columns.tolist() == ["configuration", "policy", "R", "R_low", "R_high", "runs"]
-    mean, low, high, _ = stats.confidence_interval([80.0, 82.0])
-    assert table.loc[0, ["R", "R_low", "R_high"]].tolist() == [mean, low, high]
-    assert table["runs"].tolist() == [2, 3]  # replications, also where a value is NaN
-    assert table.loc[1, "R"] == pytest.approx(70.5)
-
-
 class _FakeResults:
-    """What reproduction.comparison reads: results["main"]["summary"]."""
+    """What comparison.comparison reads: results["main"]["summary"]."""
 
     study = STUDY
 
@@ -232,7 +221,7 @@ def test_comparison_rows_come_from_reproduction_comparison():
                     "frames_per_s": frames, "delay_max_ms": delay_max + (protocol == "tcp"),
                     "before_jitter_ms": jitter,
                 })  # fmt: skip
-    table = reproduction.comparison(_FakeResults(pd.DataFrame(rows))).set_index(
+    table = comparison.comparison(_FakeResults(pd.DataFrame(rows))).set_index(
         ["protocol", "metric"]
     )
     assert len(table) == 6  # UDP has no published value; the ITU-T limits are not results

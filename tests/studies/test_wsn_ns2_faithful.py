@@ -92,7 +92,7 @@ def test_ns2_tcp_sends_whole_packets_per_write():
     assert wsn_params.ns2_tcp_write_bytes(256, packet_size=100) == 300
     ns2 = dict(DEFAULTS, protocol="tcp")
     assert wsn_params.write_bytes(ns2) == 1000
-    assert wsn_params.write_bytes(dict(ns2, transport_model="modern")) == 256
+    assert wsn_params.write_bytes(dict(ns2, stack_preset="modern")) == 256
     assert wsn_params.write_bytes(dict(ns2, protocol="udp")) == 256
     with pytest.raises(ValueError):
         wsn_params.ns2_tcp_write_bytes(0)

@@ -10,12 +10,18 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab.engine import verdicts
+from transportlab.engine import stats, verdicts
 from transportlab.engine.fingerprint import module_closure
 from transportlab.engine.params import ParameterError
 from transportlab.ns3.capabilities import sctp_available
 from transportlab.studies import get
-from transportlab.studies.wsn_reporting_interval import analysis, network, reproduction, scenario
+from transportlab.studies.wsn_reporting_interval import (
+    analysis,
+    comparison,
+    network,
+    reproduction,
+    scenario,
+)
 from transportlab.studies.wsn_reporting_interval import parameters as wsn_params
 
 STUDY = get("wsn_reporting_interval")
@@ -149,7 +155,7 @@ def test_declaration_and_quick_parameters():
         "combined", "receiver_lock", "start_mode",
     }  # fmt: skip
     # the declared defaults: NS-2's agents, the placement with only two-way links
-    assert (DEFAULTS["transport_model"], DEFAULTS["placement"]) == ("ns2", "clusters")
+    assert (DEFAULTS["stack_preset"], DEFAULTS["placement"]) == ("ns2", "clusters")
     assert (DEFAULTS["reception_model"], DEFAULTS["start_mode"]) == ("ns2", "staggered")
     assert (DEFAULTS["energy_model"], DEFAULTS["idle_power_w"]) == ("ns2", 0.0)
 
@@ -194,7 +200,7 @@ def test_the_run_step_imports_no_analysis():
         ({"reporting_interval": 0}, "must be > 0"),
         ({"interval_scale": 5.0}, "is not one of"),
         ({"placement": "grid"}, "is not one of"),
-        ({"transport_model": "ns3"}, "is not one of"),
+        ({"stack_preset": "ns3"}, "is not one of"),
         ({"short_range_m": 200.0}, "short_range_m must be smaller"),
         ({"start_time": 150.0}, "must be before duration"),
         ({"n_sources": 56}, "must be <= 55"),
@@ -331,11 +337,11 @@ def hand_made_summary(intervals, runs=(1, 2)):
 
 
 def test_reproduced_rows_have_avg_rows_only_with_all_five_intervals():
-    some = analysis.reproduced_rows(hand_made_summary((1.0, 5.0, 20.0)))
+    some = comparison.reproduced_rows(hand_made_summary((1.0, 5.0, 20.0)))
     assert len(some) == 3 * 3 * 2 * len(analysis.METRICS)
     assert "Avg" not in set(some["row"])
     assert set(some["row"]) == {"data interval 1", "data interval 5", "data interval 20"}
-    full = analysis.reproduced_rows(hand_made_summary(wsn_params.PRINTED_INTERVALS))
+    full = comparison.reproduced_rows(hand_made_summary(wsn_params.PRINTED_INTERVALS))
     avg = full[(full["row"] == "Avg") & (full["protocol"] == "UDP")]
     assert len(avg) == 2 * len(analysis.METRICS)  # per run and metric
     by_run = avg.groupby("run")["value"].unique()
@@ -344,7 +350,7 @@ def test_reproduced_rows_have_avg_rows_only_with_all_five_intervals():
 
 
 class FakeResults:
-    """What reproduction.comparison reads of a Results: the experiment's tables."""
+    """What comparison.comparison reads of a Results: the experiment's tables."""
 
     study = STUDY
 
@@ -411,7 +417,7 @@ def _times_summary(cs_threshold_w, reception_model="ns2"):
 def test_implied_idle_power_by_hand():
     results = FakeResults(_times_summary(1.559e-11))
     table = reproduction.implied_idle_power_table(results).set_index("radio")
-    published_udp_1s = reproduction._published_values(STUDY, "consumed_energy")[("UDP", 1.0)]
+    published_udp_1s = comparison.published_values(STUDY, "consumed_energy")[("UDP", 1.0)]
     # mean times: tx 1 s, rx 3 s, idle 96 s; ns2: 0.660 + 3 x 0.395; mica2: 0.081 + 3 x 0.030
     for radio, traffic in (("ns2", 0.660 + 1.185), ("mica2", 0.081 + 0.090)):
         row = table.loc[radio]
@@ -426,10 +432,10 @@ def test_carrier_sense_table_sets_both_thresholds_side_by_side():
     table = reproduction.carrier_sense_table(results).set_index("carrier_sense")
     assert set(table.index) == {"NS-2 default", "= RXThresh"}
     row = table.loc["= RXThresh"]
-    assert (row["routing_packets"], row["mac_drops"], row["n"]) == (60.0, 1.0, 2)
+    assert (row["routing_packets"], row["mac_drops"], row["n_runs"]) == (60.0, 1.0, 2)
     assert (
         row["published_routing_load"]
-        == reproduction._published_values(STUDY, "routing_load")[("UDP", 1.0)]
+        == comparison.published_values(STUDY, "routing_load")[("UDP", 1.0)]
     )
 
 
@@ -443,10 +449,10 @@ def test_reception_table_crosses_both_rules_with_both_thresholds():
         )
     }
     table = reproduction.reception_table(results).set_index(["reception_model", "carrier_sense"])
-    assert len(table) == 4 and (table["n"] == 2).all()
+    assert len(table) == 4 and (table["n_runs"] == 2).all()
     assert table.loc[("ns2", "= RXThresh"), "ns2_collisions"] == 20.0
     assert table.loc[("ns3", "NS-2 default"), "ns2_collisions"] == 0.0
-    published_mac_load = reproduction._published_values(STUDY, "mac_load")[("UDP", 1.0)]
+    published_mac_load = comparison.published_values(STUDY, "mac_load")[("UDP", 1.0)]
     assert (table["published_mac_load"] == published_mac_load).all()
 
 
@@ -493,9 +499,10 @@ def test_combined_table_averages_random_placements_over_placements():
     assert table.loc[("clusters (two-way)", "= RXThresh"), "routing_load"] == 5.0
     assert table.loc[("random 1-5 (one-way)", "NS-2 default"), "routing_load"] == 6.0
     both = table.loc[("random 1-5 (one-way)", "= RXThresh")]
-    assert (both["routing_load"], both["n"]) == (6.0, 2)  # over placements: (3 + 9) / 2
-    assert both["routing_load_ci"] == pytest.approx(analysis.half_width(pd.Series([3.0, 9.0])))
-    seed = reproduction._published_values(STUDY, "routing_load")[("TCP", 5.0)]
+    assert (both["routing_load"], both["n_runs"]) == (6.0, 2)  # over placements: (3 + 9) / 2
+    _, low, high, _ = stats.confidence_interval([3.0, 9.0])
+    assert (both["routing_load_ci_low"], both["routing_load_ci_high"]) == (low, high)
+    seed = comparison.published_values(STUDY, "routing_load")[("TCP", 5.0)]
     assert (table["published_routing_load"] == seed).all()
 
 
@@ -553,10 +560,11 @@ def test_start_mode_table_sets_staggered_and_synchronized_side_by_side():
     assert table.loc["staggered", "mean_delay_ms"] == 30.0
     assert table.loc["synchronized", "mean_delay_ms"] == 400.0
     assert table.loc["synchronized", "routing_load"] == 6.0
-    assert table.loc["synchronized", "mean_delay_ms_ci"] == pytest.approx(
-        analysis.half_width(pd.Series([300.0, 500.0]))
-    )
-    published_delay = reproduction._published_values(STUDY, "e2e_delay")[("UDP", 1.0)]
+    _, low, high, _ = stats.confidence_interval([300.0, 500.0])
+    assert table.loc[
+        "synchronized", ["mean_delay_ms_ci_low", "mean_delay_ms_ci_high"]
+    ].tolist() == [low, high]
+    published_delay = comparison.published_values(STUDY, "e2e_delay")[("UDP", 1.0)]
     assert (table["published_delay_ms"] == published_delay).all()
 
 
@@ -575,17 +583,15 @@ def test_receiver_lock_table_leaves_out_drops_under_the_lock():
     assert np.isnan(table.loc["ns2_lock", "dropped_packets"])
     assert table.loc["ns2_lock", "ns2_undecodable"] == 2000.0
     assert table.loc["ns2", "ns2_undecodable"] == 0.0
-    assert (table.loc["ns2_lock", "routing_load"], table.loc["ns2_lock", "n"]) == (2.0, 2)
+    assert (table.loc["ns2_lock", "routing_load"], table.loc["ns2_lock", "n_runs"]) == (2.0, 2)
 
 
 def test_comparison_rows_come_from_reproduction_comparison():
-    comparison = reproduction.comparison(
-        FakeResults(hand_made_summary(wsn_params.PRINTED_INTERVALS))
-    )
-    assert list(comparison.columns) == list(verdicts.COMPARISON_COLUMNS)
-    assert (comparison["study"] == "wsn_reporting_interval").all()
+    rows = comparison.comparison(FakeResults(hand_made_summary(wsn_params.PRINTED_INTERVALS)))
+    assert list(rows.columns) == list(verdicts.COMPARISON_COLUMNS)
+    assert (rows["study"] == "wsn_reporting_interval").all()
     # every number of Tables 2-4 (6 metrics x (5 intervals + Avg) x 3 protocols)
-    tables = comparison[comparison["source"].str.startswith("Table")]
+    tables = rows[rows["source"].str.startswith("Table")]
     assert len(tables) == 108
     assert (tables["n_runs"] == 2).all()
     row = tables[(tables["protocol"] == "TCP") & (tables["metric"] == "throughput")
@@ -595,7 +601,7 @@ def test_comparison_rows_come_from_reproduction_comparison():
     avg = tables[(tables["protocol"] == "UDP") & (tables["metric"] == "e2e_delay")
                  & (tables["row"] == "Avg")].iloc[0]  # fmt: skip
     assert avg["reproduced"] == pytest.approx(np.mean(wsn_params.PRINTED_INTERVALS) + 0.5)
-    assert set(comparison["verdict"]) <= set(verdicts.VERDICTS)
+    assert set(rows["verdict"]) <= set(verdicts.VERDICTS)
 
 
 def test_figures_state_their_runs():

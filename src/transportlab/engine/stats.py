@@ -4,6 +4,11 @@ Every study summarises its replications with these functions, so every table and
 figure uses the same interval (Student's t on the mean, n - 1 degrees of freedom)
 and the same convention for too few runs: with one finite value the interval is
 undefined (NaN), never zero.
+
+Every summary table has one layout: a mean, its interval ``ci_low``, ``ci_high``, and
+``n_runs``. :func:`summarise` gives it in long form (a row per group and metric:
+``metric, mean, ci_low, ci_high, n_runs``), :func:`summarise_wide` with one row per group
+(``<metric>, <metric>_ci_low, <metric>_ci_high`` per metric, then ``n_runs``).
 """
 
 from __future__ import annotations
@@ -32,7 +37,10 @@ def stdtr(df, t):
     return cdf(df, t)
 
 
-__all__ = ["confidence_interval", "mean_ci", "standard_error", "summarise", "welch_test"]
+__all__ = [
+    "confidence_interval", "mean_ci", "standard_error", "summarise", "summarise_wide",
+    "welch_test",
+]  # fmt: skip
 
 
 def confidence_interval(values, level: float = 0.95) -> tuple[float, float, float, int]:
@@ -114,12 +122,14 @@ def summarise(
     by: str | Sequence[str],
     columns: str | Iterable[str],
     level: float = 0.95,
+    sort: bool = False,
 ) -> pd.DataFrame:
     """Mean and confidence interval of ``columns`` per group of ``by``, in long form.
 
     One row per group and column: the ``by`` columns, ``metric`` (the column's
-    name), ``mean``, ``ci_low``, ``ci_high``, ``n_runs``. Groups keep their
-    order of appearance.
+    name), ``mean``, ``ci_low``, ``ci_high``, ``n_runs`` (its finite values). Groups
+    keep their order of appearance, or are sorted with ``sort``; only groups that
+    occur are summarised (also for categorical columns).
     """
     by = [by] if isinstance(by, str) else list(by)
     columns = [columns] if isinstance(columns, str) else list(columns)
@@ -127,9 +137,42 @@ def summarise(
     if missing:
         raise KeyError(f"columns {missing} not in the table (has {list(frame.columns)})")
     rows = []
-    for key, group in frame.groupby(by, sort=False, dropna=False):
+    for key, group in frame.groupby(by, sort=sort, dropna=False, observed=True):
         key = key if isinstance(key, tuple) else (key,)
         for column in columns:
             mean, low, high, n = confidence_interval(group[column], level)
             rows.append((*key, column, mean, low, high, n))
     return pd.DataFrame(rows, columns=[*by, "metric", "mean", "ci_low", "ci_high", "n_runs"])
+
+
+def summarise_wide(
+    frame: pd.DataFrame,
+    by: str | Sequence[str],
+    columns: str | Iterable[str],
+    level: float = 0.95,
+    sort: bool = False,
+) -> pd.DataFrame:
+    """Mean and confidence interval of ``columns`` per group of ``by``, one row per group.
+
+    The ``by`` columns, then for each column ``<column>`` (the mean),
+    ``<column>_ci_low`` and ``<column>_ci_high`` (:func:`confidence_interval` of its
+    finite values), then ``n_runs``: the rows of the group (its replications, also where
+    a value is NaN). Groups keep their order of appearance, or are sorted with ``sort``;
+    only groups that occur are summarised (also for categorical columns).
+    """
+    by = [by] if isinstance(by, str) else list(by)
+    columns = [columns] if isinstance(columns, str) else list(columns)
+    missing = [c for c in [*by, *columns] if c not in frame.columns]
+    if missing:
+        raise KeyError(f"columns {missing} not in the table (has {list(frame.columns)})")
+    names = [*by]
+    for column in columns:
+        names += [column, f"{column}_ci_low", f"{column}_ci_high"]
+    rows = []
+    for key, group in frame.groupby(by, sort=sort, dropna=False, observed=True):
+        row = list(key if isinstance(key, tuple) else (key,))
+        for column in columns:
+            mean, low, high, _ = confidence_interval(group[column], level)
+            row += [mean, low, high]
+        rows.append((*row, len(group)))
+    return pd.DataFrame(rows, columns=[*names, "n_runs"])

@@ -17,10 +17,12 @@ Like NS-2's DropTail links, there is no queueing discipline (the ns-3 traffic
 control layer is removed): the point-to-point device's DropTail queue is the
 bottleneck queue.
 
-Files: ``parameters.py`` (declared parameters, packet sizes), ``scenario.py``
-(``run``: ns-3, cached), ``analysis.py`` (hand calculation, ``analyse``,
-comparison rows; not cached), ``reproduction.py`` (the experiment, the
-comparison, a table and the figure).
+Files, the shape every study has (docs/architecture.md, "A study"):
+``parameters.py`` (declared parameters, packet sizes), ``scenario.py`` (``run``: ns-3,
+cached), ``analysis.py`` (hand calculation, ``analyse``; not cached),
+``comparison.py`` (the hand-calculated values against the runs: ``comparison.csv``),
+``reproduction.py`` (the experiment, a table and the figure: ``REPRODUCTION``) and
+this ``__init__.py`` (``STUDY``). Its tests: ``tests/studies/test_bottleneck_example.py``.
 """
 
 from transportlab.engine.study import Study

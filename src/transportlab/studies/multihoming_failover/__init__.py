@@ -21,8 +21,8 @@ Three scenarios (parameter ``scenario``):
 Files: ``parameters.py`` (declared parameters, constants), ``scenario.py`` (``run``:
 ns-3, cached; topologies from :mod:`transportlab.ns3.topology.multihomed`), ``analysis.py``
 (``analyse``: delivery stalls, failover times, voice delays; RFC 9260 timer bounds;
-not cached), ``reproduction.py`` (the notebook's four experiments, the comparison with
-seed 002, result tables and figures).
+not cached), ``comparison.py`` (seed 002's numbers against the ``lossy`` runs),
+``reproduction.py`` (the notebook's experiments, result tables and figures).
 """
 
 from transportlab.engine.study import Study

@@ -58,10 +58,10 @@ def _socket_defaults(ns, p: Mapping[str, Any]) -> None:
     ns.Config.SetDefault(s + "SourceAddressFailover", ns.BooleanValue(p["source_failover"]))
     ns.Config.SetDefault(s + "RtxToAlt", ns.StringValue(p["rtx_to_alt"]))
     ns.Config.SetDefault(s + "PotentiallyFailedMaxRetrans", ns.UintegerValue(p["pf_max_retrans"]))
-    if p["preset"] != "none":
+    if p["stack_preset"] != "none":
         # After the parameters above: the preset's values (RTO, Path.Max.Retrans,
         # HB.interval, SCTP-PF, ...) win; RtxToAlt and source failover stay.
-        ns.SctpStackHelper.SetPreset(p["preset"])
+        ns.SctpStackHelper.SetPreset(p["stack_preset"])
 
 
 def _run_to(ns, stop_seconds: float) -> None:

@@ -35,10 +35,11 @@ One run simulates one replication of one of five scenarios, chosen by the
     connection per transfer; the completion time of each transfer.
 
 Files: ``parameters.py`` (declared parameters, constants), ``scenario.py`` (``run``:
-ns-3, raw recorder tables, cached), ``analysis.py`` (``analyse``: per-run metrics,
-the header-overhead bound, the SCTP/UDP crossing, the comparison rows; not cached),
-``reproduction.py`` (the seven experiments of notebook 03, comparison, tables,
-figures), ``wire.py`` (the pcap of one call, decoded by tshark).
+ns-3, raw recorder tables, cached), ``testbed.py`` (the SIP testbed in ns-3 and its
+recorded tables, part of the run step), ``analysis.py`` (``analyse``: per-run metrics,
+the header-overhead bound, the SCTP/UDP crossing; not cached), ``comparison.py`` (the
+seed's numbers against ours), ``reproduction.py`` (the experiments of notebook 03,
+tables, figures), ``wire.py`` (the pcap of one call, decoded by tshark).
 """
 
 from transportlab.engine.study import Study

@@ -35,9 +35,9 @@ Our reading of each gap (every alternative is a parameter):
 Files: ``parameters.py`` (declared parameters, sizes, timing), ``scenario.py``
 (``run``: the ns-3 network and the voice gateways of :mod:`.voice_gateways`;
 cached), ``analysis.py`` (``analyse``: playout, E-model and pooling from
-:mod:`transportlab.studies.voip_cjm.voice_quality`, mean tables, hand calculation; not cached),
-``reproduction.py`` (the experiments of notebook 02, the comparison rows, tables and
-figures).
+:mod:`.voice_quality`, hand calculation; not cached), ``comparison.py`` (the seed's
+numbers against experiment ``main``), ``reproduction.py`` (the experiments of notebook
+02, tables and figures).
 """
 
 from transportlab.engine.study import Study

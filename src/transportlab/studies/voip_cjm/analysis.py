@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.engine import stats
 from transportlab.models.playout import (
     AdaptivePlayout,
     ChunkPlayout,
@@ -193,32 +192,6 @@ def configuration(point: Mapping[str, Any]) -> str:
 def with_configuration(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` (one row per point and ...) with a ``configuration`` label column."""
     return table.assign(configuration=table.apply(configuration, axis=1))
-
-
-def mean_table(frame: pd.DataFrame, by: Sequence[str], columns: Sequence[str]) -> pd.DataFrame:
-    """Mean and 95 % confidence interval over the runs, one row per group, wide.
-
-    :func:`transportlab.engine.stats.summarise` per group of ``by`` (in order of
-    appearance), laid out as ``<column>``, ``<column>_low``, ``<column>_high`` per
-    column, then ``runs`` (the rows of the group: replications).
-    """
-    by, columns = list(by), list(columns)
-    long = stats.summarise(frame, by, columns)
-    rows: dict[tuple, dict[str, Any]] = {}
-    for record in long.itertuples(index=False):
-        key = tuple(getattr(record, name) for name in by)
-        row = rows.setdefault(key, dict(zip(by, key, strict=True)))
-        row.update(
-            {
-                record.metric: record.mean,
-                f"{record.metric}_low": record.ci_low,
-                f"{record.metric}_high": record.ci_high,
-            }
-        )
-    sizes = frame.groupby(by, sort=False, dropna=False).size()
-    for key, row in rows.items():
-        row["runs"] = int(sizes.loc[key if len(by) > 1 else key[0]])
-    return pd.DataFrame(list(rows.values()))
 
 
 # --------------------------------------------------------------------------- hand calculation

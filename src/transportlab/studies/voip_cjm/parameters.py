@@ -91,16 +91,21 @@ def _cjm(p: Mapping[str, Any]) -> str | None:
     return None
 
 
+#: Values of ``stack_preset``: the defaults the TCP and SCTP stacks start from.
+STACK_PRESETS = ("ns2", "modern")
+
 PARAMETERS = ParameterSpace(
     # transport
     Param("protocol", "udp", str, "transport protocol of the voice calls", choices=PROTOCOLS),
     Param(
-        "ns2_defaults",
-        True,
-        bool,
-        "TCP (and SCTP) with the NS-2 defaults the seed ran with: TCP window 20 segments, "
-        "initial window 2, min RTO 200 ms, 10 ms clock, an ACK per segment, no SACK; "
-        "False: ns-3's defaults",
+        "stack_preset",
+        "ns2",
+        str,
+        "defaults of the TCP and SCTP stacks: ns2, those the seed ran with (TCP window 20 "
+        "segments, initial window 2, min RTO 200 ms, 10 ms clock, an ACK per segment, no "
+        "SACK; SCTP's NS-2.35 preset); modern: ns-3's TCP defaults and the SCTP model's "
+        "(RFC 9260)",
+        choices=STACK_PRESETS,
     ),
     Param(
         "tcp_variant",

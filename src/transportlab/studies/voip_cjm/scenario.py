@@ -136,7 +136,7 @@ def _configure_transport(ns, p: Mapping[str, Any]) -> None:
         # No options, so that a full segment is exactly an MTU-sized IP packet.
         ns.Config.SetDefault("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(False))
         ns.Config.SetDefault("ns3::TcpSocket::SegmentSize", ns.UintegerValue(segment))
-        if p["ns2_defaults"]:
+        if p["stack_preset"] == "ns2":
             window = NS2_TCP_WINDOW_PACKETS * segment
             ns.Config.SetDefault("ns3::TcpSocketBase::MaxWindowSize", ns.UintegerValue(window))
             ns.Config.SetDefault(
@@ -158,7 +158,7 @@ def _configure_transport(ns, p: Mapping[str, Any]) -> None:
             ns.Config.SetDefault("ns3::TcpSocketBase::Sack", ns.BooleanValue(False))
     elif p["protocol"] == "sctp":
         sctp = "ns3::SctpSocket::"
-        if p["ns2_defaults"]:
+        if p["stack_preset"] == "ns2":
             ns.SctpStackHelper.SetNs2Defaults("2.35")
         # NS-2's preset has a 1500-byte MTU and 1452-byte chunks; the seed's packets are at
         # most 576 bytes: the path MTU is the link's, DATA chunks as large as it allows.

@@ -42,39 +42,17 @@ counters, the congestion windows and the bottleneck queue. ``analysis.analyse``
 
 Files: ``parameters.py`` (declared parameters, constants, node pairs),
 ``scenario.py`` (``run``: ns-3, cached), ``analysis.py`` (per-flow metrics,
-summaries, comparison rows, descriptive tables; not cached), ``reproduction.py``
-(experiments, comparison, tables, figures).
+summaries, descriptive tables; not cached), ``comparison.py`` (the seeds' tables
+against the FTP pairs, the published values), ``reproduction.py`` (experiments,
+tables, figures).
 """
 
 from transportlab.engine.study import Study
 from transportlab.ns3.runtime import NS3
-from transportlab.studies.wired_best_effort.analysis import (
-    METRICS,
-    TCP_DIFFERENCES,
-    analyse,
-    expected_queueing_delay,
-    flow_metrics,
-    packet_records,
-    packet_sizes,
-    per_pair_summary,
-    reproduced_values,
-)
-from transportlab.studies.wired_best_effort.parameters import (
-    PARAMETERS,
-    cbr_interval,
-    node_count,
-    node_pairs,
-    queue_layout,
-)
-from transportlab.studies.wired_best_effort.reproduction import PRESETS, REPRODUCTION, protocols
+from transportlab.studies.wired_best_effort.analysis import analyse
+from transportlab.studies.wired_best_effort.parameters import PARAMETERS
+from transportlab.studies.wired_best_effort.reproduction import REPRODUCTION
 from transportlab.studies.wired_best_effort.scenario import run
-
-__all__ = [
-    "METRICS", "PARAMETERS", "PRESETS", "REPRODUCTION", "STUDY", "TCP_DIFFERENCES", "analyse",
-    "cbr_interval", "expected_queueing_delay", "flow_metrics", "node_count", "node_pairs",
-    "packet_records", "packet_sizes", "per_pair_summary", "protocols", "queue_layout",
-    "reproduced_values", "run",
-]  # fmt: skip
 
 STUDY = Study(
     name="wired_best_effort",

@@ -43,7 +43,9 @@ TCP_CONGESTION = (
 )  # fmt: skip
 TCP_RECOVERY = ("TcpTahoeRecovery", "TcpClassicRecovery", "TcpPrrRecovery")
 QUEUE_DISCIPLINES = dumbbell.QUEUE_DISCIPLINES
-SCTP_PROFILES = ("ns2", "rfc9260")
+#: Values of ``stack_preset``: the defaults of the SCTP stack (TCP is set attribute by
+#: attribute by the tcp_* parameters, whose defaults are NS-2's).
+STACK_PRESETS = ("ns2", "rfc9260")
 
 
 # ----------------------------------------------------------------------------- parameters
@@ -170,8 +172,9 @@ PARAMETERS = ParameterSpace(
           minimum=1, unit="ms"),
     Param("tcp_clock_granularity_ms", 10.0, float, "RTO clock granularity (NS-2 tcpTick_)",
           minimum=0, unit="ms"),
-    Param("sctp_profile", "ns2", str,
-          "SCTP parameters: the NS-2.35 defaults or RFC 9260's", choices=SCTP_PROFILES),
+    Param("stack_preset", "ns2", str,
+          "defaults of the SCTP stack: the NS-2.35 preset or RFC 9260's (TCP: the tcp_* "
+          "parameters)", choices=STACK_PRESETS),
     Param("sctp_message_size", 1452, int,
           "bytes per FTP write over SCTP = user data per DATA chunk (NS-2: dataChunkSize_ 1468 "
           "minus the 16-byte chunk header)",

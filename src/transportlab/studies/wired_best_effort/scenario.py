@@ -143,7 +143,7 @@ def _install_sctp(ns, nodes, params: Mapping[str, Any]) -> None:
             "protocol='sctp' needs the SCTP model (src/sctp, ns3::SctpSocketFactory), "
             "which this build of transportlab does not contain"
         )
-    if params["sctp_profile"] == "ns2":
+    if params["stack_preset"] == "ns2":
         # Attribute defaults of ns-2.35's Agent/SCTP (src/sctp/helper/sctp-stack-helper.cc);
         # "rfc9260" keeps the model's own defaults, RFC 9260's protocol parameters.
         ns.SctpStackHelper.SetNs2Defaults("2.35")

@@ -110,7 +110,7 @@ def _config_defaults(ns, params: Mapping[str, Any]) -> None:
 
 
 def _config_tcp(ns, params: Mapping[str, Any]) -> None:
-    """TCP socket defaults for ``transport_model``.
+    """TCP socket defaults for ``stack_preset``.
 
     ns2: NS-2's default one-way TCP, Agent/TCP + TCPSink (ns2-defaults.md): Tahoe's window
     rules (src/tcp-tahoe), 1000-byte packets (each 256-byte report is padded to one, see
@@ -122,7 +122,7 @@ def _config_tcp(ns, params: Mapping[str, Any]) -> None:
     """
     uint, boolean, time_ = ns.UintegerValue, ns.BooleanValue, ns.TimeValue
     cfg = ns.Config.SetDefault
-    if params["transport_model"] == "ns2":
+    if params["stack_preset"] == "ns2":
         segment = NS2_TCP["packet_size"]
         window = NS2_TCP["window"]
         cfg("ns3::TcpL4Protocol::SocketType", ns.StringValue("ns3::TcpTahoe"))
@@ -151,7 +151,7 @@ def _config_tcp(ns, params: Mapping[str, Any]) -> None:
     cfg("ns3::TcpSocketBase::WindowScaling", boolean(False))
 
 
-def _install_transport(ns, protocol: str, transport_model: str, nodes) -> None:
+def _install_transport(ns, protocol: str, stack_preset: str, nodes) -> None:
     """Install the transport protocol's stack where ns-3's InternetStackHelper does not."""
     if protocol == "sctp":
         if not sctp_available() or not hasattr(ns, "SctpStackHelper"):
@@ -159,7 +159,7 @@ def _install_transport(ns, protocol: str, transport_model: str, nodes) -> None:
                 "SCTP is not available in this build: the sctp module (ns3::SctpSocketFactory, "
                 "ns3::SctpStackHelper) has not been merged yet"
             )
-        if transport_model == "ns2":
+        if stack_preset == "ns2":
             # NS-2.35's Agent/SCTP defaults (the seed ran NS-2's SCTP with its defaults).
             ns.SctpStackHelper.SetNs2Defaults()
         else:
@@ -420,7 +420,7 @@ def run_scenario(
         stack = ns.InternetStackHelper()
         stack.SetRoutingHelper(ns.AodvHelper())
         stack.Install(nodes)
-        _install_transport(ns, params["protocol"], params["transport_model"], nodes)
+        _install_transport(ns, params["protocol"], params["stack_preset"], nodes)
         address = ns.Ipv4AddressHelper()
         address.SetBase(ns.Ipv4Address("10.1.0.0"), ns.Ipv4Mask("255.255.0.0"))
         interfaces = address.Assign(devices)
