@@ -24,8 +24,10 @@ def main() -> None:
     args = parser.parse_args()
 
     from transportlab.engine.results import Results  # noqa: PLC0415
+    from transportlab.studies import get  # noqa: PLC0415
 
-    results = Results("multihoming_failover", quick=args.quick, runs=args.runs, force=args.force)
+    study = get("multihoming_failover")
+    results = Results(study, quick=args.quick, runs=args.runs, force=args.force)
     wall, cpu = time.perf_counter(), time.process_time()
     results["lossy"]
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu

@@ -63,8 +63,8 @@
 #   alternate address (NS-2's `rtxToAlt_` default, `rtx_to_alt="ALTERNATE"`).
 #   RTO.Min 1 s and RTO.Max 60 s are the RFC 9260 defaults (and RFC 2960's). RTO.Initial
 #   is 3 s, which is **not** RFC 9260's default (1 s): it is the value of the seeds'
-#   era, RFC 2960 (2000) and RFC 4960, and of NS-2's `initialRto_`
-#   (`shared/reference/ns2-defaults.md`), taken as the configuration of Brennan et al.
+#   era, RFC 2960 (2000) and RFC 4960, and of NS-2.35's `Agent/SCTP set initialRto_ 3.0`
+#   (`tcl/lib/ns-default.tcl`), taken as the configuration of Brennan et al.
 #   (2001), whose parameters seed 002 does not give. It only times a lost INIT or the
 #   first DATA before any RTT sample; the loss starts 0.1 s after the transfer, once the
 #   first DATA chunks have been acknowledged (RTT samples), so from then on the RTO is

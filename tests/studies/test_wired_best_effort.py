@@ -540,7 +540,7 @@ def test_comparison_rows_come_from_reproduction_comparison():
 def test_experiments_quick_plan_without_running():
     from transportlab.engine.results import Results
 
-    results = Results("wired_best_effort", quick=True, progress=False)
+    results = Results(wbe.STUDY, quick=True, progress=False)
     plan = results.plan()
     n = len(reproduction.protocols())
     expected = {"main": 2 * n, "detail": n, "tcp_variants": len(reproduction.TCP_VARIANTS),
@@ -553,7 +553,7 @@ def test_experiments_quick_plan_without_running():
     assert all(t.params["record_packets"] for t in plan["detail"])
     modern = {(t.params["queue_discipline"], t.params["tcp_congestion"]) for t in plan["modern"]}
     assert modern == {("droptail", "TcpCubic"), ("fq_codel", "TcpCubic")}
-    full = Results("wired_best_effort", progress=False)
+    full = Results(wbe.STUDY, progress=False)
     assert [full.runs(e.name) for e in full.experiments] == [10, 1, 5, 5, 5]
     assert full.params["duration"] == 1000.0
 

@@ -35,7 +35,7 @@ def test_the_study_table_is_the_validate_table(tmp_path, monkeypatch):
     from transportlab.engine.results import Results  # noqa: PLC0415
 
     monkeypatch.setenv("TRANSPORTLAB_RESULTS_CACHE", str(tmp_path))
-    results = Results("sctp_validation", quick=True, progress=False)
+    results = Results(get("sctp_validation"), quick=True, progress=False)
     table = results.table("validation")
     expected, _ = differences.validation_table(stacks.quick_scenarios())
     assert list(table["scenario"]) == list(expected["scenario"])

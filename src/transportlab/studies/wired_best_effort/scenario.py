@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from transportlab.ns3.capabilities import sctp_available
-from transportlab.ns3.helpers import SOCKET_FACTORIES, milliseconds, seconds
+from transportlab.ns3.helpers import SOCKET_FACTORIES, seconds
+from transportlab.ns3.ns2_tcp import TcpDefaults, set_tcp_defaults
 from transportlab.ns3.recording import PathRecorder, ValueRecorder
 from transportlab.ns3.simulation import event_count, simulation
 from transportlab.ns3.topology.dumbbell import Link, dumbbell
@@ -102,38 +103,29 @@ def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFram
 
 
 def _configure_tcp(ns, params: Mapping[str, Any]) -> None:
-    """Attribute defaults for every TCP socket (see ``analysis.TCP_DIFFERENCES``)."""
-
-    def default(name, value):
-        ns.Config.SetDefault(name, value)
-
-    default("ns3::TcpL4Protocol::SocketType", ns.StringValue(f"ns3::{params['tcp_congestion']}"))
-    default("ns3::TcpL4Protocol::RecoveryType", ns.StringValue(f"ns3::{params['tcp_recovery']}"))
-    default("ns3::TcpSocket::SegmentSize", ns.UintegerValue(params["tcp_segment_size"]))
-    default("ns3::TcpSocket::InitialCwnd", ns.UintegerValue(params["tcp_initial_cwnd"]))
-    ssthresh = params["tcp_initial_ssthresh"] * params["tcp_segment_size"]
-    default(
-        "ns3::TcpSocket::InitialSlowStartThreshold",
-        ns.UintegerValue(ssthresh if ssthresh else 0xFFFFFFFF),
-    )
-    default("ns3::TcpSocket::DelAckCount", ns.UintegerValue(params["tcp_delack_count"]))
-    # The sink reads at once, so the advertised window is the whole receive buffer.
-    default(
-        "ns3::TcpSocket::RcvBufSize",
-        ns.UintegerValue(params["tcp_window"] * params["tcp_segment_size"]),
-    )
-    default("ns3::TcpSocketBase::Sack", ns.BooleanValue(params["tcp_sack"]))
-    default("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(params["tcp_timestamps"]))
-    default("ns3::TcpSocketBase::WindowScaling", ns.BooleanValue(params["tcp_window_scaling"]))
-    default("ns3::TcpSocketBase::LimitedTransmit", ns.BooleanValue(params["tcp_limited_transmit"]))
-    default("ns3::TcpSocketBase::MinRto", ns.TimeValue(milliseconds(ns, params["tcp_min_rto_ms"])))
-    default(
-        "ns3::TcpSocketBase::ClockGranularity",
-        ns.TimeValue(milliseconds(ns, params["tcp_clock_granularity_ms"])),
-    )
-    default(
-        "ns3::RttEstimator::InitialEstimation",
-        ns.TimeValue(milliseconds(ns, params["tcp_initial_rto_ms"])),
+    """Attribute defaults for every TCP socket: the tcp_* parameters, whose defaults are
+    NS-2's Agent/TCP (:mod:`transportlab.ns3.ns2_tcp`; see ``analysis.TCP_DIFFERENCES``)."""
+    segment = params["tcp_segment_size"]
+    ssthresh = params["tcp_initial_ssthresh"] * segment
+    set_tcp_defaults(
+        ns,
+        TcpDefaults(
+            socket_type=f"ns3::{params['tcp_congestion']}",
+            recovery=f"ns3::{params['tcp_recovery']}",
+            segment_size=segment,
+            initial_cwnd=params["tcp_initial_cwnd"],
+            initial_ssthresh=ssthresh if ssthresh else 0xFFFFFFFF,
+            delack_count=params["tcp_delack_count"],
+            # The sink reads at once, so the advertised window is the whole receive buffer.
+            receive_buffer=params["tcp_window"] * segment,
+            sack=params["tcp_sack"],
+            timestamps=params["tcp_timestamps"],
+            window_scaling=params["tcp_window_scaling"],
+            limited_transmit=params["tcp_limited_transmit"],
+            min_rto_ns=round(params["tcp_min_rto_ms"] * 1e6),
+            clock_granularity_ns=round(params["tcp_clock_granularity_ms"] * 1e6),
+            initial_rto_ns=round(params["tcp_initial_rto_ms"] * 1e6),
+        ),
     )
 
 

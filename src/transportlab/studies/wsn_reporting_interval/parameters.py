@@ -6,9 +6,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from transportlab.engine.params import Param, ParameterSpace
-from transportlab.ns3.capabilities import sctp_available
 
 # --- the field -------------------------------------------------------------------------------
+from transportlab.ns3 import ns2_tcp
+from transportlab.ns3.capabilities import sctp_available
 from transportlab.ns3.helpers import SOCKET_FACTORIES
 
 FIELD_X_M = 800.0
@@ -48,15 +49,6 @@ DSSS_CHANNEL_WIDTH_MHZ = 22.0
 SINK_PORT_BASE = 5000
 #: Values of ``stack_preset``: the defaults the TCP and SCTP stacks start from.
 STACK_PRESETS = ("ns2", "modern")
-#: NS-2 Agent/TCP (ns2-defaults.md): packetSize_ 1000, window_ 20, windowInit_ 2,
-#: rtxcur_init_ 3 s, minrto_ 0.2 s, an ACK per packet (TCPSink)
-NS2_TCP = {
-    "packet_size": 1000,
-    "window": 20,
-    "window_init": 2,
-    "initial_rto_s": 3.0,
-    "min_rto_s": 0.2,
-}
 #: Table 1's data reporting intervals (s), as printed
 PRINTED_INTERVALS = (1.0, 2.0, 5.0, 10.0, 20.0)
 
@@ -97,7 +89,7 @@ def sources(params: Mapping[str, Any]) -> list[int]:
     return sensors[:: max(1, len(sensors) // n)][:n]
 
 
-def ns2_tcp_write_bytes(app_bytes: int, packet_size: int = NS2_TCP["packet_size"]) -> int:
+def ns2_tcp_write_bytes(app_bytes: int, packet_size: int = ns2_tcp.PACKET_SIZE) -> int:
     """Bytes NS-2's Agent/TCP sends for one application write of ``app_bytes``.
 
     ``TcpAgent::sendmsg(nbytes)`` adds ``nbytes / size_ + (nbytes % size_ ? 1 : 0)``

@@ -14,7 +14,7 @@ import math
 import resource
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -22,6 +22,7 @@ import pandas as pd
 
 from transportlab.ns3.capabilities import sctp_available
 from transportlab.ns3.helpers import SOCKET_FACTORIES, remove_queue_discipline
+from transportlab.ns3.ns2_tcp import ns2_tcp_defaults, set_tcp_defaults
 from transportlab.ns3.recording import PacketRecorder, _column
 from transportlab.ns3.simulation import simulation
 from transportlab.studies.wsn_reporting_interval.network import (
@@ -36,7 +37,6 @@ from transportlab.studies.wsn_reporting_interval.parameters import (
     MICA2,
     N_NODES,
     NS2_CAPTURE_THRESHOLD_DB,
-    NS2_TCP,
     PARAMETERS,
     SINK,
     SINK_PORT_BASE,
@@ -112,43 +112,30 @@ def _config_defaults(ns, params: Mapping[str, Any]) -> None:
 def _config_tcp(ns, params: Mapping[str, Any]) -> None:
     """TCP socket defaults for ``stack_preset``.
 
-    ns2: NS-2's default one-way TCP, Agent/TCP + TCPSink (ns2-defaults.md): Tahoe's window
-    rules (src/tcp-tahoe), 1000-byte packets (each 256-byte report is padded to one, see
-    ``parameters.write_bytes``), window_ 20 packets (receive buffer and initial ssthresh),
-    windowInit_ 2, an ACK per packet, initial RTO 3 s (rtxcur_init_; the SYN timer too),
-    minrto_ 0.2 s, no SACK, timestamps or window scaling. NS-2's agent never gives up
-    a connection or a packet, so the retry limits are set out of reach.
-    modern: ``tcp_variant`` with one report per segment, as before this option existed.
+    ns2: NS-2's default one-way TCP, Agent/TCP + TCPSink, all of it
+    (:mod:`transportlab.ns3.ns2_tcp`): Tahoe (src/tcp-tahoe), 1000-byte packets (each
+    256-byte report is padded to one, see ``parameters.write_bytes``), window_ 20 packets
+    (receive buffer and initial ssthresh), windowInit_ 2, an ACK per packet, initial RTO
+    3 s (rtxcur_init_; the SYN timer too), minrto_ 0.2 s, tcpTick_ 0.01 s, no SACK,
+    timestamps or window scaling, no giving up. modern: ``tcp_variant`` with one report
+    per segment, as before this option existed: NS-2's window, initial window, minimum
+    RTO and ACKs, ns-3's recovery, timers and retry limits.
     """
-    uint, boolean, time_ = ns.UintegerValue, ns.BooleanValue, ns.TimeValue
-    cfg = ns.Config.SetDefault
     if params["stack_preset"] == "ns2":
-        segment = NS2_TCP["packet_size"]
-        window = NS2_TCP["window"]
-        cfg("ns3::TcpL4Protocol::SocketType", ns.StringValue("ns3::TcpTahoe"))
-        cfg("ns3::TcpL4Protocol::RecoveryType", ns.StringValue("ns3::TcpTahoeRecovery"))
-        cfg("ns3::TcpSocket::SegmentSize", uint(segment))
-        cfg("ns3::TcpSocket::InitialCwnd", uint(NS2_TCP["window_init"]))
-        cfg("ns3::TcpSocket::InitialSlowStartThreshold", uint(window * segment))
-        cfg("ns3::TcpSocket::RcvBufSize", uint(window * segment))
-        cfg("ns3::TcpSocket::ConnTimeout", time_(ns.Seconds(NS2_TCP["initial_rto_s"])))
-        cfg("ns3::TcpSocket::ConnCount", uint(1_000_000))
-        cfg("ns3::TcpSocket::DataRetries", uint(1_000_000))
-        cfg("ns3::RttEstimator::InitialEstimation", time_(ns.Seconds(NS2_TCP["initial_rto_s"])))
-        cfg("ns3::TcpSocketBase::MinRto", time_(ns.Seconds(NS2_TCP["min_rto_s"])))
-        cfg("ns3::TcpSocketBase::ClockGranularity", time_(ns.Seconds(0.01)))  # tcpTick_
+        defaults = ns2_tcp_defaults()
     else:
-        segment = params["packet_size"]
-        variant = ns.TypeId.LookupByName(params["tcp_variant"])
-        cfg("ns3::TcpL4Protocol::SocketType", ns.TypeIdValue(variant))
-        cfg("ns3::TcpSocket::SegmentSize", uint(segment))
-        cfg("ns3::TcpSocket::InitialCwnd", uint(2))
-        cfg("ns3::TcpSocket::RcvBufSize", uint(20 * segment))
-        cfg("ns3::TcpSocketBase::MinRto", time_(ns.Seconds(0.2)))
-    cfg("ns3::TcpSocket::DelAckCount", uint(1))
-    cfg("ns3::TcpSocketBase::Sack", boolean(False))
-    cfg("ns3::TcpSocketBase::Timestamp", boolean(False))
-    cfg("ns3::TcpSocketBase::WindowScaling", boolean(False))
+        defaults = replace(
+            ns2_tcp_defaults(params["packet_size"]),
+            socket_type=params["tcp_variant"],
+            recovery=None,
+            initial_ssthresh=None,
+            initial_rto_ns=None,
+            clock_granularity_ns=None,
+            connection_timeout_ns=None,
+            connection_retries=None,
+            data_retries=None,
+        )
+    set_tcp_defaults(ns, defaults)
 
 
 def _install_transport(ns, protocol: str, stack_preset: str, nodes) -> None:
