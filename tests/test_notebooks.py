@@ -57,7 +57,8 @@ def test_parameters_cell_comes_first_and_is_validated_next(path):
 FORBIDDEN_IN_NOTEBOOKS = {
     "def ": "a function defined in a notebook (put it in the package)",
     "class ": "a class defined in a notebook",
-    "sweep.run(": "simulations outside the study's experiments",
+    "execute.run(": "simulations outside the study's experiments",
+    "run_tasks(": "simulations outside the study's experiments",
     "compare(": "comparison rows built in the notebook",
     "to_csv(": "a file written by the notebook",
     "write_csv(": "a file written by the notebook",

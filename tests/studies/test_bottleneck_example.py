@@ -4,7 +4,7 @@ A new study copies this file with the study: its parameters refused before anyth
 runs, its run step importing no analysis code, its hand calculation and analysis checked
 against numbers worked out by hand, its comparison built from a hand-made table, its
 experiments planned without running, and a few short simulations shared by the tests
-that read them (one module-scoped fixture each: a simulation runs once per module).
+that read them (the ``simulate`` fixture: each distinct point runs once per module).
 """
 
 from __future__ import annotations
@@ -24,11 +24,6 @@ from transportlab.studies import get
 from transportlab.studies.bottleneck_example import STUDY, analysis, comparison, parameters
 
 QUICK = STUDY.parameters.validate({}, quick=True)
-
-
-def simulate(**params) -> dict[str, pd.DataFrame]:
-    """One replication in this process, quick-mode defaults under ``params`` (no cache)."""
-    return STUDY.simulate(STUDY.parameters.validate(params, quick=True), 1, 1)
 
 
 # --------------------------------------------------------------------------- declaration
@@ -183,30 +178,27 @@ def test_an_override_the_experiment_sets_itself_is_refused():
 
 
 @pytest.fixture(scope="module")
-def udp_run() -> dict[str, pd.DataFrame]:
-    """One quick UDP replication, simulated once for every test that reads it."""
-    return simulate(protocol="udp")
+def simulate(simulations):
+    """One quick replication per distinct point, simulated once for the tests of this module
+    (``simulations``, tests/conftest.py)."""
+    return lambda **params: simulations(STUDY, STUDY.parameters.validate(params, quick=True))
 
 
-@pytest.fixture(scope="module")
-def tcp_run() -> dict[str, pd.DataFrame]:
-    return simulate(protocol="tcp")
-
-
-def test_udp_delays_are_the_hand_calculation_to_the_nanosecond(udp_run):
-    delays = udp_run["packets"]["delay"].dropna()
+def test_udp_delays_are_the_hand_calculation_to_the_nanosecond(simulate):
+    delays = simulate(protocol="udp")["packets"]["delay"].dropna()
     assert len(delays) > 100
     assert (delays.round(9) == round(analysis.expected_udp_delay(QUICK), 9)).all()
 
 
-def test_udp_and_tcp_goodput_are_the_hand_calculation(udp_run, tcp_run):
-    for run, protocol in ((udp_run, "udp"), (tcp_run, "tcp")):
-        goodput = run["summary"].iloc[0]["goodput_bps"]
+def test_udp_and_tcp_goodput_are_the_hand_calculation(simulate):
+    for protocol in ("udp", "tcp"):
+        goodput = simulate(protocol=protocol)["summary"].iloc[0]["goodput_bps"]
         expected = analysis.expected_goodput(dict(QUICK, protocol=protocol))
         assert goodput == pytest.approx(expected, rel=0.01), protocol
 
 
-def test_a_replication_is_bit_identical_when_repeated(udp_run):
-    again = simulate(protocol="udp")
-    pd.testing.assert_frame_equal(again["packets"], udp_run["packets"])
-    pd.testing.assert_frame_equal(again["summary"], udp_run["summary"])
+def test_a_replication_is_bit_identical_when_repeated(simulate):
+    first = simulate(protocol="udp")
+    again = STUDY.simulate(STUDY.parameters.validate({"protocol": "udp"}, quick=True))  # not shared
+    pd.testing.assert_frame_equal(again["packets"], first["packets"])
+    pd.testing.assert_frame_equal(again["summary"], first["summary"])

@@ -19,9 +19,13 @@ STUDY = get("sip_over_sctp")
 needs_sctp = pytest.mark.skipif(not sctp_available(), reason="SCTP module not in this build")
 
 
-def simulate(run: int = 1, **params):
-    """Run and analyse one replication in this process (no cache), quick-mode defaults."""
-    return STUDY.simulate(STUDY.parameters.validate(params, quick=True), 1, run)
+@pytest.fixture(scope="module")
+def simulate(simulations):
+    """One quick replication per distinct point, simulated once for the tests of this module
+    (``simulations``, tests/conftest.py): ``simulate(run=1, **params)``."""
+    return lambda run=1, **params: simulations(
+        STUDY, STUDY.parameters.validate(params, quick=True), run=run
+    )
 
 
 # --------------------------------------------------------------------------- declaration
@@ -403,7 +407,7 @@ def test_comparison_rows_come_from_reproduction_comparison():
 
 
 @pytest.mark.parametrize("protocol", ["udp", "tcp"])
-def test_throughput_reaches_the_wire_bound(protocol):
+def test_throughput_reaches_the_wire_bound(simulate, protocol):
     summary = simulate(
         scenario="throughput", protocol=protocol, message_size=1000, throughput_duration=1.0
     )["summary"].iloc[0]
@@ -411,7 +415,7 @@ def test_throughput_reaches_the_wire_bound(protocol):
     assert summary["goodput_mbps"] >= summary["wire_bound_mbps"] * 0.95
 
 
-def test_single_session_udp_and_tcp():
+def test_single_session_udp_and_tcp(simulate):
     udp = simulate(scenario="single_session", protocol="udp")["summary"].iloc[0]
     tcp = simulate(scenario="single_session", protocol="tcp")["summary"].iloc[0]
     for row in (udp, tcp):
@@ -429,7 +433,7 @@ def test_single_session_udp_and_tcp():
     assert handshakes == pytest.approx(2 * 4 * link_delay_ms, rel=0.1)
 
 
-def test_processing_delay_adds_to_the_transaction_times():
+def test_processing_delay_adds_to_the_transaction_times(simulate):
     base = simulate(scenario="single_session")["summary"].iloc[0]
     slow = simulate(scenario="single_session", proxy_processing_ms=3.0, agent_processing_ms=1.0)[
         "summary"
@@ -438,9 +442,10 @@ def test_processing_delay_adds_to_the_transaction_times():
     assert slow["registration_ms"] == pytest.approx(base["registration_ms"] + 4.0, abs=0.01)
 
 
-def test_multi_session_is_deterministic_and_loss_hurts():
-    a = simulate(scenario="multi_session", loss_rate=0.1, window=20.0, n_pairs=4)
-    b = simulate(scenario="multi_session", loss_rate=0.1, window=20.0, n_pairs=4)
+def test_multi_session_is_deterministic_and_loss_hurts(simulate):
+    params = {"scenario": "multi_session", "loss_rate": 0.1, "window": 20.0, "n_pairs": 4}
+    a = simulate(**params)
+    b = STUDY.simulate(STUDY.parameters.validate(params, quick=True))  # simulated again
     pd.testing.assert_frame_equal(a["calls"], b["calls"])
     other = simulate(2, scenario="multi_session", loss_rate=0.1, window=20.0, n_pairs=4)
     assert not a["calls"].equals(other["calls"])  # another RngRun, other losses
@@ -450,7 +455,7 @@ def test_multi_session_is_deterministic_and_loss_hurts():
 
 
 @needs_sctp
-def test_sctp_trace_changes_nothing_and_shows_t3_back_off():
+def test_sctp_trace_changes_nothing_and_shows_t3_back_off(simulate):
     params = {"scenario": "multi_session", "protocol": "sctp", "loss_rate": 0.3}
     params.update(window=40.0, n_pairs=4)
     plain = simulate(**params)
@@ -473,7 +478,7 @@ def test_sctp_trace_changes_nothing_and_shows_t3_back_off():
     assert row["completed_calls"] == plain["summary"]["completed_calls"].iloc[0]
 
 
-def test_one_call_records_the_same_messages_and_a_pcap_point_writes_its_trace(tmp_path):
+def test_one_call_records_the_same_messages_and_a_pcap_point_writes_its_trace(simulate, tmp_path):
     plain = simulate(scenario="one_call", protocol="udp")["messages"]
     host_a = plain[plain["endpoint"] == "host_a"]
     assert host_a["kind"].tolist()[:3] == ["REGISTER", "200 REGISTER", "INVITE"]
@@ -483,7 +488,7 @@ def test_one_call_records_the_same_messages_and_a_pcap_point_writes_its_trace(tm
     assert len(pcaps) == 1 and pcaps[0].stat().st_size > 24  # more than the pcap header
 
 
-def test_hol_tcp_configurations_complete_every_object():
+def test_hol_tcp_configurations_complete_every_object(simulate):
     for config in ("tcp-one", "tcp-per-object"):
         result = simulate(scenario="hol", hol_config=config, loss_rate=0.01, object_size=20_000)
         assert result["summary"]["completed"].iloc[0] == 8
@@ -491,7 +496,7 @@ def test_hol_tcp_configurations_complete_every_object():
 
 
 @needs_sctp
-def test_hol_sctp_streams_carry_one_transfer_each():
+def test_hol_sctp_streams_carry_one_transfer_each(simulate):
     streams = simulate(
         scenario="hol", hol_config="sctp-streams", loss_rate=0.02, object_size=20_000
     )
@@ -507,7 +512,7 @@ def test_hol_sctp_streams_carry_one_transfer_each():
 
 
 @needs_sctp
-def test_sip_over_sctp_single_session_sets_up_two_associations_first():
+def test_sip_over_sctp_single_session_sets_up_two_associations_first(simulate):
     udp = simulate(scenario="single_session", protocol="udp")["summary"].iloc[0]
     sctp = simulate(scenario="single_session", protocol="sctp")["summary"].iloc[0]
     shared = simulate(scenario="single_session", protocol="sctp", layout="shared")["summary"].iloc[
