@@ -45,6 +45,7 @@ def _mapped_libraries() -> tuple[str | None, bool]:
         return os_.environ.get("LD_PRELOAD"), "jemalloc" in maps.read()
 
 
+@pytest.mark.slow
 def test_local_cluster_workers_run_with_jemalloc_and_the_parent_keeps_its_environment():
     library = allocator.preload_library()
     if library is None:

@@ -180,6 +180,7 @@ def test_reproduce_from_the_package_writes_comparison_tables_figures_and_summary
     assert "4 simulations, 4 cached, 0 to run" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_the_package_and_the_notebook_regenerate_identical_files(project):
     """Delete the comparison, regenerate it without Jupyter and through papermill: same bytes."""
     env = dict(os.environ)

@@ -74,6 +74,7 @@ def test_no_run_step_imports_analysis_code(study):
     assert not leaked, f"{study}'s run step imports analysis code: {leaked}"
 
 
+@pytest.mark.slow
 def test_editing_a_module_invalidates_exactly_the_studies_that_import_it(package_copy):
     before = fingerprints(package_copy)
     closures = {name: fingerprint.module_closure([m]) for name, m in run_modules().items()}

@@ -47,6 +47,7 @@ def test_library_name_never_contains_ns3():
     assert library.is_file() and "ns3" not in library.name
 
 
+@pytest.mark.slow
 def test_the_pch_is_built_into_a_cache_keyed_by_versions():
     """A fresh process finds (or builds) the PCH under the cache root and uses it."""
     result = run_python(
@@ -120,6 +121,7 @@ def slow_path(tmp_path_factory):
     )
 
 
+@pytest.mark.slow
 def test_unwritable_cache_falls_back_to_the_slow_path_and_works(slow_path):
     assert slow_path.returncode == 0, slow_path.stderr
     assert "simulated 1.0 0" in slow_path.stdout

@@ -83,6 +83,7 @@ def test_every_ns3_name_the_package_uses_exists_with_the_study_modules():
     assert "pch-" in out["pch"]  # with its own precompiled header
 
 
+@pytest.mark.slow
 def test_a_simulation_gives_identical_results_with_the_study_modules():
     code = """
         import hashlib, json
@@ -113,6 +114,7 @@ def _worker_modules():
     return os.environ.get(native.MODULES_VARIABLE)
 
 
+@pytest.mark.slow
 def test_local_cluster_workers_load_the_study_modules_and_the_parent_keeps_its_environment(
     monkeypatch,
 ):

@@ -105,6 +105,7 @@ def test_start_rejects_bad_notebook_parameters(changes, message):
         notebooks.start("bottleneck_example", namespace)
 
 
+@pytest.mark.slow
 def test_papermill_with_an_unknown_parameter_fails_before_ns3_loads(tmp_path, monkeypatch):
     monkeypatch.setenv("TRANSPORTLAB_RESULTS_CACHE", str(tmp_path / "cache"))
     target = tmp_path / "out.ipynb"

@@ -40,6 +40,7 @@ def test_another_run_number_or_seed_differs(first):
     assert random_scenario.digest(other_seed) != random_scenario.digest(other_run)
 
 
+@pytest.mark.slow
 def test_two_fresh_processes_give_the_same_result_as_this_one(first):
     env = dict(os.environ, PYTHONPATH=str(TESTS))
     command = [sys.executable, str(TESTS / "random_scenario.py"), "1", "1"]
@@ -161,6 +162,7 @@ def _ticks_during_a_run() -> tuple[int, float]:
     return len(during), elapsed
 
 
+@pytest.mark.slow
 def test_simulator_run_lets_other_python_threads_run_when_asked():
     """A Dask worker must answer heartbeats while ns-3 runs: Run releases the GIL there."""
     import gc

@@ -266,6 +266,7 @@ def test_failure_keeps_finished_points_and_rerun_computes_only_the_rest(
     assert len(tables["result"]) == 6
 
 
+@pytest.mark.slow
 def test_an_interrupted_process_resumes_without_recomputing(tmp_path, cache, calls_file):
     """Kill a sweep half-way (SIGKILL, no chance to clean up); rerun computes only the rest."""
     script = textwrap.dedent(
@@ -406,6 +407,7 @@ def dask(dask_client, calls_file):
     dask_client.run(fake_study.set_env, "FAKE_STUDY_FAIL_AT", "0")
 
 
+@pytest.mark.slow
 def test_dask_and_serial_give_identical_results(cache, calls_file, dask):
     points = planning.grid(x=[1, 2, 3], label=["a", "b"])
     on_dask = execute.run(FAKE, points, runs=2, scheduler=dask, progress=False)
@@ -440,11 +442,13 @@ def test_dask_by_scheduler_address_resumes_after_a_failure(cache, calls_file, da
     assert len(fake_study.calls(calls_file)) - before == 6 - stored
 
 
+@pytest.mark.slow
 def test_local_scheduler_starts_and_stops_its_own_cluster(cache, calls_file):
     tables = execute.run(FAKE, [{"x": 4}], runs=2, scheduler="local", n_workers=1, progress=False)
     assert tables["result"]["value"].tolist() == [1004.1, 1004.2]
 
 
+@pytest.mark.slow
 def test_ns3_study_gives_the_same_hash_serially_and_on_dask(cache, dask_client):
     """The real thing: ns-3 in two worker processes vs in this process."""
     points = planning.grid(protocol=["udp", "tcp"], error_rate=[0.0, 0.02])

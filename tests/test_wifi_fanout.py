@@ -27,6 +27,7 @@ def runs():
     }
 
 
+@pytest.mark.slow
 def test_filtered_phy_simulates_exactly_what_the_stock_phy_does(runs):
     stock, filtered = runs["stock"], runs["filtered"]
     assert stock["summary"]["delivered"].iloc[0] > 50  # a real exchange, not an empty run

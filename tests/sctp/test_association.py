@@ -7,6 +7,8 @@ from __future__ import annotations
 import gc
 import struct
 
+import pytest
+
 from tests.sctp._support import (
     assert_pcap_clean,
     chunk,
@@ -28,6 +30,7 @@ SHUTDOWN_PENDING, SHUTDOWN_SENT, SHUTDOWN_RECEIVED, SHUTDOWN_ACK_SENT = 5, 6, 7,
 PORT = 5000
 
 
+@pytest.mark.slow
 def test_graceful_shutdown_delivers_everything_first():
     with simulation(seed=1, run=1) as ns:
         pair = make_pair("10Mbps", "10ms")

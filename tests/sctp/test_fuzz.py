@@ -172,6 +172,7 @@ FUZZ = settings(
 )
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=st.data(), victim=st.sampled_from([0, 1]))
 def test_fuzzed_packets_never_break_the_association(data, victim):
@@ -188,6 +189,7 @@ def test_fuzzed_packets_never_break_the_association(data, victim):
     suppress_health_check=list(HealthCheck),
     database=None,
 )
+@pytest.mark.slow
 @given(data=st.data(), victim=st.sampled_from([0, 1]))
 def test_packets_without_a_valid_tag_change_nothing(data, victim):
     outcome, n = fuzz_once(data, victim, strict=True)

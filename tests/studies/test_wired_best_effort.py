@@ -300,6 +300,7 @@ def test_cbr_flow_matches_hand_calculation():
     assert flow["loss_ratio"] == 0
 
 
+@pytest.mark.slow
 def test_same_run_is_identical_and_runs_differ():
     values = params(duration=60.0, record_packets=True)
     first = simulate(values)

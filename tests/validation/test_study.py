@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from tests.validation.conftest import needs_oracle
 from transportlab.engine.fingerprint import module_closure
@@ -30,6 +31,7 @@ def test_traces_survive_the_cache_tables_unchanged():
         assert again[key].timeout_times == trace.timeout_times
 
 
+@pytest.mark.slow
 @needs_oracle
 def test_the_study_table_is_the_validate_table(tmp_path, monkeypatch):
     from transportlab.engine.results import Results  # noqa: PLC0415
