@@ -152,8 +152,8 @@ print(results.table("per_point").round({"goodput_kbps": 1, "loss_percent": 2,
 
 # %%
 # NBVAL_CHECK_OUTPUT
-comparison = results.comparison()
-print(comparison[["protocol", "metric", "row", "unit", "published", "reproduced", "verdict"]]
+quick_comparison = results.comparison()
+print(quick_comparison[["protocol", "metric", "row", "unit", "published", "reproduced", "verdict"]]
       .round(3).to_string(index=False))
 
 # %% [markdown]

@@ -157,7 +157,7 @@ analysis.TCP_DIFFERENCES
 # 10 replications each (2 in quick mode). Every replication (ns-3 RngRun) draws the
 # flows' start times in [script time, script time + 100 ms). The run step
 # (`scenario.py`) returns the raw packet records, byte counters, queue and window
-# samples and is cached per point and run (`transportlab.engine.sweep`); the metrics
+# samples and is cached per point and run (`transportlab.engine.cache`); the metrics
 # (`analysis.py`) are computed on every load, so re-running the notebook only
 # simulates what is missing and a change of a metric costs no simulation.
 
@@ -212,8 +212,8 @@ print(results.table("per_run").set_index("protocol").round(3).to_string())
 # next to it.
 
 # %%
-comparison = results.comparison()
-comparison[["seed_file", "source", "protocol", "metric", "row", "unit", "published",
+quick_comparison = results.comparison()
+quick_comparison[["seed_file", "source", "protocol", "metric", "row", "unit", "published",
             "reproduced", "ci_low", "ci_high", "n_runs", "verdict"]].round(2)
 
 # %%

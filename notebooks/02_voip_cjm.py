@@ -229,8 +229,8 @@ fig = results.figure("r_factor")
 
 # %%
 # NBVAL_CHECK_OUTPUT
-comparison = results.comparison()
-print(comparison[["protocol", "metric", "unit", "published", "reproduced", "ci_low", "ci_high",
+quick_comparison = results.comparison()
+print(quick_comparison[["protocol", "metric", "unit", "published", "reproduced", "ci_low", "ci_high",
                   "n_runs", "verdict"]].round(3).to_string(index=False))
 
 # %% [markdown]

@@ -495,8 +495,8 @@ fig = results.figure("head_of_line")
 
 # %%
 # NBVAL_CHECK_OUTPUT
-comparison = results.comparison()
-print(comparison[["source", "protocol", "metric", "row", "unit", "published", "reproduced",
+quick_comparison = results.comparison()
+print(quick_comparison[["source", "protocol", "metric", "row", "unit", "published", "reproduced",
                   "n_runs", "verdict", "marker"]].round(4).to_string(index=False))
 
 # %% [markdown]

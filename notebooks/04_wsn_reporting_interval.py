@@ -245,7 +245,7 @@ for rng, distances in ((60.0, (59.0, 61.0)), (150.0, (149.0, 151.0))):
 # ## 3. Simulation
 #
 # 2 or 3 protocols x 5 intervals (quick: 1 and 20 s) x the replications, through
-# `transportlab.engine.sweep` (a local Dask cluster in full mode, or a scheduler address), cached
+# `transportlab.engine.execute` (a local Dask cluster in full mode, or a scheduler address), cached
 # per point and run: experiment `intervals` of the study's reproduction. One 100-s run
 # takes 13.0 M events for UDP at a 1-s interval (see `benchmarks/wsn_run.py` for its time
 # and memory).
@@ -279,14 +279,14 @@ print(analysis.per_interval(summary).round(2).to_string())
 # published one, else `differs` (the rules: `data/published/README.md`).
 
 # %%
-comparison = results.comparison()
+quick_comparison = results.comparison()
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(comparison.groupby(["protocol", "verdict"]).size().to_string())
+print(quick_comparison.groupby(["protocol", "verdict"]).size().to_string())
 
 # %%
-shown = comparison[
+shown = quick_comparison[
     ["protocol", "metric", "row", "unit", "published", "reproduced", "ci_low", "ci_high", "verdict"]
 ]
 shown.round(2)

@@ -360,9 +360,9 @@ fig = results.figure("voice_delay")
 
 # %%
 # NBVAL_CHECK_OUTPUT
-comparison = results.comparison()
+quick_comparison = results.comparison()
 print(
-    comparison[
+    quick_comparison[
         ["protocol", "metric", "published", "reproduced", "ci_low", "ci_high", "n_runs", "verdict"]
     ]
     .round(2)
@@ -387,7 +387,7 @@ full_comparison.drop(columns=["study"]).round(3)
 # NBVAL_CHECK_OUTPUT
 from transportlab.engine.paths import project_root
 
-print(results.write_comparison(comparison).relative_to(project_root()))
+print(results.write_comparison(quick_comparison).relative_to(project_root()))
 
 # %% [markdown]
 # The comparison (`data/results[/quick]/multihoming_failover/comparison.csv`, the same

@@ -258,7 +258,8 @@ def _results(
             messages.append(_invalid(study, problems[study.name], exc))
             continue
         except ValueError as exc:
-            raise UsageError(f"{study.name}: {exc}") from None
+            named = str(exc).startswith(f"{study.name}:")
+            raise UsageError(str(exc) if named else f"{study.name}: {exc}") from None
         if problems[study.name]:
             messages.append(_invalid(study, problems[study.name], None))
     if messages:
