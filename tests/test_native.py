@@ -128,6 +128,7 @@ def test_unwritable_cache_falls_back_to_the_slow_path_and_works(slow_path):
     assert "pch None" in slow_path.stdout
 
 
+@pytest.mark.slow
 def test_unwritable_cache_gives_exactly_one_warning_line(slow_path):
     warnings = [line for line in slow_path.stderr.splitlines() if "Warning" in line]
     assert len(warnings) == 1, slow_path.stderr

@@ -422,6 +422,7 @@ def _executing(dask_worker) -> int:
     return len(dask_worker.state.executing)
 
 
+@pytest.mark.slow
 def test_dask_by_scheduler_address_resumes_after_a_failure(cache, calls_file, dask):
     dask.run(fake_study.set_env, "FAKE_STUDY_FAIL_AT", "3")
     address = dask.scheduler.address
