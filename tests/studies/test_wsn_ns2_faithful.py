@@ -250,6 +250,7 @@ def tcp_run():
     return params, STUDY.analyse(STUDY.run(params, 1, 1), params)
 
 
+@pytest.mark.slow
 def test_ns2_tcp_in_the_field_sends_1000_byte_segments(tcp_run):
     _, tables = tcp_run
     agent = tables["agent"]
@@ -257,6 +258,7 @@ def test_ns2_tcp_in_the_field_sends_1000_byte_segments(tcp_run):
     assert len(data) > 0 and set(data["payload"]) == {1000}
 
 
+@pytest.mark.slow
 def test_state_times_cover_the_run_and_match_ns3s_mica2_energy_model(tcp_run):
     params, tables = tcp_run
     states = tables["states"].drop(columns="node")
@@ -291,6 +293,7 @@ def test_synchronized_sensors_all_report_at_start_time_staggered_ones_within_an_
     assert staggered.nunique() == SHORT["n_sources"]
 
 
+@pytest.mark.slow
 def test_ns2_lock_receives_undecodable_frames_to_their_end():
     # Three UDP sensors for 8 s: frames between CSThresh and RXThresh reach every node.
     params = STUDY.parameters.validate(dict(SHORT, protocol="udp"))
