@@ -436,6 +436,18 @@ void
 SctpSocket::MarkForRetransmit(SctpTxChunk& chunk, bool fast, uint32_t target)
 {
     chunk.rtxPath = target;
+    if (!fast)
+    {
+        // Section 6.3.3: after a T3-rtx expiry the RTO collapses again only with a new RTT
+        // measurement; a chunk sent before the expiry and acknowledged late (its SACKs
+        // were lost) measures the loss recovery, not the path (FreeBSD also stops the
+        // measurement of chunks it marks on a timeout).
+        SctpPath& sent = *m_paths[chunk.pathIndex];
+        if (sent.IsRttPending() && sent.GetRttTsn() == chunk.tsn)
+        {
+            sent.CancelRttMeasurement();
+        }
+    }
     if (chunk.inFlight)
     {
         m_paths[chunk.pathIndex]->RemoveFlight(chunk.GetWireSize());
@@ -611,7 +623,7 @@ SctpSocket::ProcessCumulativeAck(uint32_t cumTsnAck, uint32_t aRwnd, bool fromSh
 }
 
 void
-SctpSocket::AckChunk(SctpTxChunk& c, Time now)
+SctpSocket::AckChunk(SctpTxChunk& c, Time now, bool wasMarked)
 {
     SctpPath& path = *m_paths[c.pathIndex];
     if (c.inFlight)
@@ -619,7 +631,24 @@ SctpSocket::AckChunk(SctpTxChunk& c, Time now)
         path.RemoveFlight(c.GetWireSize());
         c.inFlight = false;
     }
-    m_ackedPerPath[c.pathIndex] += c.GetWireSize();
+    // The destination credited with this acknowledgement (cwnd growth, T3-rtx restart,
+    // section 8.2's error counter): the one the chunk was last sent to, or, when it was
+    // marked for retransmission, the one it was moved to (FreeBSD moves a chunk to the
+    // alternate when it marks it). A marked chunk was classified lost and is no longer
+    // outstanding data on the destination it was sent to (section 2, "Outstanding Data";
+    // 6.3.3 E3, 7.2.4): its acknowledgement typically comes late, through the alternate,
+    // for a transmission made before that destination failed, and must not make a dead
+    // destination look alive (restart its T3-rtx, grow its cwnd, clear its errors).
+    uint32_t credited = wasMarked ? c.rtxPath : c.pathIndex;
+    m_ackedPerPath[credited] += c.GetWireSize();
+    // Section 8.2: "clear the error counter of the destination transport address to which
+    // the DATA chunk was last sent" - only from a chunk sent there, and sent once: which
+    // transmission of a retransmitted chunk arrived is ambiguous, and 8.2 allows not
+    // clearing the counter then (FreeBSD does not: net_ack2 only counts chunks sent once).
+    if (credited == c.pathIndex && c.transmissions == 1)
+    {
+        m_deliveredPerPath[credited] = 1;
+    }
     if (path.IsRttPending() && path.GetRttTsn() == c.tsn)
     {
         if (c.transmissions == 1)
@@ -641,6 +670,7 @@ SctpSocket::HandleSackAcked(uint32_t cum,
     Time now = Simulator::Now();
     std::size_t nPaths = m_paths.size();
     m_ackedPerPath.assign(nPaths, 0);
+    m_deliveredPerPath.assign(nPaths, 0);
     m_flightBefore.resize(nPaths);
     for (std::size_t i = 0; i < nPaths; ++i)
     {
@@ -665,7 +695,7 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         }
         else if (!c.abandoned)
         {
-            AckChunk(c, now);
+            AckChunk(c, now, c.markedForRetransmit);
             newlyAcked = true;
         }
         if (c.markedForRetransmit)
@@ -712,6 +742,7 @@ SctpSocket::HandleSackAcked(uint32_t cum,
                 {
                     c.gapAcked = true;
                     ++m_gapAckedChunks;
+                    bool wasMarked = c.markedForRetransmit;
                     if (c.markedForRetransmit)
                     {
                         c.markedForRetransmit = false;
@@ -720,7 +751,7 @@ SctpSocket::HandleSackAcked(uint32_t cum,
                     }
                     if (!c.abandoned)
                     {
-                        AckChunk(c, now);
+                        AckChunk(c, now, wasMarked);
                         newlyAcked = true;
                         htna = c.tsn;
                     }
@@ -806,6 +837,10 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         SctpPath& p = *m_paths[i];
         bool fullyUtilized = m_flightBefore[i] + p.GetPmdcs() > p.GetCwnd();
         p.OnBytesAcked(m_ackedPerPath[i], fullyUtilized, inFastRecovery);
+        if (!m_deliveredPerPath[i])
+        {
+            continue; // only chunks sent elsewhere or retransmitted (AckChunk)
+        }
         // Section 8.2: data acknowledged clears the destination's error counter (and
         // makes an inactive destination active again; RFC 7829 section 3: a potentially
         // failed one too).
