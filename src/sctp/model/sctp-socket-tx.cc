@@ -594,21 +594,51 @@ SctpSocket::HandleSack(const SctpChunk& chunk)
             return;
         }
     }
-    if (m_zeroWindowProbe)
+    bool probing = m_zeroWindowProbe;
+    if (probing)
     {
-        // Section 6.1 A: the peer answers while we probe its closed window; once it
-        // opens the window, probing is over.
-        m_sackDuringProbe = true;
-        if (m_sackIn.aRwnd > 0)
+        m_sackDuringProbe = true; // section 6.1 A: the peer answers while we probe
+    }
+    HandleSackAcked(cum, m_sackIn.aRwnd, m_sackIn.gapBlocks, false);
+    if (probing && IsAssociationAlive())
+    {
+        // Section 6.1 A: the peer "has no buffer space" while its rwnd is smaller than the
+        // size of the next DATA chunk, not only at an a_rwnd of 0. Probing is over once
+        // the window takes that chunk; until then this SACK shows a live peer with a
+        // closed window (not unreachable), and unanswered probes are no errors. A peer
+        // that advertises a few hundred bytes and drops the probe must not get the
+        // association aborted after Association.Max.Retrans probe timeouts.
+        uint32_t next = NextChunkLength();
+        if (m_sackIn.aRwnd == 0 || (next > 0 && m_peerRwnd < next))
+        {
+            m_assocErrorCount = 0;
+        }
+        else
         {
             m_zeroWindowProbe = false;
         }
-        if (m_sackIn.aRwnd == 0)
+    }
+}
+
+uint32_t
+SctpSocket::NextChunkLength() const
+{
+    if (m_markedForRetransmit > 0)
+    {
+        for (const auto& c : m_txQueue.GetOutstanding())
         {
-            m_assocErrorCount = 0; // a live peer with a closed window: not unreachable
+            if (c.markedForRetransmit)
+            {
+                return c.length; // retransmissions go first (6.1 C)
+            }
         }
     }
-    HandleSackAcked(cum, m_sackIn.aRwnd, m_sackIn.gapBlocks, false);
+    if (!m_txQueue.HasUnsentData() || m_paths.empty())
+    {
+        return 0;
+    }
+    uint32_t path = m_dataPath < m_paths.size() ? m_dataPath : m_primaryPath;
+    return m_txQueue.PeekNextChunkLength(GetMaxPayload(*m_paths[path]));
 }
 
 void

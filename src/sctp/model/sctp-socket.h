@@ -407,6 +407,8 @@ class SctpSocket : public Socket
     void AckChunk(SctpTxChunk& chunk, Time now, bool wasMarked);
     void MarkForRetransmit(SctpTxChunk& chunk, bool fast, uint32_t target);
     uint32_t GetTotalFlight() const;
+    /** User bytes of the DATA chunk to be sent next (a retransmission first; 0 if none). */
+    uint32_t NextChunkLength() const;
     void StartT3(SctpPath& path, bool restart);
     void StopT3(SctpPath& path);
     void OnT3Event(uint32_t pathIndex);
