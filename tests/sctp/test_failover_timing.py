@@ -1,4 +1,4 @@
-"""Failover timing against the RFC 9260 timers (issue 28, bug 1).
+"""Failover timing against the RFC 9260 timers (issue 28, bugs 1 and 3).
 
 Bug 1: the primary dies in both directions (A's first cable unplugged, two direct
 10 Mb/s links between dual-homed A and B, a bulk transfer from A to B's first address).
@@ -11,6 +11,10 @@ and they were classified lost), so it must not clear the primary's error counter
 and the primary turned inactive at 1 + 2 + 4 + 8 + 16 + 32 + 60 = 123 s instead of
 1 + 2 + 4 + 8 + 16 + 32 = 63 s after the failure; with SCTP-PF the primary flapped back to
 active.
+
+Bug 3: a destination that turns potentially failed or inactive through an unanswered
+HEARTBEAT must get the data that waited for it moving at once (to the new data path), not
+at the next SACK or timeout.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import gc
 import numpy as np
 import pytest
 
+from tests.sctp._support import cxx
 from transportlab.sctp_recording import SctpRecorder
 from transportlab.simulation import run_until, simulation
 from transportlab.topology import multihomed
@@ -151,3 +156,78 @@ def test_pf_primary_does_not_flap_back(pf_on):
     stall = np.diff(np.concatenate([[times[times <= FAIL].max()], after])).max()
     assert stall <= RTO + 0.1, stall
     assert delivered[delivered.node == 1]["size"].sum() == pf_on["total"]
+
+
+# ---------------------------------------------------------------- bug 3
+
+HB_FAIL = 5.0
+
+
+@pytest.mark.parametrize(
+    ("mode", "heartbeats", "data_at", "changed_at"),
+    [
+        # PFMR 0: the first unanswered HEARTBEAT (sent at 5.05 s, RTO 1 s) makes the
+        # primary potentially failed; the data written at 5.8 s would wait for the
+        # T3-rtx expiry at 6.8 s.
+        ("potentially-failed", [5.05], 5.8, 6.05),
+        # Path.Max.Retrans 1: the second (sent at 6.1 s, RTO backed off to 2 s) makes it
+        # inactive; the data written at 7.0 s would wait for the expiry at 9.0 s.
+        ("inactive", [5.05, 6.1], 7.0, 8.1),
+    ],
+)
+def test_heartbeat_timeout_that_moves_the_data_path_sends_at_once(
+    mode, heartbeats, data_at, changed_at
+):
+    """A's primary dies; HEARTBEATs to it (REQUEST HEARTBEAT) go unanswered; meanwhile the
+    application writes more than the primary's cwnd, so part waits. The HEARTBEAT
+    timeout that makes the primary potentially failed or inactive moves new data to the
+    alternate, which has an open cwnd and peer window: what waited goes there at that
+    instant, not at the primary's T3-rtx expiry (before the fix: nothing until then)."""
+    with simulation(seed=2, run=1) as ns:
+        s = "ns3::SctpSocket::"
+        if mode == "potentially-failed":
+            ns.Config.SetDefault(s + "PotentiallyFailedMaxRetrans", ns.UintegerValue(0))
+        else:
+            ns.Config.SetDefault(s + "PathMaxRetrans", ns.UintegerValue(1))
+        c = cxx()
+        net = multihomed.two_networks(ns, rate="10Mbps", delay="10ms")
+        recorder = SctpRecorder()
+        recorder.watch_node(net.a, 0)
+        factory = ns.TypeId.LookupByName("ns3::SctpSocketFactory")
+        server = ns.Socket.CreateSocket(net.b, factory)
+        server.Bind(ns.InetSocketAddress(ns.Ipv4Address.GetAny(), PORT).ConvertTo())
+        collector = c.Collector()
+        collector.Listen(server)
+        client = ns.DynamicCast[ns.SctpSocket](ns.Socket.CreateSocket(net.a, factory))
+        client.Bind(ns.InetSocketAddress(ns.Ipv4Address.GetAny(), 0).ConvertTo())
+        sender = c.Sender()
+        sender.socket = client
+        sender.ConnectAt(0.1, ns.InetSocketAddress(net.b_addresses[0], PORT).ConvertTo())
+        n = 40
+        for k in range(n):
+            sender.At(data_at, 1000, 0, False, k + 1)
+        ns.LinkFailure.ScheduleUnplug(ns.Seconds(HB_FAIL), net.a_devices[0])
+        for at in heartbeats:
+            run_until(at)
+            assert client.GetDataPathIndex() == 0 and client.GetPath(1).IsConfirmed()
+            assert client.RequestHeartbeat(0) == 0
+        run_until(changed_at + 4.0)
+        paths = recorder.paths()
+        event = "POTENTIALLY_FAILED" if mode == "potentially-failed" else "UNREACHABLE"
+        changed = paths[(paths.path == 0) & (paths.event == event)].time.to_numpy()
+        # The HEARTBEAT timeout (one RTO after the last HEARTBEAT), before any T3-rtx
+        # expiry on the primary.
+        assert len(changed) >= 1 and changed[0] == pytest.approx(changed_at, abs=1e-6)
+        moved = paths[(paths.path == 1) & (paths.event == "DATA_PATH")].time.to_numpy()
+        assert len(moved) == 1 and moved[0] == changed[0]
+        chunks = recorder.chunks()
+        data = chunks[chunks.chunk == "DATA"]
+        on_primary = data[data.path == 0]
+        assert len(on_primary) > 0 and on_primary.time.min() == pytest.approx(data_at)
+        assert on_primary.time.max() < changed[0]  # its cwnd was full: the rest waited
+        alternate = data[(data.path == 1) & ~data.retransmission].time.to_numpy()
+        assert len(alternate) > 0
+        assert alternate[0] - changed[0] < 0.001, alternate[0] - changed[0]
+        assert int(collector.Count()) == n
+        del net, recorder, server, collector, client, sender
+    gc.collect()
