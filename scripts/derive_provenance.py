@@ -111,9 +111,16 @@ def derive(name: str, head: str) -> tuple[dict | None, list[str]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--study", nargs="+", default=None, help="only these studies")
+    parser.add_argument(
+        "--force", action="store_true", help="replace a provenance.json that Results.write recorded"
+    )
     args = parser.parse_args(argv)
     head = git("rev-parse", "HEAD")
     for name in args.study or names():
+        existing = provenance.read_provenance(paths.results_dir(name))
+        if existing and not existing.get("unknown") and not args.force:
+            print(f"{name}: keeps its recorded provenance.json (--force replaces it)")
+            continue
         document, left_out = derive(name, head)
         if document is None:
             print(f"{name}: no committed full-mode results")
