@@ -45,12 +45,12 @@ NATIVE_STAMP := $(VENV)/.native-built
 NATIVE_SOURCES := $(shell find src tools -name '*.cc' -o -name '*.h' -o -name '*.c' -o -name 'CMakeLists.txt' 2>/dev/null) \
                   CMakeLists.txt $(wildcard cmake/*.cmake) pyproject.toml
 
-.PHONY: reproduce test install build pch tshark chromium usrsctp jemalloc lint format bench lab notebooks clean distclean
+.PHONY: reproduce test install build pch tshark ns2 chromium usrsctp jemalloc lint format bench lab notebooks clean distclean
 
-reproduce: usrsctp jemalloc install
+reproduce: usrsctp jemalloc install ns2
 	$(VENV)/bin/transportlab reproduce --quick $(ARGS)
 
-test: usrsctp jemalloc install tshark chromium book-deps
+test: usrsctp jemalloc install tshark ns2 chromium book-deps
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 install: $(NATIVE_STAMP) pch
@@ -81,6 +81,10 @@ pch: $(NATIVE_STAMP)
 
 tshark:
 	@bash scripts/ensure-tshark.sh
+
+# NS-2.35 (Debian's ns2) for the NS-2 baselines and their tests (transportlab.ns2), if we may.
+ns2:
+	@bash scripts/ensure-ns2.sh
 
 # Debian's Chromium for the results book's browser test (tests/test_book.py).
 chromium:

@@ -173,7 +173,9 @@ def code_fingerprint(
 
     Covers every module of :func:`module_closure` (name and content), the native
     library and programs (``native=True``: this installation's; a path to a library;
-    ``False``: none) and the ``ns3`` wheel version.
+    ``False``: none) and the ``ns3`` wheel version. A run step with a
+    ``simulator_versions()`` attribute (one that runs another simulator, e.g. NS-2)
+    has those versions instead of the native library and the ``ns3`` version.
     """
     module = run if isinstance(run, str) else _module_of(run)
     root = root or package_root()
@@ -190,6 +192,13 @@ def code_fingerprint(
         start = sorted(_imports(path, root, own=module))
     for name, path in module_closure(start, root).items():
         digest.update(f"{name}={file_digest(path)};".encode())
+    simulator_versions = getattr(run, "simulator_versions", None)
+    if simulator_versions is not None:
+        # A run step of another simulator (transportlab.ns2.study.ns2_run_step): its
+        # versions stand for the native library and the ns3 wheel, which it does not run.
+        for name, version in sorted(simulator_versions().items()):
+            digest.update(f"{name}={version};".encode())
+        return digest.hexdigest()
     library = native_library() if native is True else (native or None)
     digest.update(
         f"native={file_digest(library) if library and library.is_file() else 'missing'};".encode()
