@@ -510,7 +510,8 @@ class Provenance:
         dirty = " + uncommitted code changes" if document.get("dirty") else ""
         text = short(commit, 12) + esc(dirty) if commit else WARN.format("not recorded")
         items.append((label, text))
-        items.append(("command", f"<code>{esc(document.get('command', ''))}</code>"))
+        command = (record or {}).get("command") or document.get("command", "")
+        items.append(("command", f"<code>{esc(command)}</code>"))
         if record is not None:
             same = record.get("sha256") == sha256_of(self.root / self.path)
             check = "SHA-256 as recorded" if same else WARN.format("changed since recorded")

@@ -8,7 +8,9 @@ writing them again needs their simulations (hours: the results cache is not comm
 This script writes the provenance that can be known without simulating, and names what
 cannot:
 
-* known: the study, the command that writes the files again, each file's SHA-256, its
+* known: the study, the command that writes the files again (an output written by a study
+  module of its own, e.g. ``studies/wired_best_effort/ns2_baseline.py``, names that
+  module's command), each file's SHA-256, its
   runs (a table's ``n_runs`` column; a figure's "n = N runs" label, kept as text in its
   SVG) and the commit that last changed it (``commit`` per output: "committed in");
 * as the code declares them at the commit this script runs at (``derived_by``): the
@@ -49,6 +51,33 @@ def figure_runs(svg: Path) -> int | None:
     return int(match.group(1)) if match else None
 
 
+def own_writer(study: str, stem: str) -> str | None:
+    """The command of a study module that writes ``<stem>.csv``/``.png`` itself (e.g.
+    ``studies/wired_best_effort/ns2_baseline.py``, run as a script), or None."""
+    import transportlab.studies  # noqa: PLC0415
+
+    module = Path(transportlab.studies.__file__).parent / study / f"{stem}.py"
+    if module.is_file() and '__name__ == "__main__"' in module.read_text(encoding="utf-8"):
+        return f"python -m transportlab.studies.{study}.{stem}"
+    return None
+
+
+def runs_columns(path: Path) -> int | dict | None:
+    """Runs from ``n_runs`` or, failing that, every ``*_runs`` column (min-max)."""
+    import pandas as pd  # noqa: PLC0415
+
+    runs = provenance.n_runs_of_table(path)
+    if runs is not None:
+        return runs
+    frame = pd.read_csv(path)
+    values = pd.concat([frame[c] for c in frame.columns if c.endswith("_runs")] or [pd.Series()])
+    values = pd.to_numeric(values, errors="coerce").dropna()
+    if values.empty:
+        return None
+    low, high = int(values.min()), int(values.max())
+    return low if low == high else {"min": low, "max": high}
+
+
 def derive(name: str, head: str) -> tuple[dict | None, list[str]]:
     """(provenance document of ``name``'s committed full-mode files, files left out)."""
     study = get(name)
@@ -68,13 +97,19 @@ def derive(name: str, head: str) -> tuple[dict | None, list[str]]:
             )
         elif path.name == "comparison-tolerance.json" and reproduction.comparison:
             outputs.append(provenance.output_record(path, root, "tolerance", None))
+        elif path.suffix == ".csv" and (command := own_writer(name, path.stem)):
+            record = provenance.output_record(path, root, "table", runs_columns(path))
+            outputs.append(record | {"command": command})
         elif path.name not in ("README.md", provenance.PROVENANCE_FILE):
             left_out.append(str(path.relative_to(root)))
     for path in sorted(figures_dir.glob("*")) if figures_dir.is_dir() else []:
+        svg = path.with_suffix(".svg")
+        runs = figure_runs(svg) if svg.is_file() else None
         if path.suffix in (".png", ".svg") and path.stem in reproduction.figures:
-            svg = path.with_suffix(".svg")
-            runs = figure_runs(svg) if svg.is_file() else None
             outputs.append(provenance.output_record(path, root, "figure", runs))
+        elif path.suffix in (".png", ".svg") and (command := own_writer(name, path.stem)):
+            record = provenance.output_record(path, root, "figure", runs)
+            outputs.append(record | {"command": command})
         else:
             left_out.append(str(path.relative_to(root)))
     for output in outputs:

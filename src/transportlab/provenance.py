@@ -29,8 +29,10 @@ so the same results give the same bytes)::
       "unknown": [], "note": ""
     }
 
-``n_runs`` is an int, ``{"min": a, "max": b}`` when a table's rows stand on
-different numbers of runs, or null when the file does not say (see
+An output may carry its own ``command`` (and ``commit``) where they differ from the
+study's (a file written by another writer; provenance derived after the fact: the commit
+that last changed the file). ``n_runs`` is an int, ``{"min": a, "max": b}`` when a
+table's rows stand on different numbers of runs, or null when the file does not say (see
 ``experiments``). ``unknown`` lists fields that were not recorded (only in
 provenance derived after the fact, e.g. by ``scripts/derive_provenance.py``).
 Paths are relative to the project root, with ``/``.
