@@ -1,7 +1,8 @@
 """The package's layers, read from its import statements (docs/architecture.md, "Layers").
 
 Bottom to top: ``models`` (pure models), ``engine`` (runs, caches and compares studies),
-``ns3`` (ns-3 and transportlab's native library), ``studies`` (the registry and one package
+``ns3`` (ns-3 and transportlab's native library) beside ``ns2`` (NS-2.35 run as a
+program, the other simulator), ``studies`` (the registry and one package
 per study), and the front: ``cli``, ``notebooks``, ``summary`` and the package itself. A
 module imports its own layer or lower ones, never a higher one; there is no import cycle;
 a study imports no other study; and nothing below ``ns3`` loads ns-3.
@@ -19,7 +20,7 @@ import pytest
 
 from transportlab.engine.fingerprint import package_root
 
-LAYERS = {"models": 0, "engine": 1, "ns3": 2, "studies": 3}
+LAYERS = {"models": 0, "engine": 1, "ns3": 2, "ns2": 2, "studies": 3}
 FRONT = 4  # transportlab itself, cli, notebooks, summary
 #: Third-party modules that may only be imported inside the functions that need them:
 #: ns-3 itself, and optional or heavy dependencies a simulation worker does not need.
@@ -105,7 +106,7 @@ FRONT_MODULES = {
 
 def test_every_module_belongs_to_a_layer():
     loose = sorted(m for m in MODULES if layer(m) == FRONT and m not in FRONT_MODULES)
-    assert not loose, f"modules outside models/, engine/, ns3/ and studies/: {loose}"
+    assert not loose, f"modules outside models/, engine/, ns3/, ns2/ and studies/: {loose}"
 
 
 def test_the_package_has_no_import_cycle():

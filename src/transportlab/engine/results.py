@@ -14,10 +14,11 @@ the same cached simulations, so they write the same files::
     results["main"]["summary"]          # analysed tables of experiment "main"
     results.comparison()                # the rows of comparison.csv
     results.figure("goodput_delay")     # builds, saves (stating n runs) and returns it
-    results.write()                     # comparison.csv, tables, every figure
+    results.write()                     # comparison.csv, tables, every figure, provenance.json
 
 Files go to ``data/results[/quick]/<study>/`` and ``figures[/quick]/<study>/``,
-each written to a temporary file and renamed when complete.
+each written to a temporary file and renamed when complete; ``provenance.json`` beside
+the tables records how every file was made (:mod:`transportlab.engine.provenance`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from transportlab.engine import execute, paths
 from transportlab.engine.files import check_writable_folder, write_csv
 from transportlab.engine.plan import Task, plan
 from transportlab.engine.plotting import save_figure
+from transportlab.engine.provenance import write_provenance
 from transportlab.engine.study import Experiment, Study, require_study
 from transportlab.engine.verdicts import write_comparison
 
@@ -86,6 +88,8 @@ class Results:
         self.force = force
         self.progress = progress
         self._tables: dict[str, dict[str, pd.DataFrame]] = {}
+        #: runs behind each figure built so far (for provenance.json)
+        self.figure_runs: dict[str, int | None] = {}
         self._points: dict[str, list[dict[str, Any]]] = {}
         self._plan: dict[str, list[Task]] = {}
         for experiment in self.experiments:
@@ -194,6 +198,7 @@ class Results:
                 f"{self.study.name} declares no figure {name!r}; figures: {list(figures)}"
             )
         fig, n_runs = figures[name](self)
+        self.figure_runs[name] = n_runs
         if save:
             save_figure(fig, self.study.name, name, quick=self.quick, n_runs=n_runs)
         return fig
@@ -210,7 +215,8 @@ class Results:
         return write_csv(table, self.results_dir() / f"{name}.csv")
 
     def write(self, figures: bool = True) -> list[Path]:
-        """Run everything and write the comparison, every table and every figure."""
+        """Run everything and write the comparison, every table and every figure (the list
+        returned), then ``provenance.json`` beside the tables."""
         import matplotlib  # noqa: PLC0415
 
         check_writable_folder(self.results_dir(), "results folder")
@@ -251,6 +257,9 @@ class Results:
             finally:
                 if "inline" not in backend and backend.lower() != "agg":
                     plt.switch_backend(backend)
+        # Last: provenance.json describes the files above (parameters, runs, code, commit).
+        # It is not in the returned list: the notebooks print that list, nbval checks it.
+        write_provenance(self, written)
         return written
 
 
