@@ -44,10 +44,12 @@ class Case:
 
 
 def cases(args) -> list[Case]:
-    from transportlab.ns3util import sctp_available
-    from transportlab.studies import multihoming_failover, voip_cjm, wired_best_effort
+    from transportlab.ns3.capabilities import sctp_available
+    from transportlab.studies.multihoming_failover import STUDY as MH
     from transportlab.studies.multihoming_failover import ns2_scenario as mh_ns2
+    from transportlab.studies.voip_cjm import STUDY as VOIP
     from transportlab.studies.voip_cjm import ns2_scenario as voip_ns2
+    from transportlab.studies.wired_best_effort import STUDY as WIRED
     from transportlab.studies.wired_best_effort import ns2_scenario as wired_ns2
 
     sctp = sctp_available()
@@ -55,20 +57,19 @@ def cases(args) -> list[Case]:
     if "wired" in args.only:
         for protocol in ["tcp"] + (["sctp"] if sctp else []):
             values = {"protocol": protocol, "duration": args.duration}
-            out.append(Case("wired", protocol, wired_best_effort.run,
-                            wired_best_effort.STUDY.validate(values), wired_ns2.run,
-                            wired_ns2.PARAMETERS.validate(values), inner=True))  # fmt: skip
+            out.append(Case("wired", protocol, WIRED.run, WIRED.parameters.validate(values),
+                            wired_ns2.run, wired_ns2.PARAMETERS.validate(values),
+                            inner=True))  # fmt: skip
     if "voip" in args.only:
         for protocol in ["udp", "tcp"] + (["sctp"] if sctp else []):
             values = {"protocol": protocol, "duration": args.voip_duration}
-            out.append(Case("voip", protocol, voip_cjm.run, voip_cjm.STUDY.validate(values),
+            out.append(Case("voip", protocol, VOIP.run, VOIP.parameters.validate(values),
                             voip_ns2.run, voip_ns2.PARAMETERS.validate(values)))  # fmt: skip
     if "lossy" in args.only and sctp:
         for homing in ("single", "multi"):
             values = {"scenario": "lossy", "homing": homing, "duration": args.lossy_duration}
-            out.append(Case("lossy", homing, multihoming_failover.run,
-                            multihoming_failover.STUDY.validate(values), mh_ns2.run,
-                            mh_ns2.PARAMETERS.validate(values)))  # fmt: skip
+            out.append(Case("lossy", homing, MH.run, MH.parameters.validate(values),
+                            mh_ns2.run, mh_ns2.PARAMETERS.validate(values)))  # fmt: skip
     return out
 
 

@@ -12,10 +12,11 @@ import pandas as pd
 import pytest
 
 from tests.ns2._support import needs_ns2
-from transportlab import sweep
-from transportlab.fingerprint import module_closure
+from transportlab.engine import paths, published
+from transportlab.engine.fingerprint import module_closure
+from transportlab.engine.params import ParameterError
+from transportlab.engine.plan import plan
 from transportlab.ns2 import runner, structure, traces
-from transportlab.params import ParameterError
 from transportlab.studies import multihoming_failover as mh
 from transportlab.studies.multihoming_failover import ns2_baseline, ns2_scenario
 from transportlab.studies.multihoming_failover.parameters import LOSS_START, PF_OFF, START
@@ -27,7 +28,7 @@ def params(**overrides):
 
 def simulate(values, seed=1, run=1):
     raw = ns2_scenario.run(values, seed, run)
-    return raw, mh.analyse(raw, values)
+    return raw, mh.STUDY.analyse(raw, values)
 
 
 # ----------------------------------------------------------------------------- no NS-2 needed
@@ -36,8 +37,9 @@ def simulate(values, seed=1, run=1):
 def test_run_step_imports_neither_analysis_nor_ns3_code():
     closure = set(module_closure(["transportlab.studies.multihoming_failover.ns2_scenario"]))
     assert "transportlab.ns2.traces" in closure
-    for other in ("simulation", "recording", "sctp_recording", "topology.multihomed", "stats",
-                  "published", "studies.multihoming_failover.analysis",
+    for other in ("ns3.native", "ns3.simulation", "ns3.recording", "ns3.sctp_recording",
+                  "ns3.topology.multihomed", "engine.stats", "engine.published",
+                  "engine.verdicts", "studies.multihoming_failover.analysis",
                   "studies.multihoming_failover.scenario"):  # fmt: skip
         assert f"transportlab.{other}" not in closure
 
@@ -48,20 +50,21 @@ def test_defaults_to_the_lossy_scenario_and_rejects_what_ns2_cannot_run():
         ({"scenario": "failover"}, "scenario 'failover'"),
         ({"scenario": "prsctp"}, "scenario 'prsctp'"),
         ({"pf_max_retrans": 0}, "no potentially-failed state"),
-        ({"preset": "linux"}, "preset 'linux'"),
+        ({"stack_preset": "linux"}, "stack_preset 'linux'"),
         ({"hb_interval": 1.5}, "whole seconds"),
     ):
         with pytest.raises(ParameterError, match="NS-2.35 cannot run") as error:
-            sweep.plan(ns2_baseline.STUDY_NS2, [overrides])
+            plan(ns2_baseline.STUDY_NS2, [overrides])
         assert message in str(error.value)
 
 
 def test_the_variant_runs_lossy_without_sctp_pf_and_keeps_the_comparison():
     study = ns2_baseline.STUDY_NS2
     assert study.name == "multihoming_failover.ns2" and study.run is ns2_scenario.run
-    assert [e.name for e in study.reproduction.experiments] == ["lossy"]
-    assert study.reproduction.comparison is mh.REPRODUCTION.comparison
-    base = mh.STUDY.validate({})
+    assert [e.name for e in study.reproduction.experiments] == ["lossy", "lossy_many"]
+    assert study.reproduction.experiment("lossy_many").runs == ns2_baseline.MANY_RUNS
+    assert study.reproduction.comparison is mh.STUDY.reproduction.comparison
+    base = mh.STUDY.parameters.validate({})
     full = ns2_baseline.lossy_points(base)
     assert [(p["homing"], p["pf_max_retrans"]) for p in full] == [("single", PF_OFF),
                                                                   ("multi", PF_OFF)]  # fmt: skip
@@ -129,7 +132,7 @@ def test_the_studys_analysis_of_hand_made_ns2_tables():
         "delivered": ns2_scenario._delivered(lines, ends, stop=8.0),
         "losses": ns2_scenario._losses(lines, ends),
     }
-    summary = mh.analyse(raw, params(homing="multi")).get("summary").iloc[0]
+    summary = mh.STUDY.analyse(raw, params(homing="multi")).get("summary").iloc[0]
     assert summary["first_loss_s"] == pytest.approx(0.63 - START)
     assert summary["first_loss_stall_s"] == pytest.approx(1.71 - 0.61)
     assert (summary["lost_data_packets"], summary["lost_sacks"]) == (1, 1)
@@ -189,9 +192,9 @@ def test_baseline_table_and_stalls_table():
     table = ns2_baseline.baseline_table(ns2, ns3)
     assert table["ns3_within_tolerance_of_ns2"].tolist() == [True]  # |0.047-0.04| <= 0.008
     stalls = ns2_baseline.stalls_table(
-        pd.DataFrame({"config": ["single-homed", "multi-homed"], "runs": [30, 30]}),
+        pd.DataFrame({"config": ["single-homed", "multi-homed"], "n_runs": [30, 30]}),
         pd.DataFrame({"config": ["single-homed", "multi-homed", "multi-homed + SCTP-PF"],
-                      "runs": [30, 30, 30]}),
+                      "n_runs": [30, 30, 30]}),
     )  # fmt: skip
     assert stalls[["config", "simulator"]].to_numpy().tolist() == [
         ["single-homed", "NS-2.35"], ["single-homed", "ns-3"], ["multi-homed", "NS-2.35"],
@@ -236,7 +239,7 @@ def test_generated_script_builds_multihomed_hosts_with_loss_on_network_0():
 def test_raw_tables_are_the_ns3_run_steps():
     values = params(homing="multi")
     ns2_raw = ns2_scenario.run(values, 1, 1)
-    ns3_raw = mh.run(mh.PARAMETERS.validate(dict(values)), 1, 1)
+    ns3_raw = mh.STUDY.run(mh.STUDY.parameters.validate(dict(values)), 1, 1)
     assert list(ns2_raw) == list(ns3_raw)
     for name in ("chunks", "delivered", "losses"):
         assert list(ns2_raw[name].columns) == list(ns3_raw[name].columns), name
@@ -244,7 +247,7 @@ def test_raw_tables_are_the_ns3_run_steps():
             ns2_raw[name].dtypes.astype(str).to_dict() == ns3_raw[name].dtypes.astype(str).to_dict()
         ), name
     assert list(ns2_raw["paths"].columns) == list(ns3_raw["paths"].columns)
-    ns2_out, ns3_out = (mh.analyse(raw, values) for raw in (ns2_raw, ns3_raw))
+    ns2_out, ns3_out = (mh.STUDY.analyse(raw, values) for raw in (ns2_raw, ns3_raw))
     assert list(ns2_out["summary"].columns) == list(ns3_out["summary"].columns)
 
 
@@ -290,15 +293,13 @@ def test_same_run_is_identical_and_runs_differ():
 
 
 def test_committed_baseline_is_complete():
-    from transportlab import paths, published
-
     table = pd.read_csv(paths.results_dir("multihoming_failover") / "ns2_baseline.csv")
-    rows = published.load("multihoming_failover")
+    rows = published.load(mh.STUDY)
     assert len(table) == (rows["kind"] != "reference").sum() == 3
     assert table["ns2"].notna().all() and table["ns3"].notna().all()
     assert (table["ns2_runs"] == 30).all() and (table["ns3_runs"] == 30).all()
     stalls = pd.read_csv(paths.results_dir("multihoming_failover") / "ns2_lossy_stalls.csv")
     assert set(stalls["simulator"]) == {"NS-2.35", "ns-3"}
     np.testing.assert_array_equal(
-        stalls[stalls["simulator"] == "NS-2.35"]["runs"].dropna().to_numpy(), [30, 30]
+        stalls[stalls["simulator"] == "NS-2.35"]["n_runs"].dropna().to_numpy(), [30, 30]
     )

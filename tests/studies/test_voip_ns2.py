@@ -11,12 +11,15 @@ import pandas as pd
 import pytest
 
 from tests.ns2._support import needs_ns2
-from transportlab import sweep
-from transportlab.fingerprint import module_closure
+from transportlab.engine import execute, paths, published, verdicts
+from transportlab.engine.fingerprint import module_closure
+from transportlab.engine.params import ParameterError
+from transportlab.engine.plan import plan
 from transportlab.ns2 import runner, structure, traces
-from transportlab.params import ParameterError
+from transportlab.ns3 import ns2_tcp
 from transportlab.studies import voip_cjm
-from transportlab.studies.voip_cjm import ns2_baseline, ns2_scenario, scenario
+from transportlab.studies.voip_cjm import ns2_baseline, ns2_scenario
+from transportlab.studies.voip_cjm.parameters import end_time
 
 SHORT = {"n_calls": 3, "duration": 3.0, "drain": 1.0}
 
@@ -28,7 +31,7 @@ def params(**overrides):
 def simulate(values, seed=1, run=1):
     """The NS-2 run step and the study's own analysis, no cache."""
     raw = ns2_scenario.run(values, seed, run)
-    return raw, voip_cjm.analyse(raw, values)
+    return raw, voip_cjm.STUDY.analyse(raw, values)
 
 
 # ----------------------------------------------------------------------------- no NS-2 needed
@@ -37,23 +40,29 @@ def simulate(values, seed=1, run=1):
 def test_run_step_imports_neither_analysis_nor_ns3_code():
     closure = set(module_closure(["transportlab.studies.voip_cjm.ns2_scenario"]))
     assert {"transportlab.ns2.runner", "transportlab.ns2.traces", "transportlab.ns2.tcl"} <= closure
-    for other in ("playout", "emodel", "voice_quality", "stats", "published", "simulation",
-                  "recording", "voice", "ns3util", "studies.voip_cjm.analysis",
+    for other in ("models.playout", "models.emodel", "studies.voip_cjm.voice_quality",
+                  "engine.stats", "engine.published", "engine.verdicts", "ns3.native",
+                  "ns3.simulation", "ns3.recording", "ns3.helpers", "ns3.capabilities",
+                  "studies.voip_cjm.voice_gateways", "studies.voip_cjm.analysis",
                   "studies.voip_cjm.scenario", "studies.voip_cjm.reproduction"):  # fmt: skip
         assert f"transportlab.{other}" not in closure
 
 
 def test_agent_tcp_settings_are_the_ones_the_ns3_run_copies():
-    assert ns2_scenario.NS2_TCP_WINDOW_PACKETS == scenario.NS2_TCP_WINDOW_PACKETS
-    assert ns2_scenario.NS2_TCP_WINDOW_INIT == scenario.NS2_TCP_WINDOW_INIT
-    assert ns2_scenario.NS2_TCP_MIN_RTO_S == scenario.NS2_TCP_MIN_RTO_S
-    assert ns2_scenario.NS2_TCP_TICK_S == scenario.NS2_TCP_TICK_S
+    """Written from ns3.ns2_tcp, the values the ns-3 run step sets (tests/ns2/test_defaults
+    checks them against NS-2 itself)."""
+    assert ns2_scenario.NS2_TCP_WINDOW_PACKETS == ns2_tcp.WINDOW == 20
+    assert ns2_scenario.NS2_TCP_WINDOW_INIT == ns2_tcp.WINDOW_INIT == 2
+    assert ns2_scenario.NS2_TCP_MIN_RTO_S == ns2_tcp.MIN_RTO_S == 0.2
+    assert ns2_scenario.NS2_TCP_TICK_S == ns2_tcp.TICK_S == 0.01
+    assert ns2_scenario.NS2_TCP_INITIAL_RTO_S == ns2_tcp.INITIAL_RTO_S == 3.0
+    assert ns2_scenario.NS2_TCP_HEADER == ns2_tcp.HEADER_BYTES == 40
 
 
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        ({"ns2_defaults": False}, "ns2_defaults False"),
+        ({"stack_preset": "modern"}, "stack_preset 'modern'"),
         ({"protocol": "tcp", "tcp_variant": "TcpCubic"}, "Agent/TCP is Tahoe"),
         ({"protocol": "sctp", "sctp_delivery": "unordered", "sctp_pr_lifetime_ms": 100.0},
          "no timed reliability"),
@@ -65,16 +74,16 @@ def test_agent_tcp_settings_are_the_ones_the_ns3_run_copies():
 )  # fmt: skip
 def test_what_ns2_cannot_run_fails_before_anything_runs(overrides, message):
     with pytest.raises(ParameterError, match="NS-2.35 cannot run") as error:
-        sweep.plan(ns2_baseline.STUDY_NS2, [overrides])
+        plan(ns2_baseline.STUDY_NS2, [overrides])
     assert message in str(error.value)
-    voip_cjm.PARAMETERS.validate(overrides)  # ns-3 takes them
+    voip_cjm.STUDY.parameters.validate(overrides)  # ns-3 takes them
 
 
 def test_the_variant_study_runs_main_with_the_studys_analysis_and_comparison():
     study = ns2_baseline.STUDY_NS2
     assert study.name == "voip_cjm.ns2" and study.run is ns2_scenario.run
     assert [e.name for e in study.reproduction.experiments] == ["main"]
-    assert study.reproduction.comparison is voip_cjm.REPRODUCTION.comparison
+    assert study.reproduction.comparison is voip_cjm.STUDY.reproduction.comparison
     with pytest.raises(ValueError, match="topology must be one of"):
         ns2_baseline.ns2_results("dumbbell")
 
@@ -215,7 +224,7 @@ def test_generated_script_builds_the_studys_network(topology):
     assert set(tcp["packetSize_"]) == {"172"} and set(tcp["syn_"]) == {"1"}
     starts = built.schedule[built.schedule["command"] == "start"]["time"]
     assert len(starts) == 3 and ((starts >= 1.0) & (starts < 2.0)).all()
-    assert built.schedule["time"].max() == voip_cjm.parameters.end_time(p)
+    assert built.schedule["time"].max() == end_time(p)
 
 
 @needs_ns2
@@ -235,7 +244,7 @@ def test_raw_tables_are_the_ns3_run_steps():
     ``ns2_call0``; ``counters.events`` is NaN (NS-2 counts no events)."""
     values = params(protocol="sctp", **SHORT)
     ns2_raw = ns2_scenario.run(values, 1, 1)
-    ns3_raw = voip_cjm.run(voip_cjm.PARAMETERS.validate(dict(values)), 1, 1)
+    ns3_raw = voip_cjm.STUDY.run(voip_cjm.STUDY.parameters.validate(dict(values)), 1, 1)
     assert set(ns2_raw) == set(ns3_raw) | {"ns2_call0"}
     for name in ns3_raw:
         assert list(ns2_raw[name].columns) == list(ns3_raw[name].columns), name
@@ -244,7 +253,7 @@ def test_raw_tables_are_the_ns3_run_steps():
         if name == "counters":
             assert ns2_types.pop("events") == "float64" and ns3_types.pop("events") == "int64"
         assert ns2_types == ns3_types, name
-    ns2_out, ns3_out = (voip_cjm.analyse(raw, values) for raw in (ns2_raw, ns3_raw))
+    ns2_out, ns3_out = (voip_cjm.STUDY.analyse(raw, values) for raw in (ns2_raw, ns3_raw))
     assert list(ns2_out["summary"].columns) == list(ns3_out["summary"].columns)
 
 
@@ -344,7 +353,7 @@ def test_random_loss_on_the_shared_link():
 @needs_ns2
 def test_sweep_caches_ns2_runs(tmp_path, monkeypatch):
     point = [dict(SHORT, protocol="udp")]
-    first = sweep.run(ns2_baseline.STUDY_NS2, point, runs=2, cache=tmp_path, scheduler="serial",
+    first = execute.run(ns2_baseline.STUDY_NS2, point, runs=2, cache=tmp_path, scheduler="serial",
                       progress=False)  # fmt: skip
     assert len(list((tmp_path / "voip_cjm.ns2").glob("*.pkl"))) == 2
 
@@ -352,7 +361,7 @@ def test_sweep_caches_ns2_runs(tmp_path, monkeypatch):
         raise AssertionError("ran NS-2 although the result is cached")
 
     monkeypatch.setattr(ns2_scenario, "run_script", no_simulation)
-    again = sweep.run(ns2_baseline.STUDY_NS2, point, runs=2, cache=tmp_path, scheduler="serial",
+    again = execute.run(ns2_baseline.STUDY_NS2, point, runs=2, cache=tmp_path, scheduler="serial",
                       progress=False)  # fmt: skip
     pd.testing.assert_frame_equal(first["summary"], again["summary"])
     assert "ns2_call0" in first
@@ -360,10 +369,8 @@ def test_sweep_caches_ns2_runs(tmp_path, monkeypatch):
 
 def test_committed_baseline_is_complete():
     """The committed full-mode table: every published row of both readings, both columns."""
-    from transportlab import paths, published
-
     table = pd.read_csv(paths.results_dir("voip_cjm") / "ns2_baseline.csv")
-    rows = published.load("voip_cjm")
+    rows = published.load(voip_cjm.STUDY)
     rows = rows[rows["kind"] != "reference"]
     homogeneous = table[table["topology"] == "homogeneous"]
     assert len(homogeneous) == len(rows)
@@ -373,4 +380,4 @@ def test_committed_baseline_is_complete():
     assert (homogeneous["ns2_runs"] == 5).all() and (homogeneous["ns3_runs"] == 5).all()
     assert (trunk["ns2_runs"] == ns2_baseline.TRUNK_RUNS).all()
     assert (trunk["ns3_runs"] == ns2_baseline.TRUNK_RUNS).all()
-    assert set(table["paper_vs_ns2"]) <= set(published.VERDICTS)
+    assert set(table["paper_vs_ns2"]) <= set(verdicts.VERDICTS)

@@ -32,14 +32,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import files, paths, plotting, stats
-from transportlab.figures import save_figure
+from transportlab.engine import files, paths, plotting, stats
+from transportlab.engine.plotting import save_figure
+from transportlab.engine.results import Results, committed_comparison, committed_table
+from transportlab.engine.study import Reproduction
 from transportlab.ns2.baseline import baseline_counts, baseline_table, published_value
 from transportlab.ns2.study import ns2_study
-from transportlab.reproduction import Results, committed_comparison, committed_table
 from transportlab.studies.multihoming_failover import STUDY, analysis, ns2_scenario, reproduction
+from transportlab.studies.multihoming_failover.comparison import comparison
 from transportlab.studies.multihoming_failover.parameters import PF_OFF
-from transportlab.study import Reproduction
 
 __all__ = [
     "STUDY_NS2",
@@ -97,7 +98,7 @@ LOSSY_MANY = dataclasses.replace(
 STUDY_NS2 = dataclasses.replace(
     ns2_study(STUDY, ns2_scenario.run, ns2_scenario.PARAMETERS, experiments=["lossy"]),
     analyse=_with_chunks,
-    reproduction=Reproduction(experiments=(LOSSY, LOSSY_MANY), comparison=reproduction.comparison),
+    reproduction=Reproduction(experiments=(LOSSY, LOSSY_MANY), comparison=comparison),
 )
 
 
@@ -227,9 +228,7 @@ def retransmission_figure(ns2: Mapping[str, pd.DataFrame], ns3: Mapping[str, pd.
 STUDY_NS3_CHUNKS = dataclasses.replace(
     STUDY,
     analyse=_with_chunks,
-    reproduction=Reproduction(
-        experiments=(reproduction.LOSSY, LOSSY_MANY), comparison=reproduction.comparison
-    ),
+    reproduction=Reproduction(experiments=(reproduction.LOSSY, LOSSY_MANY), comparison=comparison),
 )
 
 # ----------------------------------------------------------------------------- many runs
@@ -260,7 +259,7 @@ def distribution_table(summaries: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
                     continue
                 mean, low, high, n = stats.confidence_interval(values)
                 rows.append({
-                    "config": config, "metric": metric, "simulator": name, "runs": n,
+                    "config": config, "metric": metric, "simulator": name, "n_runs": n,
                     "mean": mean, "ci_low": low, "ci_high": high,
                     "median": float(np.median(values)),
                     "p90": float(np.percentile(values, 90)), "max": float(values.max()),

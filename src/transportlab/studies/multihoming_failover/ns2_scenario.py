@@ -48,9 +48,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from transportlab.engine.params import ParameterSpace
 from transportlab.ns2 import tcl, traces
 from transportlab.ns2.runner import ns2_run_step, run_script
-from transportlab.params import ParameterSpace
 from transportlab.studies.multihoming_failover.parameters import (
     LOSS_START,
     START,
@@ -92,8 +92,8 @@ def ns2_problem(values: Mapping[str, Any]) -> str | None:
             "SCTP-PF (pf_max_retrans < path_max_retrans): Agent/SCTP has no "
             "potentially-failed state (NS-2.35's PF belongs to its CMT agent)"
         )
-    if values["preset"] != "none":
-        problems.append(f"preset {values['preset']!r} (not generated: set the timers)")
+    if values["stack_preset"] != "none":
+        problems.append(f"stack_preset {values['stack_preset']!r} (not generated: set the timers)")
     if values["hb_interval"] != int(values["hb_interval"]):
         problems.append("hb_interval must be whole seconds (heartbeatInterval_ is an integer)")
     if problems:

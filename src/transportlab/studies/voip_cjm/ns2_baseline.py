@@ -38,14 +38,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import files, paths, plotting
-from transportlab.figures import save_figure
+from transportlab.engine import files, paths, plotting
+from transportlab.engine.plotting import save_figure
+from transportlab.engine.results import Results, committed_comparison, committed_table
+from transportlab.engine.stats import summarise_wide
+from transportlab.engine.study import Reproduction, Study
 from transportlab.ns2.baseline import baseline_counts, baseline_table, published_value
 from transportlab.ns2.study import ns2_study
-from transportlab.reproduction import Results, committed_comparison, committed_table
 from transportlab.studies.voip_cjm import STUDY, analysis, ns2_scenario
 from transportlab.studies.voip_cjm.parameters import CALL_START_S, CALL_START_SPREAD_S
-from transportlab.study import Reproduction, Study
 
 __all__ = [
     "STUDY_NS2",
@@ -188,7 +189,7 @@ def network_table(tables: Mapping[tuple[str, str], Mapping[str, pd.DataFrame]]) 
         summary = summary[summary["policy"] == "arrival"]
         steady = steady_delay_max(main["per_second"], after)
         summary = summary.merge(steady, on=["configuration", "run"], how="left")
-        table = analysis.mean_table(summary, ["configuration"], NETWORK_COLUMNS)
+        table = summarise_wide(summary, ["configuration"], NETWORK_COLUMNS)
         parts.append(table.assign(topology=topology, simulator=simulator))
     table = pd.concat(parts, ignore_index=True)
     front = ["topology", "simulator", "configuration"]
@@ -312,10 +313,11 @@ def committed_network() -> pd.DataFrame:
     per-second delays, so ``steady_delay_max_ms`` is empty there."""
     summary = committed_table(STUDY, "summary")
     summary = summary[summary["policy"] == "arrival"]
-    columns = [f"{c}{suffix}" for c in NETWORK_COLUMNS[:-1] for suffix in ("", "_low", "_high")]
-    table = summary[["configuration", *columns, "runs"]].assign(
-        steady_delay_max_ms=np.nan, steady_delay_max_ms_low=np.nan,
-        steady_delay_max_ms_high=np.nan, topology="homogeneous", simulator="ns-3",
+    columns = [f"{c}{suffix}" for c in NETWORK_COLUMNS[:-1]
+               for suffix in ("", "_ci_low", "_ci_high")]  # fmt: skip
+    table = summary[["configuration", *columns, "n_runs"]].assign(
+        steady_delay_max_ms=np.nan, steady_delay_max_ms_ci_low=np.nan,
+        steady_delay_max_ms_ci_high=np.nan, topology="homogeneous", simulator="ns-3",
     )  # fmt: skip
     return table
 

@@ -64,9 +64,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from transportlab.engine.params import ParameterSpace
 from transportlab.ns2 import tcl, traces
 from transportlab.ns2.runner import ns2_run_step, run_script
-from transportlab.params import ParameterSpace
+from transportlab.ns3 import ns2_tcp
 from transportlab.studies.voip_cjm.parameters import (
     CALL_START_S,
     CALL_START_SPREAD_S,
@@ -94,18 +95,17 @@ __all__ = [
 RECEIVE_TRACE = "received.tr"
 CALL0_TRACE = "call0.tr"
 SCTP_DATA_CHUNK_HEADER = 16
-#: Agent/TCP's header (tcpip_base_hdr_size_): a data segment is packetSize_ + 40 bytes.
-NS2_TCP_HEADER = 40
-#: Agent/TCP's settings, NS-2's defaults written out: the values ``scenario.py`` copies
-#: into ns-3 (NS2_TCP_*; a test keeps them equal without this module importing the ns-3
-#: run step, which would put ns-3 code into the NS-2 cache key).
-NS2_TCP_WINDOW_PACKETS = 20  # window_
-NS2_TCP_WINDOW_INIT = 2  # windowInit_
-NS2_TCP_MIN_RTO_S = 0.2  # minrto_
-NS2_TCP_TICK_S = 0.01  # tcpTick_
-#: rtxcur_init_, the RTO before the first RTT sample. ns-3's TCP starts at its own 1 s;
-#: it only matters if the SYN or the first segment is lost (docs/ns2-notes.md).
-NS2_TCP_INITIAL_RTO_S = 3.0
+#: Agent/TCP's settings, NS-2's defaults written out from the one place the project
+#: states them (:mod:`transportlab.ns3.ns2_tcp`, which the ns-3 run step applies too;
+#: a pure-Python module, so the NS-2 cache key holds no ns-3 code).
+NS2_TCP_HEADER = ns2_tcp.HEADER_BYTES  # tcpip_base_hdr_size_: data = packetSize_ + 40
+NS2_TCP_WINDOW_PACKETS = ns2_tcp.WINDOW  # window_
+NS2_TCP_WINDOW_INIT = ns2_tcp.WINDOW_INIT  # windowInit_
+NS2_TCP_MIN_RTO_S = ns2_tcp.MIN_RTO_S  # minrto_
+NS2_TCP_TICK_S = ns2_tcp.TICK_S  # tcpTick_
+#: rtxcur_init_, the RTO before the first RTT sample. This study's ns-3 TCP keeps its
+#: own 1 s; it only matters if the SYN or the first segment is lost (docs/ns2-notes.md).
+NS2_TCP_INITIAL_RTO_S = ns2_tcp.INITIAL_RTO_S
 TIMEOUT_SECONDS = 3600.0
 
 
@@ -116,8 +116,10 @@ def ns2_problem(values: Mapping[str, Any]) -> str | None:
     """Why this generator cannot run the point in NS-2.35 as configured, or None."""
     problems = []
     protocol = values["protocol"]
-    if not values["ns2_defaults"]:
-        problems.append("ns2_defaults False (ns-3's own TCP/SCTP defaults are not NS-2's)")
+    if values["stack_preset"] != "ns2":
+        problems.append(
+            f"stack_preset {values['stack_preset']!r} (only 'ns2' has NS-2's TCP/SCTP defaults)"
+        )
     if protocol == "tcp" and values["tcp_variant"] != "TcpTahoe":
         problems.append(f"tcp_variant {values['tcp_variant']!r} (Agent/TCP is Tahoe: TcpTahoe)")
     if values["sctp_pr_lifetime_ms"] > 0:
