@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from tests.ns2._support import needs_ns2, seed_004_scripts
-from transportlab.engine import execute, plan
+from transportlab.engine import execute, plan, published
 from transportlab.engine.fingerprint import code_fingerprint, module_closure
 from transportlab.engine.params import ParameterError
 from transportlab.ns2 import runner, structure, traces
@@ -76,6 +76,9 @@ def test_the_variant_study_keeps_analysis_and_main_experiment():
     assert study.name == "wired_best_effort.ns2" and study.analyse is wbe.STUDY.analyse
     assert [e.name for e in study.reproduction.experiments] == ["main"]
     assert study.reproduction.comparison is wbe.STUDY.reproduction.comparison
+    # compared with the study's published values, under its own (cache) name
+    assert study.published_as == "wired_best_effort" == study.published_name
+    pd.testing.assert_frame_equal(published.load(study), published.load(wbe.STUDY))
     with pytest.raises(ValueError, match="not marked"):
         ns2_study(wbe.STUDY, wbe.STUDY.run)
 

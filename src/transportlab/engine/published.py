@@ -125,7 +125,7 @@ def load(study: Study) -> pd.DataFrame:
     file, protocol, metric and row).
     """
     study = require_study(study)
-    path = paths.published_dir() / f"{study.name}.csv"
+    path = paths.published_dir() / f"{study.published_name}.csv"
     if not path.is_file():
         raise FileNotFoundError(f"no published values for {study.name!r}: {path} is missing")
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)

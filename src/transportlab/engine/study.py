@@ -148,11 +148,19 @@ class Study:
     tags: tuple[str, ...] = ()
     output_parameters: tuple[str, ...] = ()
     runtime: Runtime = PYTHON
+    #: The study whose published values this one is compared with, when it is a variant
+    #: of it under another name (e.g. the NS-2 re-run ``<study>.ns2``); "": its own.
+    published_as: str = ""
 
     def __post_init__(self) -> None:
         unknown = [n for n in self.output_parameters if n not in self.parameters]
         if unknown:
             raise ValueError(f"study {self.name!r}: output parameters {unknown} are not declared")
+
+    @property
+    def published_name(self) -> str:
+        """The name of ``data/published/<name>.csv``: :attr:`published_as` or the name."""
+        return self.published_as or self.name
 
     def writes_files(self, params: Mapping[str, Any]) -> bool:
         """Whether a run of ``params`` writes files (then it is never served from the cache)."""

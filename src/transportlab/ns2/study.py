@@ -89,4 +89,5 @@ def ns2_study(
         reproduction=Reproduction(experiments=chosen, comparison=study.reproduction.comparison),
         tags=(*study.tags, "ns2-baseline"),
         runtime=NS2,
+        published_as=study.published_name,
     )
