@@ -52,13 +52,23 @@ def figure_runs(svg: Path) -> int | None:
 
 
 def own_writer(study: str, stem: str) -> str | None:
-    """The command of a study module that writes ``<stem>.csv``/``.png`` itself (e.g.
-    ``studies/wired_best_effort/ns2_baseline.py``, run as a script), or None."""
+    """The command of a study module that writes ``<stem>.csv``/``.png`` itself, run as a
+    script, or None: a module named ``<stem>`` (e.g. ``studies/wired_best_effort/
+    ns2_baseline.py``) or one whose ``OUTPUTS`` names the stem (e.g. voip_cjm's
+    ``ns2_baseline`` also writes ``ns2_network.csv``); its ``COMMAND_ARGS``, if any, are
+    the options the committed files were written with."""
+    import importlib  # noqa: PLC0415
+
     import transportlab.studies  # noqa: PLC0415
 
-    module = Path(transportlab.studies.__file__).parent / study / f"{stem}.py"
-    if module.is_file() and '__name__ == "__main__"' in module.read_text(encoding="utf-8"):
-        return f"python -m transportlab.studies.{study}.{stem}"
+    folder = Path(transportlab.studies.__file__).parent / study
+    for module in sorted(folder.glob("*.py")):
+        if '__name__ == "__main__"' not in module.read_text(encoding="utf-8"):
+            continue
+        name = f"transportlab.studies.{study}.{module.stem}"
+        imported = importlib.import_module(name)
+        if stem == module.stem or stem in getattr(imported, "OUTPUTS", ()):
+            return " ".join(["python", "-m", name, *getattr(imported, "COMMAND_ARGS", ())])
     return None
 
 

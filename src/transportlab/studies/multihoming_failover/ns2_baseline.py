@@ -54,6 +54,8 @@ __all__ = [
 ]
 
 NAME = "ns2_baseline"
+#: The files :func:`write` writes (tables and figures, by name).
+OUTPUTS = (NAME, "ns2_lossy_stalls", "ns2_retransmissions", "ns2_lossy_distribution")
 NS2_COLOR = plotting.OTHER_COLORS[4]  # the palette's grey: the reference simulator
 #: What NS-2.35 cannot run of the ``lossy`` experiment (shown beside, not run).
 NOT_EXPRESSIBLE = {
@@ -312,7 +314,10 @@ def write(quick: bool = False, runs: int | None = None, scheduler=None, progress
     ns2 = ns2_results(quick=quick, runs=runs, scheduler=scheduler, progress=progress)
     table = baseline_table(ns2.comparison(), ns3_comparison(quick, scheduler, progress))
     written = [files.write_csv(table, folder / f"{NAME}.csv")]
-    stalls = stalls_table(ns2.table("lossy_stalls"), _ns3_stalls(quick, scheduler, progress))
+    # The study's own table of its lossy runs, computed from NS-2's (the variant declares
+    # no tables: they may read experiments NS-2 does not run).
+    ns2_stalls = reproduction.lossy_stalls_table(ns2)
+    stalls = stalls_table(ns2_stalls, _ns3_stalls(quick, scheduler, progress))
     written.append(files.write_csv(stalls, folder / "ns2_lossy_stalls.csv"))
     fig, n_runs = baseline_figure(table)
     written.append(save_figure(fig, STUDY.name, NAME, quick=quick, n_runs=n_runs))

@@ -63,6 +63,8 @@ __all__ = [
 ]
 
 NAME = "ns2_baseline"
+#: The files :func:`write` writes (tables and figures, by name).
+OUTPUTS = (NAME, "ns2_network", "ns2_sack_clock")
 TOPOLOGIES = ("homogeneous", "trunk")
 #: The published row that only the homogeneous reading has.
 HOMOGENEOUS_ROW = "homogeneous topology (Fig. 1)"
@@ -301,7 +303,11 @@ def sack_clock_figure(ns2_main: Mapping[str, pd.DataFrame], ns3_main: Mapping[st
 # ----------------------------------------------------------------------------- writing
 
 
-def _runs(topology: str, quick: bool, runs: int | None) -> int | None:
+def _runs(
+    topology: str, quick: bool, runs: int | None, trunk_runs: int | None = None
+) -> int | None:
+    if topology == "trunk" and trunk_runs is not None:
+        return trunk_runs
     if runs is not None or quick or topology == "homogeneous":
         return runs
     return TRUNK_RUNS
@@ -322,14 +328,29 @@ def committed_network() -> pd.DataFrame:
     return table
 
 
-def write(quick: bool = False, runs: int | None = None, scheduler=None, progress=True) -> list:
-    """Run (or load) both simulators on both readings, write the tables and figures."""
+def write(
+    quick: bool = False,
+    runs: int | None = None,
+    scheduler=None,
+    progress=True,
+    trunk_runs: int | None = None,
+    ns2_runs: int | None = None,
+) -> list:
+    """Run (or load) both simulators on both readings, write the tables and figures.
+
+    ``trunk_runs`` (default :data:`TRUNK_RUNS` in full mode) sets the trunk reading's runs
+    alone (0: that reading is not run and has no rows); ``ns2_runs`` the homogeneous
+    reading's NS-2 runs alone (its ns-3 column stays the committed comparison). The
+    table's ``ns2_runs`` and ``ns3_runs`` say how many runs stand behind each row."""
     folder = files.check_writable_folder(paths.results_dir(STUDY.name, quick))
     ns2_cmp, ns3_cmp, mains = {}, {}, {}
     committed = None
     for topology in TOPOLOGIES:
-        n = _runs(topology, quick, runs)
-        ns2 = ns2_results(topology, quick, n, scheduler, progress)
+        n = _runs(topology, quick, runs, trunk_runs)
+        if n == 0:
+            continue
+        n_ns2 = ns2_runs if topology == "homogeneous" and ns2_runs is not None else n
+        ns2 = ns2_results(topology, quick, n_ns2, scheduler, progress)
         ns2_cmp[topology] = ns2.comparison()
         mains[(topology, "NS-2.35")] = ns2["main"]
         ns3_cmp[topology] = _ns3_comparison(topology, quick, n, scheduler, progress)
@@ -360,9 +381,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="quick mode (10-s calls, 2 runs)")
     parser.add_argument("--runs", type=int, default=None, help="replications (default: main's)")
+    parser.add_argument(
+        "--trunk-runs", type=int, default=None, help=f"trunk runs (default {TRUNK_RUNS}; 0: none)"
+    )
+    parser.add_argument(
+        "--ns2-runs", type=int, default=None, help="NS-2 runs of the homogeneous reading"
+    )
     parser.add_argument("--scheduler", default="serial", help="serial, local or an address")
     args = parser.parse_args(argv)
-    for path in write(quick=args.quick, runs=args.runs, scheduler=args.scheduler):
+    if args.trunk_runs is not None and args.trunk_runs < 0:
+        parser.error(f"--trunk-runs must be >= 0, got {args.trunk_runs}")
+    if args.ns2_runs is not None and args.ns2_runs < 1:
+        parser.error(f"--ns2-runs must be >= 1, got {args.ns2_runs}")
+    for path in write(quick=args.quick, runs=args.runs, scheduler=args.scheduler,
+                      trunk_runs=args.trunk_runs, ns2_runs=args.ns2_runs):  # fmt: skip
         print(Path(path))
     return 0
 
