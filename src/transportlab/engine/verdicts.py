@@ -210,8 +210,8 @@ def _validate_reproduced(study: Study, published: pd.DataFrame, reproduced, stri
         if extra:
             raise ValueError(
                 f"reproduced (protocol, metric, row) {extra} have no published counterpart in "
-                f"{study.name!r} (check the row labels in data/published/{study.published_name}.csv, "
-                "or pass strict=False)"
+                f"{study.name!r} (check the row labels in "
+                f"data/published/{study.published_name}.csv, or pass strict=False)"
             )
     if reproduced.groupby(KEY)["unit"].nunique().max() > 1:
         raise ValueError("reproduced results use several units for one (protocol, metric, row)")
