@@ -423,8 +423,8 @@ print(reproduction.modern_runs(results).round(3).to_string())
 #   after a loss pause like full windows; it moves with TCP's recovery (PRR or SACK
 #   give ~14 ms, section 7.2) and with the bottleneck rate. NS-2.35 itself, running the
 #   thesis's configuration, misses the published TCP jitter on every row as well, and
-#   our TCP lies within 11 % of it (section 9): the gap is between the paper and its
-#   own simulator, not in our port. About two thirds of SCTP's extra jitter goes with
+#   our TCP lies within the tolerance of it (section 9, with the ratios): the gap is
+#   between the paper and its own simulator, not in our port. About two thirds of SCTP's extra jitter goes with
 #   its packet size (section 7.3).
 # * **Modern settings** (section 7.4): with present-day defaults both transports
 #   deliver the same goodput; CUBIC's 1448-byte segments make 1500-byte packets,
@@ -442,8 +442,8 @@ print(reproduction.modern_runs(results).round(3).to_string())
 # study's parameters (`ns2_scenario.py`; the tests check that it builds exactly the links,
 # queues, agents, applications and schedule of seed 004's Appendix A scripts and gives
 # their trace), 10 runs with the same seeded start-time jitter as the ns-3 runs, analysed
-# by the study's own `analyse` and judged by the same `published.compare` (the AWK
-# definitions, the same 20 % tolerance). Per published row the committed full-mode table
+# by the study's own `analyse` and judged by the same `engine.verdicts.compare` (the AWK
+# definitions, the same tolerance). Per published row the committed full-mode table
 # `data/results/wired_best_effort/ns2_baseline.csv` holds the published value, NS-2's mean,
 # 95 % CI and runs with the verdict *paper vs NS-2*, ns-3's (the committed comparison above)
 # with *paper vs ns-3*, and whether ns-3 lies within the tolerance of NS-2. Both columns
@@ -451,8 +451,8 @@ print(reproduction.modern_runs(results).round(3).to_string())
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab.ns2.baseline import baseline_counts, published_value
 from transportlab.engine.results import committed_table
+from transportlab.ns2.baseline import baseline_counts, published_value
 from transportlab.studies.wired_best_effort import ns2_baseline
 
 baseline = committed_table("wired_best_effort", "ns2_baseline")
@@ -505,17 +505,19 @@ print(others[["seed_file", "protocol", "metric", "row", "published", "ns2", "ns3
 #   AWK header rip-off, the one-way delay as the "average delay") on the papers' own
 #   simulator.
 # * **TCP jitter: the paper, not the port.** Section 5 found ns-3's TCP jitter above the
-#   published ~13.6 ms on every row (`same-direction`) and section 7.2 showed recovery
-#   schemes (PRR, SACK) that land near it. NS-2.35 running the thesis's own scripts misses
-#   it on every row too, and ns-3 lies within about 10 % of NS-2: the published TCP jitter
-#   is not what NS-2.35 gives with the configuration the seeds state. A ~14 ms TCP jitter
-#   needs something the scripts do not say (a different `tic`, another NS-2 version or
+#   published values on every row (`same-direction`) and section 7.2 showed recovery
+#   schemes (PRR, SACK) that land near them. NS-2.35 running the thesis's own scripts
+#   misses them on every row too (the TCP jitter line above: published, NS-2 and ns-3
+#   ranges), and ns-3 lies within the tolerance of NS-2 (ns-3 / NS-2 in the ratios
+#   above): the published TCP jitter is not what NS-2.35 gives with the configuration
+#   the seeds state. The published values need something the scripts do not say (a different `tic`, another NS-2 version or
 #   TCP, other start times); PRR and SACK are not what the seeds' `Agent/TCP` does, so
 #   section 7.2's match is a coincidence of another TCP, not an explanation.
-# * **The remaining delay rows are the papers'.** Table 4.7's TCP mean (1269.56 ms)
-#   `differs` from NS-2 as from ns-3: it contradicts the thesis's own Table 4.2 (section 6),
-#   whose rows match NS-2. Seed 000's SCTP delay for nodes 5-15 (1397.66 ms) is
-#   `same-direction` against both simulators, 25 % above their ~1.12 s.
+# * **The remaining delay rows are the papers'.** The last table above lists them with
+#   both simulators' values: Table 4.7's TCP mean `differs` from NS-2 as from ns-3 (it
+#   contradicts the thesis's own Table 4.2, section 6, whose rows match NS-2), and seed
+#   000's SCTP delay for nodes 5-15 is `same-direction` against both simulators, which
+#   agree with each other on it.
 #
 # ## 10. Result files
 #

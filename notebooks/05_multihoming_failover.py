@@ -402,37 +402,6 @@ print(results.write_comparison(quick_comparison).relative_to(project_root()))
 # too, as in 4 of our 30 single-homed runs (3.0-16.4 s).
 
 # %% [markdown]
-# ## References
-#
-# The reproduced studies (seed numbers as in `data/published/` and the README's
-# References, which gives the full entries):
-#
-# * Seed 002: T. K.-C. Pang. *Stream Control Transmission Protocol Support in Session
-#   Initiation Protocol Proxy Server.* M.Eng. project report, School of Engineering Science,
-#   Simon Fraser University, May 2003.
-# * Seed 001: journal paper (title page missing from our copy; authors, title and venue
-#   unknown) evaluating SCTP and TCP for voice packets in NS-2 with a Chunk-based Jitter
-#   Management (CJM) playout buffer.
-#
-# Cited works, standards and tools this notebook reproduces or implements:
-#
-# * R. Brennan, T. Curran. *SCTP congestion control: initial simulation studies.* Proc. 17th
-#   International Teletraffic Congress (ITC 17), Salvador da Bahia, 2001 (cited by seed 002
-#   as Brennan et al., 2001).
-# * RFC 9260: R. Stewart, M. Tüxen, K. Nielsen. *Stream Control Transmission Protocol.*
-#   IETF, June 2022.
-# * RFC 7829: Y. Nishida, P. Natarajan, A. Caro, P. Amer, K. Nielsen. *SCTP-PF: A Quick
-#   Failover Algorithm for the Stream Control Transmission Protocol.* IETF, April 2016.
-# * RFC 3758: R. Stewart, M. Ramalho, Q. Xie, M. Tüxen, P. Conrad. *Stream Control
-#   Transmission Protocol (SCTP) Partial Reliability Extension.* IETF, May 2004.
-# * RFC 7496: M. Tüxen, R. Seggelmann, R. Stewart, S. Loreto. *Additional Policies for the
-#   Partially Reliable Stream Control Transmission Protocol Extension.* IETF, April 2015.
-# * ITU-T Recommendation G.114. *One-way transmission time*, 2003 (the 150 ms budget).
-# * ITU-T Recommendation G.711. *Pulse code modulation (PCM) of voice frequencies*, 1988.
-# * ns-3: G. F. Riley, T. R. Henderson. *The ns-3 Network Simulator.* In *Modeling and Tools
-#   for Network Simulation*, Springer, 2010; ns-3.44, https://www.nsnam.org.
-
-# %% [markdown]
 # ## 5. NS-2 re-run: Brennan et al.'s transfer in NS-2.35's multi-homed SCTP
 #
 # Seed 002 quotes Brennan et al.'s simulation; the published numbers are compared above
@@ -515,3 +484,35 @@ fig, _ = ns2_baseline.retransmission_figure(ns2_lossy, ns3_lossy["lossy"])
 # NBVAL_CHECK_OUTPUT
 distribution = committed_table("multihoming_failover", "ns2_lossy_distribution")
 print(distribution.round(3).to_string(index=False))
+
+# %% [markdown]
+# ## References
+#
+# The reproduced studies (seed numbers as in `data/published/` and the README's
+# References, which gives the full entries):
+#
+# * Seed 002: T. K.-C. Pang. *Stream Control Transmission Protocol Support in Session
+#   Initiation Protocol Proxy Server.* M.Eng. project report, School of Engineering Science,
+#   Simon Fraser University, May 2003.
+# * Seed 001: journal paper (title page missing from our copy; authors, title and venue
+#   unknown) evaluating SCTP and TCP for voice packets in NS-2 with a Chunk-based Jitter
+#   Management (CJM) playout buffer.
+#
+# Cited works, standards and tools this notebook reproduces or implements:
+#
+# * R. Brennan, T. Curran. *SCTP congestion control: initial simulation studies.* Proc. 17th
+#   International Teletraffic Congress (ITC 17), Salvador da Bahia, 2001 (cited by seed 002
+#   as Brennan et al., 2001).
+# * RFC 9260: R. Stewart, M. Tüxen, K. Nielsen. *Stream Control Transmission Protocol.*
+#   IETF, June 2022.
+# * RFC 7829: Y. Nishida, P. Natarajan, A. Caro, P. Amer, K. Nielsen. *SCTP-PF: A Quick
+#   Failover Algorithm for the Stream Control Transmission Protocol.* IETF, April 2016.
+# * RFC 3758: R. Stewart, M. Ramalho, Q. Xie, M. Tüxen, P. Conrad. *Stream Control
+#   Transmission Protocol (SCTP) Partial Reliability Extension.* IETF, May 2004.
+# * RFC 7496: M. Tüxen, R. Seggelmann, R. Stewart, S. Loreto. *Additional Policies for the
+#   Partially Reliable Stream Control Transmission Protocol Extension.* IETF, April 2015.
+# * ITU-T Recommendation G.114. *One-way transmission time*, 2003 (the 150 ms budget).
+# * ITU-T Recommendation G.711. *Pulse code modulation (PCM) of voice frequencies*, 1988.
+# * ns-3: G. F. Riley, T. R. Henderson. *The ns-3 Network Simulator.* In *Modeling and Tools
+#   for Network Simulation*, Springer, 2010; ns-3.44, https://www.nsnam.org.
+
