@@ -437,10 +437,10 @@ print(ns2.comparison()[["protocol", "metric", "published", "reproduced", "ci_low
 # %% [markdown]
 # **The full-mode baseline** (`python -m transportlab.studies.multihoming_failover.ns2_baseline`,
 # committed in `data/results/multihoming_failover/ns2_baseline.csv`): per published row,
-# published / NS-2 (30 runs) / ns-3 (the committed comparison of section 4, 30 runs), the
-# verdict *paper vs NS-2* and whether ns-3 lies within the project's 20 % of NS-2. When
-# the ns-3 results change, re-running the module rewrites the table from the cached NS-2
-# runs.
+# published / NS-2 (experiment `lossy` re-run in NS-2) / ns-3 (the committed comparison of
+# section 4), each with its runs, the verdict *paper vs NS-2* and whether ns-3 lies within
+# the tolerance of NS-2 (the `tolerance` column). When the ns-3 results change,
+# re-running the module rewrites the table from the cached NS-2 runs.
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -484,6 +484,66 @@ fig, _ = ns2_baseline.retransmission_figure(ns2_lossy, ns3_lossy["lossy"])
 # NBVAL_CHECK_OUTPUT
 distribution = committed_table("multihoming_failover", "ns2_lossy_distribution")
 print(distribution.round(3).to_string(index=False))
+
+# %% [markdown]
+# The same runs as cumulative distributions (the committed full-mode figure
+# `figures/multihoming_failover/ns2_lossy_distribution.png`; its runs are in its title):
+
+# %%
+from IPython.display import Image
+
+from transportlab.engine.paths import figures_dir
+
+Image(filename=str(figures_dir("multihoming_failover") / "ns2_lossy_distribution.png"))
+
+# %% [markdown]
+# The counts and the numbers the conclusions below rest on (all full mode, from the
+# committed tables above):
+
+# %%
+# NBVAL_CHECK_OUTPUT
+counted = ns2_baseline.counts(baseline)
+total = counted[counted["protocol"] == "all"].iloc[0]
+print(f"paper matches NS-2 on {total.paper_matches_ns2} of {total.rows} rows (paper matches "
+      f"ns-3 on {total.paper_matches_ns3}); ns-3 within the tolerance of NS-2 on "
+      f"{total.ns3_within_tolerance_of_ns2} of {total.rows}")
+for _, row in baseline.iterrows():
+    print(f"{row.protocol}, {row.metric}: published {row.published} s, NS-2 {row.ns2:.3f} s "
+          f"({row.ns2_runs:.0f} runs, {row.paper_vs_ns2}), ns-3 {row.ns3:.3f} s "
+          f"({row.ns3_runs:.0f} runs, {row.paper_vs_ns3}), ns-3 / NS-2 {row.ns3_over_ns2:.2f}")
+for _, row in distribution[distribution["metric"] == "first_loss_stall_s"].iterrows():
+    print(f"{row.config}, {row.simulator} ({row.n_runs:.0f} runs): stall after the first loss "
+          f"mean {row['mean']:.3f} s, median {row['median']:.3f} s, 90th percentile "
+          f"{row.p90:.3f} s, above 1.5 s in {row.share_above_1_5_s:.1%} of runs, "
+          f"p_same {row.p_same:.2g}")
+
+# %% [markdown]
+# **What the baseline changes in the conclusions.** (Every number is printed above.)
+#
+# * **The published numbers are not what NS-2.35's SCTP gives with this configuration.** NS-2's own
+#   multi-homed SCTP, on the scenario section 2 builds from what seed 002 says about Brennan et
+#   al.'s set-up, misses every published row as ns-3 does: its first loss comes far earlier than the
+#   published ~1.5 s (the loss starts 0.1 s into the transfer, on the primary path in both
+#   directions, in both simulators), and the stall after it is a fraction of the published values,
+#   single- and multi-homed, because most first losses are repaired by one fast retransmission in
+#   NS-2 too. Both simulators keep the published ordering (multi-homed shorter). So the `differs` of
+#   section 4 are not our port's: Brennan et al.'s topology, loss placement or statistic (not given
+#   in the seed) must differ from this reading of it; the numbers the seed quotes are not
+#   reproducible in NS-2.35 from what the seed states.
+# * **ns-3 against NS-2: beyond the tolerance on the 30-run means, the same distribution over 300
+#   runs.** On the 30 runs of `lossy` ns-3's means lie outside the tolerance of NS-2's on every row
+#   (ns-3 / NS-2 above). The stall statistics are heavy-tailed (a lost retransmission doubles the
+#   RTO: 1, 2, 4 s ...), so a few runs decide a 30-run mean; `lossy_many` is the experiment that
+#   separates chance from a model difference: over 300 runs per configuration the stall after the
+#   first loss has the same median and 90th percentile in both simulators, means within each other's
+#   intervals, and the Mann-Whitney test finds no difference at 5 % (`p_same`), single- and
+#   multi-homed; nor does it for the time of the first loss or the longest stall of a run. The
+#   30-run gaps of the table are chance, not the port.
+# * **Where the two stacks do differ: goodput.** Over the 300 runs the goodput differs
+#   (`ns2_lossy_distribution.csv`, `p_same` of `goodput_mbps`): ns-3 moves more data single-homed,
+#   NS-2 more multi-homed. The published rows do not measure goodput; the retransmission figure
+#   above shows, run by run, where the two stacks send their retransmissions. A named difference
+#   left open here (the stall rows do not depend on it).
 
 # %% [markdown]
 # ## References
