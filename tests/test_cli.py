@@ -94,6 +94,37 @@ def test_parse_value_rejects_bad_text(param, text):
         cli.parse_value(param, text)
 
 
+def test_a_list_parameter_given_one_bare_value_is_refused_with_what_to_write(
+    project, capsys, no_execution
+):
+    """Issue 27: `-p ftp_starts=5` (five FTP flows?) silently ran one flow starting at 5 s."""
+    code = run_cli("reproduce", "--quick", "--study", "wired_best_effort", "-p", "ftp_starts=5")
+    assert code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "ftp_starts: '5' is one value, but ftp_starts is a list" in err
+    assert "ftp_starts=10.0,15.0,15.0,20.0,20.0" in err and "ftp_starts=[5]" in err
+    assert no_execution == []
+    # a list of one element is still possible, written as one
+    param = studies.get("wired_best_effort").parameters.params["ftp_starts"]
+    assert cli.parse_value(param, "[5]") == [5] and cli.parse_value(param, "5,") == [5.0]
+
+
+def test_an_unknown_parameter_message_reads_as_one_sentence_and_lists_the_valid_names(
+    project, capsys, no_execution
+):
+    """Issue 27: `invalid parameters:; unknown parameter 'nosuch'` named no valid parameter."""
+    assert run_cli("reproduce", "--quick", "--study", "bottleneck_example", "-p", "nosuch=3") == 2
+    err = capsys.readouterr().err.strip()
+    assert ":;" not in err and len(err.splitlines()) == 1, err
+    assert (
+        "bottleneck_example: invalid parameters: unknown parameter 'nosuch' (valid names: " in err
+    )
+    for param in studies.get("bottleneck_example").parameters:
+        assert param.name in err
+    assert no_execution == []
+
+
 # --------------------------------------------------------------------------- list
 
 

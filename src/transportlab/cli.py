@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import re
 import sys
@@ -56,9 +57,20 @@ def parse_value(param: Param, text: str) -> Any:
     """Convert the command-line text of one value to the parameter's kind.
 
     bool: true/false, yes/no, on/off, 1/0. list: a JSON list, or comma-separated
-    elements of the declared element kind. Raises ParameterError on bad text.
+    elements of the declared element kind; a lone value without a comma (``-p
+    ftp_starts=5``) is refused: it reads like a count or a scalar setting, but would
+    mean a list of one element. Raises ParameterError on bad text.
     """
     if param.kind is list:
+        if text.strip() and "," not in text and not text.strip().startswith("["):
+            value = text.strip()
+            example = ",".join(_format_value(v) for v in param.default) or "a,b"
+            unit = f", in {param.unit}" if param.unit else ""
+            raise ParameterError(
+                f"{param.name}: {value!r} is one value, but {param.name} is a list "
+                f"({param.help}{unit}); give every element, comma-separated (default "
+                f"{param.name}={example}), or a list of one element as {param.name}=[{value}]"
+            )
         if text.strip().startswith("["):
             try:
                 value = json.loads(text)
@@ -478,7 +490,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     listing.set_defaults(handler=cmd_list)
 
-    param_help = "study parameter, e.g. -p duration=50 (repeatable; `transportlab list` shows them)"
+    param_help = (
+        "study parameter, e.g. -p duration=50; a list takes all its elements, e.g. -p "
+        "ftp_starts=10,15 (repeatable; `transportlab list` shows them)"
+    )
     reproduce = commands.add_parser(
         "reproduce",
         help="reproduce studies: comparison, tables and figures",
@@ -599,10 +614,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _one_line(exc: BaseException) -> str:
-    """The message of ``exc`` on one line (a list of problems joined with '; ')."""
+    """The message of ``exc`` on one line: a list of problems joined with '; ', each
+    after the heading it belongs to ("invalid parameters: a; b")."""
     lines = [re.sub(r"^\s*-\s+", "", line).strip() for line in str(exc).splitlines()]
     lines = [line for line in lines if line]
-    return "; ".join(lines) if lines else type(exc).__name__
+    if not lines:
+        return type(exc).__name__
+    text = lines[0]
+    for previous, line in itertools.pairwise(lines):
+        text += (" " if previous.endswith(":") else "; ") + line
+    return text
 
 
 if __name__ == "__main__":
