@@ -319,6 +319,29 @@ def test_sweep_runs_the_grid_and_writes_one_csv_per_table(with_fake_study, capsy
     assert len(pd.read_csv(out / "result.csv")) == 16
 
 
+def test_a_sweep_stores_every_parameter_once_beside_its_tables(with_fake_study, capsys):
+    """Issue 27: series.csv was 14.6 MB for 4 runs, each row repeating ~38 parameters."""
+    out = with_fake_study / "out"
+    argv = ("--grid", "x=1,2,3", "--grid", "label=a,b", "-p", "scale=2", "--runs", "2")
+    assert sweep_cli(*argv, "--output", str(out)) == 0
+    points = pd.read_csv(out / "points.csv")
+    names = [p.name for p in fake_study.STUDY.parameters]
+    assert list(points.columns) == ["point", *names] and list(points["point"]) == list(range(6))
+    assert set(zip(points["x"], points["label"], strict=True)) == {
+        (x, label) for x in (1, 2, 3) for label in "ab"
+    }
+    assert set(points["gain"]) == {1.0} and set(points["scale"]) == {2.0}
+    for table in ("result", "trace"):
+        frame = pd.read_csv(out / f"{table}.csv")
+        # the parameters the command line set stay (readers select on them) ...
+        assert list(frame.columns[:6]) == ["point", "x", "label", "scale", "seed", "run"]
+        # ... the defaults are only in points.csv
+        assert not {"out", "gain"} & set(frame.columns)
+        full = frame.merge(points, on=["point", "x", "label", "scale"], validate="many_to_one")
+        assert len(full) == len(frame) and set(names) <= set(full.columns)
+    assert "points: 6 rows, every parameter" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
