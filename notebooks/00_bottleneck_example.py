@@ -168,7 +168,7 @@ from transportlab.reproduction import committed_comparison
 
 full_comparison = committed_comparison("bottleneck_example")
 print(full_comparison["verdict"].value_counts().to_string())
-full_comparison.drop(columns=["study"]).round(3)
+full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3)
 
 # %% [markdown]
 # ## 5. Figure

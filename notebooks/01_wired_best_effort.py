@@ -232,7 +232,7 @@ from transportlab.reproduction import committed_comparison
 
 full_comparison = committed_comparison("wired_best_effort")
 print(full_comparison["verdict"].value_counts().to_string())
-full_comparison.drop(columns=["study"]).round(3)
+full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3)
 
 # %% [markdown]
 # ### Figures like the papers' figures 4.5-4.43

@@ -245,7 +245,7 @@ from transportlab.reproduction import committed_comparison, committed_table
 
 full_comparison = committed_comparison("voip_cjm")
 print(full_comparison["verdict"].value_counts().to_string())
-full_comparison.drop(columns=["study"]).round(3)
+full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3)
 
 # %% [markdown]
 # Why the rows match or differ:

@@ -511,7 +511,7 @@ from transportlab.reproduction import committed_comparison
 
 full_comparison = committed_comparison("sip_over_sctp")
 print(full_comparison["verdict"].value_counts().to_string())
-full_comparison.drop(columns=["study"]).round(3)
+full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3)
 
 # %% [markdown]
 # **Every verdict, explained.** The single-session rows carry the marker

@@ -303,7 +303,7 @@ from transportlab.reproduction import committed_comparison
 
 full_comparison = committed_comparison("wsn_reporting_interval")
 print(full_comparison["verdict"].value_counts().to_string())
-full_comparison.drop(columns=["study"]).round(3)
+full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3)
 
 # %% [markdown]
 # ## 6. Figures (the paper's Figures 2-13)
