@@ -130,16 +130,34 @@ distclean: clean
 # --- teaching assignments (assignments/, see assignments/README.md) -------------------------
 # Student notebooks and Otter autograders into dist/assignments/ (not committed);
 # `make assignments ASSIGNMENTS=01_bottleneck_basics` builds one. Grade a submission
-# locally (no Docker) with `make grade ASSIGNMENTS=01_bottleneck_basics SUBMISSION=x.ipynb`.
-# Both register the Jupyter kernel `transportlab` (this environment) the notebooks name.
+# locally (no Docker) with `make grade ASSIGNMENTS=01_bottleneck_basics SUBMISSION=x.ipynb`,
+# a class with `make grade-all SUBMISSIONS=folder` (gradebook.csv and feedback/ into
+# GRADES, default <folder>-grades; JOBS gradings at once, default by cores and memory).
+# `make student-release` makes the repository students open on Binder (RELEASE, default
+# dist/student-release: a git repository, branch student; BINDER_REPO=gh/<owner>/<repo>/student
+# puts its Binder links into it). All register the Jupyter kernel `transportlab`.
 ASSIGNMENTS ?=
 SUBMISSION  ?=
-.PHONY: assignments grade kernel
+SUBMISSIONS ?=
+GRADES      ?=
+JOBS        ?=
+RELEASE     ?= dist/student-release
+BINDER_REPO ?=
+.PHONY: assignments grade grade-all student-release kernel
 assignments: install kernel
 	$(PY) assignments/build.py $(ASSIGNMENTS)
 
 grade: install kernel
 	$(PY) assignments/build.py $(ASSIGNMENTS) --grade $(SUBMISSION)
+
+grade-all: install kernel
+	$(if $(SUBMISSIONS),,$(error make grade-all needs SUBMISSIONS=<folder of submitted notebooks>))
+	$(PY) assignments/build.py $(ASSIGNMENTS) --grade-all $(SUBMISSIONS) \
+	    $(if $(GRADES),--output $(GRADES)) $(if $(JOBS),--jobs $(JOBS))
+
+student-release: install kernel
+	$(PY) assignments/build.py $(ASSIGNMENTS) --release $(RELEASE) \
+	    $(if $(BINDER_REPO),--binder $(BINDER_REPO))
 
 kernel: $(NATIVE_STAMP)
 	$(PY) -c "from transportlab.notebooks import ensure_kernel; print('Jupyter kernel:', ensure_kernel())"
