@@ -38,7 +38,9 @@ echo "environment and setup: $(( $(date +%s) - start )) s"
 graded=$(date +%s)
 "$work/env/bin/otter" run -a "$zip" -o "$work/out" "$submission"
 echo "grading: $(( $(date +%s) - graded )) s"
-cat "$work/out/results.json" | "$work/env/bin/python" -c '
+"$work/env/bin/python" - "$work/out/results.json" <<'EOF'
 import json, sys
-results = json.load(sys.stdin)
-print("score:", results.get("score"), "of", sum(t.get("max_score", 0) for t in results["tests"]))'
+tests = json.load(open(sys.argv[1]))["tests"]
+scored = [t for t in tests if "max_score" in t]
+print("score:", sum(t["score"] for t in scored), "of", sum(t["max_score"] for t in scored))
+EOF
