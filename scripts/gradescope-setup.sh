@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(bash scripts/build-jobs.sh)}
 python -m pip install --no-build-isolation --no-deps -e .
-python -m transportlab._native --build-pch --shared
-TRANSPORTLAB_NS3_MODULES=studies python -m transportlab._native --build-pch --shared
+python -m transportlab.ns3.native --build-pch --shared
+TRANSPORTLAB_NS3_MODULES=studies python -m transportlab.ns3.native --build-pch --shared
 shopt -s nullglob
 python scripts/precompute_notebooks.py assignments/*/*.ipynb

@@ -7,7 +7,7 @@ assignments/README.md): every simulation a notebook starts with fixed points lan
 the image's results cache, so a student's first run loads it in a second instead of
 simulating. Each notebook runs in a copy, in the ``transportlab`` kernel, from the top,
 and errors do not stop it: a student notebook's answer cells hold ``...`` and fail, as
-they should. A cell that is not an answer cell and calls ``sweep.run`` must run without
+they should. A cell that is not an answer cell and calls ``execute.run`` must run without
 an error, or this exits with status 1 (the image would ship without that cache).
 The notebooks themselves are not changed.
 """
@@ -19,12 +19,12 @@ import sys
 import time
 from pathlib import Path
 
-SIMULATION_CALL = "sweep.run("
+SIMULATION_CALL = "execute.run("
 ANSWER_TAG = "otter_answer_cell"
 
 
 def simulation_cells(notebook) -> list[int]:
-    """Code cells that simulate with fixed points: they call sweep.run and are no answer."""
+    """Code cells that simulate with fixed points: they call execute.run and are no answer."""
     return [
         index
         for index, cell in enumerate(notebook.cells)
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.notebooks:
         print("no notebooks to precompute")
         return 0
-    from transportlab import paths  # noqa: PLC0415
+    from transportlab.engine import paths  # noqa: PLC0415
     from transportlab.notebooks import ensure_kernel  # noqa: PLC0415
 
     kernel = ensure_kernel()

@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from transportlab.reproduction import committed_comparison
+from transportlab.engine.results import committed_comparison
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))

@@ -59,7 +59,8 @@
 # %%
 # Run this cell first: the lab's functions and the checks of your answers (`grader`).
 import pandas as pd
-from transportlab import sweep
+from transportlab.engine import execute, plan
+from transportlab.studies.wsn_reporting_interval import STUDY
 from transportlab.teaching import Notebook
 
 grader = Notebook("sensor_network.ipynb")
@@ -135,7 +136,7 @@ assert abs(idle_energy_j - 0.6) < 1e-6, (
 # %%
 POINTS = [{"protocol": "udp", "reporting_interval": i} for i in (1.0, 5.0, 10.0)]
 POINTS.append({"protocol": "tcp", "reporting_interval": 5.0})
-summary = sweep.run("wsn_reporting_interval", POINTS, runs=1, quick=True)["summary"]
+summary = execute.run(STUDY, POINTS, runs=1, quick=True)["summary"]
 SHOWN = ["protocol", "reporting_interval", "delivered", "throughput_kbps", "energy_per_node_j"]
 summary[SHOWN + ["routing_packets", "routing_load"]]
 
@@ -337,7 +338,7 @@ assert abs(energy_above_idle - _want) < 1e-9, (
 # configuration: the reporting interval, the transport (`"udp"`, `"tcp"`, `"sctp"`) or
 # the number of reporting sensors (`n_sources`). Defend it with a sweep of **at most
 # three points** (`DESIGN_POINTS`, parameter dicts of this study; keep them in quick
-# mode), run with `sweep.run(...)` into `design_summary`. Name the column of
+# mode), run with `execute.run(STUDY, ...)` into `design_summary`. Name the column of
 # `design_summary` that your claim is about (`design_metric`) and set `design_value` to
 # its value for the point you recommend (`design_choice`, an index of `DESIGN_POINTS`).
 # Write your defence (which metric matters for whom, and what it costs) in the markdown
@@ -351,7 +352,7 @@ assert abs(energy_above_idle - _want) < 1e-9, (
 
 # %%
 DESIGN_POINTS = [{"protocol": "udp", "reporting_interval": 2.0}]  # SOLUTION
-design_summary = sweep.run("wsn_reporting_interval", DESIGN_POINTS, runs=1, quick=True)["summary"]
+design_summary = execute.run(STUDY, DESIGN_POINTS, runs=1, quick=True)["summary"]
 design_metric = "routing_load"  # SOLUTION
 design_choice = 0  # SOLUTION
 design_value = float(design_summary[design_metric].iloc[design_choice])  # SOLUTION
@@ -369,7 +370,7 @@ assert len(design_summary) == len(DESIGN_POINTS) and design_metric in design_sum
 
 # %%
 # HIDDEN
-_tasks = sweep.plan("wsn_reporting_interval", DESIGN_POINTS, quick=True)
+_tasks = plan.plan(STUDY, DESIGN_POINTS, quick=True)
 assert 1 <= len(DESIGN_POINTS) <= 3 and design_summary["duration"].max() <= 20.0, (
     f"{len(DESIGN_POINTS)} points of up to {design_summary['duration'].max()} s; expected "
     "one to three points in quick mode (duration at most 20 s): a sweep a lab session "
@@ -380,7 +381,7 @@ assert 1 <= len(DESIGN_POINTS) <= 3 and design_summary["duration"].max() <= 20.0
 # HIDDEN
 assert len(design_summary) == len(DESIGN_POINTS), (
     f"design_summary has {len(design_summary)} rows for {len(DESIGN_POINTS)} points; "
-    "expected one row per point: sweep.run over DESIGN_POINTS, runs=1"
+    "expected one row per point: execute.run over DESIGN_POINTS, runs=1"
 )
 _keys = {k for point in DESIGN_POINTS for k in point}
 assert all(

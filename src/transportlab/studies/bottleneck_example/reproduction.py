@@ -6,11 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
-from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
-from transportlab import plotting
+from transportlab.engine import plotting
+from transportlab.engine.study import Experiment, Reproduction
 from transportlab.studies.bottleneck_example import analysis
-from transportlab.study import Experiment, Reproduction
+from transportlab.studies.bottleneck_example.comparison import comparison
 
 ERROR_RATES = (0.0, 0.01)
 PROTOCOLS = ("udp", "tcp")
@@ -32,11 +32,6 @@ MAIN = Experiment(
     runs=10,
     quick_runs=2,
 )
-
-
-def comparison(results) -> pd.DataFrame:
-    """Every hand-calculated value against the mean over the runs."""
-    return analysis.compare_with_hand_calculation(results["main"]["summary"], results.params)
 
 
 def per_point(results) -> pd.DataFrame:
@@ -98,6 +93,8 @@ def goodput_delay_figure(results):
         label="hand calc. (UDP)",
     )
     right.set_xscale("log")
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: PLC0415
+
     # Plain numbers at 1-2-5 steps: matplotlib's default labels every minor tick when the
     # delays span less than about a decade (2 Mb/s: 27-900 ms), and "3x10^1 4x10^1 ..."
     # overlap; 1-2-5 labels stay apart at any range.
