@@ -18,6 +18,7 @@ is this interpreter, and checks that Jupyter resolves the name to it.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import json
 import os
@@ -50,26 +51,22 @@ def start(study: str | Study, namespace: Mapping[str, Any]):
 
         results = start("bottleneck_example", globals())
 
-    It checks, before ns-3 is loaded, what papermill injected: ``quick`` (bool),
-    ``scheduler`` (None or a string), ``runs`` (None or an int >= 1), ``params``
-    (a dict of study parameters, validated against the study), and that no other
-    parameter was passed (``papermill -p nosuch 3`` is an error, not ignored; a
-    study parameter passed on its own is pointed to ``params``).
+    It checks, before ns-3 is loaded, ``quick`` (bool), ``scheduler`` (None or a
+    string), ``runs`` (None or an int >= 1) and ``params`` (a dict of study parameters,
+    validated against the study), and that papermill injected no other name
+    (``papermill -p nosuch 3`` is an error, not ignored; a study parameter passed on
+    its own is pointed to ``params``). Only what papermill injected is checked for
+    unknown names: in a kernel (``globals()`` holds IPython's ``In``), the names its
+    ``# Parameters`` cell assigns, if that cell ran just before this one; with a plain
+    dict, every literal in it. The notebook's own globals of an earlier Run All
+    (``PARAMS``, ``tcp``, ...) are no parameters, so Run All twice in one kernel works.
     """
     study = study if isinstance(study, Study) else studies.get(study)
     problems = []
     missing = [n for n in NOTEBOOK_PARAMETERS if n not in namespace]
     if missing:
         problems.append(f"the parameters cell lacks {missing}")
-    extra = sorted(
-        name
-        for name, value in namespace.items()
-        if not name.startswith("_")
-        and name not in NOTEBOOK_PARAMETERS
-        and name not in _IPYTHON_NAMES
-        and isinstance(value, _LITERAL_TYPES)
-    )
-    for name in extra:
+    for name in _unknown_injected(namespace):
         if name in study.parameters:
             problems.append(
                 f"{name!r} is a study parameter: pass it inside params, e.g. "
@@ -91,11 +88,67 @@ def start(study: str | Study, namespace: Mapping[str, Any]):
     if not isinstance(params, dict):
         problems.append(
             f"params must be a dict of study parameters, got {params!r}; with papermill: "
-            '-y "params: {protocol: tcp}"'
+            f'-y "params: {{{example_override(study)}}}"'
         )
     if problems:
         raise NotebookParameterError(f"{study.name} notebook: " + "; ".join(problems))
     return Results(study, quick=quick, params=params, runs=runs, scheduler=scheduler)
+
+
+#: The comment papermill writes at the top of the cell it injects (its Python translator).
+PAPERMILL_INJECTED = "# Parameters"
+
+
+def _unknown_injected(namespace: Mapping[str, Any]) -> list[str]:
+    """Injected names that are no notebook parameter (see :func:`start`)."""
+    history = namespace.get("In")
+    if isinstance(history, list) and all(isinstance(cell, str) for cell in history):
+        # IPython appends a cell's source to In before running it: In[-1] is the cell
+        # calling start(), In[-2] the one that ran just before.
+        previous = history[-2] if len(history) >= 2 else ""
+        injected = (
+            _assigned_names(previous) if previous.lstrip().startswith(PAPERMILL_INJECTED) else []
+        )
+    else:
+        injected = [
+            name
+            for name, value in namespace.items()
+            if not name.startswith("_")
+            and name not in _IPYTHON_NAMES
+            and isinstance(value, _LITERAL_TYPES)
+        ]
+    return sorted(set(injected) - set(NOTEBOOK_PARAMETERS))
+
+
+def _assigned_names(source: str) -> list[str]:
+    """The names a cell's top-level assignments bind (``quick = False`` -> quick)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    names = []
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if isinstance(node, ast.AnnAssign | ast.AugAssign):
+            targets = [node.target]
+        names += [target.id for target in targets if isinstance(target, ast.Name)]
+    return names
+
+
+def example_override(study: Study) -> str:
+    """A valid ``params`` entry for hints, in YAML: a parameter no experiment sets itself
+    (an override of one would be refused), with its default, e.g. ``duration: 50``."""
+    fixed = {
+        name
+        for experiment in study.reproduction.experiments
+        for quick in (True, False)
+        for point in experiment.point_list(study.parameters.defaults(quick), quick)
+        for name in point
+    }
+    for name, param in study.parameters.params.items():
+        if name not in fixed and not param.analysis_only and param.kind in (int, float, str):
+            return f"{name}: {param.default}"
+    return ""
 
 
 class NotebookError(RuntimeError):
