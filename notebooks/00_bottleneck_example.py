@@ -174,7 +174,8 @@ full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3)
 # ## 5. Figure
 #
 # Built by `reproduction.goodput_delay_figure` and saved (with the number of runs
-# behind it) to `figures[/quick]/bottleneck_example/goodput_delay.png`.
+# behind it) to `figures/goodput_delay.png` in this notebook's folder under
+# `data/explore/bottleneck_example/` (section 6).
 
 # %%
 fig = results.figure("goodput_delay")
@@ -183,11 +184,14 @@ fig = results.figure("goodput_delay")
 # ## 6. Result files
 #
 # `results.write()` writes everything this study reproduces: the comparison
-# (`data/results[/quick]/bottleneck_example/comparison.csv`), its result tables
-# (`per_point.csv`) and its figures, each to a temporary file renamed when complete.
+# (`comparison.csv`), its result tables (`per_point.csv`) and its figures, each to a
+# temporary file renamed when complete, into this notebook's own folder `data/explore/bottleneck_example/<label>/` (`quick`, `full`, or
+# the mode and a hash of `params` and `runs`; its `provenance.json` records them), so
+# exploring never overwrites the committed results.
 # `transportlab reproduce --study bottleneck_example` calls the same method without
-# Jupyter and writes identical files; `transportlab reproduce` collects every study's
-# comparison into `data/results[/quick]/summary.csv`.
+# Jupyter and writes identical files into `data/results[/quick]/bottleneck_example/`
+# (the committed ones); `transportlab reproduce` collects every study's comparison into
+# `data/results[/quick]/summary.csv`.
 
 # %%
 # NBVAL_CHECK_OUTPUT

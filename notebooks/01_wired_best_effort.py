@@ -432,12 +432,15 @@ print(reproduction.modern_runs(results).round(3).to_string())
 # ## 9. Result files
 #
 # `results.write()` writes everything this study reproduces: the comparison
-# (`data/results[/quick]/wired_best_effort/comparison.csv`), its result tables
-# (per-pair metrics, per-run bottleneck figures, the delay readings, the AWK-argument
-# tables and the sweeps of section 7) and its figures, each to a temporary file
-# renamed when complete. `transportlab reproduce --study wired_best_effort` calls the
-# same method without Jupyter and writes identical files; `transportlab reproduce`
-# collects every study's comparison into `data/results[/quick]/summary.csv`.
+# (`comparison.csv`), its result tables (per-pair metrics, per-run bottleneck figures,
+# the delay readings, the AWK-argument tables and the sweeps of section 7) and its
+# figures, each to a temporary file renamed when complete, into this notebook's own folder `data/explore/wired_best_effort/<label>/` (`quick`, `full`, or
+# the mode and a hash of `params` and `runs`; its `provenance.json` records them), so
+# exploring never overwrites the committed results.
+# `transportlab reproduce --study wired_best_effort` calls the same method without
+# Jupyter and writes identical files into `data/results[/quick]/wired_best_effort/`;
+# `transportlab reproduce` collects every study's comparison into
+# `data/results[/quick]/summary.csv`.
 
 # %%
 # NBVAL_CHECK_OUTPUT

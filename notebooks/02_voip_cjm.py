@@ -210,7 +210,7 @@ print(table[table["policy"] != "arrival"].set_index(["configuration", "policy"])
 #
 # The figures are built by `reproduction.rate_delay_figure` (run 1) and
 # `reproduction.r_factor_figure` (every run) and saved, with the number of runs behind them,
-# to `figures[/quick]/voip_cjm/`.
+# to `figures/` in this notebook's folder under `data/explore/voip_cjm/` (section 7).
 
 # %%
 fig = results.figure("rate_delay")
@@ -492,9 +492,12 @@ fig = results.figure("playout_tradeoff")
 #
 # `results.write()` writes what `transportlab reproduce --study voip_cjm` writes:
 # `comparison.csv` (with the tolerance it used), one CSV per table above (`summary.csv` is
-# the table of section 3) in `data/results[/quick]/voip_cjm/`, and every figure in
-# `figures[/quick]/voip_cjm/`. `transportlab reproduce` also collects every study's
-# comparison into `data/results[/quick]/summary.csv`.
+# the table of section 3) and every figure (in `figures/`), into this notebook's own folder `data/explore/voip_cjm/<label>/` (`quick`, `full`, or
+# the mode and a hash of `params` and `runs`; its `provenance.json` records them), so
+# exploring never overwrites the committed results.
+# `transportlab reproduce` writes them into `data/results[/quick]/voip_cjm/` and
+# `figures[/quick]/voip_cjm/` and collects every study's comparison into
+# `data/results[/quick]/summary.csv`.
 
 # %%
 # NBVAL_CHECK_OUTPUT

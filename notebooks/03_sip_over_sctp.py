@@ -547,10 +547,12 @@ full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3)
 # ## 8. Result files
 #
 # `results.write()` writes everything this study reproduces: the comparison
-# (`data/results[/quick]/sip_over_sctp/comparison.csv`), the tables printed above (one CSV
-# each) and the four figures, each to a temporary file renamed when complete.
+# (`comparison.csv`), the tables printed above (one CSV each) and the four figures, each
+# to a temporary file renamed when complete, into this notebook's own folder `data/explore/sip_over_sctp/<label>/` (`quick`, `full`, or
+# the mode and a hash of `params` and `runs`; its `provenance.json` records them), so
+# exploring never overwrites the committed results.
 # `transportlab reproduce --study sip_over_sctp` calls the same method without Jupyter and
-# writes identical files.
+# writes identical files into `data/results[/quick]/sip_over_sctp/`.
 
 # %%
 # NBVAL_CHECK_OUTPUT

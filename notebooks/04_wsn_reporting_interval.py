@@ -853,8 +853,12 @@ for label, seconds in (
 # tables of section 7 (`connectivity.csv`, `placements.csv`, `transport_models.csv`,
 # `agent_vs_app.csv`, `energy_states.csv`, `idle_power.csv`, `interval_scale.csv`,
 # `carrier_sense.csv`, `implied_idle_power.csv`, `reception_model.csv`, `combined.csv`,
-# `receiver_lock.csv`, `start_mode.csv`) and the figures, in
-# `data/results[/quick]/wsn_reporting_interval/` and `figures[/quick]/wsn_reporting_interval/`.
+# `receiver_lock.csv`, `start_mode.csv`) and the figures (in `figures/`), written
+# into this notebook's own folder `data/explore/wsn_reporting_interval/<label>/` (`quick`, `full`, or
+# the mode and a hash of `params` and `runs`; its `provenance.json` records them), so
+# exploring never overwrites the committed results;
+# `transportlab reproduce` writes them into `data/results[/quick]/wsn_reporting_interval/`
+# and `figures[/quick]/wsn_reporting_interval/`.
 
 # %%
 from transportlab.engine.paths import project_root

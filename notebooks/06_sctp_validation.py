@@ -283,9 +283,11 @@ print("within 10 % (aligned settings):", int(TABLE.agrees_aligned.sum()))
 print("unexplained differences:", list(unexplained.scenario))
 
 # %% [markdown]
-# `results.write()` writes the validation table (`data/results[/quick]/sctp_validation/
-# validation.csv`) and both figures; `transportlab reproduce --study sctp_validation` writes
-# the same files without Jupyter.
+# `results.write()` writes the validation table (`validation.csv`) and both figures
+# into this notebook's own folder `data/explore/sctp_validation/<label>/` (`quick`, `full`, or
+# the mode and a hash of `params` and `runs`; its `provenance.json` records them), so
+# exploring never overwrites the committed results; `transportlab reproduce --study sctp_validation`
+# writes the same files without Jupyter into `data/results[/quick]/sctp_validation/`.
 
 # %%
 # NBVAL_CHECK_OUTPUT

@@ -264,7 +264,7 @@ def _results(
         try:
             made[study.name] = Results(
                 study, quick=args.quick, params=overrides[study.name], runs=args.runs,
-                force=args.force,
+                force=args.force, publish=True,
             )  # fmt: skip
         except ParameterError as exc:
             messages.append(_invalid(study, problems[study.name], exc))
@@ -291,9 +291,9 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     # Check every output before the first simulation.
-    for study in selected:
-        check_writable_folder(paths.results_dir(study.name, args.quick), "results folder")
-        check_writable_folder(paths.figures_dir(study.name, args.quick), "figures folder")
+    for results in made.values():
+        check_writable_folder(results.results_dir(), "results folder")
+        check_writable_folder(results.figures_dir(), "figures folder")
     kernel = None
     if args.notebook:
         for study in selected:
@@ -338,12 +338,16 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
                     out = notebooks.execute(
                         study, quick=args.quick, scheduler=scheduler,
                         params=overrides[study.name], runs=args.runs, output_dir=args.output,
-                        kernel_name=kernel,
+                        kernel_name=kernel, publish=True,
                     )  # fmt: skip
                     print(f"   notebook: {out}")
                 else:
                     for path in results.write():
                         print(f"   wrote {_relative(path)}")
+                if not results.declared_mode():
+                    print(f"   other parameters or runs than the study's declared {mode} mode: "
+                          f"written to {_relative(results.results_dir())}, data/results "
+                          "untouched")  # fmt: skip
             except ExperimentUnavailableError as exc:
                 print(f"   skipped: {exc}", flush=True)
             except Exception as exc:  # noqa: BLE001 - report, keep the other studies going

@@ -92,7 +92,16 @@ def start(study: str | Study, namespace: Mapping[str, Any]):
         )
     if problems:
         raise NotebookParameterError(f"{study.name} notebook: " + "; ".join(problems))
-    return Results(study, quick=quick, params=params, runs=runs, scheduler=scheduler)
+    publish = os.environ.get(PUBLISH_ENV) == "1"
+    return Results(
+        study, quick=quick, params=params, runs=runs, scheduler=scheduler, publish=publish
+    )
+
+
+#: Set (to "1") by :func:`execute` for ``transportlab reproduce --notebook`` only: then a
+#: notebook in its study's declared mode writes data/results like ``transportlab
+#: reproduce``; every other notebook run writes data/explore (``Results.results_dir``).
+PUBLISH_ENV = "TRANSPORTLAB_PUBLISH"
 
 
 #: The comment papermill writes at the top of the cell it injects (its Python translator).
@@ -241,13 +250,16 @@ def execute(
     output_dir: str | Path | None = None,
     kernel_name: str | None = None,
     log_output: bool = False,
+    publish: bool = False,
 ) -> Path:
     """Run the study's notebook with papermill; return the executed notebook's path.
 
     ``params`` is validated (``ParameterError``) before the kernel starts. The
     executed notebook is written under a temporary name and renamed when every
     cell has run; if a cell fails, it is kept as ``<study>.failed.ipynb`` and
-    :class:`NotebookError` is raised.
+    :class:`NotebookError` is raised. ``publish`` (``transportlab reproduce --notebook``)
+    lets the notebook's ``results.write()`` write ``data/results`` in a declared mode;
+    otherwise it writes ``data/explore``.
     """
     import papermill  # noqa: PLC0415
 
@@ -280,15 +292,16 @@ def execute(
         "params": json.loads(json.dumps(params)),
     }
     try:
-        papermill.execute_notebook(
-            str(source),
-            str(partial),
-            parameters=parameters,
-            kernel_name=kernel,
-            cwd=str(source.parent),
-            progress_bar=False,
-            log_output=log_output,
-        )
+        with _environment(PUBLISH_ENV, "1" if publish else None):
+            papermill.execute_notebook(
+                str(source),
+                str(partial),
+                parameters=parameters,
+                kernel_name=kernel,
+                cwd=str(source.parent),
+                progress_bar=False,
+                log_output=log_output,
+            )
     except papermill.PapermillExecutionError as exc:
         os.replace(partial, failed)
         with contextlib.suppress(FileNotFoundError):
@@ -304,3 +317,21 @@ def execute(
     with contextlib.suppress(FileNotFoundError):
         failed.unlink()
     return target
+
+
+@contextlib.contextmanager
+def _environment(name: str, value: str | None):
+    """``os.environ[name]`` set to ``value`` (or removed, for None) inside the block: the
+    kernel papermill starts inherits this process's environment."""
+    before = os.environ.get(name)
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
