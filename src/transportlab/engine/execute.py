@@ -226,7 +226,11 @@ def local_cluster(
             cluster.close()
 
 
-def _progress(total: int, initial: int, description: str, enabled: bool):
+def _progress(total: int, initial: int, description: str, enabled: bool, bar_class=None):
+    if bar_class is not None:  # e.g. tqdm.notebook.tqdm: a widget in a notebook, not stderr
+        return bar_class(
+            total=total, initial=initial, desc=description, unit="sim", disable=not enabled
+        )
     from tqdm import tqdm  # noqa: PLC0415
 
     return tqdm(
@@ -417,6 +421,7 @@ def run_tasks(
     force: bool = False,
     analyse: bool = True,
     progress: bool | str = True,
+    progress_bar: Callable[..., Any] | None = None,
 ) -> dict[str, pd.DataFrame]:
     """Run the planned ``tasks`` of ``study`` (what is cached is only loaded); their tables.
 
@@ -441,6 +446,8 @@ def run_tasks(
         ``False`` returns the raw tables of the run step.
     progress
         Show a progress bar (stderr); a string is used as its label.
+    progress_bar
+        A tqdm-like class to draw it with instead (``tqdm.notebook.tqdm``: a widget).
 
     Returns
     -------
@@ -476,7 +483,9 @@ def run_tasks(
         runs_total = len({task.key for task in tasks})
         fingerprint = tasks[0].identity["code"]
         label = progress if isinstance(progress, str) else study.name
-        with _progress(runs_total, runs_total - len(pending), label, bool(progress)) as bar:
+        with _progress(
+            runs_total, runs_total - len(pending), label, bool(progress), progress_bar
+        ) as bar:
             if pending:
                 if scheduler == "serial":
                     finished = _run_serial(study, pending, fingerprint, cache_folder, bar)

@@ -82,6 +82,7 @@ class Results:
         force: bool = False,
         progress: bool = True,
         publish: bool = False,
+        progress_bar: Any = None,
     ) -> None:
         self.study = require_study(study)
         if not isinstance(quick, bool):
@@ -96,6 +97,8 @@ class Results:
         self.seed = seed
         self.force = force
         self.progress = progress
+        #: a tqdm-like class for the progress bars (None: tqdm on stderr)
+        self.progress_bar = progress_bar
         #: write data/results (only `transportlab reproduce`, and only in a declared mode)
         self.publish = publish
         self._tables: dict[str, dict[str, pd.DataFrame]] = {}
@@ -166,6 +169,7 @@ class Results:
                 scheduler=execute.default_scheduler(self.scheduler, self.quick),
                 force=self.force,
                 progress=f"{self.study.name}/{name}" if self.progress else False,
+                progress_bar=self.progress_bar,
             )
         return self._tables[name]
 
