@@ -37,7 +37,7 @@ from transportlab.engine.params import Param, ParameterError
 from transportlab.engine.plan import grid, plan, simulation_count
 from transportlab.engine.results import ExperimentUnavailableError, Results
 from transportlab.engine.study import Study
-from transportlab.summary import collect_summary, format_summary, write_summary
+from transportlab.summary import collect_summary, format_brief, write_summary
 
 __all__ = ["main"]
 
@@ -359,10 +359,15 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
                 print(f"   FAILED: {message}{where} (the previous results are kept)",
                       file=sys.stderr)  # fmt: skip
             done += n - cached
-    summary = collect_summary(args.quick)
-    path = write_summary(summary, args.quick)
-    print(f"\n== summary of all comparison rows ({_relative(path)})")
-    print(format_summary(summary))
+    took = _duration(time.monotonic() - started)
+    if any(results.declared_mode() for results in made.values()):
+        summary = collect_summary(args.quick)
+        write_summary(summary, args.quick)
+        print(f"\n== summary ({took})")
+        print(format_brief(summary, args.quick))
+    else:
+        print(f"\n== done ({took}); data/results and its summary untouched (other "
+              "parameters or runs than the declared mode)")  # fmt: skip
     if failures:
         print(f"\nfailed: {', '.join(failures)}", file=sys.stderr)
         return 1
