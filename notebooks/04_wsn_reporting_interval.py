@@ -867,6 +867,25 @@ for written in results.write():
     print(written.relative_to(project_root()))
 
 # %% [markdown]
+# ## 9. Explore
+#
+# Change any parameter this study's experiments do not set themselves and press **Run**.
+# The controls come from the study's declared parameters (type, unit and allowed range;
+# hover over one for its help text). The values are checked as `transportlab` checks
+# them (types, ranges, relations between parameters) before anything runs; then the point
+# runs in this notebook's mode (quick: short runs, few replications) through the results
+# cache, with a progress bar, and the study's figure for it appears beside the committed
+# full-mode one. Its files go to a folder of its own under `data/explore/wsn_reporting_interval/` (the
+# status line names it), never into `data/results/`. For many points at once, use
+# `transportlab sweep`.
+
+# %%
+from transportlab.explore import Explorer
+
+explorer = Explorer(results)
+explorer
+
+# %% [markdown]
 # ## References
 #
 # The reproduced studies (seed numbers as in `data/published/` and the README's
