@@ -21,6 +21,47 @@ NS_LOG_COMPONENT_DEFINE("SctpSocketSetup");
 // ------------------------------------------------------------------ INIT
 
 bool
+SctpSocket::RejectRestartWithNewAddresses(const std::vector<Address>& addresses,
+                                          uint32_t peerTag,
+                                          const SctpCommonHeader& header,
+                                          const Address& source,
+                                          const Address& destination)
+{
+    // Sections 5.2.2 and 5.2.4.1: a restart (INIT, or the COOKIE ECHO of case A) may not
+    // add transport addresses. The first address the association does not know is
+    // reported in a Restart of an Association with New Addresses cause of an ABORT.
+    for (const auto& a : addresses)
+    {
+        bool known = std::any_of(m_paths.begin(), m_paths.end(), [&a](const Ptr<SctpPath>& p) {
+            return p->GetAddress() == a;
+        });
+        if (known)
+        {
+            continue;
+        }
+        std::vector<uint8_t> info;
+        SctpByteWriter w(info);
+        if (Ipv4Address::IsMatchingType(a))
+        {
+            SctpTlv::Ipv4Address(Ipv4Address::ConvertFrom(a)).Serialize(w);
+        }
+        else
+        {
+            SctpTlv::Ipv6Address(Ipv6Address::ConvertFrom(a)).Serialize(w);
+        }
+        SendAbortOnly(peerTag,
+                      false,
+                      {SctpTlv::Cause(SctpTlv::RESTART_WITH_NEW_ADDRESSES, info)},
+                      header.destinationPort,
+                      header.sourcePort,
+                      source,
+                      destination);
+        return true;
+    }
+    return false;
+}
+
+bool
 SctpSocket::CollectPeerAddresses(const SctpInitChunk& init,
                                  const Address& source,
                                  std::vector<Address>& out,
@@ -146,8 +187,6 @@ SctpSocket::HandleInit(const SctpCommonHeader& header,
     {
         return false; // RFC 9260 3.3.2: Initiate Tag 0 is silently discarded
     }
-    uint16_t savedLocalPort = m_localPort;
-    uint16_t savedPeerPort = m_peerPort;
     if (init.outboundStreams == 0 || init.inboundStreams == 0)
     {
         SendAbortOnly(init.initiateTag,
@@ -173,8 +212,6 @@ SctpSocket::HandleInit(const SctpCommonHeader& header,
                       destination);
         return false;
     }
-    (void)savedLocalPort;
-    (void)savedPeerPort;
     if (m_state == SCTP_SHUTDOWN_ACK_SENT)
     {
         // Section 9.2: the SHUTDOWN COMPLETE was probably lost.
@@ -185,32 +222,9 @@ SctpSocket::HandleInit(const SctpCommonHeader& header,
         m_state == SCTP_SHUTDOWN_SENT || m_state == SCTP_SHUTDOWN_RECEIVED)
     {
         // Section 5.2.2: a restart must not add addresses.
-        for (const auto& a : addresses)
+        if (RejectRestartWithNewAddresses(addresses, init.initiateTag, header, source, destination))
         {
-            bool known = std::any_of(m_paths.begin(), m_paths.end(), [&a](const Ptr<SctpPath>& p) {
-                return p->GetAddress() == a;
-            });
-            if (!known)
-            {
-                std::vector<uint8_t> info;
-                SctpByteWriter w(info);
-                if (Ipv4Address::IsMatchingType(a))
-                {
-                    SctpTlv::Ipv4Address(Ipv4Address::ConvertFrom(a)).Serialize(w);
-                }
-                else
-                {
-                    SctpTlv::Ipv6Address(Ipv6Address::ConvertFrom(a)).Serialize(w);
-                }
-                SendAbortOnly(init.initiateTag,
-                              false,
-                              {SctpTlv::Cause(SctpTlv::RESTART_WITH_NEW_ADDRESSES, info)},
-                              header.destinationPort,
-                              header.sourcePort,
-                              source,
-                              destination);
-                return false;
-            }
+            return false;
         }
     }
     // Build the INIT ACK (sections 5.1, 5.2.1, 5.2.2).
@@ -513,32 +527,14 @@ SctpSocket::HandleCookieEcho(const SctpCommonHeader& header,
             SendControlTo(cookie.peerTag, bytes, source, destination);
             return nullptr;
         }
-        for (const auto& a : cookie.peerAddresses)
+        // Section 5.2.4.1: nor may the restart's COOKIE ECHO.
+        if (RejectRestartWithNewAddresses(cookie.peerAddresses,
+                                          cookie.peerTag,
+                                          header,
+                                          source,
+                                          destination))
         {
-            bool known = std::any_of(m_paths.begin(), m_paths.end(), [&a](const Ptr<SctpPath>& p) {
-                return p->GetAddress() == a;
-            });
-            if (!known)
-            {
-                std::vector<uint8_t> info;
-                SctpByteWriter w(info);
-                if (Ipv4Address::IsMatchingType(a))
-                {
-                    SctpTlv::Ipv4Address(Ipv4Address::ConvertFrom(a)).Serialize(w);
-                }
-                else
-                {
-                    SctpTlv::Ipv6Address(Ipv6Address::ConvertFrom(a)).Serialize(w);
-                }
-                SendAbortOnly(cookie.peerTag,
-                              false,
-                              {SctpTlv::Cause(SctpTlv::RESTART_WITH_NEW_ADDRESSES, info)},
-                              header.destinationPort,
-                              header.sourcePort,
-                              source,
-                              destination);
-                return nullptr;
-            }
+            return nullptr;
         }
         NS_LOG_INFO(this << " peer restart detected");
         ++m_restarts;

@@ -2,7 +2,8 @@
  * The SCTP socket: the user API of ns-3 sockets (one-to-one style, one association per
  * socket as with TCP, RFC 6458 section 4) and the association it owns: state machine
  * and control chunks (sctp-socket.cc), association set-up and collisions
- * (sctp-socket-setup.cc), send side (sctp-socket-tx.cc) and receive side (sctp-socket-rx.cc).
+ * (sctp-socket-setup.cc), send side (sctp-socket-tx.cc), receive side (sctp-socket-rx.cc),
+ * multi-homing (sctp-socket-paths.cc) and partial reliability (sctp-socket-prsctp.cc).
  *
  * One Send() is one user message. Messages keep their boundaries: Recv() returns one
  * whole message (or the first maxSize bytes of it).
@@ -256,6 +257,7 @@ class SctpSocket : public Socket
     friend class SctpL4Protocol;
 
     // ---- sctp-socket.cc: API helpers, state machine, control chunks ----
+    void UpdatePrimaryTraces();
     void SetState(SctpState state);
     bool IsAssociationAlive() const;
     void NewAssociation(uint32_t localTag, uint32_t localInitialTsn);
@@ -266,17 +268,8 @@ class SctpSocket : public Socket
                             uint16_t inboundStreams);
     void DeleteAssociation(bool notifyNormal, bool notifyError);
     void CancelAllTimers();
-    bool CollectPeerAddresses(const SctpInitChunk& init,
-                              const Address& source,
-                              std::vector<Address>& out,
-                              std::vector<SctpTlv>& unrecognized,
-                              uint16_t& abortCause);
     std::vector<SctpTlv> LocalAddressParameters() const;
     void SendInit();
-    void SendInitAck(const SctpCommonHeader& header,
-                     const SctpInitChunk& init,
-                     const Address& source,
-                     const Address& destination);
     void SendCookieEcho();
     void SendControl(uint32_t verificationTag, const std::vector<uint8_t>& chunks);
     void SendControlTo(uint32_t verificationTag,
@@ -315,6 +308,32 @@ class SctpSocket : public Socket
                        uint16_t peerPort,
                        const Address& destination,
                        const Address& source);
+    void HandleAbort(const SctpChunk& chunk);
+    void HandleShutdown(const SctpChunk& chunk);
+    void HandleShutdownAck(const SctpCommonHeader& header);
+    void HandleShutdownComplete();
+    void HandleError(const SctpChunk& chunk);
+    void HandleHeartbeat(const SctpChunk& chunk,
+                         const Address& source,
+                         const Address& destination);
+    bool HandleUnknownChunk(const SctpChunk& chunk, std::vector<SctpTlv>& report);
+    void ProtocolViolation(const std::string& what);
+
+    // ---- sctp-socket-setup.cc: association set-up, collisions and restart (5.1, 5.2) ----
+    bool CollectPeerAddresses(const SctpInitChunk& init,
+                              const Address& source,
+                              std::vector<Address>& out,
+                              std::vector<SctpTlv>& unrecognized,
+                              uint16_t& abortCause);
+    /**
+     * Sections 5.2.2 and 5.2.4.1: if \p addresses holds one the association does not
+     * know, send an ABORT (cause 11, with that address) to \p peerTag and return true.
+     */
+    bool RejectRestartWithNewAddresses(const std::vector<Address>& addresses,
+                                       uint32_t peerTag,
+                                       const SctpCommonHeader& header,
+                                       const Address& source,
+                                       const Address& destination);
     bool HandleInit(const SctpCommonHeader& header,
                     const SctpChunk& chunk,
                     const Address& source,
@@ -330,16 +349,6 @@ class SctpSocket : public Socket
     void HandleCookieAck();
     void EnterEstablished();
     void ApplyPrimaryAttribute();
-    void HandleAbort(const SctpChunk& chunk);
-    void HandleShutdown(const SctpChunk& chunk);
-    void HandleShutdownAck(const SctpCommonHeader& header);
-    void HandleShutdownComplete();
-    void HandleError(const SctpChunk& chunk);
-    void HandleHeartbeat(const SctpChunk& chunk,
-                         const Address& source,
-                         const Address& destination);
-    void HandleHeartbeatAck(const SctpChunk& chunk, const Address& source);
-    void HandleForwardTsn(const SctpChunk& chunk, bool& needImmediateSack);
 
     // ---- sctp-socket-paths.cc: multi-homing (5.1.2, 5.4, 6.4, 8.2, 8.3) ----
     bool IsLocallyMultihomed() const;
@@ -372,6 +381,7 @@ class SctpSocket : public Socket
     void SendHeartbeat(SctpPath& path);
     void OnHeartbeatResponseTimer(uint32_t index);
     Time HeartbeatPeriod(const SctpPath& path);
+    void HandleHeartbeatAck(const SctpChunk& chunk, const Address& source);
 
     // ---- sctp-socket-prsctp.cc: partial reliability (RFC 3758, RFC 7496) ----
     bool PolicyAbandons(const SctpTxChunk& chunk, Time now) const;
@@ -381,8 +391,7 @@ class SctpSocket : public Socket
     void AdvancePeerAckPoint(Time now);
     void QueueForwardTsn();
     void AccountDelivered(std::size_t before);
-    bool HandleUnknownChunk(const SctpChunk& chunk, std::vector<SctpTlv>& report);
-    void ProtocolViolation(const std::string& what);
+    void HandleForwardTsn(const SctpChunk& chunk, bool& needImmediateSack);
 
     // ---- sctp-socket-tx.cc: send side ----
     uint32_t GetMaxPayload(const SctpPath& path) const;
@@ -592,9 +601,6 @@ class SctpSocket : public Socket
                                           uint16_t ssn,
                                           uint32_t tsn);
 
-  private:
-
-    void UpdatePrimaryTraces();
 };
 
 } // namespace ns3
