@@ -1,5 +1,6 @@
 #include "sctp-l4-protocol.h"
 
+#include "sctp-congestion-ops.h"
 #include "sctp-crc32c.h"
 #include "sctp-socket-factory.h"
 #include "sctp-socket.h"
@@ -9,6 +10,7 @@
 #include "ns3/ipv6-routing-protocol.h"
 #include "ns3/ipv6.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
 #include "ns3/object-vector.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
@@ -36,6 +38,13 @@ SctpL4Protocol::GetTypeId()
                           ObjectVectorValue(),
                           MakeObjectVectorAccessor(&SctpL4Protocol::m_sockets),
                           MakeObjectVectorChecker<SctpSocket>())
+            .AddAttribute("CongestionOps",
+                          "The congestion control of the associations of this node's SCTP "
+                          "sockets: a subclass of ns3::SctpCongestionOps (as TcpL4Protocol's "
+                          "SocketType chooses TCP's).",
+                          TypeIdValue(SctpRfc9260CongestionOps::GetTypeId()),
+                          MakeTypeIdAccessor(&SctpL4Protocol::m_congestionTypeId),
+                          MakeTypeIdChecker())
             .AddAttribute("SecretKeyLength",
                           "Bytes of the endpoint's secret key that protects State Cookies "
                           "(RFC 9260 section 5.1.3); drawn from the simulator's RNG.",
@@ -134,6 +143,8 @@ SctpL4Protocol::CreateSocket()
     Ptr<SctpSocket> socket = CreateObject<SctpSocket>();
     socket->SetNode(m_node);
     socket->SetSctp(this);
+    ObjectFactory congestion(m_congestionTypeId.GetName());
+    socket->SetCongestionOps(congestion.Create<SctpCongestionOps>());
     AddSocket(socket);
     return socket;
 }

@@ -204,6 +204,7 @@ class SctpL4Protocol : public IpL4Protocol
     std::vector<Binding> m_bindings;
     std::map<AssociationKey, Ptr<SctpSocket>> m_associations;
     uint16_t m_nextEphemeralPort{49152};
+    TypeId m_congestionTypeId; //!< the CongestionOps attribute
 
     Ptr<UniformRandomVariable> m_random;
     std::vector<uint8_t> m_secretKey;

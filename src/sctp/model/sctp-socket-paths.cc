@@ -420,7 +420,7 @@ SctpSocket::MarkPathPotentiallyFailed(SctpPath& path)
     // now: the error that made it PF is the timeout that just expired.
     if (m_heartbeatsRunning && !path.IsHeartbeatOutstanding())
     {
-        Simulator::Cancel(path.GetHeartbeatTimer());
+        path.CancelHeartbeat();
         SendHeartbeat(path);
     }
 }
@@ -515,8 +515,7 @@ SctpSocket::StartHeartbeats()
         Time delay = p->GetRto() * static_cast<int64_t>(unconfirmed / m_hbMaxBurst);
         ++unconfirmed;
         p->SetHeartbeatAnchor(now);
-        p->GetHeartbeatTimer() =
-            Simulator::Schedule(delay, &SctpSocket::OnHeartbeatTimer, this, p->GetIndex());
+        p->ScheduleHeartbeat(delay);
     }
 }
 
@@ -526,8 +525,8 @@ SctpSocket::StopHeartbeats()
     m_heartbeatsRunning = false;
     for (auto& p : m_paths)
     {
-        Simulator::Cancel(p->GetHeartbeatTimer());
-        Simulator::Cancel(p->GetHeartbeatResponseTimer());
+        p->CancelHeartbeat();
+        p->CancelHeartbeatResponse();
         p->SetHeartbeatOutstanding(false, 0, Time(0));
     }
 }
@@ -552,7 +551,7 @@ SctpSocket::HeartbeatPeriod(const SctpPath& path)
 void
 SctpSocket::ArmHeartbeat(SctpPath& path, Time anchor)
 {
-    Simulator::Cancel(path.GetHeartbeatTimer());
+    path.CancelHeartbeat();
     if (!m_heartbeatsRunning)
     {
         return;
@@ -564,8 +563,7 @@ SctpSocket::ArmHeartbeat(SctpPath& path, Time anchor)
         at = now;
     }
     path.SetHeartbeatAnchor(anchor);
-    path.GetHeartbeatTimer() =
-        Simulator::Schedule(at - now, &SctpSocket::OnHeartbeatTimer, this, path.GetIndex());
+    path.ScheduleHeartbeat(at - now);
 }
 
 void
@@ -636,11 +634,7 @@ SctpSocket::SendHeartbeat(SctpPath& path)
     path.SetHeartbeatOutstanding(true, nonce, now);
     path.SetLastRttEligibleSend(now);
     path.SetHeartbeatAnchor(now);
-    Simulator::Cancel(path.GetHeartbeatResponseTimer());
-    path.GetHeartbeatResponseTimer() = Simulator::Schedule(path.GetRto(),
-                                                           &SctpSocket::OnHeartbeatResponseTimer,
-                                                           this,
-                                                           path.GetIndex());
+    path.ScheduleHeartbeatResponse(path.GetRto());
 }
 
 void
@@ -746,7 +740,7 @@ SctpSocket::HandleHeartbeatAck(const SctpChunk& chunk, const Address& source)
     Time now = Simulator::Now();
     Time sent = path.GetHeartbeatSendTime();
     ++m_heartbeatAcks;
-    Simulator::Cancel(path.GetHeartbeatResponseTimer());
+    path.CancelHeartbeatResponse();
     path.SetHeartbeatOutstanding(false, 0, sent);
     if (sent <= now)
     {

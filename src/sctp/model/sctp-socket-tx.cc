@@ -60,7 +60,7 @@ SctpSocket::SendPending()
     SctpPath& path = *m_paths[dataPath];
     if (m_txQueue.HasUnsentData() && path.GetFlightSize() == 0)
     {
-        path.ApplyIdleDecay(Simulator::Now());
+        m_congestionOps->Idle(path, Simulator::Now());
     }
     bool sentNew = false;
     if (multipath && (!m_controlChunks.empty() || m_sackNeeded || m_forwardTsnPending))
@@ -312,7 +312,7 @@ SctpSocket::BuildAndSendPacket(SctpPath& path,
         path.SetLastSendTime(Simulator::Now());
         // R1: start T3 if it is not running; restart it when the lowest outstanding
         // chunk of this destination was retransmitted (7.2.4 step 4).
-        StartT3(path, retransmittedLowest);
+        path.StartT3(retransmittedLowest);
     }
     return true;
 }
@@ -380,56 +380,12 @@ SctpSocket::TransmitChunk(SctpTxChunk& chunk, SctpPath& path, bool retransmissio
 // ------------------------------------------------------------------ T3-rtx
 
 void
-SctpSocket::StartT3(SctpPath& path, bool restart)
-{
-    if (path.IsT3Running() && !restart)
-    {
-        return;
-    }
-    Time now = Simulator::Now();
-    Time rto = path.GetRto();
-    path.SetT3(true, now + rto);
-    EventId& ev = path.GetT3Event();
-    // The event is rescheduled lazily: restarting a running timer only moves the
-    // deadline; the event re-arms itself when it fires early (no event per SACK).
-    if (ev.IsPending())
-    {
-        if (Simulator::GetDelayLeft(ev) <= rto)
-        {
-            return;
-        }
-        Simulator::Cancel(ev);
-    }
-    ev = Simulator::Schedule(rto, &SctpSocket::OnT3Event, this, path.GetIndex());
-}
-
-void
-SctpSocket::StopT3(SctpPath& path)
-{
-    path.SetT3(false, path.GetT3Deadline());
-}
-
-void
 SctpSocket::OnT3Event(uint32_t pathIndex)
 {
-    if (pathIndex >= m_paths.size())
+    if (pathIndex < m_paths.size())
     {
-        return;
+        OnT3Expired(*m_paths[pathIndex]);
     }
-    SctpPath& path = *m_paths[pathIndex];
-    if (!path.IsT3Running())
-    {
-        return;
-    }
-    Time now = Simulator::Now();
-    if (now < path.GetT3Deadline())
-    {
-        path.GetT3Event() =
-            Simulator::Schedule(path.GetT3Deadline() - now, &SctpSocket::OnT3Event, this, pathIndex);
-        return;
-    }
-    path.SetT3(false, now);
-    OnT3Expired(path);
 }
 
 void
@@ -483,7 +439,9 @@ SctpSocket::OnT3Expired(SctpPath& path)
         }
     }
     // E1, E2 (and 7.2.3): ssthresh, cwnd = 1 PMDCS, back off the RTO.
-    path.OnRetransmissionTimeout(m_rtoMax);
+    m_congestionOps->RetransmissionTimeout(path);
+    path.BackOffRto(m_rtoMax);
+    path.CancelRttMeasurement();
     if (m_sourceFailover && IsLocallyMultihomed())
     {
         SelectSource(path, true); // section 6.4.1: another source-destination pair
@@ -545,14 +503,14 @@ SctpSocket::OnT3Expired(SctpPath& path)
     }
     if (!path.IsT3Running() && waiting)
     {
-        StartT3(path, false);
+        path.StartT3(false);
     }
     if (SctpTsnGt(m_advancedPeerAckPoint, m_cumTsnAcked) &&
         std::none_of(m_paths.begin(), m_paths.end(), [](const Ptr<SctpPath>& p) {
             return p->IsT3Running();
         }))
     {
-        StartT3(*m_paths[m_dataPath], false); // RFC 3758 3.5 C5
+        m_paths[m_dataPath]->StartT3(false); // RFC 3758 3.5 C5
     }
     if (m_abandonedSpace)
     {
@@ -850,7 +808,7 @@ SctpSocket::HandleSackAcked(uint32_t cum,
             {
                 if (c.tsn == tsn && c.inFlight && !m_paths[c.pathIndex]->IsT3Running())
                 {
-                    StartT3(*m_paths[c.pathIndex], false);
+                    m_paths[c.pathIndex]->StartT3(false);
                 }
             }
         }
@@ -866,7 +824,7 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         }
         SctpPath& p = *m_paths[i];
         bool fullyUtilized = m_flightBefore[i] + p.GetPmdcs() > p.GetCwnd();
-        p.OnBytesAcked(m_ackedPerPath[i], fullyUtilized, inFastRecovery);
+        m_congestionOps->BytesAcked(p, m_ackedPerPath[i], fullyUtilized, inFastRecovery);
         if (!m_deliveredPerPath[i])
         {
             continue; // only chunks sent elsewhere or retransmitted (AckChunk)
@@ -883,7 +841,7 @@ SctpSocket::HandleSackAcked(uint32_t cum,
     for (uint32_t i : m_fastRtxReduce)
     {
         SctpPath& p = *m_paths[i];
-        p.OnFastRetransmit();
+        m_congestionOps->FastRetransmit(p);
         NS_LOG_INFO(this << " fast retransmit on path " << i << ", cwnd " << p.GetCwnd());
     }
     m_fastRtxReduce.clear();
@@ -921,11 +879,11 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         SctpPath& p = *m_paths[i];
         if (p.GetFlightSize() == 0)
         {
-            StopT3(p);
+            p.StopT3();
         }
         else if (cumAdvanced && m_ackedPerPath[i] > 0)
         {
-            StartT3(p, true);
+            p.StartT3(true);
         }
     }
     if (m_forwardTsnPending)
@@ -936,7 +894,7 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         });
         if (!running)
         {
-            StartT3(*m_paths[m_dataPath < nPaths ? m_dataPath : m_primaryPath], false);
+            m_paths[m_dataPath < nPaths ? m_dataPath : m_primaryPath]->StartT3(false);
         }
     }
     UpdatePrimaryTraces();

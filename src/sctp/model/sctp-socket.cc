@@ -459,6 +459,7 @@ SctpSocket::SctpSocket(const SctpSocket& o)
       m_boundAddresses(o.m_boundAddresses),
       m_localPort(o.m_localPort),
       m_state(SCTP_CLOSED),
+      m_congestionOps(o.m_congestionOps ? o.m_congestionOps->Fork() : nullptr),
       m_cwndTrace(0),
       m_ssthreshTrace(0),
       m_rtoTrace(Time(0)),
@@ -486,6 +487,7 @@ SctpSocket::DoDispose()
     m_node = nullptr;
     m_sctp = nullptr;
     m_boundDevice = nullptr;
+    m_congestionOps = nullptr;
     Socket::DoDispose();
 }
 
@@ -499,6 +501,18 @@ void
 SctpSocket::SetSctp(Ptr<SctpL4Protocol> sctp)
 {
     m_sctp = sctp;
+}
+
+void
+SctpSocket::SetCongestionOps(Ptr<SctpCongestionOps> algorithm)
+{
+    m_congestionOps = algorithm;
+}
+
+Ptr<SctpCongestionOps>
+SctpSocket::GetCongestionOps() const
+{
+    return m_congestionOps;
 }
 
 // ------------------------------------------------------------------ socket API
@@ -1316,7 +1330,7 @@ SctpSocket::SetupPaths(const std::vector<Address>& peerAddresses, const Address&
 {
     for (auto& p : m_paths)
     {
-        Simulator::Cancel(p->GetT3Event());
+        p->CancelTimers();
     }
     StopHeartbeats();
     m_paths.clear();
@@ -1329,6 +1343,9 @@ SctpSocket::SetupPaths(const std::vector<Address>& peerAddresses, const Address&
         auto path = CreateObject<SctpPath>();
         path->SetAddress(a);
         path->SetIndex(static_cast<uint32_t>(m_paths.size()));
+        path->SetT3ExpiredCallback(MakeCallback(&SctpSocket::OnT3Event, this));
+        path->SetHeartbeatCallbacks(MakeCallback(&SctpSocket::OnHeartbeatTimer, this),
+                                    MakeCallback(&SctpSocket::OnHeartbeatResponseTimer, this));
         SelectSource(*path, false);
         uint32_t ipHeader = Ipv6Address::IsMatchingType(a) ? 40 : 20;
         uint32_t mtu = m_mtu;
@@ -1367,16 +1384,17 @@ SctpSocket::InitializeTransfer(uint32_t peerInitialTsn,
     m_peerRwndTrace = peerRwnd;
     m_outStreams = outboundStreams;
     m_inStreams = inboundStreams;
+    if (!m_congestionOps)
+    {
+        m_congestionOps = CreateObject<SctpRfc9260CongestionOps>();
+    }
     for (auto& p : m_paths)
     {
-        uint32_t pmdcs = p->GetPmdcs();
-        // RFC 9260 7.2.1: min(4 * MTU, max(2 * MTU, 4404)) to an IPv4 destination and
-        // 4344 instead of 4404 to an IPv6 one (three full-sized DATA chunks: 1468 / 1448
-        // bytes of SCTP packet in a 1500-byte IPv4 / IPv6 packet).
-        uint32_t threeChunks = Ipv6Address::IsMatchingType(p->GetAddress()) ? 4344u : 4404u;
-        uint32_t cwnd = m_initialCwnd ? m_initialCwnd
-                                      : std::min(4 * pmdcs, std::max(2 * pmdcs, threeChunks));
-        uint32_t ssthresh = m_initialSsthresh ? m_initialSsthresh : std::max(peerRwnd, 1u);
+        // Section 7.2.1, unless the InitialCwnd / InitialSsthresh attributes say otherwise.
+        uint32_t cwnd = m_initialCwnd ? m_initialCwnd : m_congestionOps->GetInitialCwnd(*p);
+        uint32_t ssthresh = m_initialSsthresh
+                                ? m_initialSsthresh
+                                : m_congestionOps->GetInitialSsthresh(*p, peerRwnd);
         p->InitializeCongestionControl(cwnd, ssthresh);
     }
     m_packetsSinceSack = 0;
@@ -1408,8 +1426,7 @@ SctpSocket::CancelAllTimers()
     Simulator::Cancel(m_windowUpdateEvent);
     for (auto& p : m_paths)
     {
-        Simulator::Cancel(p->GetT3Event());
-        p->SetT3(false, Time(0));
+        p->CancelTimers();
     }
     StopHeartbeats();
 }
@@ -1777,7 +1794,9 @@ SctpSocket::OnT2Expired()
     // alternate destination if this one became inactive.
     SctpPath& path = *m_paths[m_dataPath];
     RecordPathError(path, true);
-    path.OnRetransmissionTimeout(m_rtoMax);
+    m_congestionOps->RetransmissionTimeout(path);
+    path.BackOffRto(m_rtoMax);
+    path.CancelRttMeasurement();
     UpdatePrimaryTraces();
     if (m_state == SCTP_SHUTDOWN_SENT)
     {

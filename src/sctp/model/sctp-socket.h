@@ -12,6 +12,7 @@
 #define SCTP_SOCKET_H
 
 #include "sctp-chunk.h"
+#include "sctp-congestion-ops.h"
 #include "sctp-cookie.h"
 #include "sctp-header.h"
 #include "sctp-message-tag.h"
@@ -167,6 +168,15 @@ class SctpSocket : public Socket
     int SetPrimaryPath(const Address& peer);
     /** REQUEST HEARTBEAT (section 10.1 L) on path \p index. \return 0 or -1. */
     int RequestHeartbeat(uint32_t index);
+
+    /**
+     * The congestion control of this socket's association (as TcpSocketBase's
+     * SetCongestionControlAlgorithm). SctpL4Protocol sets a new instance of its
+     * `CongestionOps` TypeId on every socket it creates; an accepted association gets a
+     * Fork() of its listening socket's.
+     */
+    void SetCongestionOps(Ptr<SctpCongestionOps> algorithm);
+    Ptr<SctpCongestionOps> GetCongestionOps() const;
 
     // Inspection (tests, notebooks, fuzzing)
     SctpState GetState() const;
@@ -418,8 +428,7 @@ class SctpSocket : public Socket
     uint32_t GetTotalFlight() const;
     /** User bytes of the DATA chunk to be sent next (a retransmission first; 0 if none). */
     uint32_t NextChunkLength() const;
-    void StartT3(SctpPath& path, bool restart);
-    void StopT3(SctpPath& path);
+    /** T3-rtx of path \p pathIndex expired (the path's timer callback). */
     void OnT3Event(uint32_t pathIndex);
     void OnT3Expired(SctpPath& path);
     void NotifySpaceAvailable();
@@ -528,6 +537,7 @@ class SctpSocket : public Socket
     EventId m_t5Event;
 
     // Send side
+    Ptr<SctpCongestionOps> m_congestionOps;
     SctpTxQueue m_txQueue;
     uint32_t m_peerRwnd{0};
     uint32_t m_cumTsnAcked{0};
