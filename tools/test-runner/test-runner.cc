@@ -60,5 +60,8 @@ main(int argc, char** argv)
     {
         static FailingTestSuite suite; // registers itself with the TestRunner
     }
-    return ns3::TestRunner::Run(static_cast<int>(args.size()), args.data());
+    const int count = static_cast<int>(args.size());
+    // ns-3's TestRunner walks argv up to its terminating null pointer, as main's argv has.
+    args.push_back(nullptr);
+    return ns3::TestRunner::Run(count, args.data());
 }
