@@ -20,7 +20,10 @@ namespace ns3
 namespace sctptest
 {
 
-/** Two nodes, \p links SimpleChannel links between them (10.<k+1>.0.0/24 each). */
+/**
+ * Two nodes, \p links SimpleChannel links between them (10.<k+1>.0.0/24 each), with an
+ * Ethernet MTU of 1500 bytes (a SimpleNetDevice's own default is 65535).
+ */
 class TwoNodes
 {
   public:
@@ -37,6 +40,7 @@ class TwoNodes
                 Ptr<SimpleNetDevice> d = CreateObject<SimpleNetDevice>();
                 d->SetAttribute("DataRate", DataRateValue(rate));
                 d->SetAddress(Mac48Address::Allocate());
+                d->SetMtu(1500);
                 d->SetChannel(channel);
                 nodes.Get(i)->AddDevice(d);
                 pair.Add(d);
