@@ -59,7 +59,12 @@ Simulate(bool horizon)
         WifiRadioEnergyModelHelper radio;
         models = radio.Install(devices, sources);
     }
-    InternetStackHelper().Install(nodes);
+    // The same random streams in both runs (the second run of a process would otherwise
+    // draw from other streams: back-offs and ARP jitter would differ).
+    wifi.AssignStreams(devices, 0);
+    InternetStackHelper internet;
+    internet.Install(nodes);
+    internet.AssignStreams(nodes, 100);
     Ipv4AddressHelper addresses;
     addresses.SetBase("10.1.1.0", "255.255.255.0");
     Ipv4InterfaceContainer interfaces = addresses.Assign(devices);
