@@ -46,8 +46,15 @@ def test_every_module_has_a_suite():
     for module in modules:
         assert any(s == module or s.startswith(module + "-") for s in SUITES), module
     sctp = {s for s in SUITES if s.startswith("sctp-") and s != "sctp-research"}
-    assert {"sctp-wire", "sctp-tsn-map", "sctp-reassembly", "sctp-handshake",
-            "sctp-loss-recovery", "sctp-potentially-failed", "sctp-congestion-ops"} <= sctp
+    assert {
+        "sctp-wire",
+        "sctp-tsn-map",
+        "sctp-reassembly",
+        "sctp-handshake",
+        "sctp-loss-recovery",
+        "sctp-potentially-failed",
+        "sctp-congestion-ops",
+    } <= sctp
 
 
 @pytest.mark.parametrize("suite", SUITES)
