@@ -55,7 +55,8 @@ from transportlab.engine.study import Study, require_study
 
 __all__ = [
     "BOUNDS", "CLAIM_COLUMNS", "COLUMNS", "KEY", "KINDS", "PROTOCOLS", "QUALITATIVE_COLUMNS",
-    "REFERENCES", "RELATIONS", "UNITS", "check_unit", "convert", "derived_mean", "load", "load_qualitative",
+    "REFERENCES", "RELATIONS", "UNITS", "check_unit", "convert", "derived_mean", "load",
+    "load_qualitative",
 ]  # fmt: skip
 
 COLUMNS = (
