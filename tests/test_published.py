@@ -90,6 +90,20 @@ def test_every_value_occurs_in_its_seed(study, seeds):
 
 
 @pytest.mark.parametrize("study", sorted(ROW_COUNTS))
+def test_every_qualitative_claim_is_quoted_verbatim(study, seeds):
+    """Each relation of a qualitative claim quotes its seed (whitespace normalised) and
+    names rows that the published catalogue has."""
+    claims = published.load_qualitative(studies.get(study))
+    assert len(claims), study  # every seed study states orderings in words
+    catalogue = published.load(studies.get(study))
+    keys = set(zip(catalogue["metric"], catalogue["row"], strict=True))
+    for row in claims.itertuples():
+        text = re.sub(r"\s+", " ", seeds[row.seed_file])
+        assert row.quote in text, row
+        assert (row.metric, row.row) in keys, row
+
+
+@pytest.mark.parametrize("study", sorted(ROW_COUNTS))
 def test_one_row_per_published_number(study):
     """A number the seed prints twice (text and table) is one row naming both places."""
     raw = pd.read_csv(paths.published_dir() / f"{study}.csv", dtype=str, keep_default_na=False)
