@@ -14,7 +14,7 @@ the same cached simulations, so they write the same files::
     results["main"]["summary"]          # analysed tables of experiment "main"
     results.comparison()                # the rows of comparison.csv
     results.figure("goodput_delay")     # builds, saves (stating n runs) and returns it
-    results.write()                     # comparison.csv, qualitative.csv, tables, figures, provenance
+    results.write()                     # comparison, qualitative.csv, tables, figures, provenance
 
 Files go to ``data/results[/quick]/<study>/`` and ``figures[/quick]/<study>/``,
 each written to a temporary file and renamed when complete; ``provenance.json`` beside
