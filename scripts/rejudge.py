@@ -7,7 +7,8 @@ For each seed study with a committed ``data/results/<study>/comparison.csv``:
 again against the current ``data/published``), written back with its tolerance and
 ``qualitative.csv``; then the summary of all studies (``transportlab.summary``: claims,
 derived rows and qualitative claims counted apart, the tolerance's calibration and
-sensitivity). Afterwards run ``scripts/derive_provenance.py`` for the studies written.
+sensitivity) and the README's generated blocks (:func:`transportlab.summary.update_readme`).
+Afterwards run ``scripts/derive_provenance.py`` for the studies written.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import sys
 
 from transportlab.engine import verdicts
 from transportlab.studies import get
-from transportlab.summary import collect_summary, seed_studies, write_summary
+from transportlab.summary import collect_summary, seed_studies, update_readme, write_summary
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
         written = verdicts.write_qualitative(study, comparison)
         print(f"{name}: {len(comparison)} rows -> {path}" + (f", {written}" if written else ""))
     print(f"summary -> {write_summary(collect_summary(quick=False), quick=False)}")
+    print(f"generated blocks of {update_readme()}")
     return 0
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pandas as pd
 
-from transportlab.engine import verdicts
+from transportlab.engine import paths, verdicts
 from transportlab.engine.verdicts import FLAGS, VERDICTS
 from transportlab.summary import (
     format_summary,
+    readme_block,
+    readme_blocks,
     row_counts,
     summary_counts,
     tolerance_calibration,
@@ -110,3 +112,19 @@ def test_written_next_to_summary_csv(tmp_path, monkeypatch):
     text = format_summary(_summary())
     assert "seed-inconsistent" in text and "all" in text
     assert "same-direction" not in text  # labels no study uses are left out of the printout
+
+
+def test_the_readme_says_what_the_committed_tables_say():
+    """Every generated block of the README (counts, calibration, sensitivity, totals) is
+    the rendering of the committed tables: prose and tables cannot disagree
+    (``scripts/rejudge.py`` or ``transportlab.summary.update_readme`` rewrites them)."""
+    text = (paths.project_root() / "README.md").read_text(encoding="utf-8")
+    for name, body in readme_blocks().items():
+        assert readme_block(text, name) == body, f"README block {name!r} is stale"
+    # The check fails on a stale number.
+    stale = text.replace("| **all** | claims | ", "| **all** | claims | 1", 1)
+    assert readme_block(stale, "verdict-counts") != readme_blocks()["verdict-counts"]
+    # The counts block is summary-counts.csv: its claims total, row by row.
+    counts = pd.read_csv(paths.results_dir() / "summary-counts.csv")
+    claims = counts[(counts["counted"] == "claims") & (counts["study"] == "all")]
+    assert f"| **all** | claims | {claims['total'].item()} |" in text

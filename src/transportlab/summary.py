@@ -285,3 +285,128 @@ def format_summary(summary: pd.DataFrame) -> str:
     counts = summary_counts(summary)
     counts = counts.loc[:, (counts != 0).any() | counts.columns.isin(["study", "counted", "total"])]
     return shown.to_string(index=False) + "\n\n" + counts.to_string(index=False)
+
+
+# ------------------------------------------------------------------ README blocks
+
+#: The blocks of the README generated from the committed tables: name -> (file, renderer).
+README_BLOCKS = ("verdict-counts", "tolerance-calibration", "tolerance-sensitivity", "claim-totals")
+_SHOWN_FLAGS = {"non-discriminating": "non-discr.", "coincidental": "coincid.",
+                "ordering-reversed": "order rev."}  # fmt: skip
+
+
+def _markdown(header: list[str], rows: list[list[object]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _counts_block(counts: pd.DataFrame) -> str:
+    labels = [c for c in counts.columns[2:] if c not in (*FLAGS, "total")]
+    labels = [c for c in labels if (counts[c] != 0).any()]
+    header = ["study", "counted", "total", *(f"`{c}`" for c in labels),
+              *(_SHOWN_FLAGS[f] for f in FLAGS)]  # fmt: skip
+    rows = []
+    for _, r in counts.iterrows():
+        study = f"**{r['study']}**" if r["study"] == "all" else f"`{r['study']}`"
+        rows.append([study, r["counted"], r["total"], *(r[c] for c in labels),
+                     *(r[f] for f in FLAGS)])  # fmt: skip
+    return _markdown(header, rows)
+
+
+def _calibration_block(table: pd.DataFrame) -> str:
+    directed = pd.concat([
+        (table["value_a"] - table["value_b"]).abs() / table["value_b"].abs(),
+        (table["value_a"] - table["value_b"]).abs() / table["value_a"].abs(),
+    ])  # fmt: skip
+    tolerance = verdicts.calibrate_tolerance(zip(table["value_a"], table["value_b"], strict=True))
+    return (
+        f"The default tolerance is calibrated on the seeds' own reproducibility: seeds 000 and "
+        f"004 print the same NS-2 experiment, and their {len(table)} common numbers differ by "
+        f"a median of {directed.median():.1%} and at most {directed.max():.1%} (each copy "
+        f"taken once as the other's reproduction); the "
+        f"{verdicts.CALIBRATION_QUANTILE:.0%} quantile, "
+        f"{directed.quantile(verdicts.CALIBRATION_QUANTILE):.1%}, "
+        f"rounded up to {verdicts.CALIBRATION_STEP:.0%} steps gives **{tolerance:.0%}** "
+        f"(`data/results/tolerance-calibration.csv`)."
+    )
+
+
+def _sensitivity_block(table: pd.DataFrame) -> str:
+    labels = [c for c in table.columns[1:] if c not in ("total", "derived matches")]
+    labels = [c for c in labels if (table[c] != 0).any()]
+    header = ["tolerance", *(f"`{c}`" if c not in FLAGS else _SHOWN_FLAGS[c] for c in labels),
+              "derived `matches`"]  # fmt: skip
+    rows = [[f"{r['tolerance']:.0%}", *(int(r[c]) for c in labels), int(r["derived matches"])]
+            for _, r in table.iterrows()]  # fmt: skip
+    return _markdown(header, rows)
+
+
+def _totals_block(counts: pd.DataFrame, rows: pd.DataFrame) -> str:
+    by = counts.set_index(["study", "counted"])
+    template = counts.loc[counts["counted"] == "template", "total"].sum()
+    claims, derived = by.loc[("all", "claims")], by.loc[("all", "derived")]
+    qualitative = by.loc[("all", "qualitative")]
+    return (
+        f"the same {rows.set_index('study').loc['all', 'total']} comparison rows "
+        f"(`summary-row-counts.csv`) are {claims['total']} claims ({claims['matches']} "
+        f"`matches`, {claims['consistent']} `consistent`, {claims['contradicts']} "
+        f"`contradicts`, {claims['by-construction']} `by-construction`), {derived['total']} "
+        f"derived rows ({derived['matches']} `matches`) and {template} template rows, and "
+        f"{qualitative['total']} qualitative claims ({qualitative['matches']} `matches`, "
+        f"{qualitative['contradicts']} `contradicts`)."
+    )
+
+
+def readme_blocks(folder: Path | None = None) -> dict[str, str]:
+    """The README's generated blocks, rendered from the committed full-mode tables."""
+    folder = paths.results_dir(quick=False) if folder is None else folder
+    return {
+        "verdict-counts": _counts_block(pd.read_csv(folder / "summary-counts.csv")),
+        "tolerance-calibration": _calibration_block(
+            pd.read_csv(folder / "tolerance-calibration.csv")
+        ),
+        "tolerance-sensitivity": _sensitivity_block(
+            pd.read_csv(folder / "tolerance-sensitivity.csv")
+        ),
+        "claim-totals": _totals_block(
+            pd.read_csv(folder / "summary-counts.csv"),
+            pd.read_csv(folder / "summary-row-counts.csv"),
+        ),
+    }
+
+
+def _block_pattern(name: str):
+    import re  # noqa: PLC0415
+
+    return re.compile(
+        rf"(<!-- generated: {re.escape(name)} [^>]*-->\n)(.*?)(^<!-- end: {re.escape(name)} -->)",
+        re.S | re.M,
+    )
+
+
+def readme_text(text: str, blocks: dict[str, str]) -> str:
+    """``text`` (the README) with every generated block replaced by its rendering; a
+    block the README lacks is an error."""
+    for name, body in blocks.items():
+        pattern = _block_pattern(name)
+        if not pattern.search(text):
+            raise ValueError(f"the README has no generated block {name!r}")
+        text = pattern.sub(lambda m, body=body: m.group(1) + body + "\n" + m.group(3), text)
+    return text
+
+
+def readme_block(text: str, name: str) -> str:
+    """The current body of the README's generated block ``name``."""
+    match = _block_pattern(name).search(text)
+    if match is None:
+        raise ValueError(f"the README has no generated block {name!r}")
+    return match.group(2).removesuffix("\n")
+
+
+def update_readme(path: Path | None = None) -> Path:
+    """Render the generated blocks of the README from the committed tables (atomic)."""
+    from transportlab.engine.files import write_text  # noqa: PLC0415
+
+    path = paths.project_root() / "README.md" if path is None else path
+    return write_text(path, readme_text(path.read_text(encoding="utf-8"), readme_blocks()))
