@@ -305,3 +305,33 @@ def test_every_committed_catalogue_declares_its_claims():
         assert tuple(pd.read_csv(path, nrows=0).columns) == published.COLUMNS, name
         frame = published.load(study)
         assert (frame.loc[frame["kind"] != "reference", "claim"] != "").all()
+
+
+# ------------------------------------------------------------ distribution-aware statistics
+
+
+def test_bootstrap_interval_of_a_skewed_non_negative_quantity_stays_non_negative():
+    from transportlab.engine import stats
+
+    # 27 short stalls and 3 long ones: Student's t goes below zero, the percentile
+    # bootstrap stays inside the range of the values.
+    stalls = [0.05] * 27 + [3.2, 8.0, 16.4]
+    mean, low, high, n = stats.confidence_interval(stalls)
+    assert low < 0
+    mean_b, low_b, high_b, n_b = stats.bootstrap_interval(stalls)
+    assert (mean_b, n_b) == (pytest.approx(mean), n)
+    assert 0.05 <= low_b < mean < high_b <= 16.4
+    assert stats.bootstrap_interval(stalls) == (mean_b, low_b, high_b, n_b)  # deterministic
+    assert stats.bootstrap_interval([2.0, 2.0, 2.0]) == (2.0, 2.0, 2.0, 3)
+    assert math.isnan(stats.bootstrap_interval([1.0])[1])
+
+
+def test_exceedance_probability_is_a_share_with_an_exact_interval():
+    from transportlab.engine import stats
+
+    p, low, high, k, n = stats.exceedance_probability([0.1, 4.0, 3.0, 0.2], 3.0)
+    assert (p, k, n) == (0.25, 1, 4)  # 3.0 is not "more than 3"
+    assert stats.exceedance_probability([0.1, 4.0, 3.0, 0.2], 3.0, strict=False)[3] == 2
+    # k = 0 of 10: Clopper-Pearson upper bound 1 - 0.025^(1/10), lower 0.
+    p, low, high, k, n = stats.exceedance_probability([0.0] * 10, 3.0)
+    assert (p, low) == (0.0, 0.0) and high == pytest.approx(1 - 0.025 ** (1 / 10))
