@@ -24,13 +24,14 @@ each one wrote (:class:`transportlab.engine.results.Results`). Files:
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 
 from transportlab.engine import paths, published, verdicts
-from transportlab.engine.files import write_csv
+from transportlab.engine.files import write_csv, write_text
 from transportlab.engine.verdicts import FLAGS, VERDICTS
 from transportlab.studies import get, names
 
@@ -103,18 +104,15 @@ def _with_claims(summary: pd.DataFrame) -> pd.DataFrame:
     own claim."""
     summary = summary.copy()
     summary["role"] = _roles(summary)
-    if "claim" not in summary:
-        summary["claim"] = ""
-    missing = summary["claim"].fillna("") == ""
-    key = summary.loc[missing, ["protocol", "metric", "row"]].astype(str)
+    for column in ("claim", "flags", "seed_file", "source"):
+        # Empty in every row (the template's comparison): read as NaN floats.
+        summary[column] = (
+            summary[column].astype(object).fillna("").astype(str) if column in summary else ""
+        )
+    missing = summary["claim"] == ""
+    key = summary.loc[missing].reindex(columns=["protocol", "metric", "row"], fill_value="")
+    key = key.astype(str)
     summary.loc[missing, "claim"] = key["protocol"] + " " + key["metric"] + " " + key["row"]
-    if "flags" not in summary:
-        summary["flags"] = ""
-    summary["flags"] = summary["flags"].fillna("")
-    for column in ("seed_file", "source"):
-        if column not in summary:
-            summary[column] = ""
-        summary[column] = summary[column].fillna("")
     return summary
 
 
@@ -376,9 +374,7 @@ def readme_blocks(folder: Path | None = None) -> dict[str, str]:
     }
 
 
-def _block_pattern(name: str):
-    import re  # noqa: PLC0415
-
+def _block_pattern(name: str) -> re.Pattern:
     return re.compile(
         rf"(<!-- generated: {re.escape(name)} [^>]*-->\n)(.*?)(^<!-- end: {re.escape(name)} -->)",
         re.S | re.M,
@@ -406,7 +402,5 @@ def readme_block(text: str, name: str) -> str:
 
 def update_readme(path: Path | None = None) -> Path:
     """Render the generated blocks of the README from the committed tables (atomic)."""
-    from transportlab.engine.files import write_text  # noqa: PLC0415
-
     path = paths.project_root() / "README.md" if path is None else path
     return write_text(path, readme_text(path.read_text(encoding="utf-8"), readme_blocks()))

@@ -862,6 +862,22 @@ def claims(comparison: pd.DataFrame, tolerance=None) -> pd.DataFrame:
     ``comparison-tolerance.json`` (``{"default": .., "per_metric": {..}}``).
     """
     rows = comparison[comparison.get("role", pd.Series("claim", comparison.index)) == "claim"]
+    for column in (
+        "seed_file",
+        "source",
+        "flags",
+        "note",
+        "protocol",
+        "metric",
+        "row",
+        "unit",
+        "published",
+    ):
+        if column not in rows:
+            rows = rows.assign(**{column: ""})
+    for column in ("reproduced", "ci_low", "ci_high", "n_runs"):
+        if column not in rows:
+            rows = rows.assign(**{column: math.nan})
     out = []
     for (study, claim), group in rows.groupby(["study", "claim"], sort=False):
         first = group.iloc[0]
