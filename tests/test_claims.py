@@ -335,3 +335,45 @@ def test_exceedance_probability_is_a_share_with_an_exact_interval():
     # k = 0 of 10: Clopper-Pearson upper bound 1 - 0.025^(1/10), lower 0.
     p, low, high, k, n = stats.exceedance_probability([0.0] * 10, 3.0)
     assert (p, low) == (0.0, 0.0) and high == pytest.approx(1 - 0.025 ** (1 / 10))
+
+
+# ------------------------------------------------------------------------ readings
+
+READINGS = """reading,value,chosen,affects,looked_at,evidence
+rate scale,x1,post hoc,rate,,chosen after x10 failed on every rate row
+load unit,ratio,a priori,load,,stated in section 3
+"""
+
+
+def test_a_match_under_a_post_hoc_reading_is_flagged(cases):
+    folder = cases / "data" / "published" / "readings"
+    folder.mkdir(exist_ok=True)
+    (folder / "voip_cjm.csv").write_text(READINGS)
+    result = compare(
+        {("SCTP", "rate", "a"): [99, 100, 101], ("SCTP", "load", "b"): [19.9, 20, 20.1]}
+    )
+    rate = result.loc[("SCTP", "rate", "a")]
+    assert rate["flags"].split("; ")[0] == "post-hoc"
+    assert "rate scale chosen post hoc (chosen after x10 failed on every rate row)" in rate["note"]
+    # An a-priori reading flags nothing.
+    assert result.loc[("SCTP", "load", "b"), "flags"] == ""
+
+
+def test_a_reading_chosen_from_published_numbers_makes_them_input(cases):
+    folder = cases / "data" / "published" / "readings"
+    folder.mkdir(exist_ok=True)
+    chosen_from_rate = READINGS.replace("rate,,chosen after", "rate,SCTP rate,chosen after")
+    (folder / "voip_cjm.csv").write_text(chosen_from_rate)
+    with pytest.raises(ValueError, match="must exist and be of kind 'input'"):
+        published.load_readings(studies.get("voip_cjm"))
+    (cases / "data" / "published" / "voip_cjm.csv").write_text(
+        CASES.replace(",SCTP,rate,a,packets/s,100,value,", ",SCTP,rate,a,packets/s,100,input,")
+    )
+    assert len(published.load_readings(studies.get("voip_cjm"))) == 2
+    # TCP's rate rests on the same reading without having chosen it: post hoc.
+    result = compare({("SCTP", "rate", "a"): [99, 100, 101], ("TCP", "rate", "a"): [109, 110, 111]})
+    assert result.loc[("SCTP", "rate", "a"), "verdict"] == "input"
+    assert result.loc[("TCP", "rate", "a"), "flags"].startswith("post-hoc")
+    (folder / "voip_cjm.csv").write_text(READINGS.replace(",post hoc,", ",guessed,"))
+    with pytest.raises(ValueError, match="unknown 'chosen'"):
+        published.load_readings(studies.get("voip_cjm"))

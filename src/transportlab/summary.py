@@ -290,7 +290,7 @@ def format_summary(summary: pd.DataFrame) -> str:
 #: The blocks of the README generated from the committed tables: name -> (file, renderer).
 README_BLOCKS = ("verdict-counts", "tolerance-calibration", "tolerance-sensitivity", "claim-totals")
 _SHOWN_FLAGS = {"non-discriminating": "non-discr.", "coincidental": "coincid.",
-                "ordering-reversed": "order rev."}  # fmt: skip
+                "ordering-reversed": "order rev.", "post-hoc": "post hoc"}  # fmt: skip
 
 
 def _markdown(header: list[str], rows: list[list[object]]) -> str:

@@ -55,8 +55,8 @@ from transportlab.engine.study import Study, require_study
 
 __all__ = [
     "BOUNDS", "CLAIM_COLUMNS", "COLUMNS", "KEY", "KINDS", "PROTOCOLS", "QUALITATIVE_COLUMNS",
-    "REFERENCES", "RELATIONS", "UNITS", "check_unit", "convert", "derived_mean", "load",
-    "load_qualitative",
+    "READING_COLUMNS", "REFERENCES", "RELATIONS", "UNITS", "check_unit", "convert",
+    "derived_mean", "load", "load_qualitative", "load_readings", "readings_of",
 ]  # fmt: skip
 
 COLUMNS = (
@@ -327,6 +327,64 @@ def load_qualitative(study: Study) -> pd.DataFrame:
         raise ValueError(f"{path}: metric(s) {unknown} are not in data/published/{study.name}.csv")
     frame["threshold"] = threshold.astype(float)
     return frame
+
+
+#: Columns of ``data/published/readings/<study>.csv``: the readings a comparison rests on
+#: (what an unstated quantity or definition was taken to be) and how each was chosen.
+READING_COLUMNS = ("reading", "value", "chosen", "affects", "looked_at", "evidence")
+#: ``a priori``: fixed before any comparison (a stated default, a script); ``post hoc``:
+#: chosen after comparing, with ``evidence``. A reading chosen from published numbers names
+#: them in ``looked_at`` (``<PROTOCOL> <metric>``): those rows must be of kind ``input``.
+CHOSEN = ("a priori", "post hoc")
+
+
+def load_readings(study: Study) -> pd.DataFrame:
+    """The readings of ``study`` (``data/published/readings/<study>.csv``), checked: known
+    columns and ``chosen``, evidence for every post-hoc reading, metrics the catalogue has,
+    and every row a reading was chosen from (``looked_at``) of kind ``input``. An empty
+    frame when the study declares none."""
+    study = require_study(study)
+    path = paths.published_dir() / "readings" / f"{study.name}.csv"
+    if not path.is_file():
+        return pd.DataFrame(columns=list(READING_COLUMNS))
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if tuple(frame.columns) != READING_COLUMNS:
+        raise ValueError(
+            f"{path}: columns must be {list(READING_COLUMNS)}, found {list(frame.columns)}"
+        )
+    unknown = sorted(set(frame["chosen"]) - set(CHOSEN))
+    if unknown:
+        raise ValueError(f"{path}: unknown 'chosen' {unknown}; known: {list(CHOSEN)}")
+    if ((frame["chosen"] == "post hoc") & (frame["evidence"].str.strip() == "")).any():
+        raise ValueError(f"{path}: a post-hoc reading needs its evidence")
+    catalogue = load(study)
+    metrics = set(catalogue["metric"])
+    for _, reading in frame.iterrows():
+        affected = set(reading["affects"].split(";")) - {"*"}
+        if affected - metrics:
+            raise ValueError(f"{path}: {reading['reading']!r} affects unknown metric(s) "
+                             f"{sorted(affected - metrics)}")  # fmt: skip
+        for pair in filter(None, reading["looked_at"].split(";")):
+            protocol, _, metric = pair.strip().partition(" ")
+            rows = catalogue[(catalogue["protocol"] == protocol) & (catalogue["metric"] == metric)]
+            if rows.empty or (rows["kind"] != "input").any():
+                raise ValueError(
+                    f"{path}: {reading['reading']!r} was chosen from {pair!r}, so those rows "
+                    "must exist and be of kind 'input'"
+                )
+    return frame
+
+
+def readings_of(readings: pd.DataFrame, protocol: str, metric: str) -> pd.DataFrame:
+    """The post-hoc readings a (protocol, metric) rests on, without those chosen from its
+    own numbers (those rows are ``input``)."""
+    if readings.empty:
+        return readings
+    affects = readings["affects"].map(lambda text: metric in text.split(";") or text == "*")
+    own = readings["looked_at"].map(
+        lambda text: f"{protocol} {metric}" in [p.strip() for p in text.split(";")]
+    )
+    return readings[affects & ~own & (readings["chosen"] == "post hoc")]
 
 
 def convert(values, from_unit: str, to_unit: str):

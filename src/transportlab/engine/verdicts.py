@@ -59,7 +59,10 @@ protocol's published value for the same seed, metric and row (the comparison can
 tell the protocols apart); ``coincidental`` when a neighbouring row of the same
 series (same seed, source, protocol and metric; for a ``mean of`` row every row it
 averages) is off by more than :data:`FACTOR`; ``ordering-reversed`` when the
-ordering against another protocol of the row is reversed.
+ordering against another protocol of the row is reversed; ``post-hoc`` (also on
+``within-bound`` and ``same-direction``) when the comparison rests on a reading chosen after
+comparing (``data/published/readings/<study>.csv``; a reading chosen from a row's own
+published numbers makes that row ``input`` instead).
 
 :func:`claims` folds the rows of one claim (copies in several seeds) into one
 verdict; :func:`judge_qualitative` judges the paper's qualitative claims
@@ -89,6 +92,8 @@ from transportlab.engine.published import (
     derived_mean,
     load,
     load_qualitative,
+    load_readings,
+    readings_of,
 )
 from transportlab.engine.stats import confidence_interval, standard_error, welch_test
 from transportlab.engine.study import Study, require_study
@@ -157,7 +162,7 @@ VERDICTS = (
 #: claim), or a number derived from other published rows; qualitative claims are
 #: judged apart (:func:`judge_qualitative`).
 ROLES = ("claim", "derived", "qualitative")
-FLAGS = ("non-discriminating", "coincidental", "ordering-reversed")
+FLAGS = ("non-discriminating", "coincidental", "ordering-reversed", "post-hoc")
 #: Fewest runs of a stochastic row that get a verdict.
 MIN_RUNS = 3
 #: ``same-direction`` needs the reproduced value within this factor of the published one;
@@ -580,12 +585,20 @@ def _judge(index, table: pd.DataFrame) -> tuple[str, str]:
     return verdict, note
 
 
-def _flags(index, table: pd.DataFrame, catalogue: pd.DataFrame) -> tuple[list[str], list[str]]:
-    """Flags (:data:`FLAGS`) of a ``matches``/``consistent`` row and what decided each."""
+def _flags(
+    index, table: pd.DataFrame, catalogue: pd.DataFrame, readings: pd.DataFrame
+) -> tuple[list[str], list[str]]:
+    """Flags (:data:`FLAGS`) of an agreeing row and what decided each."""
     me = table.loc[index]
-    if me["verdict"] not in ("matches", "consistent") or me["qualifier"] in BOUNDS:
-        return [], []
     flags, notes = [], []
+    if me["verdict"] in ("matches", "consistent", "within-bound", "same-direction"):
+        chosen = readings_of(readings, me["protocol"], me["metric"])
+        if len(chosen):
+            flags.append("post-hoc")
+            notes.append("; ".join(f"{r['reading']} chosen post hoc ({r['evidence']})"
+                                   for _, r in chosen.iterrows()))  # fmt: skip
+    if me["verdict"] not in ("matches", "consistent") or me["qualifier"] in BOUNDS:
+        return flags, notes
     reproduced, tol = me["_rep_base"], me["_tol"]
     others = catalogue[
         (catalogue["seed_file"] == me["seed_file"])
@@ -699,7 +712,8 @@ def compare(
     judged = [_judge(index, table) for index in table.index]
     table["verdict"] = [verdict for verdict, _ in judged]
     table["note"] = [note for _, note in judged]
-    flagged = [_flags(index, table, catalogue) for index in table.index]
+    readings = load_readings(study)
+    flagged = [_flags(index, table, catalogue, readings) for index in table.index]
     table["flags"] = ["; ".join(flags) for flags, _ in flagged]
     table["note"] = [
         "; ".join([note, *(f"{flag}: {why}" for flag, why in zip(flags, whys, strict=True))])
@@ -909,7 +923,7 @@ def claims(comparison: pd.DataFrame, tolerance=None) -> pd.DataFrame:
             else:
                 verdict = next(v for v in VERDICTS[::-1] if v in verdicts)
                 note = f"copies judged differently ({each})"
-        if verdict not in ("matches", "consistent"):
+        if verdict not in ("matches", "consistent", "within-bound", "same-direction"):
             flags = []
         out.append({
             "study": study, "claim": claim, "n_sources": len(group), "sources": sources,
