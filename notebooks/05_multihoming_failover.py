@@ -332,7 +332,7 @@ for config in stalls.index:
     first = brennan.loc[(config, "transmission_stall")]
     row = stalls.loc[config]
     print(
-        f"{config} ({row['n_runs']} runs): stall after the first DATA loss mean "
+        f"{config} ({int(row['n_runs'])} runs): stall after the first DATA loss mean "
         f"{first['mean']:.2f} s (95 % Student-t CI {first['ci_low']:.2f} to "
         f"{first['ci_high']:.2f}), median {first['median']:.2f} s; mean stall of a run "
         f"{row['mean_stall_s']:.1f} s; longest stall per run {row['max_stall_mean_s']:.1f} s "
