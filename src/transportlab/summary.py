@@ -95,7 +95,7 @@ def collect_qualitative(quick: bool) -> pd.DataFrame:
 
 def _roles(summary: pd.DataFrame) -> pd.Series:
     if "role" in summary:
-        return summary["role"].fillna("claim").replace("", "claim")
+        return summary["role"].astype(object).fillna("claim").replace("", "claim")
     return pd.Series("claim", index=summary.index)
 
 
