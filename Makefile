@@ -7,7 +7,8 @@ PY      := $(VENV)/bin/python
 PIP     := $(PY) -m pip
 # Extra pytest arguments, e.g. `make test PYTEST_ARGS="-k metrics"`.
 PYTEST_ARGS ?=
-# Extra `transportlab reproduce` arguments, e.g. `make reproduce ARGS="--study wired_best_effort"`.
+# Extra arguments of `transportlab reproduce` (`make reproduce ARGS="--study wired_best_effort"`)
+# and of `jupyter lab` (`make lab ARGS="--no-browser --port 8890"`).
 ARGS ?=
 
 # --- platform checks: fail at once, with one line, before anything is installed ------------
@@ -40,7 +41,10 @@ check-platform:
 	$(if $(SKIP_PLATFORM_CHECK),,$(if $(strip $(PLATFORM_PROBLEM)),$(error $(strip $(PLATFORM_PROBLEM)))))
 	@:
 
-DEPS_STAMP   := $(VENV)/.deps-installed
+# The optional dependency groups of pyproject.toml every environment gets: the tests'
+# and JupyterLab's. The stamp's name lists them, so adding one reinstalls once.
+EXTRAS       := test lab
+DEPS_STAMP   := $(VENV)/.deps-installed-$(subst $(space),-,$(EXTRAS))
 NATIVE_STAMP := $(VENV)/.native-built
 NATIVE_SOURCES := $(shell find src tools -name '*.cc' -o -name '*.h' -o -name '*.c' -o -name 'CMakeLists.txt' 2>/dev/null) \
                   CMakeLists.txt $(wildcard cmake/*.cmake) pyproject.toml
@@ -64,7 +68,7 @@ $(PY): | check-platform
 $(DEPS_STAMP): $(PY) requirements/constraints.txt pyproject.toml
 	$(PIP) install --quiet -c requirements/constraints.txt \
 	    scikit-build-core ns3==3.44.post0 \
-	    $$($(PY) scripts/project_requirements.py test)
+	    $$($(PY) scripts/project_requirements.py $(EXTRAS))
 	touch $@
 
 $(NATIVE_STAMP): $(DEPS_STAMP) $(NATIVE_SOURCES) | check-platform
@@ -113,9 +117,11 @@ format: $(DEPS_STAMP)
 bench: install
 	for b in benchmarks/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
+# JupyterLab (installed with everything else) on notebooks/; as root it needs --allow-root
+# (containers, CI runners). `make lab ARGS="--no-browser --port 8890"` passes options on.
+LAB_AS_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
 lab: install kernel
-	$(PIP) install --quiet -c requirements/constraints.txt jupyterlab
-	$(VENV)/bin/jupyter lab notebooks/
+	$(VENV)/bin/jupyter lab $(LAB_AS_ROOT) $(ARGS) notebooks/
 
 # Re-run the notebooks from their jupytext .py files and commit the quick-mode outputs
 # nbval checks, e.g. `make notebooks NOTEBOOKS=notebooks/00_bottleneck_example.py`.
@@ -132,16 +138,34 @@ distclean: clean
 # --- teaching assignments (assignments/, see assignments/README.md) -------------------------
 # Student notebooks and Otter autograders into dist/assignments/ (not committed);
 # `make assignments ASSIGNMENTS=01_bottleneck_basics` builds one. Grade a submission
-# locally (no Docker) with `make grade ASSIGNMENTS=01_bottleneck_basics SUBMISSION=x.ipynb`.
-# Both register the Jupyter kernel `transportlab` (this environment) the notebooks name.
+# locally (no Docker) with `make grade ASSIGNMENTS=01_bottleneck_basics SUBMISSION=x.ipynb`,
+# a class with `make grade-all SUBMISSIONS=folder` (gradebook.csv and feedback/ into
+# GRADES, default <folder>-grades; JOBS gradings at once, default by cores and memory).
+# `make student-release` makes the repository students open on Binder (RELEASE, default
+# dist/student-release: a git repository, branch student; BINDER_REPO=gh/<owner>/<repo>/student
+# puts its Binder links into it). All register the Jupyter kernel `transportlab`.
 ASSIGNMENTS ?=
 SUBMISSION  ?=
-.PHONY: assignments grade kernel
+SUBMISSIONS ?=
+GRADES      ?=
+JOBS        ?=
+RELEASE     ?= dist/student-release
+BINDER_REPO ?=
+.PHONY: assignments grade grade-all student-release kernel
 assignments: install kernel
 	$(PY) assignments/build.py $(ASSIGNMENTS)
 
 grade: install kernel
 	$(PY) assignments/build.py $(ASSIGNMENTS) --grade $(SUBMISSION)
+
+grade-all: install kernel
+	$(if $(SUBMISSIONS),,$(error make grade-all needs SUBMISSIONS=<folder of submitted notebooks>))
+	$(PY) assignments/build.py $(ASSIGNMENTS) --grade-all $(SUBMISSIONS) \
+	    $(if $(GRADES),--output $(GRADES)) $(if $(JOBS),--jobs $(JOBS))
+
+student-release: install kernel
+	$(PY) assignments/build.py $(ASSIGNMENTS) --release $(RELEASE) \
+	    $(if $(BINDER_REPO),--binder $(BINDER_REPO))
 
 kernel: $(NATIVE_STAMP)
 	$(PY) -c "from transportlab.notebooks import ensure_kernel; print('Jupyter kernel:', ensure_kernel())"

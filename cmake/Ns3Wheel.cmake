@@ -24,11 +24,13 @@ set(NS3_WHEEL_VERSION "${CMAKE_MATCH_1}")
 # Compile definitions the wheel itself was built with (read off its ns3Config.cmake).
 set(NS3_WHEEL_DEFINITIONS NS3_LOG_ENABLE NS3_ASSERT_ENABLE NS3_BUILD_PROFILE_RELEASE)
 
-# ns3w::<module> for every library in the wheel.
+# ns3w::<module> for every library in the wheel, also as ${lib<module>} (the variable
+# ns-3's build_lib() declarations name it by: ${libcore}, ${libinternet}, ...).
 file(GLOB _all_ns3_libs "${NS3_WHEEL_DIR}/lib64/libns3.${NS3_WHEEL_VERSION}-*.so")
 foreach(_lib IN LISTS _all_ns3_libs)
   string(REGEX MATCH "libns3\\.[0-9.]+-(.+)\\.so$" _m "${_lib}")
   set(_mod "${CMAKE_MATCH_1}")
+  set(lib${_mod} ns3w::${_mod})
   add_library(ns3w::${_mod} SHARED IMPORTED)
   set_target_properties(ns3w::${_mod} PROPERTIES
     IMPORTED_LOCATION "${_lib}"

@@ -1,6 +1,8 @@
-# transportlab_module(NAME <name> SOURCES ... HEADERS ... [LIBRARIES_TO_LINK ns3w::x ...])
+# transportlab_module(NAME <name> SOURCES ... HEADERS ... [LIBRARIES_TO_LINK ns3w::x ...]
+#                     [TEST_SOURCES ...])
 #
-# The ns-3 way of declaring a module (cf. ns-3's build_lib), reduced to what we need:
+# What ns-3's build_lib() does (the modules call build_lib, cmake/Ns3BuildLib.cmake maps
+# it here), reduced to what we need:
 # every module is compiled into the one shared library libtransportlab.so, its public
 # headers are published as "ns3/<header>.h" (as ns-3 does), and an umbrella header
 # "ns3/<name>-module.h" is generated for cppyy and for the precompiled header.
@@ -13,6 +15,7 @@ set_property(GLOBAL PROPERTY TRANSPORTLAB_SOURCES "")
 set_property(GLOBAL PROPERTY TRANSPORTLAB_LINKS "")
 set_property(GLOBAL PROPERTY TRANSPORTLAB_MODULES "")
 set_property(GLOBAL PROPERTY TRANSPORTLAB_TEST_SOURCES "")
+set_property(GLOBAL PROPERTY TRANSPORTLAB_EXAMPLES "")
 
 function(transportlab_module)
   cmake_parse_arguments(M "" "NAME" "SOURCES;HEADERS;LIBRARIES_TO_LINK;TEST_SOURCES" ${ARGN})
@@ -65,7 +68,8 @@ function(transportlab_finalize)
   install(TARGETS transportlab LIBRARY DESTINATION transportlab/lib)
 
   # ns-3 TestSuites live in their own library so that the model library stays lean;
-  # tests/test_cxx_suites.py runs them through ns-3's TestRunner.
+  # transportlab-test-runner is ns-3's TestRunner over them (tools/test-runner), which
+  # tests/test_cxx_suites.py runs once per suite in `make test`.
   if(_tsrcs)
     add_library(transportlab-tests SHARED ${_tsrcs})
     target_link_libraries(transportlab-tests PUBLIC transportlab)
@@ -73,6 +77,14 @@ function(transportlab_finalize)
     set_target_properties(transportlab-tests PROPERTIES
       INSTALL_RPATH "$ORIGIN:$ORIGIN/../../ns3/lib64")
     install(TARGETS transportlab-tests LIBRARY DESTINATION transportlab/lib)
+    add_executable(transportlab-test-runner "${CMAKE_SOURCE_DIR}/tools/test-runner/test-runner.cc")
+    # The suites register themselves when the library loads: keep it although main()
+    # calls nothing in it.
+    target_link_options(transportlab-test-runner PRIVATE -Wl,--no-as-needed)
+    target_link_libraries(transportlab-test-runner PRIVATE transportlab-tests ns3w::core)
+    set_target_properties(transportlab-test-runner PROPERTIES
+      INSTALL_RPATH "$ORIGIN/../lib:$ORIGIN/../../ns3/lib64")
+    install(TARGETS transportlab-test-runner RUNTIME DESTINATION transportlab/bin)
   endif()
 
   install(DIRECTORY "${TRANSPORTLAB_INCLUDE_DIR}/ns3" DESTINATION transportlab/include

@@ -168,13 +168,14 @@ from transportlab.engine.results import committed_comparison
 
 full_comparison = committed_comparison("bottleneck_example")
 print(full_comparison["verdict"].value_counts().to_string())
-full_comparison.drop(columns=["study"]).round(3)
+full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3)
 
 # %% [markdown]
 # ## 5. Figure
 #
 # Built by `reproduction.goodput_delay_figure` and saved (with the number of runs
-# behind it) to `figures[/quick]/bottleneck_example/goodput_delay.png`.
+# behind it) to `figures/goodput_delay.png` in this notebook's folder under
+# `data/explore/bottleneck_example/` (section 6).
 
 # %%
 fig = results.figure("goodput_delay")
@@ -183,11 +184,14 @@ fig = results.figure("goodput_delay")
 # ## 6. Result files
 #
 # `results.write()` writes everything this study reproduces: the comparison
-# (`data/results[/quick]/bottleneck_example/comparison.csv`), its result tables
-# (`per_point.csv`) and its figures, each to a temporary file renamed when complete.
+# (`comparison.csv`), its result tables (`per_point.csv`) and its figures, each to a
+# temporary file renamed when complete, into this notebook's own folder `data/explore/bottleneck_example/<label>/` (`quick`, `full`, or
+# the mode and a hash of `params` and `runs`; its `provenance.json` records them), so
+# exploring never overwrites the committed results.
 # `transportlab reproduce --study bottleneck_example` calls the same method without
-# Jupyter and writes identical files; `transportlab reproduce` collects every study's
-# comparison into `data/results[/quick]/summary.csv`.
+# Jupyter and writes identical files into `data/results[/quick]/bottleneck_example/`
+# (the committed ones); `transportlab reproduce` collects every study's comparison into
+# `data/results[/quick]/summary.csv`.
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -195,6 +199,25 @@ from transportlab.engine.paths import project_root
 
 for written in results.write():
     print(written.relative_to(project_root()))
+
+# %% [markdown]
+# ## 7. Explore
+#
+# Change any parameter this study's experiments do not set themselves and press **Run**.
+# The controls come from the study's declared parameters (type, unit and allowed range;
+# hover over one for its help text). The values are checked as `transportlab` checks
+# them (types, ranges, relations between parameters) before anything runs; then the point
+# runs in this notebook's mode (quick: short runs, few replications) through the results
+# cache, with a progress bar, and the study's figure for it appears beside the committed
+# full-mode one. Its files go to a folder of its own under `data/explore/bottleneck_example/` (the
+# status line names it), never into `data/results/`. For many points at once, use
+# `transportlab sweep`.
+
+# %%
+from transportlab.explore import Explorer
+
+explorer = Explorer(results)
+explorer
 
 # %% [markdown]
 # ## References

@@ -232,7 +232,7 @@ from transportlab.engine.results import committed_comparison
 
 full_comparison = committed_comparison("wired_best_effort")
 print(full_comparison["verdict"].value_counts().to_string())
-full_comparison.drop(columns=["study"]).round(3)
+full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3)
 
 # %% [markdown]
 # ### Figures like the papers' figures 4.5-4.43
@@ -446,12 +446,15 @@ for column, reading in (("verdict_printed", "printed gap"), ("verdict", "one-way
 # ## 9. Result files
 #
 # `results.write()` writes everything this study reproduces: the comparison
-# (`data/results[/quick]/wired_best_effort/comparison.csv`), its result tables
-# (per-pair metrics, per-run bottleneck figures, the delay readings, the AWK-argument
-# tables and the sweeps of section 7) and its figures, each to a temporary file
-# renamed when complete. `transportlab reproduce --study wired_best_effort` calls the
-# same method without Jupyter and writes identical files; `transportlab reproduce`
-# collects every study's comparison into `data/results[/quick]/summary.csv`.
+# (`comparison.csv`), its result tables (per-pair metrics, per-run bottleneck figures,
+# the delay readings, the AWK-argument tables and the sweeps of section 7) and its
+# figures, each to a temporary file renamed when complete, into this notebook's own folder `data/explore/wired_best_effort/<label>/` (`quick`, `full`, or
+# the mode and a hash of `params` and `runs`; its `provenance.json` records them), so
+# exploring never overwrites the committed results.
+# `transportlab reproduce --study wired_best_effort` calls the same method without
+# Jupyter and writes identical files into `data/results[/quick]/wired_best_effort/`;
+# `transportlab reproduce` collects every study's comparison into
+# `data/results[/quick]/summary.csv`.
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -459,6 +462,25 @@ from transportlab.engine.paths import project_root
 
 for written in results.write():
     print(written.relative_to(project_root()))
+
+# %% [markdown]
+# ## 10. Explore
+#
+# Change any parameter this study's experiments do not set themselves and press **Run**.
+# The controls come from the study's declared parameters (type, unit and allowed range;
+# hover over one for its help text). The values are checked as `transportlab` checks
+# them (types, ranges, relations between parameters) before anything runs; then the point
+# runs in this notebook's mode (quick: short runs, few replications) through the results
+# cache, with a progress bar, and the study's figure for it appears beside the committed
+# full-mode one. Its files go to a folder of its own under `data/explore/wired_best_effort/` (the
+# status line names it), never into `data/results/`. For many points at once, use
+# `transportlab sweep`.
+
+# %%
+from transportlab.explore import Explorer
+
+explorer = Explorer(results)
+explorer
 
 # %% [markdown]
 # ## References

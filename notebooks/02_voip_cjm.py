@@ -210,7 +210,7 @@ print(table[table["policy"] != "arrival"].set_index(["configuration", "policy"])
 #
 # The figures are built by `reproduction.rate_delay_figure` (run 1) and
 # `reproduction.r_factor_figure` (every run) and saved, with the number of runs behind them,
-# to `figures[/quick]/voip_cjm/`.
+# to `figures/` in this notebook's folder under `data/explore/voip_cjm/` (section 7).
 
 # %%
 fig = results.figure("rate_delay")
@@ -245,7 +245,7 @@ from transportlab.engine.results import committed_comparison, committed_table
 
 full_comparison = committed_comparison("voip_cjm")
 print(full_comparison["verdict"].value_counts().to_string())
-full_comparison.drop(columns=["study"]).round(3)
+full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3)
 
 # %% [markdown]
 # Why the rows match or differ:
@@ -492,14 +492,36 @@ fig = results.figure("playout_tradeoff")
 #
 # `results.write()` writes what `transportlab reproduce --study voip_cjm` writes:
 # `comparison.csv` (with the tolerance it used), one CSV per table above (`summary.csv` is
-# the table of section 3) in `data/results[/quick]/voip_cjm/`, and every figure in
-# `figures[/quick]/voip_cjm/`. `transportlab reproduce` also collects every study's
-# comparison into `data/results[/quick]/summary.csv`.
+# the table of section 3) and every figure (in `figures/`), into this notebook's own folder `data/explore/voip_cjm/<label>/` (`quick`, `full`, or
+# the mode and a hash of `params` and `runs`; its `provenance.json` records them), so
+# exploring never overwrites the committed results.
+# `transportlab reproduce` writes them into `data/results[/quick]/voip_cjm/` and
+# `figures[/quick]/voip_cjm/` and collects every study's comparison into
+# `data/results[/quick]/summary.csv`.
 
 # %%
 # NBVAL_CHECK_OUTPUT
 for path in results.write():
     print(path.relative_to(project_root()))
+
+# %% [markdown]
+# ## 8. Explore
+#
+# Change any parameter this study's experiments do not set themselves and press **Run**.
+# The controls come from the study's declared parameters (type, unit and allowed range;
+# hover over one for its help text). The values are checked as `transportlab` checks
+# them (types, ranges, relations between parameters) before anything runs; then the point
+# runs in this notebook's mode (quick: short runs, few replications) through the results
+# cache, with a progress bar, and the study's figure for it appears beside the committed
+# full-mode one. Its files go to a folder of its own under `data/explore/voip_cjm/` (the
+# status line names it), never into `data/results/`. For many points at once, use
+# `transportlab sweep`.
+
+# %%
+from transportlab.explore import Explorer
+
+explorer = Explorer(results)
+explorer
 
 # %% [markdown]
 # ## References

@@ -512,7 +512,7 @@ from transportlab.engine.results import committed_comparison
 
 full_comparison = committed_comparison("sip_over_sctp")
 print(full_comparison["verdict"].value_counts().to_string())
-full_comparison.drop(columns=["study"]).round(3)
+full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3)
 
 # %% [markdown]
 # **Every verdict, explained.** The single-session rows are `by-construction`: their
@@ -551,10 +551,12 @@ full_comparison.drop(columns=["study"]).round(3)
 # ## 8. Result files
 #
 # `results.write()` writes everything this study reproduces: the comparison
-# (`data/results[/quick]/sip_over_sctp/comparison.csv`), the tables printed above (one CSV
-# each) and the four figures, each to a temporary file renamed when complete.
+# (`comparison.csv`), the tables printed above (one CSV each) and the four figures, each
+# to a temporary file renamed when complete, into this notebook's own folder `data/explore/sip_over_sctp/<label>/` (`quick`, `full`, or
+# the mode and a hash of `params` and `runs`; its `provenance.json` records them), so
+# exploring never overwrites the committed results.
 # `transportlab reproduce --study sip_over_sctp` calls the same method without Jupyter and
-# writes identical files.
+# writes identical files into `data/results[/quick]/sip_over_sctp/`.
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -562,6 +564,25 @@ from transportlab.engine.paths import project_root
 
 for written in results.write():
     print(written.relative_to(project_root()))
+
+# %% [markdown]
+# ## 9. Explore
+#
+# Change any parameter this study's experiments do not set themselves and press **Run**.
+# The controls come from the study's declared parameters (type, unit and allowed range;
+# hover over one for its help text). The values are checked as `transportlab` checks
+# them (types, ranges, relations between parameters) before anything runs; then the point
+# runs in this notebook's mode (quick: short runs, few replications) through the results
+# cache, with a progress bar, and the study's figure for it appears beside the committed
+# full-mode one. Its files go to a folder of its own under `data/explore/sip_over_sctp/` (the
+# status line names it), never into `data/results/`. For many points at once, use
+# `transportlab sweep`.
+
+# %%
+from transportlab.explore import Explorer
+
+explorer = Explorer(results)
+explorer
 
 # %% [markdown]
 # ## References

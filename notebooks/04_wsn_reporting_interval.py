@@ -303,7 +303,7 @@ from transportlab.engine.results import committed_comparison
 
 full_comparison = committed_comparison("wsn_reporting_interval")
 print(full_comparison["verdict"].value_counts().to_string())
-full_comparison.drop(columns=["study"]).round(3)
+full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3)
 
 # %% [markdown]
 # ## 6. Figures (the paper's Figures 2-13)
@@ -857,14 +857,37 @@ for label, seconds in (
 # tables of section 7 (`connectivity.csv`, `placements.csv`, `transport_models.csv`,
 # `agent_vs_app.csv`, `energy_states.csv`, `idle_power.csv`, `interval_scale.csv`,
 # `carrier_sense.csv`, `implied_idle_power.csv`, `reception_model.csv`, `combined.csv`,
-# `receiver_lock.csv`, `start_mode.csv`) and the figures, in
-# `data/results[/quick]/wsn_reporting_interval/` and `figures[/quick]/wsn_reporting_interval/`.
+# `receiver_lock.csv`, `start_mode.csv`) and the figures (in `figures/`), written
+# into this notebook's own folder `data/explore/wsn_reporting_interval/<label>/` (`quick`, `full`, or
+# the mode and a hash of `params` and `runs`; its `provenance.json` records them), so
+# exploring never overwrites the committed results;
+# `transportlab reproduce` writes them into `data/results[/quick]/wsn_reporting_interval/`
+# and `figures[/quick]/wsn_reporting_interval/`.
 
 # %%
 from transportlab.engine.paths import project_root
 
 for written in results.write():
     print(written.relative_to(project_root()))
+
+# %% [markdown]
+# ## 9. Explore
+#
+# Change any parameter this study's experiments do not set themselves and press **Run**.
+# The controls come from the study's declared parameters (type, unit and allowed range;
+# hover over one for its help text). The values are checked as `transportlab` checks
+# them (types, ranges, relations between parameters) before anything runs; then the point
+# runs in this notebook's mode (quick: short runs, few replications) through the results
+# cache, with a progress bar, and the study's figure for it appears beside the committed
+# full-mode one. Its files go to a folder of its own under `data/explore/wsn_reporting_interval/` (the
+# status line names it), never into `data/results/`. For many points at once, use
+# `transportlab sweep`.
+
+# %%
+from transportlab.explore import Explorer
+
+explorer = Explorer(results)
+explorer
 
 # %% [markdown]
 # ## References

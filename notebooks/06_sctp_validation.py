@@ -283,9 +283,11 @@ print("within 10 % (aligned settings):", int(TABLE.agrees_aligned.sum()))
 print("unexplained differences:", list(unexplained.scenario))
 
 # %% [markdown]
-# `results.write()` writes the validation table (`data/results[/quick]/sctp_validation/
-# validation.csv`) and both figures; `transportlab reproduce --study sctp_validation` writes
-# the same files without Jupyter.
+# `results.write()` writes the validation table (`validation.csv`) and both figures
+# into this notebook's own folder `data/explore/sctp_validation/<label>/` (`quick`, `full`, or
+# the mode and a hash of `params` and `runs`; its `provenance.json` records them), so
+# exploring never overwrites the committed results; `transportlab reproduce --study sctp_validation`
+# writes the same files without Jupyter into `data/results[/quick]/sctp_validation/`.
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -293,6 +295,25 @@ from transportlab.engine.paths import project_root
 
 for written in results.write():
     print(written.relative_to(project_root()))
+
+# %% [markdown]
+# ## Explore
+#
+# Change any parameter this study's experiments do not set themselves and press **Run**.
+# The controls come from the study's declared parameters (type, unit and allowed range;
+# hover over one for its help text). The values are checked as `transportlab` checks
+# them (types, ranges, relations between parameters) before anything runs; then the point
+# runs in this notebook's mode (quick: short runs, few replications) through the results
+# cache, with a progress bar, and the study's figure for it appears beside the committed
+# full-mode one. Its files go to a folder of its own under `data/explore/sctp_validation/` (the
+# status line names it), never into `data/results/`. For many points at once, use
+# `transportlab sweep`.
+
+# %%
+from transportlab.explore import Explorer
+
+explorer = Explorer(results)
+explorer
 
 # %% [markdown]
 # ## References

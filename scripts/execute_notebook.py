@@ -31,6 +31,10 @@ def execute(source: Path) -> Path:
             timeout=1800,
             kernel_name=ensure_kernel(),
             resources={"metadata": {"path": str(source.parent)}},
+            # The Explore section's controls are live widgets: their state (random model
+            # ids, ~40 kB) would change the committed file at every run and shows nothing
+            # without a kernel.
+            store_widget_state=False,
         )
         client.execute()
     target = source.with_suffix(".ipynb")

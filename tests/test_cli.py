@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -15,6 +16,7 @@ import pandas as pd
 import pytest
 
 from transportlab import cli, notebooks, studies, summary
+from transportlab import summary as summary_module
 from transportlab.engine.params import Param, ParameterError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,6 +96,37 @@ def test_parse_value_rejects_bad_text(param, text):
         cli.parse_value(param, text)
 
 
+def test_a_list_parameter_given_one_bare_value_is_refused_with_what_to_write(
+    project, capsys, no_execution
+):
+    """Issue 27: `-p ftp_starts=5` (five FTP flows?) silently ran one flow starting at 5 s."""
+    code = run_cli("reproduce", "--quick", "--study", "wired_best_effort", "-p", "ftp_starts=5")
+    assert code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "ftp_starts: '5' is one value, but ftp_starts is a list" in err
+    assert "ftp_starts=10.0,15.0,15.0,20.0,20.0" in err and "ftp_starts=[5]" in err
+    assert no_execution == []
+    # a list of one element is still possible, written as one
+    param = studies.get("wired_best_effort").parameters.params["ftp_starts"]
+    assert cli.parse_value(param, "[5]") == [5] and cli.parse_value(param, "5,") == [5.0]
+
+
+def test_an_unknown_parameter_message_reads_as_one_sentence_and_lists_the_valid_names(
+    project, capsys, no_execution
+):
+    """Issue 27: `invalid parameters:; unknown parameter 'nosuch'` named no valid parameter."""
+    assert run_cli("reproduce", "--quick", "--study", "bottleneck_example", "-p", "nosuch=3") == 2
+    err = capsys.readouterr().err.strip()
+    assert ":;" not in err and len(err.splitlines()) == 1, err
+    assert (
+        "bottleneck_example: invalid parameters: unknown parameter 'nosuch' (valid names: " in err
+    )
+    for param in studies.get("bottleneck_example").parameters:
+        assert param.name in err
+    assert no_execution == []
+
+
 # --------------------------------------------------------------------------- list
 
 
@@ -156,14 +189,21 @@ def test_quick_mode_consistency_is_checked_with_quick_values(capsys, no_executio
 # --------------------------------------------------------------------------- reproduce
 
 
-def quick_results(project):
-    return project / "data" / "results" / "quick" / "bottleneck_example"
-
-
 SMALL = ("--study", "bottleneck_example", "-p", "duration=4.5", "--runs", "1")
 
 
-def test_reproduce_from_the_package_writes_comparison_tables_figures_and_summary(project, capsys):
+def quick_results(project):
+    """Where ``reproduce --quick`` with SMALL's overrides writes: an exploration folder."""
+    from transportlab.engine.results import Results
+
+    small = Results(studies.get("bottleneck_example"), quick=True, params={"duration": 4.5},
+                    runs=1, publish=True)  # fmt: skip
+    folder = small.results_dir()
+    assert folder.is_relative_to(project / "data" / "explore" / "bottleneck_example")
+    return folder
+
+
+def test_reproduce_from_the_package_writes_comparison_tables_figures(project, capsys):
     assert run_cli("reproduce", "--quick", *SMALL) == 0
     out = capsys.readouterr().out
     assert "reproduce (quick mode): 1 studies, 4 simulations, 0 cached, 4 to run" in out
@@ -171,13 +211,42 @@ def test_reproduce_from_the_package_writes_comparison_tables_figures_and_summary
     comparison = pd.read_csv(quick_results(project) / "comparison.csv")
     assert set(comparison["verdict"]) == {"matches"} and set(comparison["n_runs"]) == {1}
     assert (quick_results(project) / "per_point.csv").is_file()
-    figure = project / "figures" / "quick" / "bottleneck_example" / "goodput_delay.png"
+    figure = quick_results(project) / "figures" / "goodput_delay.png"
     assert figure.read_bytes().startswith(b"\x89PNG")
-    summary = pd.read_csv(project / "data" / "results" / "quick" / "summary.csv")
-    assert set(summary["study"]) == {"bottleneck_example"}
+    provenance = json.loads((quick_results(project) / "provenance.json").read_text())
+    assert provenance["overrides"] == {"duration": 4.5} and provenance["runs_override"] == 1
+    # other parameters than the declared mode: data/results and the summary untouched
+    assert "data/results untouched" in out
+    assert not (project / "data" / "results" / "quick").exists()
     # a second run simulates nothing
     assert run_cli("reproduce", "--quick", *SMALL, "--dry-run") == 0
     assert "4 simulations, 4 cached, 0 to run" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_reproduce_of_the_declared_mode_writes_data_results_and_a_short_summary(project, capsys):
+    """Issue 27 item 10: a per-study line, where the files are, why quick mode's verdicts
+    are too-few-runs; the whole table goes to summary.txt, not to the terminal."""
+    assert run_cli("reproduce", "--quick", "--study", "bottleneck_example") == 0
+    out = capsys.readouterr().out
+    results = project / "data" / "results" / "quick"
+    assert (results / "bottleneck_example" / "comparison.csv").is_file()
+    assert (project / "figures" / "quick" / "bottleneck_example" / "goodput_delay.png").is_file()
+    summary = pd.read_csv(results / "summary.csv")
+    assert set(summary["study"]) == {"bottleneck_example"}
+    assert (
+        (results / "summary.txt")
+        .read_text()
+        .startswith(summary_module.format_summary(summary).splitlines()[0])
+    )
+    tail = out[out.index("== summary") :]
+    assert max(len(line) for line in tail.splitlines()) <= 88, tail
+    rows = len(summary)
+    matches = int((summary["verdict"] == "matches").sum())
+    assert f"bottleneck_example  {rows} rows: {matches} matches" in tail
+    assert "data/results/quick/<study>/" in tail and "figures/quick/<study>/" in tail
+    assert "data/results/quick/summary.csv" in tail and "summary.txt" in tail
+    assert "Quick mode runs 2 replications per point" in " ".join(tail.split())
 
 
 @pytest.mark.slow
@@ -289,6 +358,29 @@ def test_sweep_runs_the_grid_and_writes_one_csv_per_table(with_fake_study, capsy
     assert len(pd.read_csv(out / "result.csv")) == 16
 
 
+def test_a_sweep_stores_every_parameter_once_beside_its_tables(with_fake_study, capsys):
+    """Issue 27: series.csv was 14.6 MB for 4 runs, each row repeating ~38 parameters."""
+    out = with_fake_study / "out"
+    argv = ("--grid", "x=1,2,3", "--grid", "label=a,b", "-p", "scale=2", "--runs", "2")
+    assert sweep_cli(*argv, "--output", str(out)) == 0
+    points = pd.read_csv(out / "points.csv")
+    names = [p.name for p in fake_study.STUDY.parameters]
+    assert list(points.columns) == ["point", *names] and list(points["point"]) == list(range(6))
+    assert set(zip(points["x"], points["label"], strict=True)) == {
+        (x, label) for x in (1, 2, 3) for label in "ab"
+    }
+    assert set(points["gain"]) == {1.0} and set(points["scale"]) == {2.0}
+    for table in ("result", "trace"):
+        frame = pd.read_csv(out / f"{table}.csv")
+        # the parameters the command line set stay (readers select on them) ...
+        assert list(frame.columns[:6]) == ["point", "x", "label", "scale", "seed", "run"]
+        # ... the defaults are only in points.csv
+        assert not {"out", "gain"} & set(frame.columns)
+        full = frame.merge(points, on=["point", "x", "label", "scale"], validate="many_to_one")
+        assert len(full) == len(frame) and set(names) <= set(full.columns)
+    assert "points: 6 rows, every parameter" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -356,3 +448,29 @@ def test_summary_shows_published_values_as_printed():
     text = summary.format_summary(table)
     assert "~7" in text and ">3" in text and "12.35" in text and "0.5301" in text
     assert "6.877" in text and "2.29" in text
+
+
+def test_the_brief_summary_is_a_line_per_study_and_where_the_files_are(project):
+    """Issue 27 item 10: `make reproduce` printed a 135-row table 200+ characters wide."""
+    table = pd.DataFrame(
+        {
+            "study": ["wired_best_effort"] * 3 + ["voip_cjm"] * 2,
+            "n_runs": [1, 2, 2, 0, 1],
+            "verdict": ["too-few-runs", "too-few-runs", "matches", "input", "too-few-runs"],
+        }
+    )
+    text = summary.format_brief(table, quick=True)
+    lines = text.splitlines()
+    assert max(map(len, lines)) <= 88
+    assert lines[0] == "5 comparison rows of 2 studies (quick mode):"
+    assert "voip_cjm           2 rows: 1 input, 1 too-few-runs" in lines
+    assert "wired_best_effort  3 rows: 1 matches, 2 too-few-runs" in lines
+    assert "tables:  data/results/quick/<study>/" in text
+    assert "figures: figures/quick/<study>/" in text
+    assert "data/results/quick/summary.csv" in text
+    flat = " ".join(text.split())
+    assert "runs 1-2 replications per point" in flat
+    assert "so 3 of 5 rows are too-few-runs, as expected" in flat
+    full = summary.format_brief(table, quick=False)
+    assert "data/results/<study>/" in full and "too-few-runs, as expected" not in full
+    assert len(text.splitlines()) < 20

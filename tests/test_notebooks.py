@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import jupytext
 import nbformat
 import papermill
 import pytest
+import yaml
 
 from transportlab import notebooks, studies
 from transportlab.engine.params import ParameterError
@@ -103,6 +105,74 @@ def test_start_rejects_bad_notebook_parameters(changes, message):
     namespace = {"quick": True, "scheduler": None, "runs": None, "params": {}, **changes}
     with pytest.raises(ValueError, match=message):
         notebooks.start("bottleneck_example", namespace)
+
+
+PAPERMILL_CELL = "# Parameters\nquick = True\nparams = {}\n"
+
+
+def _kernel_namespace(previous_cell: str, **globals_) -> dict:
+    """What globals() holds in a kernel: IPython's In (the cell calling start last)."""
+    history = ["", "quick = True\nscheduler = None\nruns = None\nparams = {}", previous_cell,
+               'results = start("bottleneck_example", globals())']  # fmt: skip
+    return {"In": history, "quick": True, "scheduler": None, "runs": None, "params": {},
+            **globals_}  # fmt: skip
+
+
+def test_start_ignores_the_notebooks_own_globals_in_a_kernel():
+    """Issue 27: a second Run All failed on PARAMS, expected_ns, main, tcp, udp."""
+    namespace = _kernel_namespace(
+        "quick = True\nscheduler = None\nruns = None\nparams = {}",
+        PARAMS=["protocol"], expected_ns=3.5, main="main", tcp={"a": 1}, udp=None,
+    )  # fmt: skip
+    assert notebooks.start("bottleneck_example", namespace).quick
+    # the same globals after papermill's cell: only that cell's names are checked
+    namespace["In"][2] = PAPERMILL_CELL
+    assert notebooks.start("bottleneck_example", namespace).quick
+
+
+@pytest.mark.parametrize(
+    ("injected", "message"),
+    [
+        ("nosuch = 3\n", "unknown notebook parameter 'nosuch'"),
+        ("protocol = 'tcp'\n", "'protocol' is a study parameter: pass it inside params"),
+    ],
+)
+def test_start_refuses_what_papermill_injected_beyond_the_parameters(injected, message):
+    namespace = _kernel_namespace(PAPERMILL_CELL + injected, PARAMS=["protocol"])
+    with pytest.raises(notebooks.NotebookParameterError, match=message) as error:
+        notebooks.start("bottleneck_example", namespace)
+    assert "PARAMS" not in str(error.value)
+
+
+def test_the_hint_for_params_is_an_override_the_notebook_accepts():
+    """Issue 27: the hint said -y "params: {protocol: tcp}", which experiment main refuses."""
+    namespace = {"quick": True, "scheduler": None, "runs": None, "params": "protocol=tcp"}
+    with pytest.raises(notebooks.NotebookParameterError) as error:
+        notebooks.start("bottleneck_example", namespace)
+    hinted = re.search(r'-y "params: \{(\w+): ([^}]+)\}"', str(error.value))
+    assert hinted, str(error.value)
+    params = yaml.safe_load(f"{{{hinted.group(1)}: {hinted.group(2)}}}")
+    results = notebooks.start("bottleneck_example", dict(namespace, params=params))
+    assert results.overrides == params
+
+
+@pytest.mark.slow
+def test_run_all_twice_in_one_kernel(tmp_path):
+    """Issue 27 item 1: execute notebook 00 twice in one kernel, as Run All twice does."""
+    from nbclient import NotebookClient
+
+    notebook = nbformat.read(NOTEBOOKS / "00_bottleneck_example.ipynb", 4)
+    client = NotebookClient(
+        notebook, kernel_name=notebooks.ensure_kernel(), timeout=600,
+        resources={"metadata": {"path": str(NOTEBOOKS)}},
+    )  # fmt: skip
+    with client.setup_kernel():
+        for _ in range(2):
+            for index, cell in enumerate(notebook.cells):
+                client.execute_cell(cell, index)  # raises CellExecutionError on an error
+    code = [c for c in notebook.cells if c.cell_type == "code"]
+    assert code[1].execution_count > len(code), "the second run executed the start cell again"
+    assert not [o for c in code for o in c.outputs if o.output_type == "error"]
 
 
 @pytest.mark.slow

@@ -57,7 +57,11 @@ def test_validate_completes_with_defaults_and_converts_ints_to_floats():
         ({"intervals": [1.0, "x"]}, "intervals: expected a list of float, got element 'x'"),
         ({"intervals": 3.0}, "intervals: expected list, got float 3.0"),
         ({"flws": 3}, "unknown parameter 'flws' (did you mean 'flows'?)"),
-        ({"zzz": 3}, "unknown parameter 'zzz'"),
+        (
+            {"zzz": 3},
+            "unknown parameter 'zzz' (valid names: protocol, rate, flows, trace, "
+            "intervals, start, stop)",
+        ),
         ({"start": 5.0, "stop": 4.0}, "start must be < stop"),
     ],
 )

@@ -60,13 +60,16 @@ def _write(quick=True, **kwargs):
     return results, results.write()
 
 
-def _provenance_file(project):
-    return project / "data" / "results" / "quick" / "fake_sweep" / "provenance.json"
+def _provenance_file(results):
+    return results.results_dir() / "provenance.json"
 
 
 def test_write_leaves_provenance_of_every_file(project):
     results, written = _write(params={"scale": 2.0})
-    folder = project / "data" / "results" / "quick" / "fake_sweep"
+    # other parameters than the declared mode: the exploration folder (issue 27 item 2)
+    folder = results.results_dir()
+    here = folder.relative_to(project).as_posix()
+    assert here.startswith("data/explore/fake_sweep/quick-")
     assert folder / "provenance.json" not in written  # the list notebooks print stays as it was
     document = json.loads((folder / "provenance.json").read_text())
     assert document["format"] == provenance.FORMAT
@@ -79,25 +82,25 @@ def test_write_leaves_provenance_of_every_file(project):
     ]  # fmt: skip
     outputs = {o["path"]: o for o in document["outputs"]}
     assert set(outputs) == {
-        "data/results/quick/fake_sweep/comparison.csv",
-        "data/results/quick/fake_sweep/values.csv",
-        "figures/quick/fake_sweep/values_plot.png",
-        "figures/quick/fake_sweep/values_plot.svg",
+        f"{here}/comparison.csv",
+        f"{here}/values.csv",
+        f"{here}/figures/values_plot.png",
+        f"{here}/figures/values_plot.svg",
     }
     for path, output in outputs.items():
         assert output["sha256"] == provenance.sha256_of(project / path)
-    assert outputs["figures/quick/fake_sweep/values_plot.png"]["n_runs"] == 2
-    assert outputs["figures/quick/fake_sweep/values_plot.svg"]["kind"] == "figure"
-    assert outputs["data/results/quick/fake_sweep/values.csv"]["n_runs"] == {"min": 1, "max": 2}
+    assert outputs[f"{here}/figures/values_plot.png"]["n_runs"] == 2
+    assert outputs[f"{here}/figures/values_plot.svg"]["kind"] == "figure"
+    assert outputs[f"{here}/values.csv"]["n_runs"] == {"min": 1, "max": 2}
     # the fake comparison has no n_runs column: the file does not say
-    assert outputs["data/results/quick/fake_sweep/comparison.csv"]["n_runs"] is None
+    assert outputs[f"{here}/comparison.csv"]["n_runs"] is None
     # not a git checkout: no commit to name
     assert document["commit"] is None and document["dirty"] is None
 
 
 def test_the_recorded_command_parses_back_to_the_same_run(project):
-    _write(params={"scale": 2.0, "label": "b"}, runs=3)
-    command = json.loads(_provenance_file(project).read_text())["command"]
+    results, _ = _write(params={"scale": 2.0, "label": "b"}, runs=3)
+    command = json.loads(_provenance_file(results).read_text())["command"]
     words = shlex.split(command)
     assert words[:2] == ["transportlab", "reproduce"]
     args = cli.build_parser().parse_args(words[1:])
@@ -113,10 +116,11 @@ def test_command_for_full_mode_and_list_values():
 
 
 def test_same_results_give_the_same_provenance_bytes(project):
-    _write()
-    before = _provenance_file(project).read_bytes()
-    _write()
-    assert _provenance_file(project).read_bytes() == before
+    results, _ = _write(publish=True)  # as transportlab reproduce writes data/results
+    assert results.results_dir() == project / "data" / "results" / "quick" / "fake_sweep"
+    before = _provenance_file(results).read_bytes()
+    _write(publish=True)
+    assert _provenance_file(results).read_bytes() == before
 
 
 def test_git_state_names_the_commit_and_ignores_changed_results(tmp_path):

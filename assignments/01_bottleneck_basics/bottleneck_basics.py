@@ -15,7 +15,7 @@
 # %% [raw]
 # # ASSIGNMENT CONFIG
 # name: bottleneck_basics
-# init_cell: true
+# init_cell: false
 # check_all_cell: false
 # export_cell:
 #   pdf: false
@@ -43,9 +43,11 @@
 # **What is graded** (12 points, autograded): your hand calculations (questions 1-3),
 # the numbers you read from the simulation (question 4), a metric you compute from the
 # packet trace (question 5) and one multiple-choice explanation (question 6). Run
-# `grader.check("qN")` after each question: it runs the *public* checks (right type,
-# plausible range). Hidden checks compare your values with the correct ones when your
-# instructor grades the notebook; they allow a small tolerance for rounding.
+# `grader.check("qN")` after each question: it runs the *public* checks (right form,
+# plausible range, a few common mistakes, each failure with a hint) and then says
+# "format checked; graded later", not "passed": hidden checks compare your values with
+# the correct ones when your instructor grades the notebook (with a small tolerance for
+# rounding), and your feedback then says what was expected and why.
 #
 # The network (the study `bottleneck_example` of transportlab):
 #
@@ -63,18 +65,20 @@
 
 # %%
 # Run this cell first. It loads the lab's functions (not ns-3 yet: that happens in the
-# first simulation, a few seconds).
+# first simulation, a few seconds) and the checks of your answers (`grader`).
 import pandas as pd
 from transportlab.engine import execute
 from transportlab.models import metrics
 from transportlab.studies.bottleneck_example import STUDY
+from transportlab.teaching import Notebook
 
+grader = Notebook("bottleneck_basics.ipynb")
 pd.set_option("display.width", 120)
 
 # %% [raw]
 # # BEGIN QUESTION
 # name: q1
-# points: [0, 1, 1, 1]
+# points: [0, 0, 0, 1, 1, 1]
 
 # %% [markdown]
 # **Question 1 (3 points).** How many bytes does one UDP packet and one TCP segment
@@ -103,20 +107,41 @@ udp_delay_ms
 # # BEGIN TESTS
 
 # %%
-assert udp_wire_bytes > 1000 and tcp_wire_bytes > udp_wire_bytes
+assert udp_wire_bytes > 1000 and tcp_wire_bytes > udp_wire_bytes, "headers add bytes"
 assert 22 < udp_delay_ms < 100, "the two propagation delays alone are 22 ms"
 
 # %%
-# HIDDEN
-assert udp_wire_bytes == 1030
+assert tcp_wire_bytes - udp_wire_bytes == 32 - 8, (
+    "a TCP segment and a UDP datagram differ only in their transport header: 32 bytes "
+    "(20 + the 12-byte timestamp option ns-3 sends on every segment) against 8"
+)
+
+# %%
+assert udp_delay_ms > 22 + udp_wire_bytes * 8 / 1e6 * 1e3, (
+    "the packet is serialised at 10 Mb/s and again at 1 Mb/s, in bits (8 per byte), "
+    "before each link's propagation delay"
+)
 
 # %%
 # HIDDEN
-assert tcp_wire_bytes == 1054
+assert udp_wire_bytes == 1030, (
+    f"udp_wire_bytes is {udp_wire_bytes}; expected 1030: 1000 application bytes + 8 (UDP) "
+    "+ 20 (IPv4) + 2 (PPP) on each point-to-point link"
+)
 
 # %%
 # HIDDEN
-assert abs(udp_delay_ms - 31.064) < 1e-3
+assert tcp_wire_bytes == 1054, (
+    f"tcp_wire_bytes is {tcp_wire_bytes}; expected 1054: 1000 application bytes + 32 (TCP: "
+    "20 + the 12-byte timestamp option ns-3 sends on every segment) + 20 (IPv4) + 2 (PPP)"
+)
+
+# %%
+# HIDDEN
+assert abs(udp_delay_ms - 31.064) < 1e-3, (
+    f"udp_delay_ms is {udp_delay_ms}; expected 31.064 ms: each hop serialises the "
+    "8240 bits (1030 bytes) and then propagates: 8240/10e6 s + 2 ms + 8240/1e6 s + 20 ms"
+)
 
 # %% [raw]
 # # END TESTS
@@ -149,11 +174,18 @@ tcp_goodput_bound_kbps
 # # BEGIN TESTS
 
 # %%
-assert 500 < tcp_goodput_bound_kbps <= 1000, "below the bottleneck's 1000 kb/s"
+assert 500 < tcp_goodput_bound_kbps < 1000, (
+    "in kb/s, and below the bottleneck's 1000 kb/s: the link also carries every "
+    "segment's headers, which are not application throughput"
+)
 
 # %%
 # HIDDEN
-assert abs(tcp_goodput_bound_kbps - 948.77) < 0.5
+assert abs(tcp_goodput_bound_kbps - 948.77) < 0.5, (
+    f"tcp_goodput_bound_kbps is {tcp_goodput_bound_kbps}; expected 948.77 kb/s: the "
+    "1000 kb/s bottleneck carries 1000 application bytes in every 1054 bytes it sends "
+    "(1000 x 1000/1054)"
+)
 
 # %% [raw]
 # # END TESTS
@@ -164,7 +196,7 @@ assert abs(tcp_goodput_bound_kbps - 948.77) < 0.5
 # %% [raw]
 # # BEGIN QUESTION
 # name: q3
-# points: [0, 1, 1]
+# points: [0, 0, 1, 1]
 
 # %% [markdown]
 # **Question 3 (2 points): a prediction.** Now the UDP source sends at **1.5 Mb/s**
@@ -191,15 +223,29 @@ overload_delay_ms, overload_goodput_kbps
 # # BEGIN TESTS
 
 # %%
-assert overload_delay_ms > 31 and 500 < overload_goodput_kbps <= 1500
+assert overload_delay_ms > 31 and 500 < overload_goodput_kbps <= 1500, "in ms and kb/s"
+
+# %%
+assert overload_goodput_kbps < 1000, (
+    "the sink cannot receive more than the 1 Mb/s bottleneck carries, and part of that is headers"
+)
+assert overload_delay_ms > udp_delay_ms + 1, "a packet behind a full queue waits there"
 
 # %%
 # HIDDEN
-assert abs(overload_delay_ms - 443.06) < 5
+assert abs(overload_delay_ms - 443.06) < 5, (
+    f"overload_delay_ms is {overload_delay_ms}; expected about 443 ms: the empty-path "
+    "31.06 ms plus the 50 packets ahead in the full queue, each 8240 bits at 1 Mb/s "
+    "(50 x 8.24 ms = 412 ms)"
+)
 
 # %%
 # HIDDEN
-assert abs(overload_goodput_kbps - 970.87) < 5
+assert abs(overload_goodput_kbps - 970.87) < 5, (
+    f"overload_goodput_kbps is {overload_goodput_kbps}; expected about 970.9 kb/s: the "
+    "bottleneck sends 1000 kb/s, of which 1000/1030 are application bytes; the rest of "
+    "the offered 1.5 Mb/s is dropped at the full queue"
+)
 
 # %% [raw]
 # # END TESTS
@@ -233,7 +279,7 @@ summary[SHOWN]
 # %% [raw]
 # # BEGIN QUESTION
 # name: q4
-# points: [0, 1, 1, 1]
+# points: [0, 0, 1, 1, 1]
 
 # %% [markdown]
 # **Question 4 (3 points).** Read from `summary` (with pandas, not by copying numbers):
@@ -264,25 +310,51 @@ measured_udp_delay_ms, measured_tcp_goodput_kbps, measured_overload_delay_ms
 
 # %%
 _values = (measured_udp_delay_ms, measured_tcp_goodput_kbps, measured_overload_delay_ms)
-assert all(isinstance(float(v), float) for v in _values)
+assert all(isinstance(float(v), float) for v in _values), "three numbers"
+
+# %%
+assert 1 < measured_udp_delay_ms < 1000 and 1 < measured_overload_delay_ms < 10000, (
+    "delays in milliseconds: summary's delay columns are in seconds (x 1000)"
+)
+assert 100 < measured_tcp_goodput_kbps < 1000, "kb/s: summary's goodput_bps is in b/s (/ 1000)"
 
 # %%
 # HIDDEN
 _s = summary.set_index(["protocol", "udp_rate_mbps"])
-assert abs(measured_udp_delay_ms - _s.loc[("udp", 0.5), "delay_mean_s"] * 1e3) < 1e-6
-assert abs(measured_udp_delay_ms - 31.064) < 0.01
+_want = _s.loc[("udp", 0.5), "delay_mean_s"] * 1e3
+assert abs(measured_udp_delay_ms - _want) < 1e-6, (
+    f"measured_udp_delay_ms is {measured_udp_delay_ms}; expected {_want:.4f}: delay_mean_s "
+    "of the 0.5 Mb/s UDP row, in ms"
+)
+assert abs(measured_udp_delay_ms - 31.064) < 0.01, (
+    f"measured_udp_delay_ms is {measured_udp_delay_ms}; expected the hand calculation, 31.064 ms"
+)
 
 # %%
 # HIDDEN
 _tcp = summary[summary["protocol"] == "tcp"]["goodput_bps"].iloc[0] / 1e3
-assert abs(measured_tcp_goodput_kbps - _tcp) < 1e-6
-assert abs(measured_tcp_goodput_kbps - 948.77) < 0.02 * 948.77
+assert abs(measured_tcp_goodput_kbps - _tcp) < 1e-6, (
+    f"measured_tcp_goodput_kbps is {measured_tcp_goodput_kbps}; expected {_tcp:.2f}: "
+    "goodput_bps of the TCP row, in kb/s"
+)
+assert abs(measured_tcp_goodput_kbps - 948.77) < 0.02 * 948.77, (
+    f"measured_tcp_goodput_kbps is {measured_tcp_goodput_kbps}; expected within 2 % of the "
+    "bound, 948.77 kb/s"
+)
 
 # %%
 # HIDDEN
 _s = summary.set_index(["protocol", "udp_rate_mbps"])
-assert abs(measured_overload_delay_ms - _s.loc[("udp", 1.5), "delay_max_s"] * 1e3) < 1e-6
-assert abs(measured_overload_delay_ms - 443.06) < 0.01 * 443.06
+_want = _s.loc[("udp", 1.5), "delay_max_s"] * 1e3
+assert abs(measured_overload_delay_ms - _want) < 1e-6, (
+    f"measured_overload_delay_ms is {measured_overload_delay_ms}; expected {_want:.2f}: "
+    "the *largest* delay (delay_max_s, not the mean) of the 1.5 Mb/s UDP row, in ms: once "
+    "the queue is full every packet waits the longest"
+)
+assert abs(measured_overload_delay_ms - 443.06) < 0.01 * 443.06, (
+    f"measured_overload_delay_ms is {measured_overload_delay_ms}; expected within 1 % of the "
+    "prediction, 443.06 ms"
+)
 
 # %% [raw]
 # # END TESTS
@@ -293,7 +365,7 @@ assert abs(measured_overload_delay_ms - 443.06) < 0.01 * 443.06
 # %% [raw]
 # # BEGIN QUESTION
 # name: q5
-# points: [0, 2]
+# points: [0, 0, 2]
 
 # %% [markdown]
 # **Question 5 (2 points).** The delay of the overloaded UDP flow varies while its
@@ -318,13 +390,22 @@ overload_jitter_ms
 # # BEGIN TESTS
 
 # %%
-assert overload_jitter_ms >= 0
+assert overload_jitter_ms >= 0, "a jitter is not negative"
+
+# %%
+assert overload_jitter_ms > 0.1, (
+    "in milliseconds: while the queue fills, consecutive delays of this flow differ by "
+    "milliseconds (metrics.rfc3550_jitter returns seconds)"
+)
 
 # %%
 # HIDDEN
 _p = packets[(packets["protocol"] == "udp") & (packets["udp_rate_mbps"] == 1.5)]
 _j = metrics.rfc3550_jitter(_p[_p["event"] == "received"]) * 1e3
-assert abs(overload_jitter_ms - _j) < 1e-6 * max(1.0, _j)
+assert abs(overload_jitter_ms - _j) < 1e-6 * max(1.0, _j), (
+    f"overload_jitter_ms is {overload_jitter_ms}; expected {_j:.4f} ms: RFC 3550 jitter "
+    "of the received packets of the 1.5 Mb/s UDP flow only, in arrival order, in ms"
+)
 
 # %% [raw]
 # # END TESTS
@@ -365,11 +446,16 @@ q6_answer = "b"  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert q6_answer in ("a", "b", "c", "d")
+assert q6_answer in ("a", "b", "c", "d"), "one of the letters a, b, c, d (a string)"
 
 # %%
 # HIDDEN
-assert q6_answer == "b"
+assert q6_answer == "b", (
+    f"q6_answer is {q6_answer!r}; expected 'b': a segment waits first in TCP's 128 KiB "
+    "send buffer, which the application keeps full (about 1 s at 949 kb/s), then in the "
+    "full 50-packet router queue; with no packet errors TCP retransmits almost nothing "
+    "(a), the handshake delays only the start (c), and ns-3 adds no processing time (d)"
+)
 
 # %% [raw]
 # # END TESTS

@@ -15,7 +15,7 @@
 # %% [raw]
 # # ASSIGNMENT CONFIG
 # name: sctp_vs_tcp
-# init_cell: true
+# init_cell: false
 # check_all_cell: false
 # export_cell:
 #   pdf: false
@@ -42,8 +42,11 @@
 # 4. compare two jitter definitions (the study's AWK script and RFC 3550).
 #
 # **What is graded** (10 points, autograded): questions 1-6. `grader.check("qN")` runs
-# the public checks; hidden checks grade the values (with small tolerances, and
-# against your own tables where the value comes from the simulation).
+# the public checks (form, range, common mistakes, each failure with a hint) and then
+# says "format checked; graded later", not "passed": hidden checks grade the values
+# when your instructor grades the notebook (with small tolerances, and against your own
+# tables where the value comes from the simulation); your feedback then says what was
+# expected and why.
 #
 # The scenario is the study `wired_best_effort` in small (seeds 000 and 004 of the
 # lab): five FTP flows (TCP or SCTP, always data to send) and five CBR flows over UDP
@@ -64,12 +67,14 @@
 # there and an SCTP packet 1500.
 
 # %%
-# Run this cell first.
+# Run this cell first: the lab's functions and the checks of your answers (`grader`).
 import pandas as pd
 from transportlab.engine import execute, plan
 from transportlab.models import metrics
 from transportlab.studies.wired_best_effort import STUDY
+from transportlab.teaching import Notebook
 
+grader = Notebook("sctp_vs_tcp.ipynb")
 pd.set_option("display.width", 120)
 
 # %% [raw]
@@ -97,11 +102,17 @@ ftp_wire_share_kbps
 # # BEGIN TESTS
 
 # %%
-assert 0 < ftp_wire_share_kbps <= 100
+assert 0 < ftp_wire_share_kbps < 100, (
+    "in kb/s, and less than 500/5 = 100: the five CBR flows take their part of the bottleneck first"
+)
 
 # %%
 # HIDDEN
-assert abs(ftp_wire_share_kbps - 89.7) < 0.5
+assert abs(ftp_wire_share_kbps - 89.7) < 0.05, (
+    f"ftp_wire_share_kbps is {ftp_wire_share_kbps}; expected 89.7 kb/s: each CBR flow "
+    "sends 1030 bytes (with UDP, IPv4 and PPP headers) every 0.8 s = 10.3 kb/s on the "
+    "wire, and (500 - 5 x 10.3) / 5 = 89.7"
+)
 
 # %% [raw]
 # # END TESTS
@@ -134,11 +145,19 @@ sctp_awk_share, tcp_awk_share
 # # BEGIN TESTS
 
 # %%
-assert 0 < sctp_awk_share <= 1.1 and 0 < tcp_awk_share <= 1.1
+assert 0 < sctp_awk_share <= 1 and 0 < tcp_awk_share <= 1, (
+    "fractions of the packet's data bytes: the script counts at most size - size % pkt "
+    "bytes, never more than the data"
+)
 
 # %%
 # HIDDEN
-assert abs(sctp_awk_share - 1000 / 1452) < 1e-3 and abs(tcp_awk_share - 1) < 1e-3
+assert abs(sctp_awk_share - 1000 / 1452) < 1e-3 and abs(tcp_awk_share - 1) < 1e-3, (
+    f"(sctp_awk_share, tcp_awk_share) is ({sctp_awk_share}, {tcp_awk_share}); expected "
+    "(0.689, 1.0): the script counts 1500 - 1500 % 1000 = 1000 bytes of an SCTP packet "
+    "carrying 1452 data bytes (1000/1452), and 1040 - 1040 % 1000 = 1000 bytes of a TCP "
+    "packet carrying 1000 (1000/1000)"
+)
 
 # %% [raw]
 # # END TESTS
@@ -197,18 +216,29 @@ assert set(ftp_means.index) == {"sctp", "tcp"}
 # HIDDEN
 _ftp = flows[flows["application"] == "ftp"]
 _m = _ftp.groupby("protocol")["goodput_kbps"].mean()
-assert all(abs(ftp_means.loc[p, "goodput_kbps"] - _m[p]) < 1e-6 for p in ("sctp", "tcp"))
+assert all(abs(ftp_means.loc[p, "goodput_kbps"] - _m[p]) < 1e-6 for p in ("sctp", "tcp")), (
+    f"ftp_means.goodput_kbps is {ftp_means['goodput_kbps'].to_dict()}; expected "
+    f"{_m.round(3).to_dict()}: the mean of goodput_kbps over the FTP rows of both runs "
+    "(application == 'ftp'), per protocol"
+)
 
 # %%
 # HIDDEN
 _ftp = flows[flows["application"] == "ftp"]
 _m = _ftp.groupby("protocol")["awk_throughput_kbps"].mean()
-assert all(abs(ftp_means.loc[p, "awk_throughput_kbps"] - _m[p]) < 1e-6 for p in ("sctp", "tcp"))
+assert all(abs(ftp_means.loc[p, "awk_throughput_kbps"] - _m[p]) < 1e-6 for p in ("sctp", "tcp")), (
+    f"ftp_means.awk_throughput_kbps is {ftp_means['awk_throughput_kbps'].to_dict()}; "
+    f"expected {_m.round(3).to_dict()}: the mean (not the median) of awk_throughput_kbps "
+    "over the FTP rows of both runs, per protocol"
+)
 
 # %%
 # HIDDEN
 _ratio = ftp_means.loc["sctp", "awk_throughput_kbps"] / ftp_means.loc["sctp", "goodput_kbps"]
-assert abs(_ratio - 1000 / 1452) < 0.03
+assert abs(_ratio - 1000 / 1452) < 0.03, (
+    f"SCTP's AWK throughput / goodput in ftp_means is {_ratio:.3f}; expected about "
+    "1000/1452 = 0.689 (question 2): the script counts 1000 of every 1452 data bytes"
+)
 
 # %% [raw]
 # # END TESTS
@@ -240,13 +270,20 @@ jain_by_run
 # # BEGIN TESTS
 
 # %%
-assert len(jain_by_run) == 4 and all(0 < float(v) <= 1 for v in jain_by_run)
+assert len(jain_by_run) == 4 and all(0 < float(v) <= 1 for v in jain_by_run), (
+    "one value per protocol and run (2 x 2), each in (0, 1]"
+)
 
 # %%
 # HIDDEN
 _ftp = flows[flows["application"] == "ftp"]
 for (_p, _r), _g in _ftp.groupby(["protocol", "run"]):
-    assert abs(float(jain_by_run.loc[(_p, _r)]) - metrics.jain_index(_g["goodput_kbps"])) < 1e-9
+    _want = metrics.jain_index(_g["goodput_kbps"])
+    assert abs(float(jain_by_run.loc[(_p, _r)]) - _want) < 1e-9, (
+        f"jain_by_run[({_p!r}, {_r})] is {float(jain_by_run.loc[(_p, _r)]):.4f}; expected "
+        f"{_want:.4f}: Jain's index of the goodput of the five FTP flows of that run only "
+        "(the CBR flows send at a fixed rate and are not competing for a fair share)"
+    )
 
 # %% [raw]
 # # END TESTS
@@ -280,13 +317,17 @@ jitter_means
 # # BEGIN TESTS
 
 # %%
-assert {"awk_jitter_ms", "rfc3550_jitter_ms"} <= set(jitter_means.columns)
+assert {"awk_jitter_ms", "rfc3550_jitter_ms"} <= set(jitter_means.columns), "both columns"
+assert set(jitter_means.index) == {"sctp", "tcp"}, "indexed by protocol"
 
 # %%
 # HIDDEN
 _ftp = flows[flows["application"] == "ftp"]
 _j = _ftp.groupby("protocol")[["awk_jitter_ms", "rfc3550_jitter_ms"]].mean()
-assert ((jitter_means.loc[_j.index, _j.columns] - _j).abs() < 1e-6).all().all()
+assert ((jitter_means.loc[_j.index, _j.columns] - _j).abs() < 1e-6).all().all(), (
+    f"jitter_means is {jitter_means.round(3).to_dict()}; expected {_j.round(3).to_dict()}: "
+    "the mean over the FTP flows only (application == 'ftp'), per protocol"
+)
 
 # %% [raw]
 # # END TESTS
@@ -326,11 +367,16 @@ q6_answer = "b"  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert q6_answer in ("a", "b", "c", "d")
+assert q6_answer in ("a", "b", "c", "d"), "one of the letters a, b, c, d (a string)"
 
 # %%
 # HIDDEN
-assert q6_answer == "b"
+assert q6_answer == "b", (
+    f"q6_answer is {q6_answer!r}; expected 'b': in ftp_means the two goodputs are close, "
+    "while SCTP's AWK throughput is about 1000/1452 of its goodput (question 2): the "
+    "published gap is how the script counts SCTP's larger packets, not congestion "
+    "control (a), losses (c) or the handshake (d)"
+)
 
 # %% [raw]
 # # END TESTS

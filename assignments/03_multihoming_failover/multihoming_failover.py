@@ -15,7 +15,7 @@
 # %% [raw]
 # # ASSIGNMENT CONFIG
 # name: multihoming_failover
-# init_cell: true
+# init_cell: false
 # check_all_cell: false
 # export_cell:
 #   pdf: false
@@ -42,8 +42,11 @@
 # 4. choose timer values for an application that cannot wait.
 #
 # **What is graded** (9 points, autograded): questions 1-6. `grader.check("qN")` runs
-# the public checks; hidden checks grade the values (your function is called with other
-# arguments too; measured values are recomputed from your own tables).
+# the public checks (form, range, common mistakes, each failure with a hint) and then
+# says "format checked; graded later", not "passed": hidden checks grade the values
+# when your instructor grades the notebook (your function is called with other
+# arguments too; measured values are recomputed from your own tables), and your
+# feedback then says what was expected and why.
 #
 # The scenario is the study `multihoming_failover` (`scenario="failover"`,
 # `topology="two_networks"`): hosts A and B each have two addresses on two independent
@@ -59,17 +62,19 @@
 # (unreachable) and new data goes to the secondary.
 
 # %%
-# Run this cell first.
+# Run this cell first: the lab's functions and the checks of your answers (`grader`).
 import pandas as pd
 from transportlab.engine import execute
 from transportlab.studies.multihoming_failover import STUDY
+from transportlab.teaching import Notebook
 
+grader = Notebook("multihoming_failover.ipynb")
 pd.set_option("display.width", 120)
 
 # %% [raw]
 # # BEGIN QUESTION
 # name: q1
-# points: [0, 1, 1]
+# points: [0, 0, 1, 1]
 
 # %% [markdown]
 # **Question 1 (2 points).** Write `failover_bounds(pmr, rto, rto_max=60.0)`: the
@@ -99,20 +104,33 @@ failover_bounds(3, 1.0)
 
 # %%
 _low, _high = failover_bounds(3, 1.0)
-assert 0 < _low <= _high
+assert 0 < _low <= _high, "a tuple (earliest, latest) of two positive times"
 
 # %%
-# HIDDEN
-assert all(
-    abs(a - b) < 1e-9
-    for args, want in [((3, 1.0), (14.0, 15.0)), ((2, 0.5), (3.0, 3.5)), ((1, 0.2), (0.4, 0.6))]
-    for a, b in zip(failover_bounds(*args), want, strict=True)
+_steps = [failover_bounds(p, 1.0)[1] for p in (1, 2, 3)]
+assert abs((_steps[2] - _steps[1]) - 2 * (_steps[1] - _steps[0])) < 1e-9, (
+    "the RTO doubles at each T3-rtx expiry: one more expiry before the failover must add "
+    "twice what the previous one added"
 )
 
 # %%
 # HIDDEN
-_got = failover_bounds(5, 3.0, 10.0)
-assert abs(_got[0] - 46.0) < 1e-9 and abs(_got[1] - 49.0) < 1e-9
+for _args, _want in [((3, 1.0), (14.0, 15.0)), ((2, 0.5), (3.0, 3.5)), ((1, 0.2), (0.4, 0.6))]:
+    _got = tuple(failover_bounds(*_args))
+    assert len(_got) == 2 and all(abs(a - b) < 1e-9 for a, b in zip(_got, _want, strict=True)), (
+        f"failover_bounds{_args} is {_got}; expected {_want}: Path.Max.Retrans + 1 expiries "
+        "of a timer that doubles (rto, 2 rto, 4 rto, ...); the latest adds them all, the "
+        "earliest leaves out the first, which may have been running for almost one RTO "
+        "when the cable was pulled"
+    )
+
+# %%
+# HIDDEN
+_got = tuple(failover_bounds(5, 3.0, 10.0))
+assert abs(_got[0] - 46.0) < 1e-9 and abs(_got[1] - 49.0) < 1e-9, (
+    f"failover_bounds(5, 3.0, 10.0) is {_got}; expected (46.0, 49.0): the doubling stops "
+    "at rto_max = 10 s, so the timers are 3, 6, 10, 10, 10, 10"
+)
 
 # %% [raw]
 # # END TESTS
@@ -144,11 +162,16 @@ predicted_longest_stall_s = 8.0  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert 0 < predicted_longest_stall_s < 60
+assert 0 < predicted_longest_stall_s < 60, "seconds, less than RTO.Max"
 
 # %%
 # HIDDEN
-assert abs(predicted_longest_stall_s - 8.0) < 0.5
+assert abs(predicted_longest_stall_s - 8.0) < 0.5, (
+    f"predicted_longest_stall_s is {predicted_longest_stall_s}; expected 8 s: each expiry "
+    "retransmits to the secondary, which delivers at once; the gaps are the timers "
+    "themselves, 1, 2, 4 and 8 s, and the 8-s one ends the failover (it is one timer, not "
+    "the whole 15-s window)"
+)
 
 # %% [raw]
 # # END TESTS
@@ -208,17 +231,27 @@ measured_failover_s
 # # BEGIN TESTS
 
 # %%
-assert set(measured_failover_s) == {2, 3}
+assert set(measured_failover_s) == {2, 3}, "a dict with the keys 2 and 3 (Path.Max.Retrans)"
 
 # %%
 # HIDDEN
 _s = summary.set_index("path_max_retrans")["failover_s"]
-assert all(abs(measured_failover_s[k] - _s[k]) < 1e-9 for k in (2, 3))
+assert all(abs(measured_failover_s[k] - _s[k]) < 1e-9 for k in (2, 3)), (
+    f"measured_failover_s is {measured_failover_s}; expected {_s.to_dict()}: the column "
+    "failover_s of summary (failure -> primary unreachable), not resume_s (failure -> "
+    "next delivery)"
+)
 
 # %%
 # HIDDEN
-assert 14.0 - 0.05 <= measured_failover_s[3] <= 15.0 + 0.05
-assert 3.0 - 0.05 <= measured_failover_s[2] <= 3.5 + 0.05
+assert 14.0 - 0.05 <= measured_failover_s[3] <= 15.0 + 0.05, (
+    f"measured_failover_s[3] is {measured_failover_s[3]}; expected inside the RFC window "
+    "for Path.Max.Retrans 3 and RTO 1 s, 14-15 s"
+)
+assert 3.0 - 0.05 <= measured_failover_s[2] <= 3.5 + 0.05, (
+    f"measured_failover_s[2] is {measured_failover_s[2]}; expected inside the RFC window "
+    "for Path.Max.Retrans 2 and RTO 0.5 s, 3-3.5 s"
+)
 
 # %% [raw]
 # # END TESTS
@@ -257,18 +290,31 @@ first_rtx_time_s, first_rtx_path
 # # BEGIN TESTS
 
 # %%
-assert 5.0 < first_rtx_time_s < 22.0 and first_rtx_path in (0, 1)
+assert 5.0 < first_rtx_time_s < 22.0 and first_rtx_path in (0, 1), (
+    "a time after the failure (5 s) and a path number, 0 or 1"
+)
 
 # %%
 # HIDDEN
 _c = chunks[(chunks["path_max_retrans"] == 3) & (chunks["node"] == 0)]
 _r = _c[_c["retransmission"] & (_c["time"] > 5.0)].sort_values("time")
-assert abs(first_rtx_time_s - float(_r["time"].iloc[0])) < 1e-9
-assert abs(first_rtx_time_s - 6.0) < 0.1
+_want = float(_r["time"].iloc[0])
+assert abs(first_rtx_time_s - _want) < 1e-9, (
+    f"first_rtx_time_s is {first_rtx_time_s}; expected {_want:.4f} s: the earliest row of "
+    "chunks with path_max_retrans == 3, node == 0, retransmission and time > 5 s (the "
+    "other point's chunks are in the same table)"
+)
+assert abs(first_rtx_time_s - 6.0) < 0.1, (
+    f"first_rtx_time_s is {first_rtx_time_s}; expected about 6 s: one RTO (RTO.Min, 1 s) "
+    "after the failure at 5 s"
+)
 
 # %%
 # HIDDEN
-assert first_rtx_path == 1
+assert first_rtx_path == 1, (
+    f"first_rtx_path is {first_rtx_path}; expected 1: RFC 9260 section 6.4 sends a "
+    "retransmission to an alternate address when there is one"
+)
 
 # %% [raw]
 # # END TESTS
@@ -306,11 +352,16 @@ q5_answer = "b"  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert q5_answer in ("a", "b", "c", "d")
+assert q5_answer in ("a", "b", "c", "d"), "one of the letters a, b, c, d (a string)"
 
 # %%
 # HIDDEN
-assert q5_answer == "b"
+assert q5_answer == "b", (
+    f"q5_answer is {q5_answer!r}; expected 'b': the first T3-rtx expiry, one RTO after "
+    "the failure, retransmits the outstanding data to the secondary address, which "
+    "works; heartbeats go only to idle paths every HB.interval (30 s here, a), IP does "
+    "not notice the pulled cable (c), and B never asks for data (d)"
+)
 
 # %% [raw]
 # # END TESTS
@@ -344,11 +395,15 @@ largest_pmr
 # # BEGIN TESTS
 
 # %%
-assert isinstance(largest_pmr, int) and largest_pmr >= 0
+assert isinstance(largest_pmr, int) and largest_pmr >= 0, "a whole number, 0 or more"
 
 # %%
 # HIDDEN
-assert largest_pmr == 1
+assert largest_pmr == 1, (
+    f"largest_pmr is {largest_pmr}; expected 1: with RTO 0.2 s the latest failover is "
+    "0.2 + 0.4 = 0.6 s for Path.Max.Retrans 1 and 0.2 + 0.4 + 0.8 = 1.4 s for 2, "
+    "beyond the 1-s budget (the RTO doubles at each expiry)"
+)
 
 # %% [raw]
 # # END TESTS

@@ -15,7 +15,7 @@
 # %% [raw]
 # # ASSIGNMENT CONFIG
 # name: sensor_network
-# init_cell: true
+# init_cell: false
 # check_all_cell: false
 # export_cell:
 #   pdf: false
@@ -44,7 +44,10 @@
 #
 # **What is graded** (10 points): questions 1-6 are autograded (your values, functions
 # and the consistency of your sweep with your claim). Your written defence in
-# question 6 is read by your instructor.
+# question 6 is read by your instructor. `grader.check("qN")` runs the public checks
+# (form, range, common mistakes, each failure with a hint) and then says "format
+# checked; graded later", not "passed": hidden checks grade the values when your
+# instructor grades the notebook, and your feedback then says what was expected and why.
 #
 # The scenario is the study `wsn_reporting_interval` (seed 003 of the lab) in quick
 # mode: 56 nodes on an 800 m x 400 m field (a sink in the middle, seven gateway nodes
@@ -54,17 +57,19 @@
 # 20 simulated seconds; each starts at a random time in its first interval.
 
 # %%
-# Run this cell first.
+# Run this cell first: the lab's functions and the checks of your answers (`grader`).
 import pandas as pd
 from transportlab.engine import execute, plan
 from transportlab.studies.wsn_reporting_interval import STUDY
+from transportlab.teaching import Notebook
 
+grader = Notebook("sensor_network.ipynb")
 pd.set_option("display.width", 120)
 
 # %% [raw]
 # # BEGIN QUESTION
 # name: q1
-# points: [0, 1, 1]
+# points: [0, 0, 1, 1]
 
 # %% [markdown]
 # **Question 1 (2 points).** Write `offered_kbps(interval_s)`: the application load, in
@@ -91,15 +96,25 @@ offered_kbps(1.0), idle_energy_j
 # # BEGIN TESTS
 
 # %%
-assert offered_kbps(1.0) > offered_kbps(5.0) > 0 and idle_energy_j > 0
+assert offered_kbps(1.0) > offered_kbps(5.0) > 0 and idle_energy_j > 0, "positive values"
+
+# %%
+assert abs(offered_kbps(1.0) / offered_kbps(4.0) - 4) < 1e-9, (
+    "one report per interval: a four times longer interval offers a quarter of the load"
+)
 
 # %%
 # HIDDEN
-assert abs(offered_kbps(1.0) - 22.528) < 0.01 and abs(offered_kbps(4.0) - 5.632) < 0.01
+assert abs(offered_kbps(1.0) - 22.528) < 0.01 and abs(offered_kbps(4.0) - 5.632) < 0.01, (
+    f"offered_kbps(1.0) is {offered_kbps(1.0)}; expected 22.528 kb/s: 11 sensors x 256 "
+    "bytes x 8 bits / 1 s (and 5.632 at 4 s)"
+)
 
 # %%
 # HIDDEN
-assert abs(idle_energy_j - 0.6) < 1e-6
+assert abs(idle_energy_j - 0.6) < 1e-6, (
+    f"idle_energy_j is {idle_energy_j}; expected 0.6 J: 3 V x 10 mA x 20 s (power x time)"
+)
 
 # %% [raw]
 # # END TESTS
@@ -155,17 +170,26 @@ udp
 # # BEGIN TESTS
 
 # %%
-assert isinstance(udp, pd.DataFrame) and sorted(udp.index) == [1.0, 5.0, 10.0]
+assert isinstance(udp, pd.DataFrame) and sorted(udp.index) == [1.0, 5.0, 10.0], (
+    "a DataFrame of the three UDP rows, indexed by reporting_interval"
+)
+assert "offered_kbps" in udp.columns, "the column offered_kbps"
 
 # %%
 # HIDDEN
 _u = summary[summary["protocol"] == "udp"].set_index("reporting_interval")
 for _c in ("throughput_kbps", "energy_per_node_j", "routing_load"):
-    assert all(abs(udp.loc[i, _c] - _u.loc[i, _c]) < 1e-9 for i in (1.0, 5.0, 10.0)), _c
+    assert all(abs(udp.loc[i, _c] - _u.loc[i, _c]) < 1e-9 for i in (1.0, 5.0, 10.0)), (
+        f"udp[{_c!r}] is {udp[_c].to_dict()}; expected {_u[_c].to_dict()}: the column of "
+        "summary's UDP rows, by reporting interval"
+    )
 
 # %%
 # HIDDEN
-assert all(abs(udp.loc[i, "offered_kbps"] - 22.528 / i) < 0.01 for i in (1.0, 5.0, 10.0))
+assert all(abs(udp.loc[i, "offered_kbps"] - 22.528 / i) < 0.01 for i in (1.0, 5.0, 10.0)), (
+    f"udp['offered_kbps'] is {udp['offered_kbps'].to_dict()}; expected 22.528 / interval "
+    "kb/s (11 x 256 bytes x 8 bits per interval): 22.528, 4.506 and 2.253"
+)
 
 # %% [raw]
 # # END TESTS
@@ -197,11 +221,15 @@ my_routing_load
 # # BEGIN TESTS
 
 # %%
-assert len(my_routing_load) == len(summary)
+assert len(my_routing_load) == len(summary), "one value per row of summary"
 
 # %%
 # HIDDEN
-assert ((my_routing_load - summary["routing_load"]).abs() < 1e-9).all()
+assert ((my_routing_load - summary["routing_load"]).abs() < 1e-9).all(), (
+    f"my_routing_load is {list(my_routing_load.round(4))}; expected "
+    f"{list(summary['routing_load'].round(4))}: routing_packets / delivered, the AODV "
+    "packets spent per delivered report"
+)
 
 # %% [raw]
 # # END TESTS
@@ -239,11 +267,16 @@ q4_answer = "b"  # SOLUTION
 # # BEGIN TESTS
 
 # %%
-assert q4_answer in ("a", "b", "c", "d")
+assert q4_answer in ("a", "b", "c", "d"), "one of the letters a, b, c, d (a string)"
 
 # %%
 # HIDDEN
-assert q4_answer == "b"
+assert q4_answer == "b", (
+    f"q4_answer is {q4_answer!r}; expected 'b': routing_packets changes little with the "
+    "interval (the table: 264-402 AODV packets in 20 s) while the delivered reports fall "
+    "with it; the nodes do not move, so routes do not break more often (a), UDP never "
+    "retransmits (c) and the sink sends no routing packet per report (d)"
+)
 
 # %% [raw]
 # # END TESTS
@@ -277,12 +310,17 @@ energy_above_idle
 # # BEGIN TESTS
 
 # %%
-assert energy_above_idle > -1
+assert energy_above_idle > -1, "a fraction of the idle energy: above -1"
 
 # %%
 # HIDDEN
 _e = summary.loc[summary["protocol"] == "udp", "energy_per_node_j"]
-assert abs(energy_above_idle - float(((_e - 0.6) / 0.6).max())) < 1e-9
+_want = float(((_e - 0.6) / 0.6).max())
+assert abs(energy_above_idle - _want) < 1e-9, (
+    f"energy_above_idle is {energy_above_idle}; expected {_want:.5f}: the largest "
+    "(energy_per_node_j - 0.6 J) / 0.6 J of the UDP rows, a fraction of the idle energy "
+    "(not joules)"
+)
 
 # %% [raw]
 # # END TESTS
@@ -333,22 +371,32 @@ assert len(design_summary) == len(DESIGN_POINTS) and design_metric in design_sum
 # %%
 # HIDDEN
 _tasks = plan.plan(STUDY, DESIGN_POINTS, quick=True)
-assert 1 <= len(DESIGN_POINTS) <= 3 and design_summary["duration"].max() <= 20.0
+assert 1 <= len(DESIGN_POINTS) <= 3 and design_summary["duration"].max() <= 20.0, (
+    f"{len(DESIGN_POINTS)} points of up to {design_summary['duration'].max()} s; expected "
+    "one to three points in quick mode (duration at most 20 s): a sweep a lab session "
+    "can afford"
+)
 
 # %%
 # HIDDEN
-assert len(design_summary) == len(DESIGN_POINTS)
+assert len(design_summary) == len(DESIGN_POINTS), (
+    f"design_summary has {len(design_summary)} rows for {len(DESIGN_POINTS)} points; "
+    "expected one row per point: execute.run over DESIGN_POINTS, runs=1"
+)
 _keys = {k for point in DESIGN_POINTS for k in point}
 assert all(
     (design_summary[k] == pd.Series([p.get(k) for p in DESIGN_POINTS])).all()
     for k in _keys
     if all(k in p for p in DESIGN_POINTS)
-)
+), "expected design_summary to be the sweep of DESIGN_POINTS, in their order"
 
 # %%
 # HIDDEN
 _v = float(design_summary[design_metric].iloc[int(design_choice)])
-assert abs(design_value - _v) < 1e-9 * max(1.0, abs(_v))
+assert abs(design_value - _v) < 1e-9 * max(1.0, abs(_v)), (
+    f"design_value is {design_value}; expected {_v}: design_summary[{design_metric!r}] "
+    f"of the recommended point (row {design_choice}), read from the table, not typed in"
+)
 
 # %% [raw]
 # # END TESTS

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import re
 import sys
@@ -36,7 +37,7 @@ from transportlab.engine.params import Param, ParameterError
 from transportlab.engine.plan import grid, plan, simulation_count
 from transportlab.engine.results import ExperimentUnavailableError, Results
 from transportlab.engine.study import Study
-from transportlab.summary import collect_summary, format_summary, write_summary
+from transportlab.summary import collect_summary, format_brief, write_summary
 
 __all__ = ["main"]
 
@@ -55,9 +56,20 @@ def parse_value(param: Param, text: str) -> Any:
     """Convert the command-line text of one value to the parameter's kind.
 
     bool: true/false, yes/no, on/off, 1/0. list: a JSON list, or comma-separated
-    elements of the declared element kind. Raises ParameterError on bad text.
+    elements of the declared element kind; a lone value without a comma (``-p
+    ftp_starts=5``) is refused: it reads like a count or a scalar setting, but would
+    mean a list of one element. Raises ParameterError on bad text.
     """
     if param.kind is list:
+        if text.strip() and "," not in text and not text.strip().startswith("["):
+            value = text.strip()
+            example = ",".join(_format_value(v) for v in param.default) or "a,b"
+            unit = f", in {param.unit}" if param.unit else ""
+            raise ParameterError(
+                f"{param.name}: {value!r} is one value, but {param.name} is a list "
+                f"({param.help}{unit}); give every element, comma-separated (default "
+                f"{param.name}={example}), or a list of one element as {param.name}=[{value}]"
+            )
         if text.strip().startswith("["):
             try:
                 value = json.loads(text)
@@ -252,7 +264,7 @@ def _results(
         try:
             made[study.name] = Results(
                 study, quick=args.quick, params=overrides[study.name], runs=args.runs,
-                force=args.force,
+                force=args.force, publish=True,
             )  # fmt: skip
         except ParameterError as exc:
             messages.append(_invalid(study, problems[study.name], exc))
@@ -279,9 +291,9 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     # Check every output before the first simulation.
-    for study in selected:
-        check_writable_folder(paths.results_dir(study.name, args.quick), "results folder")
-        check_writable_folder(paths.figures_dir(study.name, args.quick), "figures folder")
+    for results in made.values():
+        check_writable_folder(results.results_dir(), "results folder")
+        check_writable_folder(results.figures_dir(), "figures folder")
     kernel = None
     if args.notebook:
         for study in selected:
@@ -326,12 +338,16 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
                     out = notebooks.execute(
                         study, quick=args.quick, scheduler=scheduler,
                         params=overrides[study.name], runs=args.runs, output_dir=args.output,
-                        kernel_name=kernel,
+                        kernel_name=kernel, publish=True,
                     )  # fmt: skip
                     print(f"   notebook: {out}")
                 else:
                     for path in results.write():
                         print(f"   wrote {_relative(path)}")
+                if not results.declared_mode():
+                    print(f"   other parameters or runs than the study's declared {mode} mode: "
+                          f"written to {_relative(results.results_dir())}, data/results "
+                          "untouched")  # fmt: skip
             except ExperimentUnavailableError as exc:
                 print(f"   skipped: {exc}", flush=True)
             except Exception as exc:  # noqa: BLE001 - report, keep the other studies going
@@ -343,10 +359,15 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
                 print(f"   FAILED: {message}{where} (the previous results are kept)",
                       file=sys.stderr)  # fmt: skip
             done += n - cached
-    summary = collect_summary(args.quick)
-    path = write_summary(summary, args.quick)
-    print(f"\n== summary of all comparison rows ({_relative(path)})")
-    print(format_summary(summary))
+    took = _duration(time.monotonic() - started)
+    if any(results.declared_mode() for results in made.values()):
+        summary = collect_summary(args.quick)
+        write_summary(summary, args.quick)
+        print(f"\n== summary ({took})")
+        print(format_brief(summary, args.quick))
+    else:
+        print(f"\n== done ({took}); data/results and its summary untouched (other "
+              "parameters or runs than the declared mode)")  # fmt: skip
     if failures:
         print(f"\nfailed: {', '.join(failures)}", file=sys.stderr)
         return 1
@@ -360,6 +381,7 @@ def _relative(path: Path) -> str:
 
 
 SWEEP_MANIFEST = "sweep.json"
+SWEEP_POINTS = "points.csv"
 
 
 def _claim_output(output: Path, manifest: dict[str, Any], overwrite: bool) -> None:
@@ -442,6 +464,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         force=args.force,
     )
     write_text(output / SWEEP_MANIFEST, json.dumps(manifest, indent=2) + "\n")
+    points_table, tables = execute.parameters_apart(study, tasks, tables, [*fixed, *axes])
+    write_csv(points_table, output / SWEEP_POINTS)
+    print(f"  points: {len(points_table)} rows, every parameter -> {output / SWEEP_POINTS}")
     for name, frame in tables.items():
         write_csv(frame, output / f"{name}.csv")
         print(f"  {name}: {len(frame)} rows -> {output / f'{name}.csv'}")
@@ -453,7 +478,8 @@ Each point of the grid (the product of the --grid axes, with the -p values and t
 defaults for every other parameter) runs --runs times (ns-3 RngRun 1..N). Finished
 simulations are cached, so an interrupted sweep resumes where it stopped. The result
 is one CSV per table of the study in --output, beside a sweep.json describing the
-sweep; another sweep never silently overwrites that folder.
+sweep and a points.csv with every parameter of each point (the tables keep point, the
+parameters set here, seed and run); another sweep never silently overwrites that folder.
 
 examples:
   transportlab sweep --study bottleneck_example --grid protocol=udp,tcp \\
@@ -493,7 +519,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     listing.set_defaults(handler=cmd_list)
 
-    param_help = "study parameter, e.g. -p duration=50 (repeatable; `transportlab list` shows them)"
+    param_help = (
+        "study parameter, e.g. -p duration=50; a list takes all its elements, e.g. -p "
+        "ftp_starts=10,15 (repeatable; `transportlab list` shows them)"
+    )
     reproduce = commands.add_parser(
         "reproduce",
         help="reproduce studies: comparison, tables and figures",
@@ -612,10 +641,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _one_line(exc: BaseException) -> str:
-    """The message of ``exc`` on one line (a list of problems joined with '; ')."""
+    """The message of ``exc`` on one line: a list of problems joined with '; ', each
+    after the heading it belongs to ("invalid parameters: a; b")."""
     lines = [re.sub(r"^\s*-\s+", "", line).strip() for line in str(exc).splitlines()]
     lines = [line for line in lines if line]
-    return "; ".join(lines) if lines else type(exc).__name__
+    if not lines:
+        return type(exc).__name__
+    text = lines[0]
+    for previous, line in itertools.pairwise(lines):
+        text += (" " if previous.endswith(":") else "; ") + line
+    return text
 
 
 if __name__ == "__main__":

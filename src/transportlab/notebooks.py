@@ -18,6 +18,7 @@ is this interpreter, and checks that Jupyter resolves the name to it.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import json
 import os
@@ -50,26 +51,22 @@ def start(study: str | Study, namespace: Mapping[str, Any]):
 
         results = start("bottleneck_example", globals())
 
-    It checks, before ns-3 is loaded, what papermill injected: ``quick`` (bool),
-    ``scheduler`` (None or a string), ``runs`` (None or an int >= 1), ``params``
-    (a dict of study parameters, validated against the study), and that no other
-    parameter was passed (``papermill -p nosuch 3`` is an error, not ignored; a
-    study parameter passed on its own is pointed to ``params``).
+    It checks, before ns-3 is loaded, ``quick`` (bool), ``scheduler`` (None or a
+    string), ``runs`` (None or an int >= 1) and ``params`` (a dict of study parameters,
+    validated against the study), and that papermill injected no other name
+    (``papermill -p nosuch 3`` is an error, not ignored; a study parameter passed on
+    its own is pointed to ``params``). Only what papermill injected is checked for
+    unknown names: in a kernel (``globals()`` holds IPython's ``In``), the names its
+    ``# Parameters`` cell assigns, if that cell ran just before this one; with a plain
+    dict, every literal in it. The notebook's own globals of an earlier Run All
+    (``PARAMS``, ``tcp``, ...) are no parameters, so Run All twice in one kernel works.
     """
     study = study if isinstance(study, Study) else studies.get(study)
     problems = []
     missing = [n for n in NOTEBOOK_PARAMETERS if n not in namespace]
     if missing:
         problems.append(f"the parameters cell lacks {missing}")
-    extra = sorted(
-        name
-        for name, value in namespace.items()
-        if not name.startswith("_")
-        and name not in NOTEBOOK_PARAMETERS
-        and name not in _IPYTHON_NAMES
-        and isinstance(value, _LITERAL_TYPES)
-    )
-    for name in extra:
+    for name in _unknown_injected(namespace):
         if name in study.parameters:
             problems.append(
                 f"{name!r} is a study parameter: pass it inside params, e.g. "
@@ -91,11 +88,76 @@ def start(study: str | Study, namespace: Mapping[str, Any]):
     if not isinstance(params, dict):
         problems.append(
             f"params must be a dict of study parameters, got {params!r}; with papermill: "
-            '-y "params: {protocol: tcp}"'
+            f'-y "params: {{{example_override(study)}}}"'
         )
     if problems:
         raise NotebookParameterError(f"{study.name} notebook: " + "; ".join(problems))
-    return Results(study, quick=quick, params=params, runs=runs, scheduler=scheduler)
+    publish = os.environ.get(PUBLISH_ENV) == "1"
+    return Results(
+        study, quick=quick, params=params, runs=runs, scheduler=scheduler, publish=publish
+    )
+
+
+#: Set (to "1") by :func:`execute` for ``transportlab reproduce --notebook`` only: then a
+#: notebook in its study's declared mode writes data/results like ``transportlab
+#: reproduce``; every other notebook run writes data/explore (``Results.results_dir``).
+PUBLISH_ENV = "TRANSPORTLAB_PUBLISH"
+
+
+#: The comment papermill writes at the top of the cell it injects (its Python translator).
+PAPERMILL_INJECTED = "# Parameters"
+
+
+def _unknown_injected(namespace: Mapping[str, Any]) -> list[str]:
+    """Injected names that are no notebook parameter (see :func:`start`)."""
+    history = namespace.get("In")
+    if isinstance(history, list) and all(isinstance(cell, str) for cell in history):
+        # IPython appends a cell's source to In before running it: In[-1] is the cell
+        # calling start(), In[-2] the one that ran just before.
+        previous = history[-2] if len(history) >= 2 else ""
+        injected = (
+            _assigned_names(previous) if previous.lstrip().startswith(PAPERMILL_INJECTED) else []
+        )
+    else:
+        injected = [
+            name
+            for name, value in namespace.items()
+            if not name.startswith("_")
+            and name not in _IPYTHON_NAMES
+            and isinstance(value, _LITERAL_TYPES)
+        ]
+    return sorted(set(injected) - set(NOTEBOOK_PARAMETERS))
+
+
+def _assigned_names(source: str) -> list[str]:
+    """The names a cell's top-level assignments bind (``quick = False`` -> quick)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    names = []
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if isinstance(node, ast.AnnAssign | ast.AugAssign):
+            targets = [node.target]
+        names += [target.id for target in targets if isinstance(target, ast.Name)]
+    return names
+
+
+def example_override(study: Study) -> str:
+    """A valid ``params`` entry for hints, in YAML: a parameter no experiment sets itself
+    (an override of one would be refused), with its default, e.g. ``duration: 50``."""
+    fixed = {
+        name
+        for experiment in study.reproduction.experiments
+        for quick in (True, False)
+        for point in experiment.point_list(study.parameters.defaults(quick), quick)
+        for name in point
+    }
+    for name, param in study.parameters.params.items():
+        if name not in fixed and not param.analysis_only and param.kind in (int, float, str):
+            return f"{name}: {param.default}"
+    return ""
 
 
 class NotebookError(RuntimeError):
@@ -188,13 +250,16 @@ def execute(
     output_dir: str | Path | None = None,
     kernel_name: str | None = None,
     log_output: bool = False,
+    publish: bool = False,
 ) -> Path:
     """Run the study's notebook with papermill; return the executed notebook's path.
 
     ``params`` is validated (``ParameterError``) before the kernel starts. The
     executed notebook is written under a temporary name and renamed when every
     cell has run; if a cell fails, it is kept as ``<study>.failed.ipynb`` and
-    :class:`NotebookError` is raised.
+    :class:`NotebookError` is raised. ``publish`` (``transportlab reproduce --notebook``)
+    lets the notebook's ``results.write()`` write ``data/results`` in a declared mode;
+    otherwise it writes ``data/explore``.
     """
     import papermill  # noqa: PLC0415
 
@@ -227,15 +292,16 @@ def execute(
         "params": json.loads(json.dumps(params)),
     }
     try:
-        papermill.execute_notebook(
-            str(source),
-            str(partial),
-            parameters=parameters,
-            kernel_name=kernel,
-            cwd=str(source.parent),
-            progress_bar=False,
-            log_output=log_output,
-        )
+        with _environment(PUBLISH_ENV, "1" if publish else None):
+            papermill.execute_notebook(
+                str(source),
+                str(partial),
+                parameters=parameters,
+                kernel_name=kernel,
+                cwd=str(source.parent),
+                progress_bar=False,
+                log_output=log_output,
+            )
     except papermill.PapermillExecutionError as exc:
         os.replace(partial, failed)
         with contextlib.suppress(FileNotFoundError):
@@ -251,3 +317,21 @@ def execute(
     with contextlib.suppress(FileNotFoundError):
         failed.unlink()
     return target
+
+
+@contextlib.contextmanager
+def _environment(name: str, value: str | None):
+    """``os.environ[name]`` set to ``value`` (or removed, for None) inside the block: the
+    kernel papermill starts inherits this process's environment."""
+    before = os.environ.get(name)
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before

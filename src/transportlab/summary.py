@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -32,7 +33,7 @@ import pandas as pd
 
 from transportlab.engine import paths, published, verdicts
 from transportlab.engine.files import write_csv, write_text
-from transportlab.engine.verdicts import FLAGS, VERDICTS
+from transportlab.engine.verdicts import FLAGS, MIN_RUNS, VERDICTS
 from transportlab.studies import get, names
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "SUMMARY_COLUMNS",
     "collect_qualitative",
     "collect_summary",
+    "format_brief",
     "format_summary",
     "row_counts",
     "seed_studies",
@@ -246,8 +248,9 @@ def tolerance_sensitivity(
 def write_summary(summary: pd.DataFrame, quick: bool) -> Path:
     """Write ``summary.csv`` (every comparison row), ``summary-claims.csv``,
     ``summary-qualitative.csv``, ``summary-counts.csv`` (:func:`summary_counts`),
-    ``summary-row-counts.csv`` (:func:`row_counts`) and, in full mode, the tolerance's
-    calibration and sensitivity into the results folder; returns the first."""
+    ``summary-row-counts.csv`` (:func:`row_counts`), ``summary.txt`` (:func:`format_summary`,
+    the table as text) and, in full mode, the tolerance's calibration and sensitivity into
+    the results folder; returns the first."""
     folder = paths.results_dir(quick=quick)
     qualitative = collect_qualitative(quick)
     full = _with_claims(summary) if len(summary) else summary
@@ -261,7 +264,73 @@ def write_summary(summary: pd.DataFrame, quick: bool) -> Path:
             tolerance_calibration(), folder / "tolerance-calibration.csv", float_format="%.6g"
         )
         write_csv(tolerance_sensitivity(), folder / "tolerance-sensitivity.csv")
+    write_text(folder / SUMMARY_TEXT, format_summary(summary) + "\n")
     return write_csv(summary, folder / "summary.csv")
+
+
+#: The whole summary as a text table, beside summary.csv (too wide for a terminal).
+SUMMARY_TEXT = "summary.txt"
+
+
+def format_brief(summary: pd.DataFrame, quick: bool, width: int = 88) -> str:
+    """What ``transportlab reproduce`` prints at its end: one line per study (comparison
+    rows, verdict counts, folder), where everything is, and in quick mode why most
+    verdicts are ``too-few-runs``. At most ``width`` characters a line."""
+    root = paths.project_root()
+    folder = paths.results_dir(quick=quick)
+    mode = "quick" if quick else "full"
+    if summary.empty:
+        return f"no comparison rows in {_relative(folder, root)}"
+    counts = row_counts(summary).set_index("study")
+    studies = [name for name in counts.index if name != "all"]
+    name_width = max(len(name) for name in studies)
+    plural = "study" if len(studies) == 1 else "studies"
+    lines = [f"{len(summary)} comparison rows of {len(studies)} {plural} ({mode} mode):"]
+    for name in studies:
+        row = counts.loc[name]
+        verdicts = ", ".join(
+            f"{int(row[label])} {label}" for label in counts.columns[:-1] if row[label]
+        )
+        lines += textwrap.wrap(
+            f"{name:<{name_width}}  {int(row['total'])} rows: {verdicts}",
+            width=width,
+            subsequent_indent=" " * (name_width + 4),
+        )
+    figures = paths.figures_dir(quick=quick)
+    lines += [
+        "",
+        f"tables:  {_relative(folder, root)}/<study>/ (comparison.csv, result tables, "
+        "provenance.json)",
+        f"figures: {_relative(figures, root)}/<study>/ (PNG and SVG)",
+        f"every row: {_relative(folder / 'summary.csv', root)} (as text: {SUMMARY_TEXT},",
+        "           row verdicts: summary-row-counts.csv;",
+        "           claims counted: summary-counts.csv)",
+    ]
+    if quick:
+        fewer = int(counts.loc["all"].get("too-few-runs", 0))
+        runs = pd.to_numeric(summary.get("n_runs"), errors="coerce").dropna()
+        runs = runs[runs > 0]
+        spread = f"{int(runs.min())}-{int(runs.max())}" if len(runs) else "few"
+        spread = spread if len(runs) == 0 or runs.min() != runs.max() else str(int(runs.min()))
+        too_few = (
+            f", so {fewer} of {len(summary)} rows are too-few-runs, as expected" if fewer else ""
+        )
+        lines += [""] + textwrap.wrap(
+            f"Quick mode runs {spread} replications per point to check the whole pipeline "
+            f"in minutes; a verdict on a stochastic row needs at least {MIN_RUNS} "
+            f"runs{too_few}. The verdicts the project reports are full mode's, committed in "
+            "data/results/<study>/ (README, Results); `transportlab reproduce --dry-run` "
+            "counts full mode's simulations.",
+            width=width,
+        )
+    return "\n".join(lines)
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def _format_number(value: object) -> str:

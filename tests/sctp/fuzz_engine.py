@@ -230,7 +230,10 @@ def run_once(config: RunConfig) -> dict:
             if gen is None:
                 accepted = ns.DynamicCast[ns.SctpSocket](collector.accepted[0])
                 me = (client, accepted)[config.victim]
-                tags = (int(me.GetLocalVerificationTag()), int(me.GetPeerVerificationTag()))
+                tags = (
+                    int(me.GetAssociation().GetLocalVerificationTag()),
+                    int(me.GetAssociation().GetPeerVerificationTag()),
+                )
                 ports = (int(me.GetPeerPort()), int(me.GetLocalPort()))
                 inj.Watch(client)
                 inj.Watch(accepted)
@@ -300,16 +303,16 @@ def run_once(config: RunConfig) -> dict:
             for name, sock in (("client", client), ("server", accepted)):
                 stats[name] = {
                     "state": int(sock.GetState()),
-                    "next_tsn": int(sock.GetNextTsn()),
-                    "cum_acked": int(sock.GetCumulativeTsnAcked()),
-                    "cum_received": int(sock.GetCumulativeTsnReceived()),
-                    "peer_rwnd": int(sock.GetPeerRwnd()),
-                    "timeouts": int(sock.GetTimeoutCount()),
+                    "next_tsn": int(sock.GetAssociation().GetSender().GetNextTsn()),
+                    "cum_acked": int(sock.GetAssociation().GetSender().GetCumulativeTsnAcked()),
+                    "cum_received": int(sock.GetAssociation().GetReceiver().GetCumulativeTsn()),
+                    "peer_rwnd": int(sock.GetAssociation().GetSender().GetPeerRwnd()),
+                    "timeouts": int(sock.GetAssociation().GetSender().GetTimeoutCount()),
                     "tags": (
-                        int(sock.GetLocalVerificationTag()),
-                        int(sock.GetPeerVerificationTag()),
+                        int(sock.GetAssociation().GetLocalVerificationTag()),
+                        int(sock.GetAssociation().GetPeerVerificationTag()),
                     ),
-                    "restarts": int(sock.GetRestartCount()),
+                    "restarts": int(sock.GetAssociation().GetRestartCount()),
                 }
         result = {
             "seed": config.seed,

@@ -70,7 +70,7 @@ def test_abort_reaches_the_peer(tmp_path):
         accepted = ns.DynamicCast[ns.SctpSocket](collector.accepted[0])
         assert client.GetState() == CLOSED and accepted.GetState() == CLOSED
         assert int(collector.errorCloses) == 1
-        assert accepted.GetLastAbortCause() == 12  # User-Initiated Abort
+        assert accepted.GetAssociation().GetLastAbortCause() == 12  # User-Initiated Abort
         del pair, server, client, collector, sender, accepted
     gc.collect()
     pcap = tmp_path / "abort-0-0.pcap"
@@ -99,8 +99,14 @@ def test_init_collision_gives_one_association():
             send_b.At(0.5, 500, 0, False, 10 + i)
         run_until(2.0)
         assert a.GetState() == ESTABLISHED and b.GetState() == ESTABLISHED
-        assert a.GetLocalVerificationTag() == b.GetPeerVerificationTag()
-        assert b.GetLocalVerificationTag() == a.GetPeerVerificationTag()
+        assert (
+            a.GetAssociation().GetLocalVerificationTag()
+            == b.GetAssociation().GetPeerVerificationTag()
+        )
+        assert (
+            b.GetAssociation().GetLocalVerificationTag()
+            == a.GetAssociation().GetPeerVerificationTag()
+        )
         assert identify(got_b, range(3)) == [0, 1, 2]
         assert identify(got_a, range(10, 13)) == [10, 11, 12]
         del pair, a, b, send_a, send_b, got_a, got_b
@@ -115,7 +121,10 @@ def test_peer_restart_is_recognized_by_tie_tags():
         run_until(0.9)
         local_port = client.GetLocalPort()
         accepted = ns.DynamicCast[ns.SctpSocket](collector.accepted[0])
-        old_tags = (accepted.GetLocalVerificationTag(), accepted.GetPeerVerificationTag())
+        old_tags = (
+            accepted.GetAssociation().GetLocalVerificationTag(),
+            accepted.GetAssociation().GetPeerVerificationTag(),
+        )
         # The client host "crashes": its association vanishes without a word to the peer.
         pair.sctp(0).RemoveSocket(client)
         reborn = pair.socket(0)
@@ -125,10 +134,16 @@ def test_peer_restart_is_recognized_by_tie_tags():
         again.ConnectAt(1.0, pair.endpoint(1, PORT))
         again.At(1.5, 1000, 0, False, 1)
         run_until(3.0)
-        assert accepted.GetRestartCount() == 1
+        assert accepted.GetAssociation().GetRestartCount() == 1
         assert accepted.GetState() == ESTABLISHED and reborn.GetState() == ESTABLISHED
-        assert accepted.GetPeerVerificationTag() == reborn.GetLocalVerificationTag()
-        new_tags = (accepted.GetLocalVerificationTag(), accepted.GetPeerVerificationTag())
+        assert (
+            accepted.GetAssociation().GetPeerVerificationTag()
+            == reborn.GetAssociation().GetLocalVerificationTag()
+        )
+        new_tags = (
+            accepted.GetAssociation().GetLocalVerificationTag(),
+            accepted.GetAssociation().GetPeerVerificationTag(),
+        )
         assert new_tags[0] != old_tags[0] and new_tags[1] != old_tags[1]
         assert len(collector.accepted) == 1  # the same association object, restarted
         assert identify(collector, range(2)) == [0, 1]
@@ -243,13 +258,13 @@ def test_wrong_tags_and_forged_cookies_change_nothing():
             sender.At(0.5 + 0.01 * i, 1000, 0, False, i)
         run_until(0.6)
         accepted = ns.DynamicCast[ns.SctpSocket](collector.accepted[0])
-        good = accepted.GetLocalVerificationTag()
+        good = accepted.GetAssociation().GetLocalVerificationTag()
         wrong = (good + 1) & 0xFFFFFFFF
-        peer = accepted.GetPeerVerificationTag()
+        peer = accepted.GetAssociation().GetPeerVerificationTag()
         cport = client.GetLocalPort()
         inj = injector(pair, 1)
         a, b = pair.address(0), pair.address(1)
-        tsn = accepted.GetCumulativeTsnReceived() + 1
+        tsn = accepted.GetAssociation().GetReceiver().GetCumulativeTsn() + 1
         attacks = [
             packet(cport, PORT, wrong, data_chunk(tsn, b"forged")),  # wrong tag
             packet(cport, PORT, wrong, chunk(6, 0, b"")),  # ABORT, wrong tag
@@ -267,7 +282,7 @@ def test_wrong_tags_and_forged_cookies_change_nothing():
         assert len(collector.accepted) == 1
         assert identify(collector, range(40)) == list(range(40))
         assert inj.GetFirstViolation() == ""
-        assert accepted.GetLocalVerificationTag() == good
+        assert accepted.GetAssociation().GetLocalVerificationTag() == good
         del pair, server, client, collector, sender, accepted, inj
 
 
@@ -313,7 +328,7 @@ def test_unrecognized_chunks_and_parameters_by_their_high_bits(tmp_path):
         server, client, collector, sender = setup(ns, pair)
         run_until(0.4)
         accepted = ns.DynamicCast[ns.SctpSocket](collector.accepted[0])
-        tag = accepted.GetLocalVerificationTag()
+        tag = accepted.GetAssociation().GetLocalVerificationTag()
         cport = client.GetLocalPort()
         inj = injector(pair, 1)
         a, b = pair.address(0), pair.address(1)

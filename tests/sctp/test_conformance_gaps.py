@@ -69,7 +69,10 @@ def test_tie_tags_do_not_reveal_the_verification_tags():
         pair, server, client, collector, sender = _pair(ns)
         _run_to(ns, 0.5)
         accepted = ns.DynamicCast[ns.SctpSocket](collector.accepted[0])
-        tags = (int(accepted.GetLocalVerificationTag()), int(accepted.GetPeerVerificationTag()))
+        tags = (
+            int(accepted.GetAssociation().GetLocalVerificationTag()),
+            int(accepted.GetAssociation().GetPeerVerificationTag()),
+        )
         capture = _capture()
         capture.Attach(pair.nodes.Get(1))
         init = chunk(1, 0, struct.pack("!IIHHI", 0x0BADCAFE, 65536, 1, 1, 99))
@@ -103,7 +106,7 @@ def test_zero_window_probes_do_not_abort_a_live_association():
         _run_to(ns, 419.0)
         # Before the fix: 11 probe timeouts (RTO doubling to 60 s) aborted it at ~363 s.
         assert int(client.GetState()) == ESTABLISHED
-        assert int(client.GetTimeoutCount()) >= 10
+        assert int(client.GetAssociation().GetSender().GetTimeoutCount()) >= 10
         _run_to(ns, 500.0)
         assert identify(collector, range(12)) == list(range(12))
         assert int(collector.errorCloses) == 0
@@ -132,11 +135,11 @@ def test_bundled_abort_with_t_bit_and_our_own_tag_is_discarded():
         for i in range(10):
             sender.At(1.0 + 0.01 * i, 500, 0, False, i)
         _run_to(ns, 0.5)
-        cum = int(client.GetCumulativeTsnAcked())
+        cum = int(client.GetAssociation().GetSender().GetCumulativeTsnAcked())
         raw = packet(
             PORT,
             client.GetLocalPort(),
-            client.GetLocalVerificationTag(),
+            client.GetAssociation().GetLocalVerificationTag(),
             _sack(cum),
             chunk(6, 1, b""),
         )  # ABORT, T bit: needs the peer's tag
@@ -153,11 +156,11 @@ def test_gap_blocks_for_tsns_never_sent_abort():
     with simulation(seed=1, run=1) as ns:
         pair, server, client, collector, sender = _pair(ns)
         _run_to(ns, 0.5)
-        cum = int(client.GetCumulativeTsnAcked())
+        cum = int(client.GetAssociation().GetSender().GetCumulativeTsnAcked())
         raw = packet(
             PORT,
             client.GetLocalPort(),
-            client.GetLocalVerificationTag(),
+            client.GetAssociation().GetLocalVerificationTag(),
             _sack(cum, gaps=[(2, 40)]),
         )
         inj = _inject(ns, pair, 0, 0.6, bytes(raw))
@@ -178,7 +181,7 @@ def test_error_report_fits_in_one_packet():
         accepted = ns.DynamicCast[ns.SctpSocket](collector.accepted[0])
         capture = _capture()
         capture.Attach(pair.nodes.Get(1))
-        tag = accepted.GetLocalVerificationTag()
+        tag = accepted.GetAssociation().GetLocalVerificationTag()
         ports = (client.GetLocalPort(), PORT)
         small = packet(*ports, tag, chunk(0x7F, 0, bytes(3000)))
         huge = packet(*ports, tag, chunk(0x7F, 0, bytes(40000)), chunk(0x7F, 0, bytes(40000)))

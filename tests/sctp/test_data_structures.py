@@ -153,33 +153,34 @@ def test_rto_estimator_follows_section_6_3_1(ns):
     # SRTT + 4 RTTVAR = 98.5625 + 4 * 74.75 ms = 397.5625 ms, below RTO.Min = 1 s (C6).
     path.OnRttSample(ms(1), ns.Seconds(1), ns.Seconds(60), 0.125, 0.25)
     assert path.GetRto().GetSeconds() == 1.0
-    path.OnRetransmissionTimeout(ns.Seconds(60))  # E2: doubled
+    path.BackOffRto(ns.Seconds(60))  # E2: doubled
     assert path.GetRto().GetSeconds() == 2.0
-    path.OnRetransmissionTimeout(ns.Seconds(3))  # capped at RTO.Max (C7)
+    path.BackOffRto(ns.Seconds(3))  # capped at RTO.Max (C7)
     assert path.GetRto().GetSeconds() == 3.0
 
 
 def test_congestion_avoidance_grows_one_pmdcs_per_window(ns):
     path = ns.SctpPath()
     path.SetMtu(1500, 20)
+    cc = ns.CreateObject[ns.SctpRfc9260CongestionOps]()
     pmdcs = path.GetPmdcs()
     assert pmdcs == 1468
     path.InitializeCongestionControl(10 * pmdcs, 5 * pmdcs)
     # In congestion avoidance: a full window of acknowledgements adds one PMDCS.
     for _ in range(9):
-        path.OnBytesAcked(pmdcs, True, False)
+        cc.BytesAcked(path, pmdcs, True, False)
     assert path.GetCwnd() == 10 * pmdcs
-    path.OnBytesAcked(pmdcs, True, False)
+    cc.BytesAcked(path, pmdcs, True, False)
     assert path.GetCwnd() == 11 * pmdcs
     assert path.GetPartialBytesAcked() == 0
     # Not using the window: no growth, and partial_bytes_acked capped at cwnd.
     for _ in range(30):
-        path.OnBytesAcked(pmdcs, False, False)
+        cc.BytesAcked(path, pmdcs, False, False)
     assert path.GetCwnd() == 11 * pmdcs
     assert path.GetPartialBytesAcked() == 11 * pmdcs
     # Fast retransmit and timeout (7.2.3, 7.2.4).
-    path.OnFastRetransmit()
+    cc.FastRetransmit(path)
     assert path.GetSsthresh() == path.GetCwnd() == 11 * pmdcs // 2  # above 4 PMDCS
-    path.OnRetransmissionTimeout(ns.Seconds(60))
+    cc.RetransmissionTimeout(path)
     assert path.GetCwnd() == pmdcs
     assert path.GetSsthresh() == 4 * pmdcs  # max(cwnd/2, 4 PMDCS) = 4 PMDCS here

@@ -76,7 +76,7 @@ def run_bulk_failover(
         # The primary's RTO when it fails (at least RTO.Min; more if queueing delay
         # inflated the RTT): the T3-rtx timer runs with it and then doubles.
         socket = ns.DynamicCast[ns.SctpSocket](apps.Get(0).GetSocket())
-        rto = socket.GetPath(0).GetRto().GetSeconds()
+        rto = socket.GetAssociation().GetPathManager().GetPath(0).GetRto().GetSeconds()
         run_until(stop)
         result = {
             "total": total,
@@ -209,7 +209,10 @@ def test_heartbeat_timeout_that_moves_the_data_path_sends_at_once(
         ns.LinkFailure.ScheduleUnplug(ns.Seconds(HB_FAIL), net.a_devices[0])
         for at in heartbeats:
             run_until(at)
-            assert client.GetDataPathIndex() == 0 and client.GetPath(1).IsConfirmed()
+            assert (
+                client.GetAssociation().GetPathManager().GetDataPathIndex() == 0
+                and client.GetAssociation().GetPathManager().GetPath(1).IsConfirmed()
+            )
             assert client.RequestHeartbeat(0) == 0
         run_until(changed_at + 4.0)
         paths = recorder.paths()

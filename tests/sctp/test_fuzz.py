@@ -123,9 +123,13 @@ def fuzz_once(data, victim: int, strict: bool):
         accepted = ns.DynamicCast[ns.SctpSocket](collector.accepted[0])
         sockets = [client, accepted]
         me, peer = sockets[victim], sockets[1 - victim]
-        tags = [me.GetLocalVerificationTag(), me.GetPeerVerificationTag(), 0]
+        tags = [
+            me.GetAssociation().GetLocalVerificationTag(),
+            me.GetAssociation().GetPeerVerificationTag(),
+            0,
+        ]
         ports = (peer.GetLocalPort(), me.GetLocalPort())
-        base_tsn = me.GetCumulativeTsnReceived() + 1
+        base_tsn = me.GetAssociation().GetReceiver().GetCumulativeTsn() + 1
         inj = injector(pair, 1 if victim == 1 else 0)
         inj.Watch(client)
         inj.Watch(accepted)

@@ -42,7 +42,7 @@ def test_association_over_ipv6():
         assert client.GetState() == 4
         assert identify(collector, range(5)) == list(range(5))
         # PMDCS over IPv6: 1500 - 40 - 12.
-        assert client.GetPrimaryPath().GetPmdcs() == 1448
+        assert client.GetAssociation().GetPathManager().GetPrimaryPath().GetPmdcs() == 1448
         del nodes, p2p, devices, interfaces, server, collector, client, sender
     gc.collect()
 

@@ -36,9 +36,9 @@ def run_with_drops(drops: list[int], n_messages: int, stop: float):
         client = client_socket(ns, pair)
         result = {
             "received": int(sink.GetTotalRx()),
-            "fast_retransmits": int(client.GetFastRetransmitCount()),
-            "timeouts": int(client.GetTimeoutCount()),
-            "retransmitted": int(client.GetRetransmittedChunkCount()),
+            "fast_retransmits": int(client.GetAssociation().GetSender().GetFastRetransmitCount()),
+            "timeouts": int(client.GetAssociation().GetSender().GetTimeoutCount()),
+            "retransmitted": int(client.GetAssociation().GetSender().GetRetransmittedChunkCount()),
             "invariants": str(client.CheckInvariants()),
             "state": int(client.GetState()),
             "trace": values.to_frame(),
@@ -145,7 +145,7 @@ def test_random_loss_in_both_directions_still_delivers_everything_in_order():
                 mine = [i for i in order if (i % 3 == 0) == stream]
                 assert mine == sorted(mine)
             assert client.GetState() == 0  # CLOSED after the graceful shutdown
-            assert int(client.GetRetransmittedChunkCount()) > 0
+            assert int(client.GetAssociation().GetSender().GetRetransmittedChunkCount()) > 0
             assert client.CheckInvariants() == ""
             del pair, server, client, collector, sender
         gc.collect()
@@ -165,8 +165,8 @@ def _lossy_run(run: int):
             sender.At(0.5 + 0.002 * i, 1000, 0, False, i)
         run_until(20.0)
         out = (
-            int(client.GetLocalVerificationTag()),
-            int(client.GetNextTsn()),
+            int(client.GetAssociation().GetLocalVerificationTag()),
+            int(client.GetAssociation().GetSender().GetNextTsn()),
             tuple(round(float(t), 9) for t in collector.times),
         )
         del pair, server, client, collector, sender

@@ -91,16 +91,20 @@ def failover(tmp_path_factory):
                 collector.Matches(i, _seed(i)) for i in range(int(collector.Count()))
             ),
             "tsns": np.array(list(collector.tsns), dtype=np.int64),
-            "client_paths": int(client.GetNPaths()),
-            "server_paths": int(accepted.GetNPaths()),
+            "client_paths": int(client.GetAssociation().GetPathManager().GetNPaths()),
+            "server_paths": int(accepted.GetAssociation().GetPathManager().GetNPaths()),
             "server_path_addresses": {
-                str(ns.Ipv4Address.ConvertFrom(accepted.GetPath(i).GetAddress()))
-                for i in range(int(accepted.GetNPaths()))
+                str(
+                    ns.Ipv4Address.ConvertFrom(
+                        accepted.GetAssociation().GetPathManager().GetPath(i).GetAddress()
+                    )
+                )
+                for i in range(int(accepted.GetAssociation().GetPathManager().GetNPaths()))
             },
-            "client_data_path": int(client.GetDataPathIndex()),
-            "heartbeats": int(client.GetHeartbeatCount()),
-            "heartbeat_acks": int(client.GetHeartbeatAckCount()),
-            "timeouts": int(client.GetTimeoutCount()),
+            "client_data_path": int(client.GetAssociation().GetPathManager().GetDataPathIndex()),
+            "heartbeats": int(client.GetAssociation().GetPathManager().GetHeartbeatCount()),
+            "heartbeat_acks": int(client.GetAssociation().GetPathManager().GetHeartbeatAckCount()),
+            "timeouts": int(client.GetAssociation().GetSender().GetTimeoutCount()),
             "paths": recorder.paths(),
             "chunks": recorder.chunks(),
         }
@@ -287,10 +291,10 @@ def test_set_primary_and_unknown_peer_address():
         for k in range(20):
             sender.At(0.5 + 0.05 * k, 300, 0, False, k + 1)
         run_until(0.9)
-        assert client.GetPrimaryPathIndex() == 0
+        assert client.GetAssociation().GetPathManager().GetPrimaryPathIndex() == 0
         assert client.SetPrimaryPath(ns.Ipv4Address("10.7.7.7").ConvertTo()) == -1
         assert client.SetPrimaryPath(net.b_addresses[1].ConvertTo()) == 0
-        assert client.GetPrimaryPathIndex() == 1
+        assert client.GetAssociation().GetPathManager().GetPrimaryPathIndex() == 1
         run_until(3.0)
         assert collector.Count() == 20
         data = recorder.chunks()
@@ -332,7 +336,9 @@ def test_interface_taken_down_fails_over_too():
             ns.Seconds(2.0), net.a.GetObject[ns.Ipv4](), net.a_interface(0)
         )
         run_until(8.0)
-        assert client.GetNPaths() == 2  # bound to the any-address: both addresses listed
+        assert (
+            client.GetAssociation().GetPathManager().GetNPaths() == 2
+        )  # bound to the any-address: both addresses listed
         paths = recorder.paths()
         down = paths[(paths.path == 0) & (paths.event == "UNREACHABLE")].time
         low, high = 0.5 * 2, 0.5 * 2 + 0.5  # first expiry within one RTO, then 2 RTO

@@ -74,9 +74,14 @@ def test_abandoned_message_is_skipped_by_forward_tsn(tmp_path):
         pair.p2p.EnablePcap(str(tmp_path / "fwd"), pair.devices.Get(0), True)
         run_until(3.0)
         accepted = ns.DynamicCast[ns.SctpSocket](collector.accepted[0])
-        assert client.IsPrSctpActive() and accepted.IsPrSctpActive()
+        assert (
+            client.GetAssociation().IsPrSctpActive() and accepted.GetAssociation().IsPrSctpActive()
+        )
         abandoned = recorder.abandoned()
-        assert len(abandoned) == 1 and client.GetAbandonedMessageCount() == 1
+        assert (
+            len(abandoned) == 1
+            and client.GetAssociation().GetSender().GetAbandonedMessageCount() == 1
+        )
         row = abandoned.iloc[0]
         assert row.policy == "RTX" and row.node == 0 and row["size"] == SIZE
         skipped_tsn = int(row.first_tsn)
@@ -90,11 +95,11 @@ def test_abandoned_message_is_skipped_by_forward_tsn(tmp_path):
         chunks = recorder.chunks()
         data = chunks[(chunks.node == 0) & (chunks.chunk == "DATA")]
         assert not data.retransmission.any()
-        assert client.GetForwardTsnSentCount() >= 1
-        assert accepted.GetForwardTsnReceivedCount() >= 1
+        assert client.GetAssociation().GetSender().GetForwardTsnSentCount() >= 1
+        assert accepted.GetAssociation().GetReceiver().GetForwardTsnReceivedCount() >= 1
         highest = int(data.tsn.max())
-        assert accepted.GetCumulativeTsnReceived() == highest
-        assert client.GetCumulativeTsnAcked() == highest
+        assert accepted.GetAssociation().GetReceiver().GetCumulativeTsn() == highest
+        assert client.GetAssociation().GetSender().GetCumulativeTsnAcked() == highest
         # Messages after the gap on the skipped message's stream were delivered in order.
         sids = np.array(list(collector.sids))
         ssns = np.array(list(collector.ssns))
@@ -155,7 +160,7 @@ def test_lifetime_bounds_the_delay_of_unordered_messages():
         assert data.retransmission.any()  # some losses were recovered within the lifetime
         highest = int(data.tsn.max())
         accepted = ns.DynamicCast[ns.SctpSocket](collector.accepted[0])
-        assert accepted.GetCumulativeTsnReceived() == highest
+        assert accepted.GetAssociation().GetReceiver().GetCumulativeTsn() == highest
         del pair, recorder, server, collector, client, sender, accepted, em
 
 
@@ -195,10 +200,10 @@ def test_without_peer_support_messages_stay_reliable():
             sender.AtPr(0.5 + 0.02 * k, SIZE, 0, False, k + 1, RTX, 0)
         pair.drop_received(1, [8, 9])
         run_until(4.0)
-        assert not client.IsPrSctpActive()
+        assert not client.GetAssociation().IsPrSctpActive()
         assert sorted(_delivered(collector)) == list(range(1, 31))
         assert len(recorder.abandoned()) == 0
-        assert client.GetForwardTsnSentCount() == 0
+        assert client.GetAssociation().GetSender().GetForwardTsnSentCount() == 0
         del pair, recorder, server, collector, client, sender
 
 
@@ -221,6 +226,6 @@ def test_priority_policy_drops_less_important_queued_messages():
         abandoned = recorder.abandoned()
         assert len(abandoned) == 1 and abandoned.iloc[0].policy == "PRIORITY"
         assert int(abandoned.iloc[0].first_tsn) == 0  # never sent
-        assert client.GetAbandonedUnsentCount() == 1
+        assert client.GetAssociation().GetSender().GetAbandonedUnsentCount() == 1
         assert sorted(_delivered(collector)) == [1, 2, 4]  # the newest priority-9 one went
         del pair, recorder, server, collector, client, sender

@@ -49,12 +49,19 @@ def _blackholed_sender(ns, n_messages: int, cwnd: int = 0, ssthresh: int = 0):
     model.SetAttribute("ErrorUnit", ns.StringValue("ERROR_UNIT_PACKET"))
     model.SetAttribute("ErrorRate", ns.DoubleValue(1.0))
     pair.devices.Get(1).SetAttribute("ReceiveErrorModel", ns.PointerValue(model))
-    base = int(client.GetCumulativeTsnAcked())  # the TSN before the first DATA chunk
+    base = int(
+        client.GetAssociation().GetSender().GetCumulativeTsnAcked()
+    )  # the TSN before the first DATA chunk
     return pair, server, client, collector, sender, model, base
 
 
 def _forge(ns, pair, client, at: float, cum: int, gaps=()):
-    raw = packet(PORT, client.GetLocalPort(), client.GetLocalVerificationTag(), _sack(cum, gaps))
+    raw = packet(
+        PORT,
+        client.GetLocalPort(),
+        client.GetAssociation().GetLocalVerificationTag(),
+        _sack(cum, gaps),
+    )
     return _inject(ns, pair, 0, at, bytes(raw))
 
 
@@ -82,7 +89,7 @@ def test_reneged_chunk_counts_a_miss_indication_instead_of_being_resent_at_once(
         got = sorted((int(log.Tsn(i)) - b, bool(log.Fast(i))) for i in range(int(log.Count())))
         assert got == [(1, True), (2, True), (3, True)]
         assert all(1.40 <= log.Time(i) < 1.41 for i in range(int(log.Count())))
-        assert int(client.GetFastRetransmitCount()) == 1
+        assert int(client.GetAssociation().GetSender().GetFastRetransmitCount()) == 1
         assert client.CheckInvariants() == ""
         del pair, server, client, collector, sender, model, log, injs
     gc.collect()
@@ -109,7 +116,7 @@ def test_reneged_chunk_is_retransmitted_by_t3_when_nothing_else_happens():
 
 def _cc_at(ns, client, t: float):
     _run_to(ns, t)
-    p = client.GetPath(0)
+    p = client.GetAssociation().GetPathManager().GetPath(0)
     return int(p.GetCwnd()), int(p.GetSsthresh()), int(p.GetFlightSize())
 
 
@@ -159,9 +166,12 @@ def test_fast_retransmit_reduces_cwnd_after_the_increase_of_the_same_sack():
         ]
         cwnd, ssthresh, flight = _cc_at(ns, client, 1.299)
         assert (cwnd, ssthresh) == (20000, 10000)
-        assert int(client.GetNextTsn()) - 1 - b >= 22 and flight + PMDCS > cwnd
+        assert (
+            int(client.GetAssociation().GetSender().GetNextTsn()) - 1 - b >= 22
+            and flight + PMDCS > cwnd
+        )
         cwnd2, ssthresh2, _ = _cc_at(ns, client, 1.301)
-        assert int(client.GetFastRetransmitCount()) == 1
+        assert int(client.GetAssociation().GetSender().GetFastRetransmitCount()) == 1
         # 7.2.3: ssthresh = max(cwnd / 2, 4 * PMDCS) of the increased cwnd (21468);
         # reducing first gave 10000 / 10000 and no increase (Fast Recovery).
         assert (cwnd2, ssthresh2) == ((20000 + PMDCS) // 2, (20000 + PMDCS) // 2)
@@ -176,8 +186,8 @@ def test_idle_decay_sets_ssthresh_to_cwnd_at_the_first_adjustment():
             sender.At(1.0 + 0.0001 * i, 1000, 0, False, i)
         sender.At(5.0, 1000, 0, False, 60)
         cwnd, ssthresh, flight = _cc_at(ns, client, 4.99)
-        rto = client.GetPath(0).GetRto().GetSeconds()
-        last = client.GetPath(0).GetLastSendTime().GetSeconds()
+        rto = client.GetAssociation().GetPathManager().GetPath(0).GetRto().GetSeconds()
+        last = client.GetAssociation().GetPathManager().GetPath(0).GetLastSendTime().GetSeconds()
         assert flight == 0 and cwnd > 4 * PMDCS and ssthresh > cwnd  # grew in slow start
         periods = int((5.0 - last) // rto)
         assert periods >= 2
@@ -215,7 +225,7 @@ def test_initial_cwnd_uses_4344_bytes_to_an_ipv6_destination():
         sender.ConnectAt(1.0, ns.Inet6SocketAddress(interfaces.GetAddress(1, 1), 5000).ConvertTo())
         _run_to(ns, 1.5)
         assert int(client.GetState()) == 4
-        path = client.GetPrimaryPath()
+        path = client.GetAssociation().GetPathManager().GetPrimaryPath()
         assert int(path.GetPmdcs()) == 1448
         # min(4 * 1448, max(2 * 1448, 4344)); IPv4's 4404 would be three 1468-byte chunks.
         assert int(path.GetCwnd()) == 4344

@@ -59,7 +59,7 @@ def test_reader_pausing_900_s_finds_its_association_up():
         assert int(client.GetState()) == ESTABLISHED
         assert int(accepted.GetState()) == ESTABLISHED
         # The sender kept probing the closed window; the probes timed out many times.
-        assert int(client.GetTimeoutCount()) >= 15
+        assert int(client.GetAssociation().GetSender().GetTimeoutCount()) >= 15
         run_until(PAUSE + 60.0)
         assert int(sender.sent) == N_MESSAGES
         assert int(collector.Count()) == N_MESSAGES
@@ -86,13 +86,13 @@ def test_sender_keeps_probing_a_window_smaller_than_the_next_chunk():
     with simulation(seed=1, run=1) as ns:
         pair, recorder, server, collector, client, sender = _slow_reader(ns, 10_000.0)
         run_until(3.0)
-        assert int(client.GetPeerRwnd()) < MESSAGE
+        assert int(client.GetAssociation().GetSender().GetPeerRwnd()) < MESSAGE
         drop_all = ns.CreateObject[ns.RateErrorModel]()
         drop_all.SetAttribute("ErrorUnit", ns.StringValue("ERROR_UNIT_PACKET"))
         drop_all.SetAttribute("ErrorRate", ns.DoubleValue(1.0))
         pair.devices.Get(0).SetAttribute("ReceiveErrorModel", ns.PointerValue(drop_all))
-        cum = int(client.GetCumulativeTsnAcked())
-        tag = int(client.GetLocalVerificationTag())
+        cum = int(client.GetAssociation().GetSender().GetCumulativeTsnAcked())
+        tag = int(client.GetAssociation().GetLocalVerificationTag())
         header = struct.pack("!HHII", PORT, int(client.GetLocalPort()), tag, 0)
         raw = bytearray(header + _sack(cum, 500))
         inj = injector(pair, 0)
@@ -102,7 +102,7 @@ def test_sender_keeps_probing_a_window_smaller_than_the_next_chunk():
         run_until(PAUSE)
         assert int(inj.GetInjectedCount()) == len(times)
         assert int(client.GetState()) == ESTABLISHED
-        assert int(client.GetCumulativeTsnAcked()) == cum
-        assert int(client.GetTimeoutCount()) >= 15
+        assert int(client.GetAssociation().GetSender().GetCumulativeTsnAcked()) == cum
+        assert int(client.GetAssociation().GetSender().GetTimeoutCount()) >= 15
         del pair, recorder, server, collector, client, sender, drop_all, inj
     gc.collect()

@@ -175,11 +175,13 @@ def test_zero_window_probe_and_window_update():
         accepted = ns.DynamicCast[ns.SctpSocket](collector.accepted[0])
         assert int(collector.Count()) == 0
         assert accepted.GetRxAvailable() <= 8000
-        assert client.GetPeerRwnd() < 1000  # the sender sees a closed window
-        stalled_at = accepted.GetCumulativeTsnReceived()
+        assert (
+            client.GetAssociation().GetSender().GetPeerRwnd() < 1000
+        )  # the sender sees a closed window
+        stalled_at = accepted.GetAssociation().GetReceiver().GetCumulativeTsn()
         run_until(6.0)
         assert identify(collector, range(40)) == list(range(40))
-        assert accepted.GetCumulativeTsnReceived() != stalled_at
+        assert accepted.GetAssociation().GetReceiver().GetCumulativeTsn() != stalled_at
         assert client.CheckInvariants() == "" and accepted.CheckInvariants() == ""
         del pair, server, client, collector, sender, accepted
     gc.collect()

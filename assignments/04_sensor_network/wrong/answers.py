@@ -1,12 +1,15 @@
 """A deliberately wrong submission of assignment 4 (graded by tests/test_assignments.py).
 
+Every question holds a typical mistake; each costs exactly the marks of the hidden
+checks it breaks, and each shows the student either a failed public check with its
+hint or "format checked; graded later", never "passed":
+
 * q1: counts bytes, not bits, in the offered load (-1); the idle energy is right.
 * q2: right table, but the offered load comes from q1's mistake (-1).
-* q3: routing packets per *sent* report instead of per delivered one. Since the WSN model
-  follows NS-2 (issue 13: two-way links only, CBR from the start), every report of the
-  assignment's quick-mode points is delivered, so sent == delivered and the hidden test
-  cannot tell the two definitions apart: no mark is lost (a known weakness of q3).
-* q4: right.
+* q3: delivered reports per routing packet, the ratio upside down (-1). (Routing packets
+  per *sent* report would not be told apart here: every report of the assignment's
+  quick-mode points is delivered, so sent == delivered.)
+* q4: believes longer intervals break AODV routes more often (-1).
 * q5: the excess in joules, not as a fraction of the idle energy (-1).
 * q6: a valid sweep of one point, but the claimed value is typed in, not read from
   the sweep's table (-1).
@@ -27,10 +30,10 @@ udp = rows.set_index("reporting_interval")[["throughput_kbps", "energy_per_node_
 udp["offered_kbps"] = [offered_kbps(i) for i in udp.index]
 """,
     "q3": """
-my_routing_load = summary["routing_packets"] / summary["sent"]
+my_routing_load = summary["delivered"] / summary["routing_packets"]
 """,
     "q4": """
-q4_answer = "b"
+q4_answer = "a"
 """,
     "q5": """
 energy_above_idle = float((udp["energy_per_node_j"] - idle_energy_j).max())
@@ -45,4 +48,7 @@ design_value = 1.0
 }
 
 #: The score each question must get (hidden checks included), and the total.
-EXPECTED = {"q1": 1, "q2": 1, "q3": 1, "q4": 1, "q5": 0, "q6": 2, "total": 6}
+EXPECTED = {"q1": 1, "q2": 1, "q3": 0, "q4": 0, "q5": 0, "q6": 2, "total": 4}
+
+#: The questions whose public checks catch the mistake (the others say "graded later").
+CAUGHT_IN_PUBLIC = set()

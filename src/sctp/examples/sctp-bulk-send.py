@@ -56,10 +56,11 @@ def main() -> None:
         nodes.Get(0).GetObject[ns.SctpL4Protocol]().GetAttribute("SocketList", sockets)
         client = ns.DynamicCast[ns.SctpSocket](sockets.Get(0))
         print(f"delivered {received} bytes; state {ns.SctpStateName(client.GetState())}")
+        sender = client.GetAssociation().GetSender()
         print(
-            f"fast retransmits {client.GetFastRetransmitCount()}, "
-            f"timeouts {client.GetTimeoutCount()}, "
-            f"retransmitted chunks {client.GetRetransmittedChunkCount()}"
+            f"fast retransmits {sender.GetFastRetransmitCount()}, "
+            f"timeouts {sender.GetTimeoutCount()}, "
+            f"retransmitted chunks {sender.GetRetransmittedChunkCount()}"
         )
 
 

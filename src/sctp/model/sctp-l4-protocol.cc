@@ -1,5 +1,7 @@
 #include "sctp-l4-protocol.h"
 
+#include "sctp-association.h"
+#include "sctp-congestion-ops.h"
 #include "sctp-crc32c.h"
 #include "sctp-socket-factory.h"
 #include "sctp-socket.h"
@@ -9,6 +11,7 @@
 #include "ns3/ipv6-routing-protocol.h"
 #include "ns3/ipv6.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
 #include "ns3/object-vector.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
@@ -36,6 +39,13 @@ SctpL4Protocol::GetTypeId()
                           ObjectVectorValue(),
                           MakeObjectVectorAccessor(&SctpL4Protocol::m_sockets),
                           MakeObjectVectorChecker<SctpSocket>())
+            .AddAttribute("CongestionOps",
+                          "The congestion control of the associations of this node's SCTP "
+                          "sockets: a subclass of ns3::SctpCongestionOps (as TcpL4Protocol's "
+                          "SocketType chooses TCP's).",
+                          TypeIdValue(SctpRfc9260CongestionOps::GetTypeId()),
+                          MakeTypeIdAccessor(&SctpL4Protocol::m_congestionTypeId),
+                          MakeTypeIdChecker())
             .AddAttribute("SecretKeyLength",
                           "Bytes of the endpoint's secret key that protects State Cookies "
                           "(RFC 9260 section 5.1.3); drawn from the simulator's RNG.",
@@ -134,6 +144,8 @@ SctpL4Protocol::CreateSocket()
     Ptr<SctpSocket> socket = CreateObject<SctpSocket>();
     socket->SetNode(m_node);
     socket->SetSctp(this);
+    ObjectFactory congestion(m_congestionTypeId.GetName());
+    socket->SetCongestionOps(congestion.Create<SctpCongestionOps>());
     AddSocket(socket);
     return socket;
 }
@@ -150,9 +162,9 @@ SctpL4Protocol::RemoveSocket(Ptr<SctpSocket> socket)
 {
     // The socket may outlive its place here (its user holds it): silence its timers,
     // whose events point at it.
-    socket->CancelAllTimers();
+    socket->GetAssociation()->CancelAllTimers();
     Unbind(socket);
-    UnregisterAssociation(socket);
+    UnregisterAssociation(socket->GetAssociation());
     auto it = std::find(m_sockets.begin(), m_sockets.end(), socket);
     if (it != m_sockets.end())
     {
@@ -265,7 +277,7 @@ SctpL4Protocol::AllocateEphemeralPort()
         {
             used = used || b.port == port;
         }
-        for (const auto& [key, socket] : m_associations)
+        for (const auto& [key, association] : m_associations)
         {
             used = used || key.localPort == port;
         }
@@ -306,14 +318,14 @@ SctpL4Protocol::Unbind(Ptr<SctpSocket> socket)
 }
 
 bool
-SctpL4Protocol::RegisterAssociation(Ptr<SctpSocket> socket,
+SctpL4Protocol::RegisterAssociation(Ptr<SctpAssociation> association,
                                     uint16_t localPort,
                                     uint16_t peerPort,
                                     const Address& peerAddress)
 {
     auto [it, inserted] =
-        m_associations.emplace(AssociationKey{localPort, peerPort, peerAddress}, socket);
-    if (!inserted && it->second != socket)
+        m_associations.emplace(AssociationKey{localPort, peerPort, peerAddress}, association);
+    if (!inserted && it->second != association)
     {
         NS_LOG_WARN("association entry " << localPort << "/" << peerPort << "/" << peerAddress
                                          << " belongs to another association: kept");
@@ -322,7 +334,7 @@ SctpL4Protocol::RegisterAssociation(Ptr<SctpSocket> socket,
     return true;
 }
 
-Ptr<SctpSocket>
+Ptr<SctpAssociation>
 SctpL4Protocol::FindAssociation(uint16_t localPort,
                                 uint16_t peerPort,
                                 const Address& peerAddress) const
@@ -332,11 +344,11 @@ SctpL4Protocol::FindAssociation(uint16_t localPort,
 }
 
 void
-SctpL4Protocol::UnregisterAssociation(Ptr<SctpSocket> socket)
+SctpL4Protocol::UnregisterAssociation(Ptr<SctpAssociation> association)
 {
     for (auto it = m_associations.begin(); it != m_associations.end();)
     {
-        if (it->second == socket)
+        if (it->second == association)
         {
             it = m_associations.erase(it);
         }
@@ -345,6 +357,20 @@ SctpL4Protocol::UnregisterAssociation(Ptr<SctpSocket> socket)
             ++it;
         }
     }
+}
+
+std::vector<Ptr<SctpAssociation>>
+SctpL4Protocol::GetAssociations() const
+{
+    std::vector<Ptr<SctpAssociation>> out;
+    for (const auto& [key, association] : m_associations)
+    {
+        if (std::find(out.begin(), out.end(), association) == out.end())
+        {
+            out.push_back(association);
+        }
+    }
+    return out;
 }
 
 Ptr<SctpSocket>
@@ -368,7 +394,7 @@ SctpL4Protocol::FindListener(uint16_t port, const Address& destination) const
     return nullptr;
 }
 
-Ptr<SctpSocket>
+Ptr<SctpAssociation>
 SctpL4Protocol::FindByListedAddress(const SctpCommonHeader& header, const SctpChunk& chunk) const
 {
     SctpInitChunk init;
@@ -516,7 +542,7 @@ SctpL4Protocol::ReceiveBytes(const uint8_t* data,
     m_inReceive = true;
     auto it = m_associations.find(
         AssociationKey{header.destinationPort, header.sourcePort, source});
-    Ptr<SctpSocket> listed;
+    Ptr<SctpAssociation> listed;
     if (it == m_associations.end() &&
         (chunks[0].type == SctpChunk::INIT || chunks[0].type == SctpChunk::INIT_ACK))
     {
@@ -524,8 +550,8 @@ SctpL4Protocol::ReceiveBytes(const uint8_t* data,
     }
     if (it != m_associations.end())
     {
-        Ptr<SctpSocket> socket = it->second; // keep alive while it processes
-        socket->ReceivePacket(header, chunks, source, destination);
+        Ptr<SctpAssociation> association = it->second; // keep alive while it processes
+        association->ReceivePacket(header, chunks, source, destination);
     }
     else if (listed)
     {
@@ -537,7 +563,7 @@ SctpL4Protocol::ReceiveBytes(const uint8_t* data,
         if (listener &&
             (chunks[0].type == SctpChunk::INIT || chunks[0].type == SctpChunk::COOKIE_ECHO))
         {
-            listener->ReceivePacket(header, chunks, source, destination);
+            listener->GetAssociation()->ReceivePacket(header, chunks, source, destination);
         }
         else
         {

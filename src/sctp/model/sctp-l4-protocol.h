@@ -32,6 +32,7 @@
 namespace ns3
 {
 
+class SctpAssociation;
 class SctpSocket;
 
 /**
@@ -87,19 +88,21 @@ class SctpL4Protocol : public IpL4Protocol
     bool Bind(Ptr<SctpSocket> socket, const Address& address, uint16_t& port);
     void Unbind(Ptr<SctpSocket> socket);
     /**
-     * Make (local port, peer port, peer address) lead to \p socket. An entry of another
-     * association is never overwritten (a forged or replayed COOKIE ECHO must not take
-     * a live association's traffic, RFC 9260 5.2.4): \return false then.
+     * Make (local port, peer port, peer address) lead to \p association. An entry of
+     * another association is never overwritten (a forged or replayed COOKIE ECHO must not
+     * take a live association's traffic, RFC 9260 5.2.4): \return false then.
      */
-    bool RegisterAssociation(Ptr<SctpSocket> socket,
+    bool RegisterAssociation(Ptr<SctpAssociation> association,
                              uint16_t localPort,
                              uint16_t peerPort,
                              const Address& peerAddress);
     /** The association of (local port, peer port, peer address), or null. */
-    Ptr<SctpSocket> FindAssociation(uint16_t localPort,
-                                    uint16_t peerPort,
-                                    const Address& peerAddress) const;
-    void UnregisterAssociation(Ptr<SctpSocket> socket);
+    Ptr<SctpAssociation> FindAssociation(uint16_t localPort,
+                                         uint16_t peerPort,
+                                         const Address& peerAddress) const;
+    void UnregisterAssociation(Ptr<SctpAssociation> association);
+    /** Every registered association, once (for checks of all of them). */
+    std::vector<Ptr<SctpAssociation>> GetAssociations() const;
     /**
      * Forget \p socket entirely (bindings, associations, timers) without sending
      * anything: what a host crash looks like to the peer (restart tests).
@@ -181,7 +184,7 @@ class SctpL4Protocol : public IpL4Protocol
      * RFC 9260 section 5.1.2: an INIT or INIT ACK belongs to an existing association if
      * one of the addresses it lists identifies it.
      */
-    Ptr<SctpSocket> FindByListedAddress(const SctpCommonHeader& header,
+    Ptr<SctpAssociation> FindByListedAddress(const SctpCommonHeader& header,
                                         const SctpChunk& chunk) const;
     void HandleOutOfTheBlue(const SctpCommonHeader& header,
                             const std::vector<SctpChunk>& chunks,
@@ -202,8 +205,9 @@ class SctpL4Protocol : public IpL4Protocol
     IpL4Protocol::DownTargetCallback6 m_downTarget6;
     std::vector<Ptr<SctpSocket>> m_sockets;
     std::vector<Binding> m_bindings;
-    std::map<AssociationKey, Ptr<SctpSocket>> m_associations;
+    std::map<AssociationKey, Ptr<SctpAssociation>> m_associations;
     uint16_t m_nextEphemeralPort{49152};
+    TypeId m_congestionTypeId; //!< the CongestionOps attribute
 
     Ptr<UniformRandomVariable> m_random;
     std::vector<uint8_t> m_secretKey;

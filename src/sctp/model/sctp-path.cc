@@ -4,8 +4,6 @@
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 
-#include <algorithm>
-#include <cmath>
 
 namespace ns3
 {
@@ -59,9 +57,10 @@ SctpPath::~SctpPath() = default;
 void
 SctpPath::DoDispose()
 {
-    Simulator::Cancel(m_t3Event);
-    Simulator::Cancel(m_hbTimer);
-    Simulator::Cancel(m_hbResponseTimer);
+    CancelTimers();
+    m_t3ExpiredCallback.Nullify();
+    m_heartbeatCallback.Nullify();
+    m_heartbeatResponseCallback.Nullify();
     m_sourceDevice = nullptr;
     Object::DoDispose();
 }
@@ -127,6 +126,36 @@ SctpPath::GetPartialBytesAcked() const
     return m_partialBytesAcked;
 }
 
+void
+SctpPath::SetCwnd(uint32_t cwnd)
+{
+    m_cwnd = cwnd;
+}
+
+void
+SctpPath::SetSsthresh(uint32_t ssthresh)
+{
+    m_ssthresh = ssthresh;
+}
+
+void
+SctpPath::SetPartialBytesAcked(uint32_t bytes)
+{
+    m_partialBytesAcked = bytes;
+}
+
+Time
+SctpPath::GetIdleDecayMark() const
+{
+    return m_idleDecayMark;
+}
+
+void
+SctpPath::SetIdleDecayMark(Time t)
+{
+    m_idleDecayMark = t;
+}
+
 uint32_t
 SctpPath::GetFlightSize() const
 {
@@ -142,13 +171,13 @@ SctpPath::GetRto() const
 Time
 SctpPath::GetSrtt() const
 {
-    return m_srtt;
+    return m_rtoEstimator.GetSrtt();
 }
 
 Time
 SctpPath::GetRttVar() const
 {
-    return m_rttVar;
+    return m_rtoEstimator.GetRttVar();
 }
 
 uint32_t
@@ -175,7 +204,7 @@ void
 SctpPath::InitializeRto(Time rtoInitial)
 {
     m_rto = rtoInitial;
-    m_haveRttMeasurement = false;
+    m_rtoEstimator.Reset();
 }
 
 void
@@ -196,119 +225,10 @@ SctpPath::RemoveFlight(uint32_t bytes)
 }
 
 void
-SctpPath::OnBytesAcked(uint32_t bytesAcked, bool fullyUtilized, bool inFastRecovery)
-{
-    if (bytesAcked == 0)
-    {
-        return;
-    }
-    uint32_t pmdcs = GetPmdcs();
-    if (m_cwnd <= m_ssthresh)
-    {
-        // Slow start (RFC 9260 7.2.1): grow only when the window is used and we are not
-        // in Fast Recovery; by at most 1 PMDCS. RFC 4960 also required the SACK to
-        // advance the cumulative TSN ack point; RFC 9260 dropped that condition, so
-        // bytes newly acknowledged by gap blocks count too.
-        if (fullyUtilized && !inFastRecovery)
-        {
-            m_cwnd = m_cwnd + std::min(bytesAcked, pmdcs);
-        }
-        return;
-    }
-    // Congestion avoidance (7.2.2): partial_bytes_acked counts every newly acknowledged
-    // byte, by the cumulative TSN ack or by gap blocks (no cumulative-advance condition
-    // in RFC 9260 either).
-    m_partialBytesAcked += bytesAcked;
-    if (m_partialBytesAcked >= m_cwnd && fullyUtilized)
-    {
-        m_partialBytesAcked -= m_cwnd;
-        m_cwnd = m_cwnd + pmdcs;
-    }
-    else if (!fullyUtilized && m_partialBytesAcked > m_cwnd)
-    {
-        // RFC 9260 7.2.2: cap partial_bytes_acked at cwnd when the window is not full.
-        m_partialBytesAcked = m_cwnd;
-    }
-}
-
-void
-SctpPath::OnFastRetransmit()
-{
-    uint32_t pmdcs = GetPmdcs();
-    m_ssthresh = std::max(m_cwnd.Get() / 2, 4 * pmdcs);
-    m_cwnd = m_ssthresh.Get();
-    m_partialBytesAcked = 0;
-}
-
-void
-SctpPath::OnRetransmissionTimeout(Time rtoMax)
-{
-    uint32_t pmdcs = GetPmdcs();
-    m_ssthresh = std::max(m_cwnd.Get() / 2, 4 * pmdcs);
-    m_cwnd = pmdcs;
-    m_partialBytesAcked = 0;
-    m_rto = std::min(m_rto.Get() * 2, rtoMax); // E2: back off the timer
-    CancelRttMeasurement();
-}
-
-void
-SctpPath::ApplyIdleDecay(Time now)
-{
-    if (m_flightSize > 0 || m_lastSendTime.IsZero() || m_rto.Get().IsZero())
-    {
-        return;
-    }
-    // Decay already applied in this idle period (this may be called several times before
-    // the next DATA goes out) continues from where it stopped.
-    bool first = m_idleDecayMark <= m_lastSendTime;
-    Time from = first ? m_lastSendTime : m_idleDecayMark;
-    uint32_t floor = 4 * GetPmdcs();
-    while (now - from >= m_rto.Get() && m_cwnd > floor)
-    {
-        if (first)
-        {
-            // RFC 9260 7.2.1: at the first adjustment ssthresh is set to cwnd, taken here
-            // before the halving, so that slow start regains the window the path had.
-            m_ssthresh = m_cwnd.Get();
-            first = false;
-        }
-        m_cwnd = std::max(m_cwnd.Get() / 2, floor);
-        from += m_rto.Get();
-    }
-    if (!first)
-    {
-        m_idleDecayMark = from;
-    }
-}
-
-void
 SctpPath::OnRttSample(Time r, Time rtoMin, Time rtoMax, double alpha, double beta)
 {
     m_lastRtt = r;
-    if (!m_haveRttMeasurement)
-    {
-        // C2: first measurement.
-        m_srtt = r;
-        m_rttVar = r / 2;
-        m_haveRttMeasurement = true;
-    }
-    else
-    {
-        // C3: RTTVAR first, with the old SRTT.
-        Time diff = Abs(m_srtt - r);
-        m_rttVar = Time::FromDouble((1.0 - beta) * m_rttVar.GetDouble() + beta * diff.GetDouble(),
-                                    Time::GetResolution());
-        m_srtt = Time::FromDouble((1.0 - alpha) * m_srtt.GetDouble() + alpha * r.GetDouble(),
-                                  Time::GetResolution());
-    }
-    if (m_rttVar.IsZero())
-    {
-        m_rttVar = TimeStep(1); // clock granularity G
-    }
-    Time rto = m_srtt + 4 * m_rttVar;
-    rto = std::max(rto, rtoMin); // C6
-    rto = std::min(rto, rtoMax); // C7
-    m_rto = rto;
+    m_rto = m_rtoEstimator.Update(r, rtoMin, rtoMax, alpha, beta);
 }
 
 bool
@@ -405,18 +325,6 @@ SctpPath::GetSourceDevice() const
     return m_sourceDevice;
 }
 
-EventId&
-SctpPath::GetHeartbeatTimer()
-{
-    return m_hbTimer;
-}
-
-EventId&
-SctpPath::GetHeartbeatResponseTimer()
-{
-    return m_hbResponseTimer;
-}
-
 bool
 SctpPath::IsHeartbeatOutstanding() const
 {
@@ -470,7 +378,70 @@ SctpPath::SetHeartbeatAnchor(Time t)
 void
 SctpPath::BackOffRto(Time rtoMax)
 {
-    m_rto = std::min(m_rto.Get() * 2, rtoMax);
+    m_rto = SctpRtoEstimator::BackOff(m_rto.Get(), rtoMax);
+}
+
+// ------------------------------------------------------------------ timers
+
+void
+SctpPath::SetT3ExpiredCallback(Callback<void, uint32_t> callback)
+{
+    m_t3ExpiredCallback = callback;
+}
+
+void
+SctpPath::SetHeartbeatCallbacks(Callback<void, uint32_t> heartbeat,
+                                Callback<void, uint32_t> response)
+{
+    m_heartbeatCallback = heartbeat;
+    m_heartbeatResponseCallback = response;
+}
+
+void
+SctpPath::StartT3(bool restart)
+{
+    if (m_t3Running && !restart)
+    {
+        return;
+    }
+    Time rto = m_rto;
+    m_t3Running = true;
+    m_t3Deadline = Simulator::Now() + rto;
+    // The event is rescheduled lazily: restarting a running timer only moves the
+    // deadline; the event re-arms itself when it fires early (no event per SACK).
+    if (m_t3Event.IsPending())
+    {
+        if (Simulator::GetDelayLeft(m_t3Event) <= rto)
+        {
+            return;
+        }
+        Simulator::Cancel(m_t3Event);
+    }
+    m_t3Event = Simulator::Schedule(rto, &SctpPath::T3Event, this);
+}
+
+void
+SctpPath::StopT3()
+{
+    m_t3Running = false;
+}
+
+void
+SctpPath::T3Event()
+{
+    if (!m_t3Running)
+    {
+        return;
+    }
+    Time now = Simulator::Now();
+    if (now < m_t3Deadline)
+    {
+        m_t3Event = Simulator::Schedule(m_t3Deadline - now, &SctpPath::T3Event, this);
+        return;
+    }
+    m_t3Running = false;
+    m_t3Deadline = now;
+    m_t3ExpiredCallback(m_index);
 }
 
 bool
@@ -486,16 +457,51 @@ SctpPath::GetT3Deadline() const
 }
 
 void
-SctpPath::SetT3(bool running, Time deadline)
+SctpPath::ScheduleHeartbeat(Time delay)
 {
-    m_t3Running = running;
-    m_t3Deadline = deadline;
+    Simulator::Cancel(m_hbTimer);
+    m_hbTimer = Simulator::Schedule(delay, &SctpPath::HeartbeatEvent, this);
 }
 
-EventId&
-SctpPath::GetT3Event()
+void
+SctpPath::CancelHeartbeat()
 {
-    return m_t3Event;
+    Simulator::Cancel(m_hbTimer);
+}
+
+void
+SctpPath::HeartbeatEvent()
+{
+    m_heartbeatCallback(m_index);
+}
+
+void
+SctpPath::ScheduleHeartbeatResponse(Time delay)
+{
+    Simulator::Cancel(m_hbResponseTimer);
+    m_hbResponseTimer = Simulator::Schedule(delay, &SctpPath::HeartbeatResponseEvent, this);
+}
+
+void
+SctpPath::CancelHeartbeatResponse()
+{
+    Simulator::Cancel(m_hbResponseTimer);
+}
+
+void
+SctpPath::HeartbeatResponseEvent()
+{
+    m_heartbeatResponseCallback(m_index);
+}
+
+void
+SctpPath::CancelTimers()
+{
+    Simulator::Cancel(m_t3Event);
+    m_t3Running = false;
+    m_t3Deadline = Time(0);
+    Simulator::Cancel(m_hbTimer);
+    Simulator::Cancel(m_hbResponseTimer);
 }
 
 void

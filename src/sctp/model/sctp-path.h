@@ -1,16 +1,21 @@
 /*
  * One destination transport address of an association (RFC 9260 sections 5.4, 6.3, 7,
- * 8.2, 8.3): congestion control state (cwnd, ssthresh, partial_bytes_acked, flight size),
- * the RTO estimator, the T3-rtx timer, reachability (active or inactive, error counter),
- * path verification (confirmed or not), heartbeat bookkeeping and the local (source)
- * address that packets to this destination leave from.
+ * 8.2, 8.3): its congestion variables (cwnd, ssthresh, partial_bytes_acked, flight size;
+ * the association's SctpCongestionOps changes them), its RTO (SctpRtoEstimator), its
+ * timers (T3-rtx, HEARTBEAT and HEARTBEAT response, each calling back into the
+ * association with the path index), reachability (active, potentially failed, inactive;
+ * error counter), path verification (confirmed or not), heartbeat bookkeeping and the
+ * local (source) address that packets to this destination leave from.
  */
 #ifndef SCTP_PATH_H
 #define SCTP_PATH_H
 
+#include "sctp-rto-estimator.h"
+
 #include "ns3/address.h"
-#include "ns3/net-device.h"
+#include "ns3/callback.h"
 #include "ns3/event-id.h"
+#include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-value.h"
@@ -59,48 +64,43 @@ class SctpPath : public Object
      */
     uint32_t GetPmdcs() const;
 
+    /**
+     * \name Congestion variables (section 7.2). SctpCongestionOps changes them; the flight
+     * size is the sender's accounting.
+     */
+    //!@{
     uint32_t GetCwnd() const;
+    void SetCwnd(uint32_t cwnd);
     uint32_t GetSsthresh() const;
+    void SetSsthresh(uint32_t ssthresh);
     uint32_t GetPartialBytesAcked() const;
+    void SetPartialBytesAcked(uint32_t bytes);
     uint32_t GetFlightSize() const;
+    /** Start of the association: cwnd and ssthresh (section 7.2.1, or as configured). */
+    void InitializeCongestionControl(uint32_t initialCwnd, uint32_t initialSsthresh);
+    void AddFlight(uint32_t bytes);
+    /** Section 7.2.2: partial_bytes_acked is reset when the flight size reaches 0. */
+    void RemoveFlight(uint32_t bytes);
+    /** Time up to which an idle destination's cwnd decay was applied (7.2.1). */
+    Time GetIdleDecayMark() const;
+    void SetIdleDecayMark(Time t);
+    //!@}
+
+    /** \name Retransmission timeout (section 6.3.1) */
+    //!@{
     Time GetRto() const;
     Time GetSrtt() const;
     Time GetRttVar() const;
-    uint32_t GetErrorCount() const;
-    State GetState() const;
-
-    /** Start of the association: cwnd and ssthresh as section 7.2.1 says (or as configured). */
-    void InitializeCongestionControl(uint32_t initialCwnd, uint32_t initialSsthresh);
     /** RTO.Initial before any measurement (section 6.3.1 C1). */
     void InitializeRto(Time rtoInitial);
-
-    /** \name Flight size accounting (bytes of DATA chunks outstanding on this path) */
-    //!@{
-    void AddFlight(uint32_t bytes);
-    void RemoveFlight(uint32_t bytes);
+    /** New RTT measurement R (section 6.3.1 C2/C3, C6, C7); also the `RTT` trace. */
+    void OnRttSample(Time r, Time rtoMin, Time rtoMax, double alpha, double beta);
+    /** Double the RTO, at most \p rtoMax (section 6.3.3 E2, unanswered HEARTBEAT 8.3). */
+    void BackOffRto(Time rtoMax);
     //!@}
 
-    /**
-     * A SACK newly acknowledged \p bytesAcked bytes sent to this destination
-     * (sections 7.2.1 and 7.2.2).
-     * \param fullyUtilized the flight size was at least cwnd before the SACK
-     * \param inFastRecovery the association is in Fast Recovery
-     */
-    void OnBytesAcked(uint32_t bytesAcked, bool fullyUtilized, bool inFastRecovery);
-    /** Fast retransmit on this destination (section 7.2.4): halve cwnd into ssthresh. */
-    void OnFastRetransmit();
-    /** T3-rtx expired (sections 6.3.3 E1/E2 and 7.2.3). */
-    void OnRetransmissionTimeout(Time rtoMax);
-    /**
-     * Idle destination: cwnd = max(cwnd/2, 4*PMDCS) per RTO without data, ssthresh = cwnd
-     * at the first adjustment (section 7.2.1).
-     */
-    void ApplyIdleDecay(Time now);
-
-    /**
-     * New RTT measurement R (section 6.3.1 C2/C3).
-     */
-    void OnRttSample(Time r, Time rtoMin, Time rtoMax, double alpha, double beta);
+    uint32_t GetErrorCount() const;
+    State GetState() const;
 
     /** \name RTT measurement in progress (one per round trip, Karn's algorithm) */
     //!@{
@@ -142,11 +142,37 @@ class SctpPath : public Object
     //!@}
 
     /**
-     * \name Heartbeat bookkeeping (section 8.3); the association owns the timers' logic.
+     * \name Timers. The path schedules its own events and calls back the association
+     * with its index when one is due; the association decides what happens then.
      */
     //!@{
-    EventId& GetHeartbeatTimer();
-    EventId& GetHeartbeatResponseTimer();
+    /** T3-rtx expired: \p callback(index) (sections 6.3.2, 6.3.3). */
+    void SetT3ExpiredCallback(Callback<void, uint32_t> callback);
+    /** The HEARTBEAT timer (8.3, 5.4) and the HEARTBEAT response timer (one RTO). */
+    void SetHeartbeatCallbacks(Callback<void, uint32_t> heartbeat,
+                               Callback<void, uint32_t> response);
+    /**
+     * Start T3-rtx with the current RTO (rule R1) unless it runs; with \p restart
+     * restart it (R3, 7.2.4 step 4). Moving the deadline of a running timer creates no
+     * event: the event fires at the old time and re-arms itself (lazy rescheduling).
+     */
+    void StartT3(bool restart);
+    /** Stop T3-rtx (R2): the pending event, if any, finds it stopped. */
+    void StopT3();
+    bool IsT3Running() const;
+    Time GetT3Deadline() const;
+    /** The HEARTBEAT timer fires after \p delay (a pending one is cancelled). */
+    void ScheduleHeartbeat(Time delay);
+    void CancelHeartbeat();
+    /** The response timer of the HEARTBEAT just sent fires after \p delay. */
+    void ScheduleHeartbeatResponse(Time delay);
+    void CancelHeartbeatResponse();
+    /** Cancel every event of this path and stop T3-rtx (association gone, paths replaced). */
+    void CancelTimers();
+    //!@}
+
+    /** \name Heartbeat bookkeeping (section 8.3) */
+    //!@{
     bool IsHeartbeatOutstanding() const;
     uint64_t GetHeartbeatNonce() const;
     Time GetHeartbeatSendTime() const;
@@ -157,16 +183,6 @@ class SctpPath : public Object
     /** Start of the current heartbeat period (the timer is re-armed lazily). */
     Time GetHeartbeatAnchor() const;
     void SetHeartbeatAnchor(Time t);
-    /** Back off the RTO without touching the congestion window (unanswered HEARTBEAT). */
-    void BackOffRto(Time rtoMax);
-    //!@}
-
-    /** \name T3-rtx timer bookkeeping; the association schedules the event lazily */
-    //!@{
-    bool IsT3Running() const;
-    Time GetT3Deadline() const;
-    void SetT3(bool running, Time deadline);
-    EventId& GetT3Event();
     //!@}
 
     void SetLastSendTime(Time t);
@@ -176,6 +192,10 @@ class SctpPath : public Object
     void DoDispose() override;
 
   private:
+    void T3Event();
+    void HeartbeatEvent();
+    void HeartbeatResponseEvent();
+
     Address m_address;
     uint32_t m_index{0};
     uint32_t m_mtu{1500};
@@ -185,11 +205,11 @@ class SctpPath : public Object
     TracedValue<uint32_t> m_ssthresh;
     uint32_t m_partialBytesAcked{0};
     uint32_t m_flightSize{0};
+    Time m_lastSendTime;
+    Time m_idleDecayMark; //!< idle decay applied up to this time (if after m_lastSendTime)
 
     TracedValue<Time> m_rto;
-    Time m_srtt;
-    Time m_rttVar;
-    bool m_haveRttMeasurement{false};
+    SctpRtoEstimator m_rtoEstimator;
     TracedValue<Time> m_lastRtt;
 
     bool m_rttPending{false};
@@ -206,6 +226,8 @@ class SctpPath : public Object
 
     EventId m_hbTimer;
     EventId m_hbResponseTimer;
+    Callback<void, uint32_t> m_heartbeatCallback;
+    Callback<void, uint32_t> m_heartbeatResponseCallback;
     bool m_hbOutstanding{false};
     uint64_t m_hbNonce{0};
     Time m_hbSendTime;
@@ -215,8 +237,7 @@ class SctpPath : public Object
     bool m_t3Running{false};
     Time m_t3Deadline;
     EventId m_t3Event;
-    Time m_lastSendTime;
-    Time m_idleDecayMark; //!< idle decay applied up to this time (if after m_lastSendTime)
+    Callback<void, uint32_t> m_t3ExpiredCallback;
 };
 
 } // namespace ns3

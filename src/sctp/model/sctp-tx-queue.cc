@@ -7,10 +7,27 @@
 namespace ns3
 {
 
+SctpTxQueue::SctpTxQueue()
+    : m_scheduler(CreateObject<SctpFcfsStreamScheduler>())
+{
+}
+
+void
+SctpTxQueue::SetScheduler(Ptr<SctpStreamScheduler> scheduler)
+{
+    m_scheduler = scheduler;
+}
+
+Ptr<SctpStreamScheduler>
+SctpTxQueue::GetScheduler() const
+{
+    return m_scheduler;
+}
+
 void
 SctpTxQueue::Initialize(uint32_t initialTsn, uint16_t outboundStreams)
 {
-    m_pending.clear();
+    m_scheduler->Clear();
     m_outstanding.clear();
     m_nextSsn.assign(outboundStreams, 0);
     m_nextTsn = initialTsn;
@@ -25,30 +42,30 @@ SctpTxQueue::Enqueue(Ptr<SctpOutboundMessage> message)
     uint32_t size = static_cast<uint32_t>(message->data.size());
     m_bufferedBytes += size;
     m_unsentBytes += size;
-    m_pending.push_back(message);
+    m_scheduler->Enqueue(message);
 }
 
 bool
 SctpTxQueue::HasUnsentData() const
 {
-    return !m_pending.empty();
+    return !m_scheduler->IsEmpty();
 }
 
 uint32_t
 SctpTxQueue::PeekNextChunkLength(uint32_t maxPayload) const
 {
-    if (m_pending.empty())
+    Ptr<SctpOutboundMessage> m = m_scheduler->Peek();
+    if (!m)
     {
         return 0;
     }
-    const auto& m = m_pending.front();
     return std::min<uint32_t>(maxPayload, static_cast<uint32_t>(m->data.size()) - m->nextOffset);
 }
 
 SctpTxChunk&
 SctpTxQueue::NextChunk(uint32_t maxPayload)
 {
-    Ptr<SctpOutboundMessage> m = m_pending.front();
+    Ptr<SctpOutboundMessage> m = m_scheduler->Peek();
     uint32_t size = static_cast<uint32_t>(m->data.size());
     uint32_t length = std::min(maxPayload, size - m->nextOffset);
     if (m->nextOffset == 0 && !m->unordered && m->streamId < m_nextSsn.size())
@@ -72,11 +89,12 @@ SctpTxQueue::NextChunk(uint32_t maxPayload)
         c.flags |= SctpDataChunk::FLAG_B;
     }
     m->nextOffset += length;
-    if (m->nextOffset == size)
+    bool last = m->nextOffset == size;
+    if (last)
     {
         c.flags |= SctpDataChunk::FLAG_E;
-        m_pending.pop_front();
     }
+    m_scheduler->ChunkCut(m, last);
     if (m->unordered)
     {
         c.flags |= SctpDataChunk::FLAG_U;
@@ -135,33 +153,32 @@ SctpTxQueue::PopAcked(uint32_t cumTsnAck)
 Ptr<SctpOutboundMessage>
 SctpTxQueue::PeekUnsentMessage() const
 {
-    if (m_pending.empty() || m_pending.front()->nextOffset != 0)
+    Ptr<SctpOutboundMessage> m = m_scheduler->Peek();
+    if (!m || m->nextOffset != 0)
     {
         return nullptr;
     }
-    return m_pending.front();
+    return m;
 }
 
 uint32_t
 SctpTxQueue::DropUnsent(Ptr<SctpOutboundMessage> message)
 {
-    auto it = std::find(m_pending.begin(), m_pending.end(), message);
-    if (it == m_pending.end())
+    if (!m_scheduler->Remove(message))
     {
         return 0;
     }
     uint32_t left = static_cast<uint32_t>(message->data.size()) - message->nextOffset;
     message->nextOffset = static_cast<uint32_t>(message->data.size());
-    m_pending.erase(it);
     m_unsentBytes -= left;
     m_bufferedBytes -= left;
     return left;
 }
 
-const std::deque<Ptr<SctpOutboundMessage>>&
+std::vector<Ptr<SctpOutboundMessage>>
 SctpTxQueue::GetPending() const
 {
-    return m_pending;
+    return m_scheduler->GetMessages();
 }
 
 void
@@ -198,7 +215,7 @@ SctpTxQueue::GetUnsentBytes() const
 bool
 SctpTxQueue::IsEmpty() const
 {
-    return m_pending.empty() && m_outstanding.empty();
+    return m_scheduler->IsEmpty() && m_outstanding.empty();
 }
 
 uint16_t

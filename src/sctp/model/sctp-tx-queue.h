@@ -1,13 +1,15 @@
 /*
  * Send side data structures (RFC 9260 sections 6.1, 6.6, 6.9): user messages waiting to
- * be sent, and the DATA chunks sent but not yet covered by the cumulative TSN ack, in
- * TSN order so that a TSN is found in O(1). Messages are fragmented lazily, when their
- * chunks are first transmitted, so TSNs of one message stay consecutive.
+ * be sent (held by an SctpStreamScheduler, which chooses the next one), and the DATA
+ * chunks sent but not yet covered by the cumulative TSN ack, in TSN order so that a TSN
+ * is found in O(1). Messages are fragmented lazily, when their chunks are first
+ * transmitted, so TSNs of one message stay consecutive.
  */
 #ifndef SCTP_TX_QUEUE_H
 #define SCTP_TX_QUEUE_H
 
 #include "sctp-message-tag.h"
+#include "sctp-stream-scheduler.h"
 
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
@@ -74,7 +76,13 @@ struct SctpTxChunk
 class SctpTxQueue
 {
   public:
+    /** With a first-come, first-served stream scheduler. */
+    SctpTxQueue();
+
     void Initialize(uint32_t initialTsn, uint16_t outboundStreams);
+    /** Take the messages of \p scheduler's choice first (before any is queued). */
+    void SetScheduler(Ptr<SctpStreamScheduler> scheduler);
+    Ptr<SctpStreamScheduler> GetScheduler() const;
 
     /** Queue a message (its SSN is assigned when its first chunk is cut). */
     void Enqueue(Ptr<SctpOutboundMessage> message);
@@ -84,8 +92,8 @@ class SctpTxQueue
     /** User bytes of the next chunk that NextChunk() would cut (0 if none). */
     uint32_t PeekNextChunkLength(uint32_t maxPayload) const;
     /**
-     * Cut the next chunk (at most \p maxPayload user bytes) from the oldest message,
-     * give it the next TSN and append it to the outstanding chunks.
+     * Cut the next chunk (at most \p maxPayload user bytes) from the message the
+     * scheduler chooses, give it the next TSN and append it to the outstanding chunks.
      */
     SctpTxChunk& NextChunk(uint32_t maxPayload);
 
@@ -96,7 +104,7 @@ class SctpTxQueue
     /** Drop the chunks with TSN <= \p cumTsnAck from the front. */
     void PopAcked(uint32_t cumTsnAck);
 
-    /** The oldest message without any TSN (nullptr if none or if it is partly sent). */
+    /** The next message, if none of it has a TSN yet (nullptr otherwise). */
     Ptr<SctpOutboundMessage> PeekUnsentMessage() const;
     /**
      * PR-SCTP: drop the bytes of \p message that have no TSN yet (the whole message if
@@ -104,7 +112,7 @@ class SctpTxQueue
      */
     uint32_t DropUnsent(Ptr<SctpOutboundMessage> message);
     /** Queued messages, oldest first (for the priority policy). */
-    const std::deque<Ptr<SctpOutboundMessage>>& GetPending() const;
+    std::vector<Ptr<SctpOutboundMessage>> GetPending() const;
     /** Free the send-buffer space of an abandoned chunk (its bytes stay until acked). */
     void ReleaseAbandoned(uint32_t bytes);
 
@@ -118,7 +126,7 @@ class SctpTxQueue
     uint16_t GetOutboundStreams() const;
 
   private:
-    std::deque<Ptr<SctpOutboundMessage>> m_pending;
+    Ptr<SctpStreamScheduler> m_scheduler;
     std::deque<SctpTxChunk> m_outstanding;
     std::vector<uint16_t> m_nextSsn;
     uint32_t m_nextTsn{0};

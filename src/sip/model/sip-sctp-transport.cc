@@ -87,9 +87,9 @@ SipSctpTransport::StreamFor(Connection& connection, const std::string& key)
     uint16_t count = m_streams;
     if (Ptr<SctpSocket> sctp = DynamicCast<SctpSocket>(connection.socket))
     {
-        if (sctp->GetOutboundStreams() > 0)
+        if (sctp->GetAssociation()->GetOutboundStreams() > 0)
         {
-            count = sctp->GetOutboundStreams(); // as negotiated with the peer
+            count = sctp->GetAssociation()->GetOutboundStreams(); // as negotiated with the peer
         }
     }
     const uint64_t use = ++connection.useCounter;

@@ -39,7 +39,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -226,7 +226,11 @@ def local_cluster(
             cluster.close()
 
 
-def _progress(total: int, initial: int, description: str, enabled: bool):
+def _progress(total: int, initial: int, description: str, enabled: bool, bar_class=None):
+    if bar_class is not None:  # e.g. tqdm.notebook.tqdm: a widget in a notebook, not stderr
+        return bar_class(
+            total=total, initial=initial, desc=description, unit="sim", disable=not enabled
+        )
     from tqdm import tqdm  # noqa: PLC0415
 
     return tqdm(
@@ -331,6 +335,39 @@ def _hashable(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
+def parameters_apart(
+    study: Study, tasks: Sequence[Task], tables: Mapping[str, pd.DataFrame], chosen: Iterable[str]
+) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
+    """Every parameter of each point once (``points.csv``), not in every row of every table.
+
+    A table keeps ``point`` (the row of ``points.csv``), the ``chosen`` parameters (those
+    ``transportlab sweep`` was given with ``-p`` and ``--grid``), ``seed``, ``run`` and its
+    own columns; joining it with ``points.csv`` on their common columns gives the full rows
+    back. (Repeating all ~38 parameters of the wired study made its 4-run series table
+    14.6 MB.)
+    """
+    names = list(study.parameters.params)
+
+    def key(values: Iterable[Any]) -> tuple:
+        return tuple(_hashable(v) for v in values)
+
+    points: dict[tuple, int] = {}
+    for task in tasks:
+        points.setdefault(key(task.params[n] for n in names), len(points))
+    points_table = pd.DataFrame(list(points), columns=names)
+    points_table.insert(0, "point", range(len(points_table)))
+    chosen = set(chosen)
+    kept = [n for n in names if n in chosen]
+    apart = {}
+    for name, frame in tables.items():
+        point = [points[key(row)] for row in frame[names].itertuples(index=False, name=None)]
+        own = frame[[c for c in frame.columns if c not in names]]
+        apart[name] = pd.concat(
+            [pd.DataFrame({"point": point}, index=frame.index), frame[kept], own], axis=1
+        )
+    return points_table, apart
+
+
 def check_scheduler(scheduler: Any) -> Any:
     """Check a scheduler argument before anything runs; return it normalised.
 
@@ -384,6 +421,7 @@ def run_tasks(
     force: bool = False,
     analyse: bool = True,
     progress: bool | str = True,
+    progress_bar: Callable[..., Any] | None = None,
 ) -> dict[str, pd.DataFrame]:
     """Run the planned ``tasks`` of ``study`` (what is cached is only loaded); their tables.
 
@@ -408,6 +446,8 @@ def run_tasks(
         ``False`` returns the raw tables of the run step.
     progress
         Show a progress bar (stderr); a string is used as its label.
+    progress_bar
+        A tqdm-like class to draw it with instead (``tqdm.notebook.tqdm``: a widget).
 
     Returns
     -------
@@ -443,7 +483,9 @@ def run_tasks(
         runs_total = len({task.key for task in tasks})
         fingerprint = tasks[0].identity["code"]
         label = progress if isinstance(progress, str) else study.name
-        with _progress(runs_total, runs_total - len(pending), label, bool(progress)) as bar:
+        with _progress(
+            runs_total, runs_total - len(pending), label, bool(progress), progress_bar
+        ) as bar:
             if pending:
                 if scheduler == "serial":
                     finished = _run_serial(study, pending, fingerprint, cache_folder, bar)

@@ -170,7 +170,11 @@ class ParameterSpace:
         for name in values:
             if name not in self.params:
                 close = difflib.get_close_matches(name, list(self.params), n=1)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                hint = (
+                    f" (did you mean {close[0]!r}?)"
+                    if close
+                    else f" (valid names: {', '.join(self.params) or 'none'})"
+                )
                 problems.append(f"unknown parameter {name!r}{hint}")
         result = self.defaults(quick) if base is None else dict(base)
         for name, value in values.items():

@@ -52,6 +52,16 @@ def figures_dir(study: str | None = None, quick: bool = False) -> Path:
     return base / study if study else base
 
 
+def exploration_dir(study: str | None = None, label: str | None = None) -> Path:
+    """``data/explore/<study>/<label>``: where runs that are not ``transportlab reproduce``
+    of a study's declared mode write (notebooks, other parameters or run counts), so
+    exploring never overwrites ``data/results`` (see ``Results.results_dir``)."""
+    base = project_root() / "data" / "explore"
+    if study:
+        base = base / study
+    return base / label if study and label else base
+
+
 def cache_dir() -> Path:
     """Finished sweep points (one file per point and replication); safe to delete."""
     env = os.environ.get("TRANSPORTLAB_RESULTS_CACHE")

@@ -248,14 +248,22 @@ def save(fig, png: str | Path, formats: Sequence[str] = ("png", "svg")) -> list[
     return written
 
 
-def save_figure(fig, study: str, name: str, quick: bool = False, n_runs: int | None = None) -> Path:
-    """Write ``fig`` to ``figures[/quick]/<study>/<name>.png`` and ``.svg``, atomically.
+def save_figure(
+    fig,
+    study: str,
+    name: str,
+    quick: bool = False,
+    n_runs: int | None = None,
+    folder: Path | None = None,
+) -> Path:
+    """Write ``fig`` to ``figures[/quick]/<study>/<name>.png`` (or ``folder/<name>.png``)
+    and ``.svg``, atomically.
 
     ``n_runs`` (how many simulation runs stand behind the figure) is written into
     the figure's footer when given; every published figure states it. Saving twice
     does not add a second footer.
     """
-    target = figures_dir(study, quick) / f"{name}.png"
+    target = (figures_dir(study, quick) if folder is None else Path(folder)) / f"{name}.png"
     if n_runs is not None:
         label = f"n = {n_runs} run{'s' if n_runs != 1 else ''}"
         footer = getattr(fig, "_transportlab_footer", None)

@@ -16,13 +16,21 @@ the same cached simulations, so they write the same files::
     results.figure("goodput_delay")     # builds, saves (stating n runs) and returns it
     results.write()                     # comparison, qualitative.csv, tables, figures, provenance
 
-Files go to ``data/results[/quick]/<study>/`` and ``figures[/quick]/<study>/``,
-each written to a temporary file and renamed when complete; ``provenance.json`` beside
-the tables records how every file was made (:mod:`transportlab.engine.provenance`).
+Only ``transportlab reproduce`` (``publish=True``) of a study's declared mode (no
+parameter overrides, the declared run counts, seed 1) writes ``data/results[/quick]/<study>/``
+and ``figures[/quick]/<study>/``, the committed results. Everything else (a notebook, other
+parameters or run counts) writes to ``data/explore/<study>/<label>/`` (figures in its
+``figures/``): ``quick`` or ``full`` for a declared mode, ``<mode>-<hash of the overrides,
+runs and seed>`` otherwise, so exploring never overwrites a committed file. Each file is
+written to a temporary file and renamed when complete; ``provenance.json`` beside the
+tables records how every file was made, with the parameters
+(:mod:`transportlab.engine.provenance`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -73,6 +81,8 @@ class Results:
         seed: int = 1,
         force: bool = False,
         progress: bool = True,
+        publish: bool = False,
+        progress_bar: Any = None,
     ) -> None:
         self.study = require_study(study)
         if not isinstance(quick, bool):
@@ -87,6 +97,10 @@ class Results:
         self.seed = seed
         self.force = force
         self.progress = progress
+        #: a tqdm-like class for the progress bars (None: tqdm on stderr)
+        self.progress_bar = progress_bar
+        #: write data/results (only `transportlab reproduce`, and only in a declared mode)
+        self.publish = publish
         self._tables: dict[str, dict[str, pd.DataFrame]] = {}
         #: runs behind each figure built so far (for provenance.json)
         self.figure_runs: dict[str, int | None] = {}
@@ -155,6 +169,7 @@ class Results:
                 scheduler=execute.default_scheduler(self.scheduler, self.quick),
                 force=self.force,
                 progress=f"{self.study.name}/{name}" if self.progress else False,
+                progress_bar=self.progress_bar,
             )
         return self._tables[name]
 
@@ -170,11 +185,39 @@ class Results:
 
     # ------------------------------------------------------------------ outputs
 
+    def declared_mode(self) -> bool:
+        """Whether these are the study's declared quick or full mode: no overrides, every
+        experiment's declared number of runs, seed 1."""
+        runs_declared = self.runs_override is None or all(
+            e.replications(self.quick, self.runs_override) == e.replications(self.quick)
+            for e in self.experiments
+        )
+        return not self.overrides and runs_declared and self.seed == 1
+
+    def exploration_label(self) -> str:
+        """``quick``/``full`` in a declared mode, else ``<mode>-<10 hex digits>`` of the
+        overrides, runs and seed (the same exploration always lands in the same folder)."""
+        mode = "quick" if self.quick else "full"
+        if self.declared_mode():
+            return mode
+        key = json.dumps(
+            {"params": self.overrides, "runs": self.runs_override, "seed": self.seed},
+            sort_keys=True,
+            default=str,
+        )
+        return f"{mode}-{hashlib.sha256(key.encode()).hexdigest()[:10]}"
+
     def results_dir(self) -> Path:
-        return paths.results_dir(self.study.name, self.quick)
+        """``data/results[/quick]/<study>`` when ``transportlab reproduce`` writes a declared
+        mode (``publish``), else ``data/explore/<study>/<label>`` (see the module)."""
+        if self.publish and self.declared_mode():
+            return paths.results_dir(self.study.name, self.quick)
+        return paths.exploration_dir(self.study.name, self.exploration_label())
 
     def figures_dir(self) -> Path:
-        return paths.figures_dir(self.study.name, self.quick)
+        if self.publish and self.declared_mode():
+            return paths.figures_dir(self.study.name, self.quick)
+        return self.results_dir() / "figures"
 
     def comparison(self) -> pd.DataFrame:
         """The rows of ``comparison.csv`` (computed, not written)."""
@@ -200,13 +243,16 @@ class Results:
         fig, n_runs = figures[name](self)
         self.figure_runs[name] = n_runs
         if save:
-            save_figure(fig, self.study.name, name, quick=self.quick, n_runs=n_runs)
+            save_figure(
+                fig, self.study.name, name, quick=self.quick, n_runs=n_runs,
+                folder=self.figures_dir(),
+            )  # fmt: skip
         return fig
 
     def write_comparison(self, comparison: pd.DataFrame | None = None) -> Path:
         """Write ``comparison.csv`` (and the tolerance it used) atomically."""
         comparison = self.comparison() if comparison is None else comparison
-        return write_comparison(self.study, comparison, self.quick)
+        return write_comparison(self.study, comparison, self.quick, folder=self.results_dir())
 
     def write_table(self, name: str, table: pd.DataFrame | None = None) -> Path:
         table = self.table(name) if table is None else table

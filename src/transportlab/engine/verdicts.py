@@ -1042,10 +1042,13 @@ def judge_qualitative(study: Study, comparison: pd.DataFrame) -> pd.DataFrame:
     return result[list(QUALITATIVE_RESULT_COLUMNS)]
 
 
-def write_comparison(study: Study, comparison: pd.DataFrame, quick: bool = False) -> Path:
+def write_comparison(
+    study: Study, comparison: pd.DataFrame, quick: bool = False, folder: Path | None = None
+) -> Path:
     """Write ``comparison.csv`` (and ``comparison-tolerance.json``) of ``study`` atomically
-    into ``data/results[/quick]/<study>/``; returns the CSV's path."""
-    folder = paths.results_dir(require_study(study).name, quick)
+    into ``data/results[/quick]/<study>/`` (or ``folder``); returns the CSV's path."""
+    if folder is None:
+        folder = paths.results_dir(require_study(study).name, quick)
     tolerance = comparison.attrs.get("tolerance")
     if tolerance is not None:
         write_text(folder / "comparison-tolerance.json", json.dumps(tolerance, indent=2) + "\n")

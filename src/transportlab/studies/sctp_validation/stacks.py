@@ -444,7 +444,7 @@ def run_model(scenario: Scenario, profile: str = "default", seed: int = 1, run: 
             series=series,
             data=data,
             drops=drops,
-            timeouts=int(socket.GetTimeoutCount()) if socket else 0,
+            timeouts=int(socket.GetAssociation().GetSender().GetTimeoutCount()) if socket else 0,
         )
         del flow, em, devices, nodes, p2p, interfaces, socket
     return trace

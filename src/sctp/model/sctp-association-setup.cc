@@ -1,8 +1,9 @@
 /*
- * SctpSocket, part 4: association set-up (RFC 9260 section 5): INIT and INIT ACK with
- * their address lists and parameters, the State Cookie, COOKIE ECHO / COOKIE ACK, and the
- * collision and restart cases of section 5.2 (tie-tags, cases A to D).
+ * SctpAssociation, part 2: association set-up (RFC 9260 section 5): INIT and INIT ACK
+ * with their address lists and parameters, the State Cookie, COOKIE ECHO / COOKIE ACK,
+ * and the collision and restart cases of section 5.2 (tie-tags, cases A to D).
  */
+#include "sctp-association.h"
 #include "sctp-l4-protocol.h"
 #include "sctp-socket.h"
 
@@ -16,12 +17,50 @@
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("SctpSocketSetup");
+NS_LOG_COMPONENT_DEFINE("SctpAssociationSetup");
 
 // ------------------------------------------------------------------ INIT
 
 bool
-SctpSocket::CollectPeerAddresses(const SctpInitChunk& init,
+SctpAssociation::RejectRestartWithNewAddresses(const std::vector<Address>& addresses,
+                                          uint32_t peerTag,
+                                          const SctpCommonHeader& header,
+                                          const Address& source,
+                                          const Address& destination)
+{
+    // Sections 5.2.2 and 5.2.4.1: a restart (INIT, or the COOKIE ECHO of case A) may not
+    // add transport addresses. The first address the association does not know is
+    // reported in a Restart of an Association with New Addresses cause of an ABORT.
+    for (const auto& a : addresses)
+    {
+        if (m_pathManager.HasAddress(a))
+        {
+            continue;
+        }
+        std::vector<uint8_t> info;
+        SctpByteWriter w(info);
+        if (Ipv4Address::IsMatchingType(a))
+        {
+            SctpTlv::Ipv4Address(Ipv4Address::ConvertFrom(a)).Serialize(w);
+        }
+        else
+        {
+            SctpTlv::Ipv6Address(Ipv6Address::ConvertFrom(a)).Serialize(w);
+        }
+        SendAbortOnly(peerTag,
+                      false,
+                      {SctpTlv::Cause(SctpTlv::RESTART_WITH_NEW_ADDRESSES, info)},
+                      header.destinationPort,
+                      header.sourcePort,
+                      source,
+                      destination);
+        return true;
+    }
+    return false;
+}
+
+bool
+SctpAssociation::CollectPeerAddresses(const SctpInitChunk& init,
                                  const Address& source,
                                  std::vector<Address>& out,
                                  std::vector<SctpTlv>& unrecognized,
@@ -126,7 +165,7 @@ SctpSocket::CollectPeerAddresses(const SctpInitChunk& init,
             v4 = v4 || type == SctpTlv::IPV4_ADDRESS;
             v6 = v6 || type == SctpTlv::IPV6_ADDRESS;
         }
-        if (m_ipv6 ? !v6 : !v4)
+        if (m_socket->IsIpv6() ? !v6 : !v4)
         {
             abortCause = SctpTlv::UNRESOLVABLE_ADDRESS;
             return false;
@@ -136,7 +175,7 @@ SctpSocket::CollectPeerAddresses(const SctpInitChunk& init,
 }
 
 bool
-SctpSocket::HandleInit(const SctpCommonHeader& header,
+SctpAssociation::HandleInit(const SctpCommonHeader& header,
                        const SctpChunk& chunk,
                        const Address& source,
                        const Address& destination)
@@ -146,8 +185,6 @@ SctpSocket::HandleInit(const SctpCommonHeader& header,
     {
         return false; // RFC 9260 3.3.2: Initiate Tag 0 is silently discarded
     }
-    uint16_t savedLocalPort = m_localPort;
-    uint16_t savedPeerPort = m_peerPort;
     if (init.outboundStreams == 0 || init.inboundStreams == 0)
     {
         SendAbortOnly(init.initiateTag,
@@ -173,8 +210,6 @@ SctpSocket::HandleInit(const SctpCommonHeader& header,
                       destination);
         return false;
     }
-    (void)savedLocalPort;
-    (void)savedPeerPort;
     if (m_state == SCTP_SHUTDOWN_ACK_SENT)
     {
         // Section 9.2: the SHUTDOWN COMPLETE was probably lost.
@@ -185,32 +220,9 @@ SctpSocket::HandleInit(const SctpCommonHeader& header,
         m_state == SCTP_SHUTDOWN_SENT || m_state == SCTP_SHUTDOWN_RECEIVED)
     {
         // Section 5.2.2: a restart must not add addresses.
-        for (const auto& a : addresses)
+        if (RejectRestartWithNewAddresses(addresses, init.initiateTag, header, source, destination))
         {
-            bool known = std::any_of(m_paths.begin(), m_paths.end(), [&a](const Ptr<SctpPath>& p) {
-                return p->GetAddress() == a;
-            });
-            if (!known)
-            {
-                std::vector<uint8_t> info;
-                SctpByteWriter w(info);
-                if (Ipv4Address::IsMatchingType(a))
-                {
-                    SctpTlv::Ipv4Address(Ipv4Address::ConvertFrom(a)).Serialize(w);
-                }
-                else
-                {
-                    SctpTlv::Ipv6Address(Ipv6Address::ConvertFrom(a)).Serialize(w);
-                }
-                SendAbortOnly(init.initiateTag,
-                              false,
-                              {SctpTlv::Cause(SctpTlv::RESTART_WITH_NEW_ADDRESSES, info)},
-                              header.destinationPort,
-                              header.sourcePort,
-                              source,
-                              destination);
-                return false;
-            }
+            return false;
         }
     }
     // Build the INIT ACK (sections 5.1, 5.2.1, 5.2.2).
@@ -253,7 +265,8 @@ SctpSocket::HandleInit(const SctpCommonHeader& header,
     }
     SctpCookie cookie;
     cookie.creationTimeNs = Simulator::Now().GetNanoSeconds();
-    uint64_t lifeMs = m_validCookieLife.GetMilliSeconds();
+    const SctpAssociationConfig& config = GetConfig();
+    uint64_t lifeMs = GetParameters().validCookieLife.GetMilliSeconds();
     if (const SctpTlv* preservative = init.Find(SctpTlv::COOKIE_PRESERVATIVE))
     {
         if (preservative->value.size() == 4)
@@ -269,8 +282,8 @@ SctpSocket::HandleInit(const SctpCommonHeader& header,
     cookie.localInitialTsn = localTsn;
     cookie.peerInitialTsn = init.initialTsn;
     cookie.peerRwnd = init.aRwnd;
-    cookie.outboundStreams = std::min(m_numOutStreams, init.inboundStreams);
-    cookie.inboundStreams = std::min(init.outboundStreams, m_maxInStreams);
+    cookie.outboundStreams = std::min(config.outboundStreams, init.inboundStreams);
+    cookie.inboundStreams = std::min(init.outboundStreams, config.maxInboundStreams);
     cookie.localTieTag = tieLocal;
     cookie.peerTieTag = tiePeer;
     cookie.localPort = header.destinationPort;
@@ -281,16 +294,16 @@ SctpSocket::HandleInit(const SctpCommonHeader& header,
     SctpInitChunk ack;
     ack.type = SctpChunk::INIT_ACK;
     ack.initiateTag = localTag;
-    ack.aRwnd = m_rcvBufSize;
-    ack.outboundStreams = m_numOutStreams;
-    ack.inboundStreams = m_maxInStreams;
+    ack.aRwnd = config.rcvBufSize;
+    ack.outboundStreams = config.outboundStreams;
+    ack.inboundStreams = config.maxInboundStreams;
     ack.initialTsn = localTsn;
     ack.parameters.emplace_back(SctpTlv::STATE_COOKIE, cookie.Seal(m_sctp->GetSecretKey()));
     for (auto& p : LocalAddressParameters())
     {
         ack.parameters.push_back(std::move(p));
     }
-    if (m_prSctpEnabled)
+    if (config.prSctpEnabled)
     {
         ack.parameters.emplace_back(SctpTlv::FORWARD_TSN_SUPPORTED, std::vector<uint8_t>());
     }
@@ -305,18 +318,18 @@ SctpSocket::HandleInit(const SctpCommonHeader& header,
     {
         return false;
     }
-    uint16_t keepLocal = m_localPort;
-    uint16_t keepPeer = m_peerPort;
-    m_localPort = header.destinationPort;
-    m_peerPort = header.sourcePort;
-    SendControlTo(init.initiateTag, bytes, source, destination);
-    m_localPort = keepLocal;
-    m_peerPort = keepPeer;
+    SendControlFrom(header.destinationPort,
+                    header.sourcePort,
+                    init.initiateTag,
+                    bytes,
+                    source,
+                    destination,
+                    nullptr);
     return true;
 }
 
 bool
-SctpSocket::HandleInitAck(const SctpChunk& chunk, const Address& source)
+SctpAssociation::HandleInitAck(const SctpChunk& chunk, const Address& source)
 {
     if (m_state != SCTP_COOKIE_WAIT)
     {
@@ -359,28 +372,24 @@ SctpSocket::HandleInitAck(const SctpChunk& chunk, const Address& source)
     }
     m_peerTag = ack.initiateTag;
     m_peerForwardTsn = ack.Find(SctpTlv::FORWARD_TSN_SUPPORTED) != nullptr;
-    Address primary = m_paths.empty() ? source : m_paths[m_primaryPath]->GetAddress();
+    Address primary = m_pathManager.IsEmpty() ? source : m_pathManager.GetPrimaryPath()->GetAddress();
     if (std::find(addresses.begin(), addresses.end(), primary) == addresses.end())
     {
         primary = source;
     }
-    SetupPaths(addresses, primary);
+    m_pathManager.SetupPaths(addresses, primary);
     // Section 5.4 rule 1: only the address the user gave is confirmed; the others are
     // verified with HEARTBEATs once the association is up.
-    for (auto& p : m_paths)
-    {
-        p->SetConfirmed(p->GetAddress() == m_peerConnectAddress ||
-                        p->GetIndex() == m_primaryPath);
-    }
-    ApplyPrimaryAttribute();
+    m_pathManager.ConfirmPaths(m_peerConnectAddress);
+    m_pathManager.ApplyPrimaryAttribute();
     for (const auto& a : addresses)
     {
         m_sctp->RegisterAssociation(this, m_localPort, m_peerPort, a);
     }
     InitializeTransfer(ack.initialTsn,
                        ack.aRwnd,
-                       std::min(m_numOutStreams, ack.inboundStreams),
-                       std::min(ack.outboundStreams, m_maxInStreams));
+                       std::min(GetConfig().outboundStreams, ack.inboundStreams),
+                       std::min(ack.outboundStreams, GetConfig().maxInboundStreams));
     m_cookieEcho = cookie->value;
     if (!unrecognized.empty())
     {
@@ -398,15 +407,15 @@ SctpSocket::HandleInitAck(const SctpChunk& chunk, const Address& source)
     SetState(SCTP_COOKIE_ECHOED);
     SendCookieEcho();
     m_t1Count = 0;
-    m_t1Rto = m_rtoInitial;
+    m_t1Rto = GetParameters().rtoInitial;
     StartT1();
     return true;
 }
 
 // ------------------------------------------------------------------ COOKIE ECHO / ACK
 
-Ptr<SctpSocket>
-SctpSocket::HandleCookieEcho(const SctpCommonHeader& header,
+Ptr<SctpAssociation>
+SctpAssociation::HandleCookieEcho(const SctpCommonHeader& header,
                              const SctpChunk& chunk,
                              const Address& source,
                              const Address& destination)
@@ -439,13 +448,13 @@ SctpSocket::HandleCookieEcho(const SctpCommonHeader& header,
             SctpTlv::STALE_COOKIE_ERROR,
             static_cast<uint32_t>(std::min<int64_t>(staleness.GetMicroSeconds(), 0xFFFFFFFF))));
         error.Serialize(w);
-        uint16_t keepLocal = m_localPort;
-        uint16_t keepPeer = m_peerPort;
-        m_localPort = header.destinationPort;
-        m_peerPort = header.sourcePort;
-        SendControlTo(cookie.peerTag, chunkBytes, source, destination);
-        m_localPort = keepLocal;
-        m_peerPort = keepPeer;
+        SendControlFrom(header.destinationPort,
+                        header.sourcePort,
+                        cookie.peerTag,
+                        chunkBytes,
+                        source,
+                        destination,
+                        nullptr);
         return nullptr;
     }
     if (!haveTcb)
@@ -461,13 +470,13 @@ SctpSocket::HandleCookieEcho(const SctpCommonHeader& header,
         cookieAddresses.push_back(source);
         for (const auto& a : cookieAddresses)
         {
-            Ptr<SctpSocket> existing =
+            Ptr<SctpAssociation> existing =
                 m_sctp->FindAssociation(header.destinationPort, header.sourcePort, a);
             if (existing && existing != this)
             {
                 NS_LOG_INFO(this << " COOKIE ECHO from " << source
                                  << " handed to the association of " << a);
-                return existing->IsAssociationAlive()
+                return existing->IsAlive()
                            ? existing->HandleCookieEcho(header, chunk, source, destination)
                            : nullptr;
             }
@@ -478,7 +487,7 @@ SctpSocket::HandleCookieEcho(const SctpCommonHeader& header,
                                                         header.sourcePort))
                            : Address(InetSocketAddress(Ipv4Address::ConvertFrom(source),
                                                        header.sourcePort));
-        if (!NotifyConnectionRequest(from))
+        if (!m_socket->AcceptAssociation(from))
         {
             SendAbortOnly(cookie.peerTag,
                           false,
@@ -489,11 +498,12 @@ SctpSocket::HandleCookieEcho(const SctpCommonHeader& header,
                           destination);
             return nullptr;
         }
-        Ptr<SctpSocket> socket = CopyObject<SctpSocket>(this);
+        Ptr<SctpSocket> socket = m_socket->Fork();
         m_sctp->AddSocket(socket);
-        socket->EstablishFromCookie(cookie, source, destination);
-        NotifyNewConnectionCreated(socket, from);
-        return socket;
+        Ptr<SctpAssociation> association = socket->GetAssociation();
+        association->EstablishFromCookie(cookie, source, destination);
+        m_socket->NotifyNewAssociation(socket, from);
+        return association;
     }
     // Section 5.2.4: a COOKIE ECHO while a TCB exists.
     bool tieMatch = cookie.localTieTag != 0 && cookie.localTieTag == m_localTieTag &&
@@ -513,32 +523,14 @@ SctpSocket::HandleCookieEcho(const SctpCommonHeader& header,
             SendControlTo(cookie.peerTag, bytes, source, destination);
             return nullptr;
         }
-        for (const auto& a : cookie.peerAddresses)
+        // Section 5.2.4.1: nor may the restart's COOKIE ECHO.
+        if (RejectRestartWithNewAddresses(cookie.peerAddresses,
+                                          cookie.peerTag,
+                                          header,
+                                          source,
+                                          destination))
         {
-            bool known = std::any_of(m_paths.begin(), m_paths.end(), [&a](const Ptr<SctpPath>& p) {
-                return p->GetAddress() == a;
-            });
-            if (!known)
-            {
-                std::vector<uint8_t> info;
-                SctpByteWriter w(info);
-                if (Ipv4Address::IsMatchingType(a))
-                {
-                    SctpTlv::Ipv4Address(Ipv4Address::ConvertFrom(a)).Serialize(w);
-                }
-                else
-                {
-                    SctpTlv::Ipv6Address(Ipv6Address::ConvertFrom(a)).Serialize(w);
-                }
-                SendAbortOnly(cookie.peerTag,
-                              false,
-                              {SctpTlv::Cause(SctpTlv::RESTART_WITH_NEW_ADDRESSES, info)},
-                              header.destinationPort,
-                              header.sourcePort,
-                              source,
-                              destination);
-                return nullptr;
-            }
+            return nullptr;
         }
         NS_LOG_INFO(this << " peer restart detected");
         ++m_restarts;
@@ -593,11 +585,12 @@ SctpSocket::HandleCookieEcho(const SctpCommonHeader& header,
 }
 
 void
-SctpSocket::EstablishFromCookie(const SctpCookie& cookie,
+SctpAssociation::EstablishFromCookie(const SctpCookie& cookie,
                                 const Address& source,
                                 const Address& destination)
 {
     m_localPort = cookie.localPort;
+    m_socket->SetLocalPort(cookie.localPort);
     m_peerPort = cookie.peerPort;
     NewAssociation(cookie.localTag, cookie.localInitialTsn);
     m_peerTag = cookie.peerTag;
@@ -613,15 +606,11 @@ SctpSocket::EstablishFromCookie(const SctpCookie& cookie,
     {
         addresses.push_back(source);
     }
-    SetupPaths(addresses, primary);
+    m_pathManager.SetupPaths(addresses, primary);
     // Section 5.4 rule 2: the address the INIT ACK went to (the INIT's source, the first
     // address in the cookie) is confirmed, and so is the COOKIE ECHO's source here.
-    for (auto& p : m_paths)
-    {
-        p->SetConfirmed(p->GetAddress() == cookie.peerAddresses[0] ||
-                        p->GetIndex() == m_primaryPath);
-    }
-    ApplyPrimaryAttribute();
+    m_pathManager.ConfirmPaths(cookie.peerAddresses[0]);
+    m_pathManager.ApplyPrimaryAttribute();
     InitializeTransfer(cookie.peerInitialTsn,
                        cookie.peerRwnd,
                        cookie.outboundStreams,
@@ -632,7 +621,7 @@ SctpSocket::EstablishFromCookie(const SctpCookie& cookie,
     }
     m_registered = true;
     SetState(SCTP_ESTABLISHED);
-    StartHeartbeats();
+    m_pathManager.StartHeartbeats();
     std::vector<uint8_t> ack;
     SctpByteWriter w(ack);
     SctpChunk::SerializeEmpty(w, SctpChunk::COOKIE_ACK);
@@ -640,23 +629,7 @@ SctpSocket::EstablishFromCookie(const SctpCookie& cookie,
 }
 
 void
-SctpSocket::ApplyPrimaryAttribute()
-{
-    if (m_primaryAddressAttribute.IsInvalid())
-    {
-        return;
-    }
-    int32_t index = FindPath(m_primaryAddressAttribute);
-    if (index >= 0)
-    {
-        m_primaryPath = static_cast<uint32_t>(index);
-        m_dataPath = m_primaryPath;
-        UpdatePrimaryTraces();
-    }
-}
-
-void
-SctpSocket::HandleCookieAck()
+SctpAssociation::HandleCookieAck()
 {
     if (m_state != SCTP_COOKIE_ECHOED)
     {
@@ -666,13 +639,13 @@ SctpSocket::HandleCookieAck()
 }
 
 void
-SctpSocket::EnterEstablished()
+SctpAssociation::EnterEstablished()
 {
     Simulator::Cancel(m_t1Event);
     m_cookieEcho.clear();
     SetState(SCTP_ESTABLISHED);
-    StartHeartbeats();
-    NotifyConnectionSucceeded();
+    m_pathManager.StartHeartbeats();
+    m_socket->NotifyAssociationUp();
     if (m_closeRequested && m_state == SCTP_ESTABLISHED)
     {
         // Close() came before the association was up: queued messages go first.

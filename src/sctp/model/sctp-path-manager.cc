@@ -1,11 +1,13 @@
 /*
- * SctpSocket, part 5: multi-homing (RFC 9260 sections 5.1.2, 5.4, 6.4, 8.2, 8.3). Which
- * destination new data and retransmissions go to, the source address (and interface)
- * of each destination, path failure detection with per-destination error counters,
- * HEARTBEATs on idle destinations, path verification, and the primary path.
+ * SctpPathManager: multi-homing (RFC 9260 sections 5.1.2, 5.4, 6.4, 8.2, 8.3; RFC 7829).
+ * Which destination new data and retransmissions go to, the source address (and
+ * interface) of each destination, path failure detection with per-destination error
+ * counters, HEARTBEATs on idle destinations, path verification, and the primary path.
  */
+#include "sctp-path-manager.h"
+
+#include "sctp-association.h"
 #include "sctp-l4-protocol.h"
-#include "sctp-socket.h"
 
 #include "ns3/inet-socket-address.h"
 #include "ns3/inet6-socket-address.h"
@@ -17,7 +19,7 @@
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("SctpSocketPaths");
+NS_LOG_COMPONENT_DEFINE("SctpPathManager");
 
 namespace
 {
@@ -39,44 +41,279 @@ ToIp(const Address& a)
 
 } // namespace
 
+SctpPathManager::SctpPathManager(SctpAssociation& association)
+    : m_association(association)
+{
+}
+
+// ------------------------------------------------------------------ set-up
+
+void
+SctpPathManager::SetupPaths(const std::vector<Address>& peerAddresses, const Address& primary)
+{
+    for (auto& p : m_paths)
+    {
+        p->CancelTimers();
+    }
+    StopHeartbeats();
+    m_paths.clear();
+    m_primaryPath = 0;
+    m_lastDataSource = -1;
+    m_lastDataLocal = Address();
+    if (peerAddresses.empty())
+    {
+        return;
+    }
+    m_localList = m_association.GetLocalAddresses();
+    Ptr<SctpL4Protocol> sctp = m_association.GetSctp();
+    uint32_t configuredMtu = m_association.GetConfig().mtu;
+    for (const auto& a : peerAddresses)
+    {
+        auto path = CreateObject<SctpPath>();
+        path->SetAddress(a);
+        path->SetIndex(static_cast<uint32_t>(m_paths.size()));
+        path->SetT3ExpiredCallback(MakeCallback(&SctpPathManager::OnT3Expired, this));
+        path->SetHeartbeatCallbacks(MakeCallback(&SctpPathManager::OnHeartbeatTimer, this),
+                                    MakeCallback(&SctpPathManager::OnHeartbeatResponseTimer, this));
+        SelectSource(*path, false);
+        uint32_t ipHeader = Ipv6Address::IsMatchingType(a) ? 40 : 20;
+        uint32_t mtu = configuredMtu;
+        if (mtu == 0)
+        {
+            mtu = sctp->GetPathMtu(a,
+                                   path->GetSourceDevice() ? path->GetSourceDevice()
+                                                           : m_association.GetBoundDevice());
+        }
+        if (mtu < ipHeader + 12 + 16 + 4)
+        {
+            mtu = 1500;
+        }
+        path->SetMtu(mtu, ipHeader);
+        path->InitializeRto(m_association.GetParameters().rtoInitial);
+        if (a == primary)
+        {
+            m_primaryPath = path->GetIndex();
+        }
+        m_paths.push_back(path);
+    }
+    m_dataPath = m_primaryPath;
+    UpdatePrimaryTraces();
+}
+
+void
+SctpPathManager::ConfirmPaths(const Address& confirmed)
+{
+    for (auto& p : m_paths)
+    {
+        p->SetConfirmed(p->GetAddress() == confirmed || p->GetIndex() == m_primaryPath);
+    }
+}
+
+void
+SctpPathManager::InitializeCongestionControl(SctpCongestionOps& congestion, uint32_t peerRwnd)
+{
+    const SctpAssociationConfig& config = m_association.GetConfig();
+    for (auto& p : m_paths)
+    {
+        // Section 7.2.1, unless the InitialCwnd / InitialSsthresh attributes say otherwise.
+        uint32_t cwnd = config.initialCwnd ? config.initialCwnd : congestion.GetInitialCwnd(*p);
+        uint32_t ssthresh = config.initialSsthresh
+                                ? config.initialSsthresh
+                                : congestion.GetInitialSsthresh(*p, peerRwnd);
+        p->InitializeCongestionControl(cwnd, ssthresh);
+    }
+}
+
+void
+SctpPathManager::ApplyPrimaryAttribute()
+{
+    const Address& primary = m_association.GetConfig().primaryAddress;
+    if (primary.IsInvalid())
+    {
+        return;
+    }
+    int32_t index = FindPath(primary);
+    if (index >= 0)
+    {
+        m_primaryPath = static_cast<uint32_t>(index);
+        m_dataPath = m_primaryPath;
+        UpdatePrimaryTraces();
+    }
+}
+
+void
+SctpPathManager::CancelTimers()
+{
+    for (auto& p : m_paths)
+    {
+        p->CancelTimers();
+    }
+    StopHeartbeats();
+}
+
+void
+SctpPathManager::Dispose()
+{
+    CancelTimers();
+    for (auto& p : m_paths)
+    {
+        p->Dispose();
+    }
+    m_paths.clear();
+}
+
+void
+SctpPathManager::OnT3Expired(uint32_t index)
+{
+    if (index < m_paths.size())
+    {
+        m_association.GetSender().OnT3Expired(*m_paths[index]);
+    }
+}
+
+// ------------------------------------------------------------------ inspection
+
+uint32_t
+SctpPathManager::GetNPaths() const
+{
+    return static_cast<uint32_t>(m_paths.size());
+}
+
+bool
+SctpPathManager::IsEmpty() const
+{
+    return m_paths.empty();
+}
+
+Ptr<SctpPath>
+SctpPathManager::GetPath(uint32_t index) const
+{
+    return index < m_paths.size() ? m_paths[index] : nullptr;
+}
+
+SctpPath&
+SctpPathManager::At(uint32_t index) const
+{
+    return *m_paths[index];
+}
+
+bool
+SctpPathManager::HasAddress(const Address& peer) const
+{
+    return std::any_of(m_paths.begin(), m_paths.end(), [&peer](const Ptr<SctpPath>& p) {
+        return p->GetAddress() == peer;
+    });
+}
+
+uint32_t
+SctpPathManager::GetPrimaryPathIndex() const
+{
+    return m_primaryPath;
+}
+
+Ptr<SctpPath>
+SctpPathManager::GetPrimaryPath() const
+{
+    return m_paths.empty() ? nullptr : m_paths[m_primaryPath];
+}
+
+uint32_t
+SctpPathManager::GetDataPathIndex() const
+{
+    return m_dataPath;
+}
+
+const Address&
+SctpPathManager::GetReplySource() const
+{
+    return m_lastDataLocal;
+}
+
+void
+SctpPathManager::RecordDataArrival(int32_t sourcePath, const Address& local)
+{
+    if (sourcePath >= 0)
+    {
+        m_lastDataSource = sourcePath; // SACKs go back there (section 6.4)
+    }
+    if (IsLocallyMultihomed())
+    {
+        m_lastDataLocal = local; // ... from the address the DATA came to
+    }
+}
+
+void
+SctpPathManager::UpdatePrimaryTraces()
+{
+    if (m_paths.empty())
+    {
+        return;
+    }
+    const SctpPath& p = *m_paths[m_primaryPath];
+    SctpAssociationTraces& traces = m_association.GetTraces();
+    traces.cwnd = p.GetCwnd();
+    traces.ssthresh = p.GetSsthresh();
+    traces.rto = p.GetRto();
+}
+
+uint32_t
+SctpPathManager::GetHeartbeatCount() const
+{
+    return m_heartbeatsSent;
+}
+
+uint32_t
+SctpPathManager::GetHeartbeatAckCount() const
+{
+    return m_heartbeatAcks;
+}
+
+std::string
+SctpPathManager::CheckInvariants() const
+{
+    if (!m_paths.empty() && (m_primaryPath >= m_paths.size() || m_dataPath >= m_paths.size()))
+    {
+        return "primary or data path index out of range";
+    }
+    return "";
+}
+
+void
+SctpPathManager::RequestHeartbeat(uint32_t index)
+{
+    SctpPath& path = *m_paths[index];
+    if (path.IsHeartbeatOutstanding())
+    {
+        return;
+    }
+    SendHeartbeat(path);
+}
+
 // ------------------------------------------------------------------ local addresses
 
 bool
-SctpSocket::IsAnyAddress(const Address& ip) const
+SctpPathManager::IsAnyAddress(const Address& ip)
 {
     return ip.IsInvalid() ||
            (Ipv4Address::IsMatchingType(ip) && Ipv4Address::ConvertFrom(ip).IsAny()) ||
            (Ipv6Address::IsMatchingType(ip) && Ipv6Address::ConvertFrom(ip).IsAny());
 }
 
-std::vector<Address>
-SctpSocket::GetLocalAddresses() const
-{
-    if (!m_boundAddresses.empty())
-    {
-        return m_boundAddresses;
-    }
-    if (IsAnyAddress(m_localAddress))
-    {
-        return m_sctp ? m_sctp->GetLocalAddresses(m_ipv6) : std::vector<Address>();
-    }
-    return {m_localAddress};
-}
 
 bool
-SctpSocket::IsLocallyMultihomed() const
+SctpPathManager::IsLocallyMultihomed() const
 {
     return m_localList.size() > 1;
 }
 
 Ptr<NetDevice>
-SctpSocket::DeviceForLocalAddress(const Address& local) const
+SctpPathManager::DeviceForLocalAddress(const Address& local) const
 {
-    return m_sctp ? m_sctp->GetDeviceForAddress(local) : nullptr;
+    return m_association.GetSctp() ? m_association.GetSctp()->GetDeviceForAddress(local) : nullptr;
 }
 
 void
-SctpSocket::SelectSource(SctpPath& path, bool rotate)
+SctpPathManager::SelectSource(SctpPath& path, bool rotate)
 {
     if (!IsLocallyMultihomed())
     {
@@ -89,11 +326,11 @@ SctpSocket::SelectSource(SctpPath& path, bool rotate)
     for (const auto& local : m_localList)
     {
         Ptr<NetDevice> device = DeviceForLocalAddress(local);
-        if (!device || (m_boundDevice && device != m_boundDevice))
+        if (!device || (m_association.GetBoundDevice() && device != m_association.GetBoundDevice()))
         {
             continue;
         }
-        if (IsAnyAddress(m_sctp->GetSourceAddress(path.GetAddress(), device)))
+        if (IsAnyAddress(m_association.GetSctp()->GetSourceAddress(path.GetAddress(), device)))
         {
             continue;
         }
@@ -120,7 +357,7 @@ SctpSocket::SelectSource(SctpPath& path, bool rotate)
     else
     {
         // The source the routing table picks for this destination, if it is ours.
-        Address preferred = m_sctp->GetSourceAddress(path.GetAddress(), m_boundDevice);
+        Address preferred = m_association.GetSctp()->GetSourceAddress(path.GetAddress(), m_association.GetBoundDevice());
         for (std::size_t i = 0; i < usable.size(); ++i)
         {
             if (usable[i].first == preferred)
@@ -139,7 +376,7 @@ SctpSocket::SelectSource(SctpPath& path, bool rotate)
 }
 
 bool
-SctpSocket::SendOnPath(SctpPath& path, std::vector<uint8_t>& packet, const Address& replySource)
+SctpPathManager::SendOnPath(SctpPath& path, std::vector<uint8_t>& packet, const Address& replySource)
 {
     if (!replySource.IsInvalid() && IsLocallyMultihomed())
     {
@@ -147,18 +384,18 @@ SctpSocket::SendOnPath(SctpPath& path, std::vector<uint8_t>& packet, const Addre
         // that interface, when it routes to the destination: the answer takes the path
         // the peer just used successfully, whatever our own data path is.
         Ptr<NetDevice> device = DeviceForLocalAddress(replySource);
-        if (device && (!m_boundDevice || device == m_boundDevice) &&
-            !IsAnyAddress(m_sctp->GetSourceAddress(path.GetAddress(), device)) &&
-            m_sctp->SendPacket(packet, replySource, path.GetAddress(), device))
+        if (device && (!m_association.GetBoundDevice() || device == m_association.GetBoundDevice()) &&
+            !IsAnyAddress(m_association.GetSctp()->GetSourceAddress(path.GetAddress(), device)) &&
+            m_association.GetSctp()->SendPacket(packet, replySource, path.GetAddress(), device))
         {
             return true;
         }
     }
     if (path.GetSourceAddress().IsInvalid())
     {
-        return m_sctp->SendPacket(packet, m_localAddress, path.GetAddress(), m_boundDevice);
+        return m_association.GetSctp()->SendPacket(packet, m_association.GetBoundAddress(), path.GetAddress(), m_association.GetBoundDevice());
     }
-    if (m_sctp->SendPacket(packet,
+    if (m_association.GetSctp()->SendPacket(packet,
                            path.GetSourceAddress(),
                            path.GetAddress(),
                            path.GetSourceDevice()))
@@ -168,16 +405,16 @@ SctpSocket::SendOnPath(SctpPath& path, std::vector<uint8_t>& packet, const Addre
     // The interface of the source lost its route (it went down): choose again.
     SelectSource(path, false);
     const Address& source = path.GetSourceAddress();
-    return m_sctp->SendPacket(packet,
-                              source.IsInvalid() ? m_localAddress : source,
+    return m_association.GetSctp()->SendPacket(packet,
+                              source.IsInvalid() ? m_association.GetBoundAddress() : source,
                               path.GetAddress(),
-                              source.IsInvalid() ? m_boundDevice : path.GetSourceDevice());
+                              source.IsInvalid() ? m_association.GetBoundDevice() : path.GetSourceDevice());
 }
 
 // ------------------------------------------------------------------ destinations
 
 int32_t
-SctpSocket::FindPath(const Address& peer) const
+SctpPathManager::FindPath(const Address& peer) const
 {
     Address ip = ToIp(peer);
     for (std::size_t i = 0; i < m_paths.size(); ++i)
@@ -191,13 +428,13 @@ SctpSocket::FindPath(const Address& peer) const
 }
 
 bool
-SctpSocket::IsPathUsable(const SctpPath& path) const
+SctpPathManager::IsPathUsable(const SctpPath& path) const
 {
     return path.GetState() == SctpPath::ACTIVE && path.IsConfirmed();
 }
 
 uint32_t
-SctpSocket::SelectDataPath()
+SctpPathManager::SelectDataPath()
 {
     uint32_t n = static_cast<uint32_t>(m_paths.size());
     if (n <= 1)
@@ -227,7 +464,7 @@ SctpSocket::SelectDataPath()
     if (best >= 0)
     {
         SetDataPath(static_cast<uint32_t>(best));
-        if (!m_returnToPrimary && primary.GetState() == SctpPath::INACTIVE)
+        if (!m_association.GetConfig().returnToPrimary && primary.GetState() == SctpPath::INACTIVE)
         {
             MakePrimary(static_cast<uint32_t>(best));
         }
@@ -242,7 +479,7 @@ SctpSocket::SelectDataPath()
         return m_dataPath;
     }
     // Every destination is inactive or unconfirmed (section 8.2: implementation specific).
-    if (m_dormantAction == SctpDormantAction::PRIMARY)
+    if (m_association.GetConfig().dormantAction == SctpDormantAction::PRIMARY)
     {
         SetDataPath(m_primaryPath);
     }
@@ -254,9 +491,9 @@ SctpSocket::SelectDataPath()
 }
 
 int32_t
-SctpSocket::BestPotentiallyFailedPath() const
+SctpPathManager::BestPotentiallyFailedPath() const
 {
-    if (!IsPfEnabled())
+    if (!m_association.GetParameters().IsPotentiallyFailedEnabled())
     {
         return -1;
     }
@@ -279,7 +516,7 @@ SctpSocket::BestPotentiallyFailedPath() const
 }
 
 void
-SctpSocket::SetDataPath(uint32_t index)
+SctpPathManager::SetDataPath(uint32_t index)
 {
     if (index == m_dataPath)
     {
@@ -288,11 +525,11 @@ SctpSocket::SetDataPath(uint32_t index)
     NS_LOG_INFO(this << " new data now goes to path " << index << " ("
                      << m_paths[index]->GetAddress() << ")");
     m_dataPath = index;
-    m_pathEventTrace(index, SctpPathEvent::DATA_PATH);
+    m_association.GetTraces().pathEvent(index, SctpPathEvent::DATA_PATH);
 }
 
 uint32_t
-SctpSocket::AlternatePath(uint32_t from) const
+SctpPathManager::AlternatePath(uint32_t from) const
 {
     uint32_t n = static_cast<uint32_t>(m_paths.size());
     if (m_dataPath != from && m_dataPath < n && IsPathUsable(*m_paths[m_dataPath]))
@@ -311,15 +548,15 @@ SctpSocket::AlternatePath(uint32_t from) const
 }
 
 uint32_t
-SctpSocket::RetransmissionPath(uint32_t from, bool fast) const
+SctpPathManager::RetransmissionPath(uint32_t from, bool fast) const
 {
     uint32_t n = static_cast<uint32_t>(m_paths.size());
     if (n <= 1)
     {
         return from;
     }
-    bool alternate = m_rtxToAlt == SctpRtxToAlt::ALTERNATE ||
-                     (m_rtxToAlt == SctpRtxToAlt::TIMEOUT_ALTERNATE && !fast);
+    bool alternate = m_association.GetConfig().rtxToAlt == SctpRtxToAlt::ALTERNATE ||
+                     (m_association.GetConfig().rtxToAlt == SctpRtxToAlt::TIMEOUT_ALTERNATE && !fast);
     if (alternate)
     {
         return AlternatePath(from);
@@ -333,7 +570,7 @@ SctpSocket::RetransmissionPath(uint32_t from, bool fast) const
 }
 
 uint32_t
-SctpSocket::ReplyPath() const
+SctpPathManager::ReplyPath() const
 {
     // Section 6.4: SACKs go where the DATA came from (and do not vary while it does).
     if (m_lastDataSource >= 0 && static_cast<std::size_t>(m_lastDataSource) < m_paths.size() &&
@@ -347,18 +584,18 @@ SctpSocket::ReplyPath() const
 // ------------------------------------------------------------------ failure detection
 
 void
-SctpSocket::RecordPathError(SctpPath& path, bool /* countForAssociation */)
+SctpPathManager::RecordPathError(SctpPath& path)
 {
     if (path.GetState() == SctpPath::INACTIVE)
     {
         return; // section 8.3: an inactive destination's counter stops increasing
     }
     path.IncrementErrorCount();
-    if (path.GetErrorCount() > m_pathMaxRetrans)
+    if (path.GetErrorCount() > m_association.GetParameters().pathMaxRetrans)
     {
         MarkPathInactive(path);
     }
-    else if (IsPfEnabled() && path.GetErrorCount() > m_pfMaxRetrans &&
+    else if (m_association.GetParameters().IsPotentiallyFailedEnabled() && path.GetErrorCount() > m_association.GetParameters().potentiallyFailedMaxRetrans &&
              path.GetState() == SctpPath::ACTIVE)
     {
         MarkPathPotentiallyFailed(path); // RFC 7829 section 3
@@ -366,7 +603,7 @@ SctpSocket::RecordPathError(SctpPath& path, bool /* countForAssociation */)
     // RFC 7829 section 5 (Primary Path Switchover): past PSMR errors on the primary, an
     // active alternate becomes the primary and stays so when the old one recovers.
     if (path.GetIndex() == m_primaryPath && m_paths.size() > 1 &&
-        path.GetErrorCount() > m_psMaxRetrans)
+        path.GetErrorCount() > m_association.GetParameters().primarySwitchoverMaxRetrans)
     {
         uint32_t alt = AlternatePath(m_primaryPath);
         if (alt != m_primaryPath && IsPathUsable(*m_paths[alt]))
@@ -375,8 +612,8 @@ SctpSocket::RecordPathError(SctpPath& path, bool /* countForAssociation */)
             SelectDataPath();
         }
     }
-    if (path.GetIndex() == m_primaryPath && m_changePrimaryThresh >= 0 && m_paths.size() > 1 &&
-        path.GetErrorCount() >= static_cast<uint32_t>(m_changePrimaryThresh))
+    if (path.GetIndex() == m_primaryPath && m_association.GetConfig().changePrimaryThresh >= 0 && m_paths.size() > 1 &&
+        path.GetErrorCount() >= static_cast<uint32_t>(m_association.GetConfig().changePrimaryThresh))
     {
         uint32_t alt = AlternatePath(m_primaryPath);
         if (alt != m_primaryPath && IsPathUsable(*m_paths[alt]))
@@ -388,7 +625,7 @@ SctpSocket::RecordPathError(SctpPath& path, bool /* countForAssociation */)
 }
 
 void
-SctpSocket::MarkPathInactive(SctpPath& path)
+SctpPathManager::MarkPathInactive(SctpPath& path)
 {
     if (path.GetState() == SctpPath::INACTIVE)
     {
@@ -397,36 +634,31 @@ SctpSocket::MarkPathInactive(SctpPath& path)
     NS_LOG_INFO(this << " path " << path.GetIndex() << " (" << path.GetAddress()
                      << ") inactive after " << path.GetErrorCount() << " errors");
     path.SetState(SctpPath::INACTIVE);
-    m_pathEventTrace(path.GetIndex(), SctpPathEvent::UNREACHABLE);
+    m_association.GetTraces().pathEvent(path.GetIndex(), SctpPathEvent::UNREACHABLE);
     SelectDataPath();
 }
 
-bool
-SctpSocket::IsPfEnabled() const
-{
-    return m_pfMaxRetrans < m_pathMaxRetrans; // RFC 7829 section 3: PFMR >= PMR turns PF off
-}
 
 void
-SctpSocket::MarkPathPotentiallyFailed(SctpPath& path)
+SctpPathManager::MarkPathPotentiallyFailed(SctpPath& path)
 {
     NS_LOG_INFO(this << " path " << path.GetIndex() << " (" << path.GetAddress()
                      << ") potentially failed after " << path.GetErrorCount() << " errors");
     path.SetState(SctpPath::POTENTIALLY_FAILED);
-    m_pathEventTrace(path.GetIndex(), SctpPathEvent::POTENTIALLY_FAILED);
+    m_association.GetTraces().pathEvent(path.GetIndex(), SctpPathEvent::POTENTIALLY_FAILED);
     // RFC 7829 section 3: no new data to a PF destination while another is active ...
     SelectDataPath();
     // ... and a HEARTBEAT every RTO to find out whether it works again. The first goes
     // now: the error that made it PF is the timeout that just expired.
     if (m_heartbeatsRunning && !path.IsHeartbeatOutstanding())
     {
-        Simulator::Cancel(path.GetHeartbeatTimer());
+        path.CancelHeartbeat();
         SendHeartbeat(path);
     }
 }
 
 void
-SctpSocket::MarkPathActive(SctpPath& path)
+SctpPathManager::MarkPathActive(SctpPath& path)
 {
     path.ResetErrorCount();
     if (path.GetState() == SctpPath::ACTIVE)
@@ -436,12 +668,12 @@ SctpSocket::MarkPathActive(SctpPath& path)
     NS_LOG_INFO(this << " path " << path.GetIndex() << " (" << path.GetAddress()
                      << ") active again");
     path.SetState(SctpPath::ACTIVE);
-    m_pathEventTrace(path.GetIndex(), SctpPathEvent::AVAILABLE);
+    m_association.GetTraces().pathEvent(path.GetIndex(), SctpPathEvent::AVAILABLE);
     SelectDataPath();
 }
 
 void
-SctpSocket::MakePrimary(uint32_t index)
+SctpPathManager::MakePrimary(uint32_t index)
 {
     if (index >= m_paths.size() || index == m_primaryPath)
     {
@@ -450,33 +682,17 @@ SctpSocket::MakePrimary(uint32_t index)
     NS_LOG_INFO(this << " primary path is now " << index << " (" << m_paths[index]->GetAddress()
                      << ")");
     m_primaryPath = index;
-    m_pathEventTrace(index, SctpPathEvent::MADE_PRIMARY);
+    m_association.GetTraces().pathEvent(index, SctpPathEvent::MADE_PRIMARY);
     UpdatePrimaryTraces();
 }
 
-int
-SctpSocket::SetPrimaryPath(const Address& peer)
-{
-    int32_t index = FindPath(peer);
-    if (index < 0)
-    {
-        m_errno = ERROR_INVAL;
-        return -1;
-    }
-    MakePrimary(static_cast<uint32_t>(index));
-    if (IsAssociationAlive())
-    {
-        SelectDataPath();
-    }
-    return 0;
-}
 
 // ------------------------------------------------------------------ heartbeats
 
 bool
-SctpSocket::HeartbeatsEnabled() const
+SctpPathManager::HeartbeatsEnabled() const
 {
-    switch (m_heartbeatMode)
+    switch (m_association.GetConfig().heartbeatMode)
     {
     case SctpHeartbeatMode::ALL:
         return true;
@@ -488,7 +704,7 @@ SctpSocket::HeartbeatsEnabled() const
 }
 
 void
-SctpSocket::StartHeartbeats()
+SctpPathManager::StartHeartbeats()
 {
     StopHeartbeats();
     if (!HeartbeatsEnabled())
@@ -512,28 +728,27 @@ SctpSocket::StartHeartbeats()
             continue;
         }
         // Section 5.4: probe unconfirmed addresses at once, HB.Max.Burst per RTO.
-        Time delay = p->GetRto() * static_cast<int64_t>(unconfirmed / m_hbMaxBurst);
+        Time delay = p->GetRto() * static_cast<int64_t>(unconfirmed / m_association.GetParameters().hbMaxBurst);
         ++unconfirmed;
         p->SetHeartbeatAnchor(now);
-        p->GetHeartbeatTimer() =
-            Simulator::Schedule(delay, &SctpSocket::OnHeartbeatTimer, this, p->GetIndex());
+        p->ScheduleHeartbeat(delay);
     }
 }
 
 void
-SctpSocket::StopHeartbeats()
+SctpPathManager::StopHeartbeats()
 {
     m_heartbeatsRunning = false;
     for (auto& p : m_paths)
     {
-        Simulator::Cancel(p->GetHeartbeatTimer());
-        Simulator::Cancel(p->GetHeartbeatResponseTimer());
+        p->CancelHeartbeat();
+        p->CancelHeartbeatResponse();
         p->SetHeartbeatOutstanding(false, 0, Time(0));
     }
 }
 
 Time
-SctpSocket::HeartbeatPeriod(const SctpPath& path)
+SctpPathManager::HeartbeatPeriod(const SctpPath& path)
 {
     Time rto = path.GetRto();
     if (!path.IsConfirmed() && path.GetState() == SctpPath::ACTIVE)
@@ -545,14 +760,14 @@ SctpSocket::HeartbeatPeriod(const SctpPath& path)
         return rto; // RFC 7829 section 3: a PF destination is probed once per RTO
     }
     // Section 8.3: RTO + HB.interval, with a jitter of +/- 50 % of the RTO.
-    double jitter = m_sctp->DrawUniform(-0.5, 0.5);
-    return rto + m_hbInterval + Time::FromDouble(jitter * rto.GetDouble(), Time::GetResolution());
+    double jitter = m_association.GetSctp()->DrawUniform(-0.5, 0.5);
+    return rto + m_association.GetParameters().hbInterval + Time::FromDouble(jitter * rto.GetDouble(), Time::GetResolution());
 }
 
 void
-SctpSocket::ArmHeartbeat(SctpPath& path, Time anchor)
+SctpPathManager::ArmHeartbeat(SctpPath& path, Time anchor)
 {
-    Simulator::Cancel(path.GetHeartbeatTimer());
+    path.CancelHeartbeat();
     if (!m_heartbeatsRunning)
     {
         return;
@@ -564,14 +779,13 @@ SctpSocket::ArmHeartbeat(SctpPath& path, Time anchor)
         at = now;
     }
     path.SetHeartbeatAnchor(anchor);
-    path.GetHeartbeatTimer() =
-        Simulator::Schedule(at - now, &SctpSocket::OnHeartbeatTimer, this, path.GetIndex());
+    path.ScheduleHeartbeat(at - now);
 }
 
 void
-SctpSocket::OnHeartbeatTimer(uint32_t index)
+SctpPathManager::OnHeartbeatTimer(uint32_t index)
 {
-    if (!m_heartbeatsRunning || index >= m_paths.size() || !IsAssociationAlive())
+    if (!m_heartbeatsRunning || index >= m_paths.size() || !m_association.IsAlive())
     {
         return;
     }
@@ -592,10 +806,10 @@ SctpSocket::OnHeartbeatTimer(uint32_t index)
 }
 
 void
-SctpSocket::SendHeartbeat(SctpPath& path)
+SctpPathManager::SendHeartbeat(SctpPath& path)
 {
     Time now = Simulator::Now();
-    uint64_t nonce = m_sctp->GenerateNonce();
+    uint64_t nonce = m_association.GetSctp()->GenerateNonce();
     // Heartbeat Information (opaque to the peer): path index, nonce, send time and the
     // destination address (sections 5.4 and 8.3).
     SctpHeartbeatChunk hb;
@@ -624,29 +838,26 @@ SctpSocket::SendHeartbeat(SctpPath& path)
     m_txBuffer.clear();
     SctpByteWriter p(m_txBuffer);
     SctpCommonHeader h;
-    h.sourcePort = m_localPort;
-    h.destinationPort = m_peerPort;
-    h.verificationTag = m_peerTag;
+    h.sourcePort = m_association.GetLocalPort();
+    h.destinationPort = m_association.GetPeerPort();
+    h.verificationTag = m_association.GetPeerVerificationTag();
     h.Serialize(p);
     p.WriteBytes(chunk.data(), chunk.size());
-    m_txChunkTrace(SctpChunk::HEARTBEAT, 0, static_cast<uint16_t>(chunk.size()), 0);
-    m_chunkPathTrace(SctpChunk::HEARTBEAT, 0, path.GetIndex(), false);
+    SctpAssociationTraces& traces = m_association.GetTraces();
+    traces.txChunk(SctpChunk::HEARTBEAT, 0, static_cast<uint16_t>(chunk.size()), 0);
+    traces.chunkPath(SctpChunk::HEARTBEAT, 0, path.GetIndex(), false);
     SendOnPath(path, m_txBuffer);
     ++m_heartbeatsSent;
     path.SetHeartbeatOutstanding(true, nonce, now);
     path.SetLastRttEligibleSend(now);
     path.SetHeartbeatAnchor(now);
-    Simulator::Cancel(path.GetHeartbeatResponseTimer());
-    path.GetHeartbeatResponseTimer() = Simulator::Schedule(path.GetRto(),
-                                                           &SctpSocket::OnHeartbeatResponseTimer,
-                                                           this,
-                                                           path.GetIndex());
+    path.ScheduleHeartbeatResponse(path.GetRto());
 }
 
 void
-SctpSocket::OnHeartbeatResponseTimer(uint32_t index)
+SctpPathManager::OnHeartbeatResponseTimer(uint32_t index)
 {
-    if (index >= m_paths.size() || !IsAssociationAlive())
+    if (index >= m_paths.size() || !m_association.IsAlive())
     {
         return;
     }
@@ -666,12 +877,12 @@ SctpSocket::OnHeartbeatResponseTimer(uint32_t index)
     // HEARTBEATs, so it keeps being probed every RTO.
     if (path.GetState() != SctpPath::POTENTIALLY_FAILED)
     {
-        path.BackOffRto(m_rtoMax);
+        path.BackOffRto(m_association.GetParameters().rtoMax);
     }
     SctpPath::State before = path.GetState();
-    RecordPathError(path, countForAssociation);
+    RecordPathError(path);
     UpdatePrimaryTraces();
-    if (countForAssociation && !CountAssociationError())
+    if (countForAssociation && !m_association.CountAssociationError())
     {
         return;
     }
@@ -682,30 +893,13 @@ SctpSocket::OnHeartbeatResponseTimer(uint32_t index)
         // (section 8.2) and new data may have moved to another one (SelectDataPath): send
         // now what waited for this destination's window, as a T3-rtx expiry does, rather
         // than at the next SACK or timeout.
-        SendPending();
+        m_association.SendPending();
     }
 }
 
-int
-SctpSocket::RequestHeartbeat(uint32_t index)
-{
-    if (index >= m_paths.size() || !IsAssociationAlive() || m_state == SCTP_COOKIE_WAIT ||
-        m_state == SCTP_COOKIE_ECHOED)
-    {
-        m_errno = ERROR_INVAL;
-        return -1;
-    }
-    SctpPath& path = *m_paths[index];
-    if (path.IsHeartbeatOutstanding())
-    {
-        return 0;
-    }
-    SendHeartbeat(path);
-    return 0;
-}
 
 void
-SctpSocket::HandleHeartbeatAck(const SctpChunk& chunk, const Address& source)
+SctpPathManager::HandleHeartbeatAck(const SctpChunk& chunk, const Address& source)
 {
     SctpHeartbeatChunk ack;
     if (!ack.Deserialize(chunk) || (ack.info.size() != 24 && ack.info.size() != 36))
@@ -746,20 +940,21 @@ SctpSocket::HandleHeartbeatAck(const SctpChunk& chunk, const Address& source)
     Time now = Simulator::Now();
     Time sent = path.GetHeartbeatSendTime();
     ++m_heartbeatAcks;
-    Simulator::Cancel(path.GetHeartbeatResponseTimer());
+    path.CancelHeartbeatResponse();
     path.SetHeartbeatOutstanding(false, 0, sent);
     if (sent <= now)
     {
         Time rtt = now - sent;
-        path.OnRttSample(rtt, m_rtoMin, m_rtoMax, m_rtoAlpha, m_rtoBeta);
-        m_rttTrace = rtt;
+        const SctpProtocolParameters& p = m_association.GetParameters();
+        path.OnRttSample(rtt, p.rtoMin, p.rtoMax, p.rtoAlpha, p.rtoBeta);
+        m_association.GetTraces().rtt = rtt;
     }
-    m_assocErrorCount = 0; // section 8.3
+    m_association.ResetAssociationErrors(); // section 8.3
     if (!path.IsConfirmed())
     {
         NS_LOG_INFO(this << " path " << index << " (" << path.GetAddress() << ") confirmed");
         path.SetConfirmed(true);
-        m_pathEventTrace(index, SctpPathEvent::CONFIRMED);
+        m_association.GetTraces().pathEvent(index, SctpPathEvent::CONFIRMED);
     }
     MarkPathActive(path);
     SelectDataPath();

@@ -1,12 +1,12 @@
 /*
- * SctpSocket, part 6: partial reliability (RFC 3758 PR-SCTP with the policies of RFC
- * 7496). The sender abandons messages whose policy says so (lifetime expired, too many
+ * SctpSender, partial reliability (RFC 3758 PR-SCTP with the policies of RFC 7496): the
+ * sender abandons messages whose policy says so (lifetime expired, too many
  * retransmissions, or a lower priority when the send buffer is full), moves the
- * Advanced.Peer.Ack.Point over abandoned chunks and tells the receiver with FORWARD TSN;
- * the receiver moves its cumulative TSN and skips the abandoned stream sequence numbers.
+ * Advanced.Peer.Ack.Point over abandoned chunks and tells the receiver with FORWARD TSN
+ * (SctpReceiver::HandleForwardTsn is the other end).
  */
-#include "sctp-l4-protocol.h"
-#include "sctp-socket.h"
+#include "sctp-association.h"
+#include "sctp-sender.h"
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -16,16 +16,10 @@
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("SctpSocketPrSctp");
+NS_LOG_COMPONENT_DEFINE("SctpSenderPrSctp");
 
 bool
-SctpSocket::IsPrSctpActive() const
-{
-    return m_prSctpEnabled && m_peerForwardTsn;
-}
-
-bool
-SctpSocket::PolicyAbandons(const SctpTxChunk& chunk, Time now) const
+SctpSender::PolicyAbandons(const SctpTxChunk& chunk, Time now) const
 {
     const SctpOutboundMessage& m = *chunk.message;
     switch (m.prPolicy)
@@ -42,7 +36,7 @@ SctpSocket::PolicyAbandons(const SctpTxChunk& chunk, Time now) const
 }
 
 void
-SctpSocket::AbandonMessage(Ptr<SctpOutboundMessage> message, SctpPrPolicy reason)
+SctpSender::AbandonMessage(Ptr<SctpOutboundMessage> message, SctpPrPolicy reason)
 {
     if (message->abandoned)
     {
@@ -62,9 +56,10 @@ SctpSocket::AbandonMessage(Ptr<SctpOutboundMessage> message, SctpPrPolicy reason
         {
             continue; // already acknowledged and released
         }
+        SctpPath& path = m_association.GetPathManager().At(c->pathIndex);
         if (c->inFlight)
         {
-            m_paths[c->pathIndex]->RemoveFlight(c->GetWireSize());
+            path.RemoveFlight(c->GetWireSize());
             c->inFlight = false;
             m_peerRwnd += c->length;
         }
@@ -74,7 +69,6 @@ SctpSocket::AbandonMessage(Ptr<SctpOutboundMessage> message, SctpPrPolicy reason
             c->fastRetransmit = false;
             --m_markedForRetransmit;
         }
-        SctpPath& path = *m_paths[c->pathIndex];
         if (path.IsRttPending() && path.GetRttTsn() == c->tsn)
         {
             path.CancelRttMeasurement();
@@ -86,17 +80,17 @@ SctpSocket::AbandonMessage(Ptr<SctpOutboundMessage> message, SctpPrPolicy reason
     m_abandonedSpace = true;
     uint16_t ssn = (!message->unordered && message->chunksCut > 0) ? message->ssn : 0;
     uint32_t firstTsn = message->chunksCut > 0 ? message->firstTsn : 0;
-    NS_LOG_INFO(this << " abandoned a message of " << message->data.size() << " bytes, stream "
+    NS_LOG_INFO(&m_association << " abandoned a message of " << message->data.size() << " bytes, stream "
                      << message->streamId << ", first TSN " << firstTsn);
-    m_abandonTrace(message->streamId,
-                   ssn,
-                   firstTsn,
-                   static_cast<uint32_t>(message->data.size()),
-                   reason);
+    m_association.GetTraces().abandon(message->streamId,
+                                      ssn,
+                                      firstTsn,
+                                      static_cast<uint32_t>(message->data.size()),
+                                      reason);
 }
 
 void
-SctpSocket::AbandonExpiredUnsent(Time now)
+SctpSender::AbandonExpiredUnsent(Time now)
 {
     // RFC 3758 3.5 A3 / RFC 7496 4.1: a message whose lifetime expired before it was
     // sent is not sent.
@@ -112,12 +106,13 @@ SctpSocket::AbandonExpiredUnsent(Time now)
 }
 
 bool
-SctpSocket::MakeRoomByPriority(uint32_t size, uint32_t priority)
+SctpSender::MakeRoomByPriority(uint32_t size, uint32_t priority)
 {
+    SctpAssociation& a = m_association;
     // RFC 7496 4.3: abandon messages of lower priority (higher value) to make room,
     // first those not sent yet (newest first), then outstanding ones.
     std::vector<Ptr<SctpOutboundMessage>> victims;
-    const auto& pending = m_txQueue.GetPending();
+    const std::vector<Ptr<SctpOutboundMessage>> pending = m_txQueue.GetPending();
     for (auto it = pending.rbegin(); it != pending.rend(); ++it)
     {
         if ((*it)->prPolicy == SctpPrPolicy::PRIORITY && (*it)->prValue > priority &&
@@ -138,7 +133,7 @@ SctpSocket::MakeRoomByPriority(uint32_t size, uint32_t priority)
     }
     for (const auto& m : victims)
     {
-        if (size <= GetTxAvailable())
+        if (size <= a.GetTxAvailable())
         {
             break;
         }
@@ -152,11 +147,11 @@ SctpSocket::MakeRoomByPriority(uint32_t size, uint32_t priority)
             QueueForwardTsn();
         }
     }
-    return size <= GetTxAvailable();
+    return size <= a.GetTxAvailable();
 }
 
 void
-SctpSocket::AdvancePeerAckPoint(Time now)
+SctpSender::AdvancePeerAckPoint(Time now)
 {
     // RFC 3758 3.5 C1, C2: from the cumulative TSN ack over abandoned chunks. A chunk
     // the peer has not reported, whose lifetime expired, is abandoned here (as FreeBSD
@@ -181,72 +176,9 @@ SctpSocket::AdvancePeerAckPoint(Time now)
 }
 
 void
-SctpSocket::QueueForwardTsn()
+SctpSender::QueueForwardTsn()
 {
     m_forwardTsnPending = true;
-}
-
-void
-SctpSocket::AccountDelivered(std::size_t before)
-{
-    for (std::size_t i = before; i < m_rxMessages.size(); ++i)
-    {
-        const SctpReceivedMessage& m = m_rxMessages[i];
-        uint32_t size = m.data->GetSize();
-        m_rxMessageBytes += size;
-        m_deliveredBytes += size;
-        if (!m_deliverTrace.IsEmpty())
-        {
-            m_deliverTrace(m.data, m.streamId, m.ssn, m.tsn);
-        }
-    }
-    if (m_shutdownRecv)
-    {
-        m_rxMessages.clear();
-        m_rxMessageBytes = 0;
-    }
-}
-
-void
-SctpSocket::HandleForwardTsn(const SctpChunk& chunk, bool& needImmediateSack)
-{
-    SctpState s = m_state;
-    if (s != SCTP_ESTABLISHED && s != SCTP_SHUTDOWN_PENDING && s != SCTP_SHUTDOWN_SENT &&
-        s != SCTP_SHUTDOWN_RECEIVED)
-    {
-        return;
-    }
-    SctpForwardTsnChunk forward;
-    if (!forward.Deserialize(chunk))
-    {
-        return;
-    }
-    ++m_forwardTsnReceived;
-    // RFC 3758 3.6: always answer with a SACK (an out-of-date FORWARD TSN may mean that
-    // the last SACK was lost).
-    needImmediateSack = true;
-    uint32_t cum = m_tsnMap.GetCumulativeTsn();
-    if (SctpTsnLe(forward.newCumTsn, cum))
-    {
-        return;
-    }
-    if (forward.newCumTsn - cum > m_tsnMap.GetMaxWindow())
-    {
-        NS_LOG_LOGIC(this << " FORWARD TSN beyond the receive window ignored");
-        return;
-    }
-    m_tsnMap.ForwardTo(forward.newCumTsn);
-    std::size_t before = m_rxMessages.size();
-    m_reassembly.SkipTo(forward.newCumTsn, m_rxMessages);
-    for (const auto& [streamId, ssn] : forward.streams)
-    {
-        m_reassembly.SkipStream(streamId, ssn, m_rxMessages);
-    }
-    AccountDelivered(before);
-    if (m_rxMessages.size() > before)
-    {
-        DeliverReceived();
-    }
 }
 
 } // namespace ns3

@@ -1,12 +1,14 @@
 /*
- * SctpSocket, part 2: the send side of the association. Bundling of control chunks and
- * DATA into packets (section 6.10), fragmentation (6.9), the rwnd and cwnd rules (6.1),
- * Max.Burst, SACK processing with gap blocks (6.2.1), RTT measurement and RTO (6.3),
- * the T3-rtx timer (6.3.2, 6.3.3), fast retransmit and fast recovery (7.2.4) and the
- * congestion window (7.2).
+ * SctpSender: bundling of control chunks and DATA into packets (section 6.10),
+ * fragmentation (6.9), the rwnd and cwnd rules (6.1), Max.Burst, SACK processing with
+ * gap blocks (6.2.1), RTT measurement (6.3), T3-rtx expiry (6.3.3), fast retransmit and
+ * fast recovery (7.2.4); the congestion window itself is the association's
+ * SctpCongestionOps'. PR-SCTP is in sctp-sender-prsctp.cc.
  */
+#include "sctp-sender.h"
+
+#include "sctp-association.h"
 #include "sctp-l4-protocol.h"
-#include "sctp-socket.h"
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -16,60 +18,320 @@
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("SctpSocketTx");
+NS_LOG_COMPONENT_DEFINE("SctpSender");
+
+SctpSender::SctpSender(SctpAssociation& association)
+    : m_association(association)
+{
+}
+
+void
+SctpSender::Initialize(uint32_t initialTsn, uint16_t outboundStreams)
+{
+    m_zeroWindowProbe = false;
+    m_sackDuringProbe = false;
+    m_txQueue.Initialize(initialTsn, outboundStreams);
+    m_cumTsnAcked = initialTsn - 1;
+    m_advancedPeerAckPoint = m_cumTsnAcked;
+    m_forwardTsnPending = false;
+    m_fastRecovery = false;
+    m_markedForRetransmit = 0;
+    m_gapAckedChunks = 0;
+}
+
+void
+SctpSender::SetPeerInitialWindow(uint32_t peerRwnd)
+{
+    m_peerRwnd = peerRwnd;
+    m_peerInitialRwnd = peerRwnd;
+    m_association.GetTraces().peerRwnd = peerRwnd;
+}
+
+void
+SctpSender::Reset()
+{
+    m_txQueue.Initialize(m_txQueue.GetNextTsn(), m_association.GetConfig().outboundStreams);
+    m_cumTsnAcked = m_txQueue.GetNextTsn() - 1;
+    m_markedForRetransmit = 0;
+    m_gapAckedChunks = 0;
+    SctpPathManager& paths = m_association.GetPathManager();
+    for (uint32_t i = 0; i < paths.GetNPaths(); ++i)
+    {
+        SctpPath& p = paths.At(i);
+        p.RemoveFlight(p.GetFlightSize());
+    }
+}
+
+void
+SctpSender::SetStreamScheduler(Ptr<SctpStreamScheduler> scheduler)
+{
+    m_txQueue.SetScheduler(scheduler);
+}
+
+void
+SctpSender::Enqueue(Ptr<SctpOutboundMessage> message)
+{
+    m_txQueue.Enqueue(message);
+}
+
+// ------------------------------------------------------------------ inspection
+
+bool
+SctpSender::IsEmpty() const
+{
+    return m_txQueue.IsEmpty();
+}
 
 uint32_t
-SctpSocket::GetMaxPayload(const SctpPath& path) const
+SctpSender::GetBufferedBytes() const
+{
+    return m_txQueue.GetBufferedBytes();
+}
+
+uint32_t
+SctpSender::GetNextTsn() const
+{
+    return m_txQueue.GetNextTsn();
+}
+
+uint32_t
+SctpSender::GetCumulativeTsnAcked() const
+{
+    return m_cumTsnAcked;
+}
+
+uint32_t
+SctpSender::GetPeerRwnd() const
+{
+    return m_peerRwnd;
+}
+
+uint32_t
+SctpSender::GetPeerInitialRwnd() const
+{
+    return m_peerInitialRwnd;
+}
+
+bool
+SctpSender::IsInFastRecovery() const
+{
+    return m_fastRecovery;
+}
+
+uint32_t
+SctpSender::GetFastRetransmitCount() const
+{
+    return m_fastRetransmits;
+}
+
+uint32_t
+SctpSender::GetTimeoutCount() const
+{
+    return m_timeouts;
+}
+
+uint32_t
+SctpSender::GetRetransmittedChunkCount() const
+{
+    return m_retransmittedChunks;
+}
+
+uint32_t
+SctpSender::GetAdvancedPeerAckPoint() const
+{
+    return SctpTsnLt(m_advancedPeerAckPoint, m_cumTsnAcked) ? m_cumTsnAcked
+                                                            : m_advancedPeerAckPoint;
+}
+
+uint32_t
+SctpSender::GetAbandonedMessageCount() const
+{
+    return m_abandonedMessages;
+}
+
+uint32_t
+SctpSender::GetAbandonedUnsentCount() const
+{
+    return m_abandonedUnsent;
+}
+
+uint32_t
+SctpSender::GetForwardTsnSentCount() const
+{
+    return m_forwardTsnSent;
+}
+
+bool
+SctpSender::HasForwardTsnPending() const
+{
+    return m_forwardTsnPending;
+}
+
+uint32_t
+SctpSender::GetMaxPayload(const SctpPath& path) const
 {
     uint32_t max = path.GetPmdcs() - SctpDataChunk::HEADER_SIZE;
-    if (m_maxSegment != 0 && m_maxSegment < max)
+    uint32_t maxSegment = m_association.GetConfig().maxSegment;
+    if (maxSegment != 0 && maxSegment < max)
     {
-        max = m_maxSegment;
+        max = maxSegment;
     }
     return max;
 }
 
 uint32_t
-SctpSocket::GetTotalFlight() const
+SctpSender::GetTotalFlight() const
 {
+    const SctpPathManager& paths = m_association.GetPathManager();
     uint32_t total = 0;
-    for (const auto& p : m_paths)
+    for (uint32_t i = 0; i < paths.GetNPaths(); ++i)
     {
-        total += p->GetFlightSize();
+        total += paths.At(i).GetFlightSize();
     }
     return total;
 }
 
-void
-SctpSocket::SendPending()
+uint32_t
+SctpSender::NextChunkLength() const
 {
-    if (!IsAssociationAlive() || m_state == SCTP_COOKIE_WAIT || m_paths.empty())
+    if (m_markedForRetransmit > 0)
+    {
+        for (const auto& c : m_txQueue.GetOutstanding())
+        {
+            if (c.markedForRetransmit)
+            {
+                return c.length; // retransmissions go first (6.1 C)
+            }
+        }
+    }
+    const SctpPathManager& paths = m_association.GetPathManager();
+    if (!m_txQueue.HasUnsentData() || paths.IsEmpty())
+    {
+        return 0;
+    }
+    uint32_t path = paths.GetDataPathIndex() < paths.GetNPaths() ? paths.GetDataPathIndex()
+                                                                 : paths.GetPrimaryPathIndex();
+    return m_txQueue.PeekNextChunkLength(GetMaxPayload(paths.At(path)));
+}
+
+std::string
+SctpSender::CheckInvariants() const
+{
+    const SctpPathManager& paths = m_association.GetPathManager();
+    uint32_t nPaths = paths.GetNPaths();
+    std::vector<uint64_t> flight(nPaths, 0);
+    const auto& outstanding = m_txQueue.GetOutstanding();
+    uint32_t expected = m_cumTsnAcked + 1;
+    uint32_t gapAcked = 0;
+    uint32_t marked = 0;
+    for (const auto& c : outstanding)
+    {
+        if (c.tsn != expected)
+        {
+            return "outstanding TSNs not consecutive from cum ack + 1 at " + std::to_string(c.tsn);
+        }
+        ++expected;
+        if (c.pathIndex >= nPaths)
+        {
+            return "chunk on unknown path";
+        }
+        if (c.inFlight)
+        {
+            flight[c.pathIndex] += c.GetWireSize();
+        }
+        if (c.gapAcked)
+        {
+            ++gapAcked;
+            if (c.inFlight)
+            {
+                return "gap-acked chunk counted in flight";
+            }
+        }
+        if (c.markedForRetransmit)
+        {
+            ++marked;
+            if (c.rtxPath >= nPaths)
+            {
+                return "retransmission to an unknown path";
+            }
+        }
+        if (c.abandoned && (c.inFlight || c.markedForRetransmit))
+        {
+            return "abandoned chunk in flight or marked for retransmission";
+        }
+    }
+    if (SctpTsnGt(m_advancedPeerAckPoint, m_cumTsnAcked) &&
+        SctpTsnGt(m_advancedPeerAckPoint, m_txQueue.GetHighestSentTsn()))
+    {
+        return "Advanced.Peer.Ack.Point beyond the highest TSN sent";
+    }
+    if (!outstanding.empty() || m_association.IsAlive())
+    {
+        if (expected != m_txQueue.GetNextTsn() && !outstanding.empty())
+        {
+            return "next TSN does not follow the outstanding chunks";
+        }
+    }
+    for (uint32_t i = 0; i < nPaths; ++i)
+    {
+        if (flight[i] != paths.At(i).GetFlightSize())
+        {
+            return "flight size of path " + std::to_string(i) + " is " +
+                   std::to_string(paths.At(i).GetFlightSize()) + ", chunks say " +
+                   std::to_string(flight[i]);
+        }
+        if (m_association.IsAlive() && m_association.GetState() != SCTP_COOKIE_WAIT &&
+            paths.At(i).GetCwnd() == 0)
+        {
+            return "zero congestion window";
+        }
+    }
+    if (gapAcked != m_gapAckedChunks)
+    {
+        return "gap-acked count mismatch";
+    }
+    if (marked != m_markedForRetransmit)
+    {
+        return "marked-for-retransmission count mismatch";
+    }
+    return "";
+}
+
+// ------------------------------------------------------------------ sending
+
+void
+SctpSender::SendPending()
+{
+    SctpAssociation& a = m_association;
+    SctpPathManager& paths = a.GetPathManager();
+    if (!a.IsAlive() || a.GetState() == SCTP_COOKIE_WAIT || paths.IsEmpty())
     {
         return;
     }
-    if (m_state == SCTP_COOKIE_ECHOED)
+    if (a.GetState() == SCTP_COOKIE_ECHOED)
     {
         return; // control chunks wait for the association (they go with the COOKIE ECHO)
     }
-    bool multipath = m_paths.size() > 1;
-    if (m_txQueue.HasUnsentData() && IsPrSctpActive())
+    uint32_t nPaths = paths.GetNPaths();
+    bool multipath = nPaths > 1;
+    if (m_txQueue.HasUnsentData() && a.IsPrSctpActive())
     {
         AbandonExpiredUnsent(Simulator::Now());
     }
-    uint32_t dataPath = SelectDataPath();
-    SctpPath& path = *m_paths[dataPath];
+    uint32_t dataPath = paths.SelectDataPath();
+    SctpPath& path = paths.At(dataPath);
     if (m_txQueue.HasUnsentData() && path.GetFlightSize() == 0)
     {
-        path.ApplyIdleDecay(Simulator::Now());
+        a.GetCongestionOps()->Idle(path, Simulator::Now());
     }
     bool sentNew = false;
-    if (multipath && (!m_controlChunks.empty() || m_sackNeeded || m_forwardTsnPending))
+    if (multipath && (a.HasLeadingChunks() || m_forwardTsnPending))
     {
         // Replies (SACK, control chunks) go where the peer's packets came from (6.4).
-        uint32_t reply = ReplyPath();
+        uint32_t reply = paths.ReplyPath();
         if (reply != dataPath)
         {
-            BuildAndSendPacket(*m_paths[reply], false, false, sentNew);
+            BuildAndSendPacket(paths.At(reply), false, false, sentNew);
         }
     }
     if (m_fastRtxPending)
@@ -77,17 +339,16 @@ SctpSocket::SendPending()
         m_fastRtxPending = false;
         if (multipath)
         {
-            for (auto& p : m_paths)
+            for (uint32_t i = 0; i < nPaths; ++i)
             {
                 bool any = false;
                 for (const auto& c : m_txQueue.GetOutstanding())
                 {
-                    any = any || (c.markedForRetransmit && c.fastRetransmit &&
-                                  c.rtxPath == p->GetIndex());
+                    any = any || (c.markedForRetransmit && c.fastRetransmit && c.rtxPath == i);
                 }
                 if (any)
                 {
-                    BuildAndSendPacket(*p, true, false, sentNew);
+                    BuildAndSendPacket(paths.At(i), true, false, sentNew);
                 }
             }
         }
@@ -99,28 +360,29 @@ SctpSocket::SendPending()
     if (multipath && m_markedForRetransmit > 0)
     {
         // Retransmissions to other destinations than the data path (6.4).
-        for (auto& p : m_paths)
+        for (uint32_t i = 0; i < nPaths; ++i)
         {
-            if (p->GetIndex() == dataPath)
+            if (i == dataPath)
             {
                 continue;
             }
-            while (IsAssociationAlive())
+            while (a.IsAlive())
             {
                 bool any = false;
                 for (const auto& c : m_txQueue.GetOutstanding())
                 {
-                    any = any || (c.markedForRetransmit && c.rtxPath == p->GetIndex());
+                    any = any || (c.markedForRetransmit && c.rtxPath == i);
                 }
-                if (!any || !BuildAndSendPacket(*p, false, false, sentNew))
+                if (!any || !BuildAndSendPacket(paths.At(i), false, false, sentNew))
                 {
                     break;
                 }
             }
         }
     }
+    uint32_t maxBurst = a.GetParameters().maxBurst;
     uint32_t burst = 0;
-    while (IsAssociationAlive())
+    while (a.IsAlive())
     {
         sentNew = false;
         if (!BuildAndSendPacket(path, false, true, sentNew))
@@ -130,96 +392,41 @@ SctpSocket::SendPending()
         if (sentNew)
         {
             ++burst;
-            if (m_maxBurst != 0 && burst >= m_maxBurst)
+            if (maxBurst != 0 && burst >= maxBurst)
             {
                 break;
             }
         }
     }
-    UpdatePrimaryTraces();
+    paths.UpdatePrimaryTraces();
 }
 
 bool
-SctpSocket::BuildAndSendPacket(SctpPath& path,
+SctpSender::BuildAndSendPacket(SctpPath& path,
                                bool fastRetransmitOnly,
                                bool allowNewData,
                                bool& sentNewData)
 {
+    SctpAssociation& a = m_association;
     m_txBuffer.clear();
     SctpByteWriter w(m_txBuffer);
     SctpCommonHeader header;
-    header.sourcePort = m_localPort;
-    header.destinationPort = m_peerPort;
-    header.verificationTag = m_peerTag;
+    header.sourcePort = a.GetLocalPort();
+    header.destinationPort = a.GetPeerPort();
+    header.verificationTag = a.GetPeerVerificationTag();
     header.Serialize(w);
     const std::size_t limit = SctpCommonHeader::SIZE + path.GetPmdcs();
 
-    // Control chunks lead the packet (section 6.10), then the SACK.
-    bool reply = !m_controlChunks.empty() || m_sackNeeded;
-    if (!m_controlChunks.empty())
-    {
-        w.WriteBytes(m_controlChunks.data(), m_controlChunks.size());
-        if (!m_txChunkTrace.IsEmpty() || !m_chunkPathTrace.IsEmpty())
-        {
-            std::vector<SctpChunk> views;
-            SctpSplitChunks(m_controlChunks.data(), m_controlChunks.size(), views);
-            for (const auto& v : views)
-            {
-                m_txChunkTrace(v.type, v.flags, v.length, 0);
-                m_chunkPathTrace(v.type, 0, path.GetIndex(), false);
-            }
-        }
-        m_controlChunks.clear();
-    }
-    if (m_sackNeeded)
-    {
-        BuildSack(w);
-        m_chunkPathTrace(SctpChunk::SACK, 0, path.GetIndex(), false);
-    }
+    // Control chunks and the SACK lead the packet (section 6.10), then FORWARD TSN.
+    bool reply = a.WriteLeadingChunks(w, path);
     if (m_forwardTsnPending)
     {
-        // RFC 3758 3.5 C3, C4: the new cumulative TSN and, per stream, the largest SSN of
-        // the ordered messages it skips.
-        m_forwardTsnPending = false;
-        if (SctpTsnGt(m_advancedPeerAckPoint, m_cumTsnAcked))
-        {
-            SctpForwardTsnChunk forward;
-            forward.newCumTsn = m_advancedPeerAckPoint;
-            for (const auto& c : m_txQueue.GetOutstanding())
-            {
-                if (SctpTsnGt(c.tsn, m_advancedPeerAckPoint))
-                {
-                    break;
-                }
-                if (c.message->unordered)
-                {
-                    continue;
-                }
-                auto it = std::find_if(forward.streams.begin(),
-                                       forward.streams.end(),
-                                       [&c](const auto& e) { return e.first == c.message->streamId; });
-                if (it == forward.streams.end())
-                {
-                    forward.streams.emplace_back(c.message->streamId, c.message->ssn);
-                }
-                else if (SctpSsnLt(it->second, c.message->ssn))
-                {
-                    it->second = c.message->ssn;
-                }
-            }
-            std::size_t before = w.GetPosition();
-            forward.Serialize(w);
-            ++m_forwardTsnSent;
-            m_txChunkTrace(SctpChunk::FORWARD_TSN,
-                           0,
-                           static_cast<uint16_t>(w.GetPosition() - before),
-                           forward.newCumTsn);
-            m_chunkPathTrace(SctpChunk::FORWARD_TSN, forward.newCumTsn, path.GetIndex(), false);
-        }
+        WriteForwardTsn(w, path);
     }
 
-    bool dataAllowed = m_state == SCTP_ESTABLISHED || m_state == SCTP_SHUTDOWN_PENDING ||
-                       m_state == SCTP_SHUTDOWN_RECEIVED;
+    SctpState state = a.GetState();
+    bool dataAllowed = state == SCTP_ESTABLISHED || state == SCTP_SHUTDOWN_PENDING ||
+                       state == SCTP_SHUTDOWN_RECEIVED;
     bool anyData = false;
     bool retransmittedLowest = false;
     if (dataAllowed)
@@ -306,21 +513,66 @@ SctpSocket::BuildAndSendPacket(SctpPath& path,
     {
         return false;
     }
-    SendOnPath(path, m_txBuffer, reply ? m_lastDataLocal : Address());
+    SctpPathManager& paths = a.GetPathManager();
+    paths.SendOnPath(path, m_txBuffer, reply ? paths.GetReplySource() : Address());
     if (anyData)
     {
         path.SetLastSendTime(Simulator::Now());
         // R1: start T3 if it is not running; restart it when the lowest outstanding
         // chunk of this destination was retransmitted (7.2.4 step 4).
-        StartT3(path, retransmittedLowest);
+        path.StartT3(retransmittedLowest);
     }
     return true;
 }
 
 void
-SctpSocket::TransmitChunk(SctpTxChunk& chunk, SctpPath& path, bool retransmission)
+SctpSender::WriteForwardTsn(SctpByteWriter& w, SctpPath& path)
 {
-    SctpByteWriter w(m_txBuffer);
+    // RFC 3758 3.5 C3, C4: the new cumulative TSN and, per stream, the largest SSN of
+    // the ordered messages it skips.
+    m_forwardTsnPending = false;
+    if (!SctpTsnGt(m_advancedPeerAckPoint, m_cumTsnAcked))
+    {
+        return;
+    }
+    SctpForwardTsnChunk forward;
+    forward.newCumTsn = m_advancedPeerAckPoint;
+    for (const auto& c : m_txQueue.GetOutstanding())
+    {
+        if (SctpTsnGt(c.tsn, m_advancedPeerAckPoint))
+        {
+            break;
+        }
+        if (c.message->unordered)
+        {
+            continue;
+        }
+        auto it = std::find_if(forward.streams.begin(),
+                               forward.streams.end(),
+                               [&c](const auto& e) { return e.first == c.message->streamId; });
+        if (it == forward.streams.end())
+        {
+            forward.streams.emplace_back(c.message->streamId, c.message->ssn);
+        }
+        else if (SctpSsnLt(it->second, c.message->ssn))
+        {
+            it->second = c.message->ssn;
+        }
+    }
+    std::size_t before = w.GetPosition();
+    forward.Serialize(w);
+    ++m_forwardTsnSent;
+    SctpAssociationTraces& traces = m_association.GetTraces();
+    traces.txChunk(SctpChunk::FORWARD_TSN,
+                   0,
+                   static_cast<uint16_t>(w.GetPosition() - before),
+                   forward.newCumTsn);
+    traces.chunkPath(SctpChunk::FORWARD_TSN, forward.newCumTsn, path.GetIndex(), false);
+}
+
+void
+SctpSender::SerializeDataChunk(SctpByteWriter& w, const SctpTxChunk& chunk) const
+{
     SctpDataChunk::SerializeHeader(w,
                                    chunk.flags,
                                    chunk.tsn,
@@ -330,13 +582,21 @@ SctpSocket::TransmitChunk(SctpTxChunk& chunk, SctpPath& path, bool retransmissio
                                    chunk.length);
     w.WriteBytes(chunk.message->data.data() + chunk.offset, chunk.length);
     w.PadTo4();
+}
+
+void
+SctpSender::TransmitChunk(SctpTxChunk& chunk, SctpPath& path, bool retransmission)
+{
+    SctpByteWriter w(m_txBuffer);
+    SerializeDataChunk(w, chunk);
     Time now = Simulator::Now();
     ++chunk.transmissions;
     chunk.lastSent = now;
+    SctpAssociationTraces& traces = m_association.GetTraces();
     if (retransmission)
     {
         ++m_retransmittedChunks;
-        m_retransmissionTrace(chunk.tsn, chunk.fastRetransmit);
+        traces.retransmission(chunk.tsn, chunk.fastRetransmit);
         chunk.markedForRetransmit = false;
         --m_markedForRetransmit;
         if (chunk.fastRetransmit)
@@ -345,7 +605,7 @@ SctpSocket::TransmitChunk(SctpTxChunk& chunk, SctpPath& path, bool retransmissio
             chunk.fastRetransmitted = true;
         }
         chunk.missIndications = 0;
-        SctpPath& old = *m_paths[chunk.pathIndex];
+        SctpPath& old = m_association.GetPathManager().At(chunk.pathIndex);
         if (old.IsRttPending() && old.GetRttTsn() == chunk.tsn)
         {
             old.CancelRttMeasurement(); // Karn's algorithm
@@ -366,75 +626,33 @@ SctpSocket::TransmitChunk(SctpTxChunk& chunk, SctpPath& path, bool retransmissio
             path.StartRttMeasurement(chunk.tsn, now);
         }
     }
-    if (!m_txChunkTrace.IsEmpty())
+    if (!traces.txChunk.IsEmpty())
     {
-        m_txChunkTrace(SctpChunk::DATA,
+        traces.txChunk(SctpChunk::DATA,
                        chunk.flags,
                        static_cast<uint16_t>(SctpDataChunk::HEADER_SIZE + chunk.length),
                        chunk.tsn);
     }
-    m_chunkPathTrace(SctpChunk::DATA, chunk.tsn, path.GetIndex(), retransmission);
-    NotifyDataSent(chunk.length);
+    traces.chunkPath(SctpChunk::DATA, chunk.tsn, path.GetIndex(), retransmission);
+    m_association.NotifyDataSent(chunk.length);
 }
 
 // ------------------------------------------------------------------ T3-rtx
 
 void
-SctpSocket::StartT3(SctpPath& path, bool restart)
+SctpSender::BackOff(SctpPath& path)
 {
-    if (path.IsT3Running() && !restart)
-    {
-        return;
-    }
-    Time now = Simulator::Now();
-    Time rto = path.GetRto();
-    path.SetT3(true, now + rto);
-    EventId& ev = path.GetT3Event();
-    // The event is rescheduled lazily: restarting a running timer only moves the
-    // deadline; the event re-arms itself when it fires early (no event per SACK).
-    if (ev.IsPending())
-    {
-        if (Simulator::GetDelayLeft(ev) <= rto)
-        {
-            return;
-        }
-        Simulator::Cancel(ev);
-    }
-    ev = Simulator::Schedule(rto, &SctpSocket::OnT3Event, this, path.GetIndex());
+    // E1, E2 (and 7.2.3): ssthresh and cwnd as the congestion control says, the RTO
+    // doubled, and no RTT measurement across the timeout.
+    m_association.GetCongestionOps()->RetransmissionTimeout(path);
+    path.BackOffRto(m_association.GetParameters().rtoMax);
+    path.CancelRttMeasurement();
 }
 
 void
-SctpSocket::StopT3(SctpPath& path)
+SctpSender::MarkForRetransmit(SctpTxChunk& chunk, bool fast, uint32_t target)
 {
-    path.SetT3(false, path.GetT3Deadline());
-}
-
-void
-SctpSocket::OnT3Event(uint32_t pathIndex)
-{
-    if (pathIndex >= m_paths.size())
-    {
-        return;
-    }
-    SctpPath& path = *m_paths[pathIndex];
-    if (!path.IsT3Running())
-    {
-        return;
-    }
-    Time now = Simulator::Now();
-    if (now < path.GetT3Deadline())
-    {
-        path.GetT3Event() =
-            Simulator::Schedule(path.GetT3Deadline() - now, &SctpSocket::OnT3Event, this, pathIndex);
-        return;
-    }
-    path.SetT3(false, now);
-    OnT3Expired(path);
-}
-
-void
-SctpSocket::MarkForRetransmit(SctpTxChunk& chunk, bool fast, uint32_t target)
-{
+    SctpPathManager& paths = m_association.GetPathManager();
     chunk.rtxPath = target;
     if (!fast)
     {
@@ -442,7 +660,7 @@ SctpSocket::MarkForRetransmit(SctpTxChunk& chunk, bool fast, uint32_t target)
         // measurement; a chunk sent before the expiry and acknowledged late (its SACKs
         // were lost) measures the loss recovery, not the path (FreeBSD also stops the
         // measurement of chunks it marks on a timeout).
-        SctpPath& sent = *m_paths[chunk.pathIndex];
+        SctpPath& sent = paths.At(chunk.pathIndex);
         if (sent.IsRttPending() && sent.GetRttTsn() == chunk.tsn)
         {
             sent.CancelRttMeasurement();
@@ -450,7 +668,7 @@ SctpSocket::MarkForRetransmit(SctpTxChunk& chunk, bool fast, uint32_t target)
     }
     if (chunk.inFlight)
     {
-        m_paths[chunk.pathIndex]->RemoveFlight(chunk.GetWireSize());
+        paths.At(chunk.pathIndex).RemoveFlight(chunk.GetWireSize());
         chunk.inFlight = false;
         m_peerRwnd += chunk.length;
     }
@@ -464,9 +682,11 @@ SctpSocket::MarkForRetransmit(SctpTxChunk& chunk, bool fast, uint32_t target)
 }
 
 void
-SctpSocket::OnT3Expired(SctpPath& path)
+SctpSender::OnT3Expired(SctpPath& path)
 {
-    NS_LOG_INFO(this << " T3-rtx expired on path " << path.GetIndex() << " rto " << path.GetRto());
+    SctpAssociation& a = m_association;
+    SctpPathManager& paths = a.GetPathManager();
+    NS_LOG_INFO(&a << " T3-rtx expired on path " << path.GetIndex() << " rto " << path.GetRto());
     ++m_timeouts;
     // Section 6.1 A: an unanswered zero window probe is no error while the peer keeps
     // SACKing (its window may stay closed indefinitely).
@@ -476,31 +696,35 @@ SctpSocket::OnT3Expired(SctpPath& path)
     {
         // Section 8.2: an error on this destination (it may become inactive and new data
         // move to an alternate); section 8.1: and on the association.
-        RecordPathError(path, true);
-        if (!CountAssociationError())
+        paths.RecordPathError(path);
+        if (!a.CountAssociationError())
         {
             return;
         }
     }
-    // E1, E2 (and 7.2.3): ssthresh, cwnd = 1 PMDCS, back off the RTO.
-    path.OnRetransmissionTimeout(m_rtoMax);
-    if (m_sourceFailover && IsLocallyMultihomed())
+    BackOff(path);
+    if (a.GetConfig().sourceAddressFailover && paths.IsLocallyMultihomed())
     {
-        SelectSource(path, true); // section 6.4.1: another source-destination pair
+        paths.SelectSource(path, true); // section 6.4.1: another source-destination pair
     }
-    uint32_t nPaths = static_cast<uint32_t>(m_paths.size());
-    if (nPaths > 1 && m_dormantAction == SctpDormantAction::HOP &&
-        std::none_of(m_paths.begin(), m_paths.end(), [this](const Ptr<SctpPath>& p) {
-            return IsPathUsable(*p);
-        }))
+    uint32_t nPaths = paths.GetNPaths();
+    if (nPaths > 1 && a.GetConfig().dormantAction == SctpDormantAction::HOP)
     {
-        SetDataPath((m_dataPath + 1) % nPaths); // all destinations dormant: hop
+        bool anyUsable = false;
+        for (uint32_t i = 0; i < nPaths; ++i)
+        {
+            anyUsable = anyUsable || paths.IsPathUsable(paths.At(i));
+        }
+        if (!anyUsable)
+        {
+            paths.SetDataPath((paths.GetDataPathIndex() + 1) % nPaths); // all dormant: hop
+        }
     }
     // E3: every chunk outstanding on this destination is to be retransmitted, to an
     // alternate destination if the peer has one (section 6.4) - unless its PR-SCTP
     // policy abandons it (RFC 3758 3.5 A1).
-    uint32_t target = RetransmissionPath(path.GetIndex(), false);
-    bool prSctp = IsPrSctpActive();
+    uint32_t target = paths.RetransmissionPath(path.GetIndex(), false);
+    bool prSctp = a.IsPrSctpActive();
     Time now = Simulator::Now();
     for (auto& c : m_txQueue.GetOutstanding())
     {
@@ -532,9 +756,9 @@ SctpSocket::OnT3Expired(SctpPath& path)
             QueueForwardTsn(); // also resends a lost FORWARD TSN
         }
     }
-    UpdatePrimaryTraces();
+    paths.UpdatePrimaryTraces();
     SendPending();
-    if (!IsAssociationAlive())
+    if (!a.IsAlive())
     {
         return;
     }
@@ -545,33 +769,39 @@ SctpSocket::OnT3Expired(SctpPath& path)
     }
     if (!path.IsT3Running() && waiting)
     {
-        StartT3(path, false);
+        path.StartT3(false);
     }
-    if (SctpTsnGt(m_advancedPeerAckPoint, m_cumTsnAcked) &&
-        std::none_of(m_paths.begin(), m_paths.end(), [](const Ptr<SctpPath>& p) {
-            return p->IsT3Running();
-        }))
+    if (SctpTsnGt(m_advancedPeerAckPoint, m_cumTsnAcked))
     {
-        StartT3(*m_paths[m_dataPath], false); // RFC 3758 3.5 C5
+        bool running = false;
+        for (uint32_t i = 0; i < nPaths; ++i)
+        {
+            running = running || paths.At(i).IsT3Running();
+        }
+        if (!running)
+        {
+            paths.At(paths.GetDataPathIndex()).StartT3(false); // RFC 3758 3.5 C5
+        }
     }
     if (m_abandonedSpace)
     {
         m_abandonedSpace = false;
-        NotifySpaceAvailable();
+        a.NotifySpaceAvailable();
     }
 }
 
 // ------------------------------------------------------------------ SACK
 
 void
-SctpSocket::HandleSack(const SctpChunk& chunk)
+SctpSender::HandleSack(const SctpChunk& chunk)
 {
+    SctpAssociation& a = m_association;
     if (!m_sackIn.Deserialize(chunk))
     {
-        NS_LOG_LOGIC(this << " malformed SACK discarded");
+        NS_LOG_LOGIC(&a << " malformed SACK discarded");
         return;
     }
-    if (m_state == SCTP_COOKIE_WAIT || m_state == SCTP_COOKIE_ECHOED)
+    if (a.GetState() == SCTP_COOKIE_WAIT || a.GetState() == SCTP_COOKIE_ECHOED)
     {
         return;
     }
@@ -582,7 +812,7 @@ SctpSocket::HandleSack(const SctpChunk& chunk)
     }
     if (SctpTsnGt(cum, m_txQueue.GetHighestSentTsn()))
     {
-        ProtocolViolation("cumulative TSN ack beyond the highest TSN sent");
+        a.ProtocolViolation("cumulative TSN ack beyond the highest TSN sent");
         return;
     }
     for (const auto& [start, end] : m_sackIn.gapBlocks)
@@ -590,7 +820,7 @@ SctpSocket::HandleSack(const SctpChunk& chunk)
         // RFC 9260 6.2.1: acknowledging a TSN never sent is a protocol violation.
         if (start <= end && SctpTsnGt(cum + end, m_txQueue.GetHighestSentTsn()))
         {
-            ProtocolViolation("gap ack block beyond the highest TSN sent");
+            a.ProtocolViolation("gap ack block beyond the highest TSN sent");
             return;
         }
     }
@@ -600,7 +830,7 @@ SctpSocket::HandleSack(const SctpChunk& chunk)
         m_sackDuringProbe = true; // section 6.1 A: the peer answers while we probe
     }
     HandleSackAcked(cum, m_sackIn.aRwnd, m_sackIn.gapBlocks, false);
-    if (probing && IsAssociationAlive())
+    if (probing && a.IsAlive())
     {
         // Section 6.1 A: the peer "has no buffer space" while its rwnd is smaller than the
         // size of the next DATA chunk, not only at an a_rwnd of 0. Probing is over once
@@ -611,7 +841,7 @@ SctpSocket::HandleSack(const SctpChunk& chunk)
         uint32_t next = NextChunkLength();
         if (m_sackIn.aRwnd == 0 || (next > 0 && m_peerRwnd < next))
         {
-            m_assocErrorCount = 0;
+            a.ResetAssociationErrors();
         }
         else
         {
@@ -620,42 +850,21 @@ SctpSocket::HandleSack(const SctpChunk& chunk)
     }
 }
 
-uint32_t
-SctpSocket::NextChunkLength() const
-{
-    if (m_markedForRetransmit > 0)
-    {
-        for (const auto& c : m_txQueue.GetOutstanding())
-        {
-            if (c.markedForRetransmit)
-            {
-                return c.length; // retransmissions go first (6.1 C)
-            }
-        }
-    }
-    if (!m_txQueue.HasUnsentData() || m_paths.empty())
-    {
-        return 0;
-    }
-    uint32_t path = m_dataPath < m_paths.size() ? m_dataPath : m_primaryPath;
-    return m_txQueue.PeekNextChunkLength(GetMaxPayload(*m_paths[path]));
-}
-
 void
-SctpSocket::ProcessCumulativeAck(uint32_t cumTsnAck, uint32_t aRwnd, bool fromShutdown)
+SctpSender::ProcessCumulativeAck(uint32_t cumTsnAck)
 {
     if (SctpTsnLt(cumTsnAck, m_cumTsnAcked) || SctpTsnGt(cumTsnAck, m_txQueue.GetHighestSentTsn()))
     {
         return;
     }
     static const std::vector<std::pair<uint16_t, uint16_t>> noGaps;
-    HandleSackAcked(cumTsnAck, aRwnd, noGaps, fromShutdown);
+    HandleSackAcked(cumTsnAck, m_peerRwnd, noGaps, true);
 }
 
 void
-SctpSocket::AckChunk(SctpTxChunk& c, Time now, bool wasMarked)
+SctpSender::AckChunk(SctpTxChunk& c, Time now, bool wasMarked)
 {
-    SctpPath& path = *m_paths[c.pathIndex];
+    SctpPath& path = m_association.GetPathManager().At(c.pathIndex);
     if (c.inFlight)
     {
         path.RemoveFlight(c.GetWireSize());
@@ -684,27 +893,31 @@ SctpSocket::AckChunk(SctpTxChunk& c, Time now, bool wasMarked)
         if (c.transmissions == 1)
         {
             Time r = now - path.GetRttSendTime();
-            path.OnRttSample(r, m_rtoMin, m_rtoMax, m_rtoAlpha, m_rtoBeta);
-            m_rttTrace = r;
+            const SctpProtocolParameters& p = m_association.GetParameters();
+            path.OnRttSample(r, p.rtoMin, p.rtoMax, p.rtoAlpha, p.rtoBeta);
+            m_association.GetTraces().rtt = r;
         }
         path.CancelRttMeasurement();
     }
 }
 
 void
-SctpSocket::HandleSackAcked(uint32_t cum,
+SctpSender::HandleSackAcked(uint32_t cum,
                             uint32_t aRwnd,
                             const std::vector<std::pair<uint16_t, uint16_t>>& gaps,
                             bool fromShutdown)
 {
+    SctpAssociation& a = m_association;
+    SctpPathManager& paths = a.GetPathManager();
+    SctpCongestionOps& congestion = *a.GetCongestionOps();
     Time now = Simulator::Now();
-    std::size_t nPaths = m_paths.size();
+    std::size_t nPaths = paths.GetNPaths();
     m_ackedPerPath.assign(nPaths, 0);
     m_deliveredPerPath.assign(nPaths, 0);
     m_flightBefore.resize(nPaths);
     for (std::size_t i = 0; i < nPaths; ++i)
     {
-        m_flightBefore[i] = m_paths[i]->GetFlightSize();
+        m_flightBefore[i] = paths.At(i).GetFlightSize();
     }
     bool cumAdvanced = SctpTsnGt(cum, m_cumTsnAcked);
     // Fast Recovery as it was when this SACK arrived: a SACK that starts it still grows
@@ -752,8 +965,8 @@ SctpSocket::HandleSackAcked(uint32_t cum,
             }
             m_gapRanges.emplace_back(cum + g.first, cum + g.second);
         }
-        std::sort(m_gapRanges.begin(), m_gapRanges.end(), [](const auto& a, const auto& b) {
-            return SctpTsnLt(a.first, b.first);
+        std::sort(m_gapRanges.begin(), m_gapRanges.end(), [](const auto& x, const auto& y) {
+            return SctpTsnLt(x.first, y.first);
         });
         std::size_t g = 0;
         uint32_t highestReported = cum;
@@ -798,7 +1011,7 @@ SctpSocket::HandleSackAcked(uint32_t cum,
                 if (!c.abandoned)
                 {
                     c.inFlight = true;
-                    m_paths[c.pathIndex]->AddFlight(c.GetWireSize());
+                    paths.At(c.pathIndex).AddFlight(c.GetWireSize());
                     m_reneged.push_back(c.tsn);
                 }
             }
@@ -807,6 +1020,7 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         //    (HTNA), or below the highest reported one in Fast Recovery; a reneged
         //    chunk gets exactly one for this SACK wherever it lies (6.2.1 D iv).
         uint32_t limit = (m_fastRecovery && cumAdvanced) ? highestReported : htna;
+        uint32_t trigger = a.GetConfig().fastRtxTrigger;
         for (auto& c : outstanding)
         {
             bool reneged = std::find(m_reneged.begin(), m_reneged.end(), c.tsn) != m_reneged.end();
@@ -823,14 +1037,14 @@ SctpSocket::HandleSackAcked(uint32_t cum,
             {
                 continue;
             }
-            if (++c.missIndications >= m_fastRtxTrigger)
+            if (++c.missIndications >= trigger)
             {
-                if (IsPrSctpActive() && PolicyAbandons(c, now))
+                if (a.IsPrSctpActive() && PolicyAbandons(c, now))
                 {
                     AbandonMessage(c.message, c.message->prPolicy); // RFC 3758 3.5 A2
                     continue;
                 }
-                MarkForRetransmit(c, true, RetransmissionPath(c.pathIndex, true));
+                MarkForRetransmit(c, true, paths.RetransmissionPath(c.pathIndex, true));
                 m_fastRtxPending = true;
                 if (!m_fastRecovery)
                 {
@@ -848,9 +1062,9 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         {
             for (const auto& c : outstanding)
             {
-                if (c.tsn == tsn && c.inFlight && !m_paths[c.pathIndex]->IsT3Running())
+                if (c.tsn == tsn && c.inFlight && !paths.At(c.pathIndex).IsT3Running())
                 {
-                    StartT3(*m_paths[c.pathIndex], false);
+                    paths.At(c.pathIndex).StartT3(false);
                 }
             }
         }
@@ -864,9 +1078,9 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         {
             continue;
         }
-        SctpPath& p = *m_paths[i];
+        SctpPath& p = paths.At(i);
         bool fullyUtilized = m_flightBefore[i] + p.GetPmdcs() > p.GetCwnd();
-        p.OnBytesAcked(m_ackedPerPath[i], fullyUtilized, inFastRecovery);
+        congestion.BytesAcked(p, m_ackedPerPath[i], fullyUtilized, inFastRecovery);
         if (!m_deliveredPerPath[i])
         {
             continue; // only chunks sent elsewhere or retransmitted (AckChunk)
@@ -876,15 +1090,15 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         // failed one too).
         if (p.GetState() != SctpPath::ACTIVE)
         {
-            MarkPathActive(p);
+            paths.MarkPathActive(p);
         }
         p.ResetErrorCount();
     }
     for (uint32_t i : m_fastRtxReduce)
     {
-        SctpPath& p = *m_paths[i];
-        p.OnFastRetransmit();
-        NS_LOG_INFO(this << " fast retransmit on path " << i << ", cwnd " << p.GetCwnd());
+        SctpPath& p = paths.At(i);
+        congestion.FastRetransmit(p);
+        NS_LOG_INFO(&a << " fast retransmit on path " << i << ", cwnd " << p.GetCwnd());
     }
     m_fastRtxReduce.clear();
     if (m_fastRecovery && SctpTsnGe(m_cumTsnAcked, m_fastRecoveryExit))
@@ -893,7 +1107,7 @@ SctpSocket::HandleSackAcked(uint32_t cum,
     }
     if (newlyAcked)
     {
-        m_assocErrorCount = 0;
+        a.ResetAssociationErrors();
     }
 
     // 5. Peer receiver window (6.2.1 C): a_rwnd minus what is still in flight.
@@ -901,12 +1115,12 @@ SctpSocket::HandleSackAcked(uint32_t cum,
     {
         uint32_t flight = GetTotalFlight();
         m_peerRwnd = aRwnd > flight ? aRwnd - flight : 0;
-        m_peerRwndTrace = m_peerRwnd;
+        a.GetTraces().peerRwnd = m_peerRwnd;
     }
 
     // PR-SCTP (RFC 3758 3.5 C1-C3): move the Advanced.Peer.Ack.Point over abandoned
     // chunks and tell the receiver if it is ahead of its cumulative TSN.
-    if (IsPrSctpActive() && !fromShutdown)
+    if (a.IsPrSctpActive() && !fromShutdown)
     {
         AdvancePeerAckPoint(now);
         if (SctpTsnGt(m_advancedPeerAckPoint, cum))
@@ -918,45 +1132,39 @@ SctpSocket::HandleSackAcked(uint32_t cum,
     // 6. T3-rtx (6.3.2 R2, R3).
     for (std::size_t i = 0; i < nPaths; ++i)
     {
-        SctpPath& p = *m_paths[i];
+        SctpPath& p = paths.At(i);
         if (p.GetFlightSize() == 0)
         {
-            StopT3(p);
+            p.StopT3();
         }
         else if (cumAdvanced && m_ackedPerPath[i] > 0)
         {
-            StartT3(p, true);
+            p.StartT3(true);
         }
     }
     if (m_forwardTsnPending)
     {
         // RFC 3758 3.5 C5: a timer must run while a FORWARD TSN is unacknowledged.
-        bool running = std::any_of(m_paths.begin(), m_paths.end(), [](const Ptr<SctpPath>& p) {
-            return p->IsT3Running();
-        });
+        bool running = false;
+        for (std::size_t i = 0; i < nPaths; ++i)
+        {
+            running = running || paths.At(i).IsT3Running();
+        }
         if (!running)
         {
-            StartT3(*m_paths[m_dataPath < nPaths ? m_dataPath : m_primaryPath], false);
+            uint32_t dataPath = paths.GetDataPathIndex();
+            paths.At(dataPath < nPaths ? dataPath : paths.GetPrimaryPathIndex()).StartT3(false);
         }
     }
-    UpdatePrimaryTraces();
+    paths.UpdatePrimaryTraces();
     if (freed > 0 || m_abandonedSpace)
     {
         m_abandonedSpace = false;
-        NotifySpaceAvailable();
+        a.NotifySpaceAvailable();
     }
-    if (m_state == SCTP_SHUTDOWN_PENDING || m_state == SCTP_SHUTDOWN_RECEIVED)
+    if (a.GetState() == SCTP_SHUTDOWN_PENDING || a.GetState() == SCTP_SHUTDOWN_RECEIVED)
     {
-        CheckShutdownProgress();
-    }
-}
-
-void
-SctpSocket::NotifySpaceAvailable()
-{
-    if (IsAssociationAlive() && !m_closeRequested && !m_shutdownSend)
-    {
-        NotifySend(GetTxAvailable());
+        a.CheckShutdownProgress();
     }
 }
 

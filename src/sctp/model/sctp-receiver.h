@@ -1,0 +1,91 @@
+/*
+ * The receive side of an SCTP association (RFC 9260 sections 6.2, 6.5, 6.7, 6.9; RFC 3758
+ * 3.6): acceptance of DATA chunks into the TSN map (duplicates, the window, invalid
+ * streams), reassembly and ordered delivery through SctpReassemblyQueue, the delayed or
+ * immediate SACK with gap blocks and duplicate TSNs, and FORWARD TSN.
+ *
+ * A second DATA chunk format (I-DATA, RFC 8260) would be parsed where HandleData parses
+ * DATA and reassembled by message identifier instead of TSN; the TSN map, SACKs and
+ * window stay as they are.
+ */
+#ifndef SCTP_RECEIVER_H
+#define SCTP_RECEIVER_H
+
+#include "sctp-chunk.h"
+#include "sctp-header.h"
+#include "sctp-reassembly-queue.h"
+#include "sctp-tsn-map.h"
+
+#include "ns3/event-id.h"
+
+#include <cstdint>
+#include <deque>
+#include <string>
+
+namespace ns3
+{
+
+class SctpAssociation;
+
+/**
+ * \ingroup sctp
+ * \brief Receive side of an SctpAssociation.
+ */
+class SctpReceiver
+{
+  public:
+    explicit SctpReceiver(SctpAssociation& association);
+
+    /** The peer's Initial TSN and the negotiated inbound streams (5.1). */
+    void Initialize(uint32_t peerInitialTsn, uint16_t inboundStreams);
+    void CancelTimers();
+
+    /**
+     * A DATA chunk (6.2). \p needImmediateSack / \p gotNewData are set as the chunk
+     * requires. \return false if the association was aborted (stop processing the packet).
+     */
+    bool HandleData(const SctpChunk& chunk, bool& needImmediateSack, bool& gotNewData);
+    /** A FORWARD TSN chunk (RFC 3758 3.6). */
+    void HandleForwardTsn(const SctpChunk& chunk, bool& needImmediateSack);
+    /** The packet that carried DATA is processed: SACK now or start the delayed SACK
+     * timer (6.2), and hand complete messages to the socket. */
+    void AfterDataPacket(bool hadNewData, bool needImmediateSack);
+
+    /** A SACK is due with the next packet. */
+    bool IsSackNeeded() const;
+    /** Send a SACK with the next packet (a FORWARD TSN, a window update). */
+    void RequestSack();
+    /** Write the SACK (6.2, 3.3.4) within \p room bytes of chunk space of the packet. */
+    void BuildSack(SctpByteWriter& w, uint32_t room);
+
+    /** The window to advertise (a_rwnd): the receive buffer minus what it holds. */
+    uint32_t GetAdvertisedWindow() const;
+    /** The a_rwnd of the last SACK sent (the initial one from INIT / INIT ACK before). */
+    uint32_t GetLastAdvertisedWindow() const;
+    uint32_t GetCumulativeTsn() const;
+    uint32_t GetForwardTsnReceivedCount() const;
+    const SctpTsnMap& GetTsnMap() const;
+    const SctpReassemblyQueue& GetReassemblyQueue() const;
+    /** "" when the receive side's bookkeeping is consistent, else what is wrong. */
+    std::string CheckInvariants() const;
+
+  private:
+    void OnDelayedSackTimer();
+    /** Messages reassembly completed go to the socket. \return true if its queue grew. */
+    bool Deliver();
+
+    SctpAssociation& m_association;
+    SctpTsnMap m_tsnMap;
+    SctpReassemblyQueue m_reassembly;
+    std::deque<SctpReceivedMessage> m_complete; //!< scratch: messages just completed
+    bool m_sackNeeded{false};
+    uint32_t m_packetsSinceSack{0};
+    EventId m_sackTimer;
+    uint32_t m_lastAdvertisedWindow{0};
+    SctpSackChunk m_sackOut; //!< scratch: the SACK being built
+    uint32_t m_forwardTsnReceived{0};
+};
+
+} // namespace ns3
+
+#endif /* SCTP_RECEIVER_H */
