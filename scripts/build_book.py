@@ -580,11 +580,11 @@ class Book:
         return reorder(header, rows)
 
     def counts(self, header: list[str], rows: list[list[str]]):
-        """Verdict counts per study, computed from the claims: the labels summary-counts.csv
+        """Verdict counts of the comparison rows per study: the labels summary-row-counts.csv
         lists, then any other label in order of first use, then the total."""
         study, verdict = header.index("study"), header.index("verdict")
         counted = Counter((row[study], row[verdict]) for row in rows)
-        known = self.root / "data" / "results" / "summary-counts.csv"
+        known = self.root / "data" / "results" / "summary-row-counts.csv"
         labels = [c for c in read_csv(known)[0][1:] if c != "total"] if known.is_file() else []
         labels += [v for v in dict.fromkeys(row[verdict] for row in rows) if v not in labels]
         studies = list(dict.fromkeys(row[study] for row in rows))

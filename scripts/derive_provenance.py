@@ -107,6 +107,8 @@ def derive(name: str, head: str) -> tuple[dict | None, list[str]]:
             )
         elif path.name == "comparison-tolerance.json" and reproduction.comparison:
             outputs.append(provenance.output_record(path, root, "tolerance", None))
+        elif path.name == "qualitative.csv" and reproduction.comparison:
+            outputs.append(provenance.output_record(path, root, "qualitative", None))
         elif path.suffix == ".csv" and (command := own_writer(name, path.stem)):
             record = provenance.output_record(path, root, "table", runs_columns(path))
             outputs.append(record | {"command": command})

@@ -62,7 +62,7 @@ def book(tmp_path_factory):
 def test_verdict_counts_are_those_of_the_committed_claims(book):
     header, rows = book.claims()
     count_header, count_rows = book.counts(header, rows)
-    committed = {row["study"]: row for row in _csv(ROOT / "data/results/summary-counts.csv")}
+    committed = {row["study"]: row for row in _csv(ROOT / "data/results/summary-row-counts.csv")}
     assert {row[0] for row in count_rows} == set(committed)
     for row in count_rows:
         for label, value in zip(count_header[1:], row[1:], strict=True):

@@ -60,16 +60,25 @@ def judge(runs: dict[tuple[str, str], list[float]], deterministic: bool = False)
 
 def test_matches(cases):
     result = judge({("SCTP", "delay"): [95, 100, 105], ("TCP", "delay"): [150, 151, 152]})
-    assert result.loc[("SCTP", "delay"), ["verdict", "note"]].tolist() == ["matches", "within 20%"]
+    # 95-105 gives the interval 87.6-112.4, inside the band 80-120: equivalent.
+    assert result.loc[("SCTP", "delay"), ["verdict", "note"]].tolist() == [
+        "matches", "the 95 % interval lies within 20%",
+    ]  # fmt: skip
 
 
-def test_a_match_with_a_wide_interval_says_so(cases):
-    # Mean 100 matches 100, but the runs 40-160 give an interval far wider than 80-120.
+def test_a_mean_in_the_band_with_a_wider_interval_is_only_consistent(cases):
+    # Mean 100 is 100, but the runs 40-160 give an interval far wider than 80-120.
     result = judge({("SCTP", "delay"): [40, 100, 160]})
-    assert result.loc[("SCTP", "delay"), "verdict"] == "matches"
+    assert result.loc[("SCTP", "delay"), "verdict"] == "consistent"
     assert result.loc[("SCTP", "delay"), "note"] == (
-        "within 20%; the 95 % interval is wider than the band"
+        "mean within 20%, the 95 % interval reaches beyond the band"
     )
+    # One edge outside is enough: 110, 115, 120 -> mean 115, interval 102.6-127.4.
+    edge = judge({("SCTP", "delay"): [110, 115, 120]})
+    assert edge.loc[("SCTP", "delay"), "verdict"] == "consistent"
+    # The same mean, deterministic: the value itself is inside the band.
+    exact = judge({("SCTP", "delay"): [115]}, deterministic=True)
+    assert exact.loc[("SCTP", "delay"), "verdict"] == "matches"
 
 
 def test_same_direction_needs_significance_and_a_factor_two(cases):
@@ -92,24 +101,45 @@ def test_same_direction_needs_significance_and_a_factor_two(cases):
     assert far.loc[("TCP", "delay"), "verdict"] == "same-direction"
 
 
-def test_differs_when_the_ordering_is_reversed(cases):
+def test_a_significantly_reversed_ordering_contradicts(cases):
     result = judge({("SCTP", "delay"): [200, 201, 202], ("TCP", "delay"): [100, 101, 102]})
-    assert set(result["verdict"]) == {"differs"}
-    assert result.loc[("SCTP", "delay"), "note"] == "ordering against TCP reversed"
+    assert set(result["verdict"]) == {"contradicts"}
+    assert result.loc[("SCTP", "delay"), "note"].startswith(
+        "ordering against TCP significantly reversed (Welch p = "
+    )
+    # Reversed, but the runs spread too far for significance: differs.
+    noisy = judge({("SCTP", "delay"): [150, 250, 350], ("TCP", "delay"): [100, 101, 102]})
+    assert noisy.loc[("SCTP", "delay"), "verdict"] == "differs"
+    assert noisy.loc[("SCTP", "delay"), "note"].startswith("ordering against TCP reversed (Welch")
 
 
 def test_within_bound_and_the_vacuous_flag(cases):
-    result = judge({("SCTP", "jitter"): [24, 25, 26], ("TCP", "stall"): [3.5, 4, 4.5]})
+    result = judge({("SCTP", "jitter"): [24, 25, 26], ("TCP", "stall"): [3.9, 4, 4.1]})
     assert result["verdict"].tolist() == ["within-bound", "within-bound"]
-    assert result["note"].tolist() == ["the bound holds", "the bound holds"]
+    assert set(result["note"]) == {"the bound holds over the whole 95 % interval"}
     # 1e-3 ms against "<= 30": 30000x inside; 40 s against "> 3 s": 13.3x inside.
     vacuous = judge({("SCTP", "jitter"): [0.0009, 0.001, 0.0011], ("TCP", "stall"): [39, 40, 41]})
     assert vacuous["verdict"].tolist() == ["within-bound", "within-bound"]
-    assert vacuous.loc[("SCTP", "jitter"), "note"] == "3e+04x inside the bound: holds vacuously"
-    assert vacuous.loc[("TCP", "stall"), "note"] == "13.3x inside the bound: holds vacuously"
-    # A bound that fails (40 ms > 30 x 1.2) with nothing to order against differs.
-    broken = judge({("SCTP", "jitter"): [39, 40, 41]})
-    assert broken.loc[("SCTP", "jitter"), "verdict"] == "differs"
+    assert vacuous.loc[("SCTP", "jitter"), "note"].endswith(
+        "; 3e+04x inside the bound: holds vacuously"
+    )
+    assert vacuous.loc[("TCP", "stall"), "note"].endswith("13.3x inside the bound: holds vacuously")
+
+
+def test_a_bound_gets_no_tolerance(cases):
+    # 34-36 ms against "<= 30": the old 20 % tolerance (<= 36) admitted it; now the whole
+    # interval lies above the bound: a significant opposite finding.
+    over = judge({("SCTP", "jitter"): [34, 35, 36]})
+    assert over.loc[("SCTP", "jitter"), "verdict"] == "contradicts"
+    # 2.4 s against "> 3 s" (the old tolerance accepted >= 2.4) with a tight interval.
+    under = judge({("TCP", "stall"): [2.3, 2.4, 2.5]})
+    assert under.loc[("TCP", "stall"), "verdict"] == "contradicts"
+    # Mean 29 satisfies "<= 30", but the interval (16.6-41.4) crosses it: consistent.
+    crossing = judge({("SCTP", "jitter"): [24, 29, 34]})
+    assert crossing.loc[("SCTP", "jitter"), "verdict"] == "consistent"
+    # Mean 31 does not, and the interval crosses: differs (not significant).
+    failing = judge({("SCTP", "jitter"): [26, 31, 36]})
+    assert failing.loc[("SCTP", "jitter"), "verdict"] == "differs"
 
 
 def test_input_is_never_a_match(cases):
@@ -125,13 +155,18 @@ def test_seed_inconsistent_shows_both_readings(cases):
     sctp = result.loc[("SCTP", "time")]
     assert (sctp["published"], sctp["alternative"], sctp["also_in"]) == ("2.4", "~1.7", "Section 2")
     assert sctp["note"].startswith("as Table 1 (2.4): same-direction (")
-    assert sctp["note"].endswith("as Section 2 (~1.7): differs (ordering against UDP reversed)")
+    assert sctp["note"].endswith(
+        "as Section 2 (~1.7): contradicts (ordering against UDP significantly reversed "
+        "(both deterministic))"
+    )
 
 
 def test_an_alternative_within_the_tolerance_is_only_noted(cases):
     result = judge({("UDP", "load"): [56, 56.5, 57]})
     assert result.loc[("UDP", "load"), "verdict"] == "matches"
-    assert result.loc[("UDP", "load"), "note"] == "within 20%; Section 2 prints 56.45"
+    assert result.loc[("UDP", "load"), "note"] == (
+        "the 95 % interval lies within 20%; Section 2 prints 56.45"
+    )
 
 
 def test_too_few_runs_and_deterministic(cases):
@@ -146,7 +181,7 @@ def test_too_few_runs_and_deterministic(cases):
     assert set(exact["verdict"]) == {"same-direction"}
     assert exact["deterministic"].tolist() == [True, True]
     assert exact["n_runs"].tolist() == [1, 1]
-    assert "both deterministic, distinct" in exact.loc[("SCTP", "delay"), "note"]
+    assert "as published (both deterministic)" in exact.loc[("SCTP", "delay"), "note"]
     # A peer with too few runs makes the ordering untestable.
     untestable = judge({("SCTP", "delay"): [60, 61, 62], ("TCP", "delay"): [150, 151]})
     assert untestable.loc[("SCTP", "delay"), "verdict"] == "differs"

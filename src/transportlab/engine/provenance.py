@@ -198,6 +198,8 @@ def _outputs(results: Results, written: Iterable[Path], root: Path) -> list[dict
             tolerance = path.with_name("comparison-tolerance.json")
             if tolerance.is_file():
                 outputs.append(output_record(tolerance, root, "tolerance", None))
+        elif path.name == "qualitative.csv":
+            outputs.append(output_record(path, root, "qualitative", None))
         else:
             outputs.append(output_record(path, root, "table", n_runs_of_table(path)))
     return sorted(outputs, key=lambda o: o["path"])

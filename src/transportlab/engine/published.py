@@ -19,6 +19,24 @@ A number the seed prints twice (text and table) is one row: ``source`` is the
 table, ``also_in`` names the other place. Where the two copies disagree,
 ``alternative`` holds the other reading as printed (and ``note`` says why).
 
+Three columns say what a row counts as:
+
+* ``claim``: the independent published number the row is a copy of. Rows of
+  different seeds that print the same experiment (seeds 000 and 004 of the wired
+  study) share one claim, which is counted once with several sources; a
+  ``reference`` row has none.
+* ``derived_from``: empty for an independent number; else the rows it is a function
+  of. ``mean of <source>`` (an ``Avg`` row, Table 4.7's means) is checked against the
+  mean of that source's rows of the same protocol and metric; any other text names a
+  relation that cannot be recomputed. Derived rows are judged like the others but
+  counted apart.
+* ``by_construction``: empty, or why the seed's setting cannot be modelled (its
+  testbed, an unstated radio): such a row gets the verdict ``by-construction``
+  whatever the comparison gives.
+
+The paper's qualitative claims (orderings and crossovers it states in words) are in
+``data/published/qualitative/<study>.csv`` (:func:`load_qualitative`).
+
 This module reads and checks the catalogue (:func:`load`) and converts units
 (:func:`convert`); what a reproduction makes of it, the comparison and its verdicts, is
 :mod:`transportlab.engine.verdicts`.
@@ -36,8 +54,9 @@ from transportlab.engine import paths
 from transportlab.engine.study import Study, require_study
 
 __all__ = [
-    "BOUNDS", "COLUMNS", "KEY", "KINDS", "PROTOCOLS", "REFERENCES", "UNITS", "check_unit",
-    "convert", "load",
+    "BOUNDS", "CLAIM_COLUMNS", "COLUMNS", "KEY", "KINDS", "PROTOCOLS", "QUALITATIVE_COLUMNS",
+    "READING_COLUMNS", "REFERENCES", "RELATIONS", "UNITS", "check_unit", "convert",
+    "derived_mean", "load", "load_qualitative", "load_readings", "readings_of",
 ]  # fmt: skip
 
 COLUMNS = (
@@ -52,9 +71,35 @@ COLUMNS = (
     "also_in",
     "alternative",
     "note",
+    "claim",
+    "derived_from",
+    "by_construction",
 )
+#: The columns that say what a row counts as (optional as a group: a catalogue without
+#: them has every row its own claim, none derived or by construction).
+CLAIM_COLUMNS = ("claim", "derived_from", "by_construction")
 #: Columns that may be empty in a published CSV.
-_OPTIONAL = ("also_in", "alternative", "note")
+_OPTIONAL = ("also_in", "alternative", "note", "claim", "derived_from", "by_construction")
+#: ``derived_from`` of a row that is the plain mean of another source's rows.
+_MEAN_OF = re.compile(r"^mean of (?P<source>.+)$")
+
+#: Columns of ``data/published/qualitative/<study>.csv``: one row per relation; the
+#: relations of one ``claim`` of one seed hold together (a crossover is several).
+QUALITATIVE_COLUMNS = (
+    "seed_file",
+    "source",
+    "claim",
+    "quote",
+    "metric",
+    "row",
+    "left",
+    "relation",
+    "right",
+    "note",
+)
+#: Relations of a qualitative claim: ``left <relation> right``, ``right`` a protocol of
+#: the same metric and row or a number in the metric's published unit (a threshold).
+RELATIONS = ("<", "<=", ">", ">=")
 KINDS = ("value", "bound", "input", "reference")
 
 #: Protocols (or configurations) a published value can belong to. ITU-T and ICMP
@@ -129,6 +174,13 @@ def load(study: Study) -> pd.DataFrame:
     if not path.is_file():
         raise FileNotFoundError(f"no published values for {study.name!r}: {path} is missing")
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if tuple(frame.columns) == COLUMNS[: -len(CLAIM_COLUMNS)]:
+        # A catalogue without the claim columns: every row its own claim, none derived.
+        frame["claim"] = np.where(
+            frame["kind"] == "reference", "", frame["protocol"] + " " + frame["metric"] + " "
+            + frame["row"],
+        )  # fmt: skip
+        frame["derived_from"] = frame["by_construction"] = ""
     if tuple(frame.columns) != COLUMNS:
         raise ValueError(f"{path}: columns must be {list(COLUMNS)}, found {list(frame.columns)}")
     if frame.empty:
@@ -171,6 +223,34 @@ def load(study: Study) -> pd.DataFrame:
     frame["alternative_printed"] = frame["alternative"]
     frame["alternative_qualifier"] = [qualifier for qualifier, _ in alternatives]
     frame["alternative"] = [value for _, value in alternatives]
+    missing_claim = frame[(frame["kind"] != "reference") & (frame["claim"].str.strip() == "")]
+    if len(missing_claim):
+        raise ValueError(
+            f"{path}: every row but a reference names its claim:\n"
+            f"{missing_claim[list(COLUMNS[:8])]}"
+        )
+    claim_keys = frame[frame["claim"] != ""].groupby("claim")[["protocol", "metric"]].nunique()
+    mixed = claim_keys[(claim_keys > 1).any(axis=1)]
+    if len(mixed):
+        raise ValueError(
+            f"{path}: the copies of a claim must share protocol and metric: {list(mixed.index)}"
+        )
+    for i, text in enumerate(frame["derived_from"]):
+        match = _MEAN_OF.match(text)
+        if (
+            match
+            and not (
+                (frame["source"] == match["source"])
+                & (frame["seed_file"] == frame.at[i, "seed_file"])
+                & (frame["protocol"] == frame.at[i, "protocol"])
+                & (frame["metric"] == frame.at[i, "metric"])
+                & (frame.index != i)
+            ).any()
+        ):
+            raise ValueError(
+                f"{path} data row {i + 1}: derived_from {text!r} names no rows of the same "
+                "seed, protocol and metric"
+            )
     # A reference may be a bound (ITU-T "<= 150 ms") without being a result.
     bound_value = frame["qualifier"].isin(BOUNDS) & (frame["kind"] != "reference")
     wrong = frame[(frame["kind"] == "bound") != bound_value]
@@ -186,6 +266,125 @@ def load(study: Study) -> pd.DataFrame:
             f"{wrong[list(COLUMNS[:8])]}"
         )
     return frame
+
+
+def derived_mean(frame: pd.DataFrame, index) -> float:
+    """The mean a ``mean of <source>`` row of :func:`load`'s ``frame`` derives from: the
+    plain mean of that source's rows of the same seed, protocol and metric (the row itself
+    left out); NaN for a row that is not such a mean."""
+    row = frame.loc[index]
+    match = _MEAN_OF.match(row["derived_from"])
+    if not match:
+        return math.nan
+    rows = frame[
+        (frame["source"] == match["source"])
+        & (frame["seed_file"] == row["seed_file"])
+        & (frame["protocol"] == row["protocol"])
+        & (frame["metric"] == row["metric"])
+        & (frame.index != index)
+    ]
+    return float(rows["value"].mean())
+
+
+def load_qualitative(study: Study) -> pd.DataFrame:
+    """The qualitative claims of ``study`` (``data/published/qualitative/<study>.csv``),
+    checked; an empty frame with :data:`QUALITATIVE_COLUMNS` when the study has none.
+
+    ``right`` is kept as text (a protocol or a number); ``threshold`` is its number (NaN
+    for a protocol). Raises ``ValueError`` for unknown columns, an empty required field,
+    a seed file not of the study, an unknown relation or protocol, and a metric that
+    ``data/published/<study>.csv`` does not have.
+    """
+    study = require_study(study)
+    path = paths.published_dir() / "qualitative" / f"{study.name}.csv"
+    if not path.is_file():
+        return pd.DataFrame(columns=[*QUALITATIVE_COLUMNS, "threshold"])
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if tuple(frame.columns) != QUALITATIVE_COLUMNS:
+        raise ValueError(
+            f"{path}: columns must be {list(QUALITATIVE_COLUMNS)}, found {list(frame.columns)}"
+        )
+    for column in QUALITATIVE_COLUMNS:
+        if column == "note":
+            continue
+        empty = frame.index[frame[column].str.strip() == ""]
+        if len(empty):
+            raise ValueError(f"{path}: empty {column!r} in data row(s) {list(empty + 1)}")
+    wrong_seed = sorted(set(frame["seed_file"]) - set(study.seed_files))
+    if wrong_seed:
+        raise ValueError(f"{path}: seed files {wrong_seed} do not belong to {study.name!r}")
+    unknown = sorted(set(frame["relation"]) - set(RELATIONS))
+    if unknown:
+        raise ValueError(f"{path}: unknown relation(s) {unknown}; known: {list(RELATIONS)}")
+    threshold = pd.to_numeric(frame["right"], errors="coerce")
+    protocols = set(frame["left"]) | set(frame.loc[threshold.isna(), "right"])
+    unknown = sorted(protocols - set(PROTOCOLS))
+    if unknown:
+        raise ValueError(f"{path}: unknown protocol(s) {unknown}; known: {list(PROTOCOLS)}")
+    metrics = set(load(study)["metric"])
+    unknown = sorted(set(frame["metric"]) - metrics)
+    if unknown:
+        raise ValueError(f"{path}: metric(s) {unknown} are not in data/published/{study.name}.csv")
+    frame["threshold"] = threshold.astype(float)
+    return frame
+
+
+#: Columns of ``data/published/readings/<study>.csv``: the readings a comparison rests on
+#: (what an unstated quantity or definition was taken to be) and how each was chosen.
+READING_COLUMNS = ("reading", "value", "chosen", "affects", "looked_at", "evidence")
+#: ``a priori``: fixed before any comparison (a stated default, a script); ``post hoc``:
+#: chosen after comparing, with ``evidence``. A reading chosen from published numbers names
+#: them in ``looked_at`` (``<PROTOCOL> <metric>``): those rows must be of kind ``input``.
+CHOSEN = ("a priori", "post hoc")
+
+
+def load_readings(study: Study) -> pd.DataFrame:
+    """The readings of ``study`` (``data/published/readings/<study>.csv``), checked: known
+    columns and ``chosen``, evidence for every post-hoc reading, metrics the catalogue has,
+    and every row a reading was chosen from (``looked_at``) of kind ``input``. An empty
+    frame when the study declares none."""
+    study = require_study(study)
+    path = paths.published_dir() / "readings" / f"{study.name}.csv"
+    if not path.is_file():
+        return pd.DataFrame(columns=list(READING_COLUMNS))
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if tuple(frame.columns) != READING_COLUMNS:
+        raise ValueError(
+            f"{path}: columns must be {list(READING_COLUMNS)}, found {list(frame.columns)}"
+        )
+    unknown = sorted(set(frame["chosen"]) - set(CHOSEN))
+    if unknown:
+        raise ValueError(f"{path}: unknown 'chosen' {unknown}; known: {list(CHOSEN)}")
+    if ((frame["chosen"] == "post hoc") & (frame["evidence"].str.strip() == "")).any():
+        raise ValueError(f"{path}: a post-hoc reading needs its evidence")
+    catalogue = load(study)
+    metrics = set(catalogue["metric"])
+    for _, reading in frame.iterrows():
+        affected = set(reading["affects"].split(";")) - {"*"}
+        if affected - metrics:
+            raise ValueError(f"{path}: {reading['reading']!r} affects unknown metric(s) "
+                             f"{sorted(affected - metrics)}")  # fmt: skip
+        for pair in filter(None, reading["looked_at"].split(";")):
+            protocol, _, metric = pair.strip().partition(" ")
+            rows = catalogue[(catalogue["protocol"] == protocol) & (catalogue["metric"] == metric)]
+            if rows.empty or (rows["kind"] != "input").any():
+                raise ValueError(
+                    f"{path}: {reading['reading']!r} was chosen from {pair!r}, so those rows "
+                    "must exist and be of kind 'input'"
+                )
+    return frame
+
+
+def readings_of(readings: pd.DataFrame, protocol: str, metric: str) -> pd.DataFrame:
+    """The post-hoc readings a (protocol, metric) rests on, without those chosen from its
+    own numbers (those rows are ``input``)."""
+    if readings.empty:
+        return readings
+    affects = readings["affects"].map(lambda text: metric in text.split(";") or text == "*")
+    own = readings["looked_at"].map(
+        lambda text: f"{protocol} {metric}" in [p.strip() for p in text.split(";")]
+    )
+    return readings[affects & ~own & (readings["chosen"] == "post hoc")]
 
 
 def convert(values, from_unit: str, to_unit: str):

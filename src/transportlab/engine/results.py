@@ -14,7 +14,7 @@ the same cached simulations, so they write the same files::
     results["main"]["summary"]          # analysed tables of experiment "main"
     results.comparison()                # the rows of comparison.csv
     results.figure("goodput_delay")     # builds, saves (stating n runs) and returns it
-    results.write()                     # comparison.csv, tables, every figure, provenance.json
+    results.write()                     # comparison, qualitative.csv, tables, figures, provenance
 
 Only ``transportlab reproduce`` (``publish=True``) of a study's declared mode (no
 parameter overrides, the declared run counts, seed 1) writes ``data/results[/quick]/<study>/``
@@ -43,7 +43,7 @@ from transportlab.engine.plan import Task, plan
 from transportlab.engine.plotting import save_figure
 from transportlab.engine.provenance import write_provenance
 from transportlab.engine.study import Experiment, Study, require_study
-from transportlab.engine.verdicts import write_comparison
+from transportlab.engine.verdicts import write_comparison, write_qualitative
 
 __all__ = [
     "ExperimentUnavailableError",
@@ -287,6 +287,9 @@ class Results:
         written = []
         if comparison is not None:
             written.append(self.write_comparison(comparison))
+            qualitative = write_qualitative(self.study, comparison, self.quick)
+            if qualitative is not None:
+                written.append(qualitative)
         written += [self.write_table(name, table) for name, table in tables.items()]
         if figures:
             backend = matplotlib.get_backend()

@@ -1,0 +1,40 @@
+"""Apply the current comparison method to the committed full-mode comparisons, no simulation.
+
+    .venv/bin/python scripts/rejudge.py [--study NAME ...]
+
+For each seed study with a committed ``data/results/<study>/comparison.csv``:
+:func:`transportlab.engine.verdicts.rejudge` (its means, intervals and run counts judged
+again against the current ``data/published``), written back with its tolerance and
+``qualitative.csv``; then the summary of all studies (``transportlab.summary``: claims,
+derived rows and qualitative claims counted apart, the tolerance's calibration and
+sensitivity) and the README's generated blocks (:func:`transportlab.summary.update_readme`).
+Afterwards run ``scripts/derive_provenance.py`` for the studies written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from transportlab.engine import verdicts
+from transportlab.studies import get
+from transportlab.summary import collect_summary, seed_studies, update_readme, write_summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--study", action="append", choices=seed_studies())
+    args = parser.parse_args(argv)
+    for name in args.study or seed_studies():
+        study = get(name)
+        comparison = verdicts.rejudge(study)
+        path = verdicts.write_comparison(study, comparison)
+        written = verdicts.write_qualitative(study, comparison)
+        print(f"{name}: {len(comparison)} rows -> {path}" + (f", {written}" if written else ""))
+    print(f"summary -> {write_summary(collect_summary(quick=False), quick=False)}")
+    print(f"generated blocks of {update_readme()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
