@@ -34,6 +34,7 @@ import pandas as pd
 from transportlab.engine import paths, published, verdicts
 from transportlab.engine.files import write_csv, write_text
 from transportlab.engine.verdicts import FLAGS, MIN_RUNS, VERDICTS
+from transportlab.ns2.baseline import baseline_counts
 from transportlab.studies import get, names
 
 __all__ = [
@@ -357,7 +358,10 @@ def format_summary(summary: pd.DataFrame) -> str:
 # ------------------------------------------------------------------ README blocks
 
 #: The blocks of the README generated from the committed tables: name -> (file, renderer).
-README_BLOCKS = ("verdict-counts", "tolerance-calibration", "tolerance-sensitivity", "claim-totals")
+README_BLOCKS = (
+    "verdict-counts", "tolerance-calibration", "tolerance-sensitivity", "claim-totals",
+    "ns2-baseline",
+)  # fmt: skip
 _SHOWN_FLAGS = {"non-discriminating": "non-discr.", "coincidental": "coincid.",
                 "ordering-reversed": "order rev.", "post-hoc": "post hoc"}  # fmt: skip
 
@@ -425,6 +429,30 @@ def _totals_block(counts: pd.DataFrame, rows: pd.DataFrame) -> str:
     )
 
 
+def _ns2_baseline_block(folder: Path) -> str:
+    """Per seed study, both judgements of its committed ``ns2_baseline.csv``
+    (:func:`transportlab.ns2.baseline.baseline_counts`); a study without one is named."""
+    rows = []
+    for name in seed_studies():
+        path = folder / name / "ns2_baseline.csv"
+        if not path.is_file():
+            rows.append([f"`{name}`", "no NS-2 baseline", "", "", "", "", ""])
+            continue
+        table = pd.read_csv(path, keep_default_na=False, na_values=[""])
+        total = baseline_counts(table, by=["protocol"]).set_index("protocol").loc["all"]
+        runs = pd.to_numeric(table["ns2_runs"], errors="coerce").dropna()
+        spread = f"{int(runs.min())}" if runs.min() == runs.max() else (
+            f"{int(runs.min())}-{int(runs.max())}")  # fmt: skip
+        rows.append([
+            f"`{name}`", total["rows"], total["with_ns2"], spread,
+            total["paper_matches_ns2"], total["paper_matches_ns3"],
+            total["ns3_within_tolerance_of_ns2"],
+        ])  # fmt: skip
+    header = ["study", "published rows", "with NS-2", "NS-2 runs", "paper agrees with NS-2",
+              "paper agrees with ns-3", "ns-3 within tolerance of NS-2"]  # fmt: skip
+    return _markdown(header, rows)
+
+
 def readme_blocks(folder: Path | None = None) -> dict[str, str]:
     """The README's generated blocks, rendered from the committed full-mode tables."""
     folder = paths.results_dir(quick=False) if folder is None else folder
@@ -440,6 +468,7 @@ def readme_blocks(folder: Path | None = None) -> dict[str, str]:
             pd.read_csv(folder / "summary-counts.csv"),
             pd.read_csv(folder / "summary-row-counts.csv"),
         ),
+        "ns2-baseline": _ns2_baseline_block(folder),
     }
 
 

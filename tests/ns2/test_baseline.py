@@ -6,7 +6,10 @@ import math
 
 import pandas as pd
 
+from transportlab.engine.results import committed_table
 from transportlab.ns2 import baseline
+from transportlab.ns2.baseline import rejudge_baseline
+from transportlab.studies import get
 
 COLUMNS = ["seed_file", "source", "protocol", "metric", "row", "unit", "kind", "published",
            "reproduced", "ci_low", "ci_high", "n_runs", "ratio", "verdict", "note"]  # fmt: skip
@@ -58,3 +61,40 @@ def test_the_metrics_tolerance_judges_ns3_against_ns2():
     assert table["tolerance"].tolist() == [0.1, 0.2]
     assert table["ns3_within_tolerance_of_ns2"].tolist() == [False, True]
     assert table["published_over_ns2"].tolist() == [1.0, 1.5]
+
+
+def _committed_baseline(study: str) -> pd.DataFrame:
+    return committed_table(study, "ns2_baseline")
+
+
+def test_rejudging_a_baseline_judges_ns2_by_the_current_method():
+    """Hand-set NS-2 intervals around the published 67.35 kb/s (tolerance 20 %): inside the
+    band -> matches; mean inside, interval crossing the band's edge -> consistent."""
+    table = _committed_baseline("wired_best_effort").iloc[:2].copy()
+    table["published"] = table["published"].astype(float)
+    first, second = table.index
+    table.loc[first, ["ns2", "ns2_ci_low", "ns2_ci_high"]] = [66.0, 65.0, 67.0]
+    low, high = 0.7 * table.loc[second, "published"], 1.1 * table.loc[second, "published"]
+    table.loc[second, ["ns2", "ns2_ci_low", "ns2_ci_high"]] = [
+        0.9 * table.loc[second, "published"], low, high,
+    ]  # fmt: skip
+    table["paper_vs_ns2"] = "stale"
+    judged = rejudge_baseline(get("wired_best_effort"), table)
+    assert list(judged["paper_vs_ns2"]) == ["matches", "consistent"]
+    assert list(judged.columns) == list(table.columns)
+    # ns-3's judgement is the committed comparison's, row by row.
+    comparison = committed_table("wired_best_effort", "comparison").iloc[:2]
+    assert list(judged["paper_vs_ns3"]) == list(comparison["verdict"])
+
+
+def test_a_number_two_seeds_print_keeps_each_seeds_own_verdict():
+    """Seeds 000 and 004 print SCTP's delay of pair 5-15 as 1397.66 and 1137.93 ms: one
+    NS-2 value (1115 ms) matches the second and not the first."""
+    table = _committed_baseline("wired_best_effort")
+    judged = rejudge_baseline(get("wired_best_effort"), table)
+    rows = judged[(judged["protocol"] == "SCTP") & (judged["metric"] == "awk_delay")
+                  & (judged["row"] == "nodes 5-15")].set_index("seed_file")  # fmt: skip
+    assert rows["ns2"].nunique() == 1
+    verdicts = rows["paper_vs_ns2"].to_dict()
+    assert verdicts["004_c8175ad9bda103cf.txt"] == "matches"
+    assert verdicts["000_efd8d8b62659a846.txt"] != "matches"

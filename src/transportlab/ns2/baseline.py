@@ -19,7 +19,18 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-__all__ = ["KEY", "agrees", "baseline_counts", "baseline_table", "published_value"]
+from transportlab.engine import paths, verdicts
+from transportlab.engine.published import KEY as CLAIM_KEY
+from transportlab.engine.study import Study
+
+__all__ = [
+    "KEY",
+    "agrees",
+    "baseline_counts",
+    "baseline_table",
+    "published_value",
+    "rejudge_baseline",
+]
 
 KEY = ["seed_file", "source", "protocol", "metric", "row"]
 
@@ -121,3 +132,49 @@ def baseline_counts(
     total = ("all",) + ("",) * (len(by) - 1)
     counts.loc[total if len(by) > 1 else "all", :] = counts.sum()
     return counts.astype(int).reset_index()
+
+
+def rejudge_baseline(study: Study, table: pd.DataFrame | None = None) -> pd.DataFrame:
+    """A committed baseline table judged again under the current comparison method,
+    without simulating (as :func:`transportlab.engine.verdicts.rejudge` does for a
+    ``comparison.csv``).
+
+    ``table`` (default: the committed ``data/results/<study>/ns2_baseline.csv``) keeps its
+    numbers; *paper vs NS-2* is judged again from NS-2's means, intervals and runs, and
+    *paper vs ns-3* is taken from the committed ``comparison.csv`` (itself re-judged by
+    ``scripts/rejudge.py``). A table with further key columns (the VoIP study's
+    ``topology``) is judged per value of them. Returns the new table (not written).
+    """
+    if table is None:
+        path = paths.results_dir(study.name, quick=False) / "ns2_baseline.csv"
+        table = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    key = list(KEY)
+    extra = [c for c in table.columns[: table.columns.get_loc("seed_file")]]
+    committed = pd.read_csv(
+        paths.results_dir(study.name, quick=False) / "comparison.csv",
+        keep_default_na=False,
+        na_values=[""],
+    )
+    groups = table.groupby(extra, sort=False) if extra else [((), table)]
+    parts = []
+    for _, part in groups:
+        part = part.copy()
+        with_ns2 = part[part["ns2"].notna()]
+        ns2 = with_ns2[[*key, "unit"]].assign(
+            reproduced=with_ns2["ns2"],
+            ci_low=with_ns2["ns2_ci_low"],
+            ci_high=with_ns2["ns2_ci_high"],
+            n_runs=with_ns2["ns2_runs"],
+        )
+        for judged, column in ((verdicts.rejudge(study, ns2), "ns2"), (committed, "ns3")):
+            # A number printed by two seeds is one row per seed (its own published value).
+            align = ["seed_file", *CLAIM_KEY]
+            found = judged.astype({c: str for c in align}).drop_duplicates(subset=align)
+            found = found.set_index(align)
+            index = pd.MultiIndex.from_frame(part[align].astype(str))
+            aligned = found.reindex(index)
+            mine = part[column].notna().to_numpy()
+            part.loc[mine, f"paper_vs_{column}"] = aligned["verdict"].to_numpy()[mine]
+            part.loc[mine, f"paper_vs_{column}_note"] = aligned["note"].to_numpy()[mine]
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)[list(table.columns)]
