@@ -7,7 +7,8 @@ For each seed study with a committed ``data/results/<study>/comparison.csv``:
 again against the current ``data/published``), written back with its tolerance and
 ``qualitative.csv``, and its committed NS-2 baseline (``ns2_baseline.csv``,
 :func:`transportlab.ns2.baseline.rejudge_baseline`) if it has one; then the summary of
-all studies (``transportlab.summary``: claims, derived rows and qualitative claims counted apart, the tolerance's calibration and
+all studies (``transportlab.summary``: claims, derived rows and qualitative claims counted
+apart, the tolerance's calibration and
 sensitivity) and the README's generated blocks (:func:`transportlab.summary.update_readme`).
 Afterwards run ``scripts/derive_provenance.py`` for the studies written.
 """
