@@ -344,14 +344,27 @@ def _vector(v, dtype) -> np.ndarray:
     return _column(v, dtype)
 
 
-def run_model(scenario: Scenario, profile: str = "default", seed: int = 1, run: int = 1) -> Trace:
-    """Run the scenario on transportlab's ns-3 SCTP model (ns-3 loaded here)."""
+def run_model(
+    scenario: Scenario,
+    profile: str = "default",
+    seed: int = 1,
+    run: int = 1,
+    defaults: Mapping[str, str] | None = None,
+) -> Trace:
+    """Run the scenario on transportlab's ns-3 SCTP model (ns-3 loaded here).
+
+    ``defaults`` (attribute path -> value, e.g. ``SctpStackHelper::GetNs2Defaults``) are
+    set before the profile's and the scenario's own settings, which win where both set
+    an attribute.
+    """
     from transportlab.simulation import run_until, simulation  # noqa: PLC0415
 
     if profile not in PROFILES:
         raise ScenarioError(f"unknown profile {profile!r} (one of {list(PROFILES)})")
     sc = scenario
     with simulation(seed=seed, run=run) as ns:
+        for path, value in (defaults or {}).items():
+            ns.Config.SetDefault(path, ns.StringValue(str(value)))
         for attr, value in PROFILES[profile]["ns3"].items():
             ns.Config.SetDefault(f"ns3::SctpSocket::{attr}", ns.UintegerValue(int(value(sc))))
         for attr, value in (

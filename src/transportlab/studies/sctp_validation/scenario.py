@@ -18,3 +18,22 @@ def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFram
     """
     scenario = validation.scenario_by_name(params["scenario"])
     return validation.traces_to_tables(validation.run_traces(scenario, params["oracle_seed"]))
+
+
+def ns2_defaults(scenario: validation.Scenario) -> dict[str, str]:
+    """``SctpStackHelper::GetNs2Defaults("2.35")`` (NS-2.35's ``Agent/SCTP`` defaults),
+    with the scenario's MTU (NS-2's ``mtu_`` is set to it too); the scenario's own
+    settings are applied after these (``run_model``)."""
+    from transportlab import ns  # noqa: PLC0415
+
+    defaults = {str(p.first): str(p.second) for p in ns.SctpStackHelper.GetNs2Defaults("2.35")}
+    defaults["ns3::SctpSocket::Mtu"] = str(scenario.mtu)
+    return defaults
+
+
+def run_ns2_defaults(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFrame]:
+    """The ns-3 side of the NS-2 comparison: the model alone, started from NS-2.35's
+    defaults (:func:`ns2_defaults`), as trace ``ns3_ns2`` (``traces_to_tables``)."""
+    scenario = validation.scenario_by_name(params["scenario"])
+    trace = validation.run_model(scenario, "default", defaults=ns2_defaults(scenario))
+    return validation.traces_to_tables({"ns3_ns2": trace})
