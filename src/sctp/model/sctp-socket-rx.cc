@@ -78,13 +78,6 @@ SctpSocket::HandleData(const SctpChunk& chunk, bool& needImmediateSack, bool& go
         needImmediateSack = true;
         return true;
     }
-    if (!m_tsnMap.HasReceivedData())
-    {
-        // Section 5.1: "After the reception of the first DATA chunk in an association,
-        // the endpoint MUST immediately respond with a SACK chunk to acknowledge the DATA
-        // chunk." (Delayed SACKs, 6.2, apply from the second one on.)
-        needImmediateSack = true;
-    }
     m_tsnMap.Mark(data.tsn);
     gotNewData = true;
     if (hadGaps || m_tsnMap.HasGaps())

@@ -19,7 +19,6 @@ SctpTsnMap::Initialize(uint32_t initialTsn)
     m_highestTsn = m_cumTsn;
     std::fill(m_bits.begin(), m_bits.end(), 0);
     m_duplicates.clear();
-    m_receivedData = false;
 }
 
 bool
@@ -89,7 +88,6 @@ SctpTsnMap::Grow(uint32_t needed)
 void
 SctpTsnMap::Mark(uint32_t tsn)
 {
-    m_receivedData = true;
     uint32_t distance = tsn - m_cumTsn;
     if (distance > m_mask + 1)
     {
@@ -148,12 +146,6 @@ uint32_t
 SctpTsnMap::GetCumulativeTsn() const
 {
     return m_cumTsn;
-}
-
-bool
-SctpTsnMap::HasReceivedData() const
-{
-    return m_receivedData;
 }
 
 uint32_t

@@ -45,8 +45,6 @@ class SctpTsnMap
     uint32_t GetMaxWindow() const;
 
     uint32_t GetCumulativeTsn() const;
-    /** Whether a TSN was recorded (Mark) since Initialize: false until the first DATA. */
-    bool HasReceivedData() const;
     /** Largest TSN received so far (the cumulative TSN if none above it). */
     uint32_t GetHighestTsn() const;
     bool HasGaps() const;
@@ -75,7 +73,6 @@ class SctpTsnMap
     std::vector<uint64_t> m_bits; //!< bit (tsn & mask) set = received, for cum < tsn <= cum+size
     uint32_t m_mask{0};
     std::vector<uint32_t> m_duplicates;
-    bool m_receivedData{false};
 };
 
 } // namespace ns3
