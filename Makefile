@@ -76,8 +76,8 @@ build: $(NATIVE_STAMP)
 # The cling precompiled headers: ~20 s once, then every `from transportlab import ns` takes
 # ~1.5 s. The second holds only the ns-3 modules the studies use, for the simulation workers.
 pch: $(NATIVE_STAMP)
-	$(PY) -m transportlab._native --build-pch > /dev/null
-	TRANSPORTLAB_NS3_MODULES=studies $(PY) -m transportlab._native --build-pch > /dev/null
+	$(PY) -m transportlab.ns3.native --build-pch > /dev/null
+	TRANSPORTLAB_NS3_MODULES=studies $(PY) -m transportlab.ns3.native --build-pch > /dev/null
 
 tshark:
 	@bash scripts/ensure-tshark.sh
@@ -90,7 +90,7 @@ ns2:
 chromium:
 	@bash scripts/ensure-chromium.sh
 
-# jemalloc for the local cluster's simulation workers (transportlab.allocator), if we may.
+# jemalloc for the local cluster's simulation workers (transportlab.ns3.allocator), if we may.
 jemalloc:
 	@bash scripts/ensure-jemalloc.sh
 

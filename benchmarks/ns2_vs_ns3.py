@@ -29,7 +29,7 @@ def main() -> None:
 
     from transportlab import ns  # noqa: F401
     from transportlab.ns2 import runner
-    from transportlab.ns3util import sctp_available
+    from transportlab.ns3.capabilities import sctp_available
     from transportlab.studies.wired_best_effort import STUDY, ns2_scenario
 
     print(f"NS-2 {runner.versions()}")

@@ -63,8 +63,8 @@
 #   alternate address (NS-2's `rtxToAlt_` default, `rtx_to_alt="ALTERNATE"`).
 #   RTO.Min 1 s and RTO.Max 60 s are the RFC 9260 defaults (and RFC 2960's). RTO.Initial
 #   is 3 s, which is **not** RFC 9260's default (1 s): it is the value of the seeds'
-#   era, RFC 2960 (2000) and RFC 4960, and of NS-2's `initialRto_`
-#   (`shared/reference/ns2-defaults.md`), taken as the configuration of Brennan et al.
+#   era, RFC 2960 (2000) and RFC 4960, and of NS-2.35's `Agent/SCTP set initialRto_ 3.0`
+#   (`tcl/lib/ns-default.tcl`), taken as the configuration of Brennan et al.
 #   (2001), whose parameters seed 002 does not give. It only times a lost INIT or the
 #   first DATA before any RTT sample; the loss starts 0.1 s after the transfer, once the
 #   first DATA chunks have been acknowledged (RTT samples), so from then on the RTO is
@@ -353,16 +353,16 @@ fig = results.figure("voice_delay")
 #
 # ## 4. Comparison with the published numbers
 #
-# `reproduction.comparison` takes, per configuration with SCTP-PF off (SCTP-PF, RFC
+# `comparison.comparison` takes, per configuration with SCTP-PF off (SCTP-PF, RFC
 # 7829, is from 2016; Brennan et al. ran RFC 2960's SCTP), the stall caused by the first
 # lost DATA packet of each `lossy` run, and single-homed the time of that first loss, and
-# compares their mean (95 % CI over the runs) with seed 002 (`transportlab.published`).
+# compares their mean (95 % CI over the runs) with seed 002 (`transportlab.engine.verdicts`).
 
 # %%
 # NBVAL_CHECK_OUTPUT
-comparison = results.comparison()
+quick_comparison = results.comparison()
 print(
-    comparison[
+    quick_comparison[
         ["protocol", "metric", "published", "reproduced", "ci_low", "ci_high", "n_runs", "verdict"]
     ]
     .round(2)
@@ -377,7 +377,7 @@ print(
 # `data/results/multihoming_failover/comparison.csv` and counted in the README's results table:
 
 # %%
-from transportlab.reproduction import committed_comparison
+from transportlab.engine.results import committed_comparison
 
 full_comparison = committed_comparison("multihoming_failover")
 print(full_comparison["verdict"].value_counts().to_string())
@@ -385,9 +385,9 @@ full_comparison.drop(columns=["study"]).round(3)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab.paths import project_root
+from transportlab.engine.paths import project_root
 
-print(results.write_comparison(comparison).relative_to(project_root()))
+print(results.write_comparison(quick_comparison).relative_to(project_root()))
 
 # %% [markdown]
 # The comparison (`data/results[/quick]/multihoming_failover/comparison.csv`, the same

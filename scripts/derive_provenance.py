@@ -3,7 +3,7 @@
     .venv/bin/python scripts/derive_provenance.py [--study NAME ...]
 
 `transportlab reproduce` writes ``data/results/<study>/provenance.json`` with every result
-(:mod:`transportlab.provenance`). The committed full-mode results predate it, and
+(:mod:`transportlab.engine.provenance`). The committed full-mode results predate it, and
 writing them again needs their simulations (hours: the results cache is not committed).
 This script writes the provenance that can be known without simulating, and names what
 cannot:
@@ -31,9 +31,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from transportlab import paths, provenance
-from transportlab.files import write_text
-from transportlab.reproduction import Results
+from transportlab.engine import paths, provenance
+from transportlab.engine.files import write_text
+from transportlab.engine.results import Results
 from transportlab.studies import get, names
 
 UNKNOWN = ["code_fingerprint", "commit", "dirty", "ns3", "transportlab"]

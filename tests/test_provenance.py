@@ -11,9 +11,10 @@ import fake_study
 import pandas as pd
 import pytest
 
-from transportlab import cli, provenance
-from transportlab.fingerprint import code_fingerprint
-from transportlab.study import Reproduction
+from transportlab import cli
+from transportlab.engine import provenance
+from transportlab.engine.fingerprint import code_fingerprint
+from transportlab.engine.study import Reproduction
 
 FAKE = fake_study.STUDY
 
@@ -26,7 +27,7 @@ def _table(results):
 
 
 def _figure(results):
-    from transportlab import plotting  # noqa: PLC0415 - the theme makes SVGs reproducible
+    from transportlab.engine import plotting  # noqa: PLC0415 - the theme makes SVGs reproducible
 
     fig, ax = plotting.subplots()
     ax.plot(results["main"]["result"]["value"])
@@ -53,7 +54,7 @@ def project(tmp_path, monkeypatch):
 
 
 def _write(quick=True, **kwargs):
-    from transportlab.reproduction import Results  # noqa: PLC0415
+    from transportlab.engine.results import Results  # noqa: PLC0415
 
     results = Results(STUDY, quick=quick, progress=False, **kwargs)
     return results, results.write()

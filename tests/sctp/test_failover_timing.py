@@ -25,9 +25,9 @@ import numpy as np
 import pytest
 
 from tests.sctp._support import cxx
-from transportlab.sctp_recording import SctpRecorder
-from transportlab.simulation import run_until, simulation
-from transportlab.topology import multihomed
+from transportlab.ns3.sctp_recording import SctpRecorder
+from transportlab.ns3.simulation import run_until, simulation
+from transportlab.ns3.topology import multihomed
 
 PORT = 6000
 SEND_SIZE = 1452

@@ -14,7 +14,7 @@ import cppyy
 import pytest
 
 from tests.sctp._support import cxx, make_pair
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.simulation import run_until, simulation
 
 PORT = 5000
 UNPLUG, PLUG = 1.0, 2.0

@@ -15,8 +15,8 @@ import gc
 import struct
 
 from tests.sctp._support import chunk, cxx, injector, make_pair
-from transportlab.sctp_recording import SctpRecorder
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.sctp_recording import SctpRecorder
+from transportlab.ns3.simulation import run_until, simulation
 
 PORT = 5000
 ESTABLISHED = 4

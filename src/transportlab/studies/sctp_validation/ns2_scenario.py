@@ -1,8 +1,8 @@
 """The validation scenarios in NS-2.35's own SCTP (``Agent/SCTP``, SCTP module 3.8): a
-Tcl script generated from a :class:`~transportlab.validation.Scenario`, run by ``ns``,
-its trace parsed into the :class:`~transportlab.validation.Trace` the usrsctp
-comparison uses (completion time, DATA chunks with their kind new/fast/t3, cwnd,
-ssthresh, RTO and peer-window series, drops, T3-rtx expiries, packets).
+Tcl script generated from a :class:`~.stacks.Scenario`, run by ``ns``, its trace parsed
+into the :class:`~.stacks.Trace` the usrsctp comparison uses (completion time, DATA
+chunks with their kind new/fast/t3, cwnd, ssthresh, RTO and peer-window series, drops,
+T3-rtx expiries, packets).
 
 **What the script builds** (written from the scenario's fields, never copied from
 elsewhere): two nodes and one duplex link of the scenario's rate and delay;
@@ -58,9 +58,9 @@ import pandas as pd
 
 from transportlab.ns2 import tcl, traces
 from transportlab.ns2.runner import ns2_run_step, run_script
-from transportlab.params import ParameterSpace
+from transportlab.engine.params import ParameterSpace
 from transportlab.studies.sctp_validation.parameters import PARAMETERS as NS3_PARAMETERS
-from transportlab.validation.stacks import (
+from transportlab.studies.sctp_validation.stacks import (
     Scenario,
     Trace,
     random_loss,
@@ -437,8 +437,7 @@ def _packet_table(links: pd.DataFrame, drops: Mapping[int, str]) -> pd.DataFrame
 
 def parse_run(scenario: Scenario, links: pd.DataFrame, variables: pd.DataFrame,
               drops: Mapping[int, str]) -> Trace:  # fmt: skip
-    """NS-2's trace of one run as a :class:`~transportlab.validation.Trace` (``stack``
-    ``NS-2.35``). ``links`` is the link trace (:func:`transportlab.ns2.traces.read_wired`),
+    """NS-2's trace of one run as a :class:`~.stacks.Trace` (``stack`` ``NS-2.35``). ``links`` is the link trace (:func:`transportlab.ns2.traces.read_wired`),
     ``variables`` :func:`read_variables`, ``drops`` the list model's packets and reasons."""
     lengths = chunk_lengths(scenario)
     forward = (links["from_node"] == SENDER) & (links["to_node"] == RECEIVER)
