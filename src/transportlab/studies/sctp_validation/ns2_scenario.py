@@ -56,9 +56,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from transportlab.engine.params import ParameterSpace
 from transportlab.ns2 import tcl, traces
 from transportlab.ns2.runner import ns2_run_step, run_script
-from transportlab.engine.params import ParameterSpace
 from transportlab.studies.sctp_validation.parameters import PARAMETERS as NS3_PARAMETERS
 from transportlab.studies.sctp_validation.stacks import (
     Scenario,
@@ -257,9 +257,7 @@ def forward_packets(links: pd.DataFrame) -> pd.DataFrame:
     order; one row per packet): ``index`` (the list model's number), ``uid``, ``time``,
     ``tsns`` (the relative TSNs of its DATA chunks, in order; TSN 1 is relative 0)."""
     dequeued = links[
-        (links["event"] == "-")
-        & (links["from_node"] == SENDER)
-        & (links["to_node"] == RECEIVER)
+        (links["event"] == "-") & (links["from_node"] == SENDER) & (links["to_node"] == RECEIVER)
     ]
     is_data = dequeued["flags"].astype(str).str.endswith("D").to_numpy()
     tsn = np.where(is_data, dequeued["tsn"].to_numpy() - 1, -1)
@@ -437,7 +435,8 @@ def _packet_table(links: pd.DataFrame, drops: Mapping[int, str]) -> pd.DataFrame
 
 def parse_run(scenario: Scenario, links: pd.DataFrame, variables: pd.DataFrame,
               drops: Mapping[int, str]) -> Trace:  # fmt: skip
-    """NS-2's trace of one run as a :class:`~.stacks.Trace` (``stack`` ``NS-2.35``). ``links`` is the link trace (:func:`transportlab.ns2.traces.read_wired`),
+    """NS-2's trace of one run as a :class:`~.stacks.Trace` (``stack`` ``NS-2.35``).
+    ``links`` is the link trace (:func:`transportlab.ns2.traces.read_wired`),
     ``variables`` :func:`read_variables`, ``drops`` the list model's packets and reasons."""
     lengths = chunk_lengths(scenario)
     forward = (links["from_node"] == SENDER) & (links["to_node"] == RECEIVER)
