@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from tests.ns2._support import needs_ns2
+from tests.sctp._support import needs_tshark
 from transportlab.engine.params import ParameterError
 from transportlab.ns2 import runner, structure, traces
 from transportlab.studies.sctp_validation import ns2_baseline, ns2_scenario, stacks
@@ -302,3 +303,43 @@ def test_wired_reader_accepts_the_hand_made_lines():
     frame = traces.read_wired(io.StringIO(LINKS))
     assert len(frame) == LINKS.count("\n")
     assert frame["tsn"].tolist()[10:13] == [1, 1, 2]
+
+
+# ----------------------------------------------------------------------------- experiments
+
+
+def test_sack_delay_after_a_t3_retransmission_from_hand_made_frames():
+    trace = _trace("x", 1.0, ["new", "new", "t3"])  # TSN 2 retransmitted at t = 2 s
+    frames = pd.DataFrame(
+        {"time": [1.5, 2.1, 2.25, 2.3], "dir": "rev", "kind": ["SACK", "SACK", "DATA", "SACK"],
+         "tsn": [2, 1, 2, 2]}
+    )  # fmt: skip
+    # the SACK at 1.5 s came before it, the one at 2.1 s does not cover TSN 2
+    assert ns2_baseline.rtx_sack_delays(trace, frames) == {2: pytest.approx(0.3)}
+
+
+def test_named_differences_follow_the_experiments():
+    row = {"completion_diff_shifted": 0.02, "cwnd_diff_shifted": 0.05, "t3_gap_s": np.nan,
+           "sack_delay_s": 0.2}  # fmt: skip
+    assert ns2_baseline._explanations(row, ["cwnd"]) == ["confirm_heartbeat"]
+    assert ns2_baseline._explanations(row, []) == []
+    late = {**row, "completion_diff_shifted": 0.18, "t3_gap_s": 0.21}
+    assert ns2_baseline._explanations(late, ["completion_s"]) == ["first_data_sack"]
+    assert ns2_baseline._explanations({**late, "t3_gap_s": 0.25}, ["completion_s"]) == []
+
+
+@needs_tshark
+def test_the_model_delays_the_first_sack_and_ns2_does_not():
+    """The ``first_data_sack`` difference, as the two chunk traces show it. The model's
+    half changes with branch sctp-first-data-sack (RFC 9260 5.1): then both start at 0."""
+    sc = Scenario(name="x", total_bytes=10 * 1452, stop_s=10)
+    frames = ns2_baseline.model_chunks(sc)
+    kinds = frames["kind"].tolist()
+    assert kinds[:5] == ["INIT", "INIT_ACK", "COOKIE_ECHO", "COOKIE_ACK", "DATA"]
+    assert ns2_baseline.first_sacks(frames) == [1, 3, 5]
+    if runner.available():
+        ns2, _ = ns2_scenario.run_scenario(sc)
+        ns2_frames = ns2_baseline.ns2_chunks(ns2)
+        # NS-2 confirms the path before its first DATA (confirm_heartbeat)
+        assert ns2_frames["kind"].tolist()[4:7] == ["HEARTBEAT", "HEARTBEAT_ACK", "DATA"]
+        assert ns2_baseline.first_sacks(ns2_frames) == [0, 2, 4]
