@@ -337,7 +337,9 @@ print(ns2_baseline.agreement_counts(NS2_TABLE).to_string(index=False))
 # full set that NS-2 can express, one run each in both simulators.
 
 # %%
-FULL_NS2 = committed_table("sctp_validation", "ns2_baseline")
+FULL_NS2 = committed_table("sctp_validation", "ns2_baseline").fillna(
+    {"differing": "", "explained_by": "", "every_packet_differing": ""}
+)
 counts = ns2_baseline.agreement_counts(FULL_NS2)
 print(f"{len(FULL_NS2)} scenarios compared, one run per scenario and simulator, "
       f"{int(FULL_NS2.ns2_runs.sum())} NS-2 runs in all (drop lists included)")
@@ -419,6 +421,13 @@ named = differing.explained_by.fillna("").str.split(",").explode()
 print("named differences:", named[named != ""].value_counts().to_dict())
 print("differing scenarios no experiment explains:",
       list(ns2_baseline.unexplained(FULL_NS2).scenario))
+
+# %% [markdown]
+# **Not yet explained** (the list above): the experiments here do not name a cause for
+# these gaps; they are left open, not fitted away. The traces show where to look next:
+# whether the model's T3 expiry also retransmits a chunk whose delayed SACK is still on
+# its way, whether cwnd keeps growing while the peer's window limits the flight, and the
+# order of fast retransmissions under heavy random loss.
 
 # %%
 for key, text in ns2_baseline.DIFFERENCES.items():

@@ -7,6 +7,7 @@ from typing import Any
 
 import pandas as pd
 
+from transportlab.ns3 import native
 from transportlab.studies.sctp_validation import stacks
 
 
@@ -24,9 +25,8 @@ def ns2_defaults(scenario: stacks.Scenario) -> dict[str, str]:
     """``SctpStackHelper::GetNs2Defaults("2.35")`` (NS-2.35's ``Agent/SCTP`` defaults),
     with the scenario's MTU (NS-2's ``mtu_`` is set to it too); the scenario's own
     settings are applied after these (``run_model``)."""
-    from transportlab import ns  # noqa: PLC0415
-
-    defaults = {str(p.first): str(p.second) for p in ns.SctpStackHelper.GetNs2Defaults("2.35")}
+    helper = native.load().SctpStackHelper
+    defaults = {str(p.first): str(p.second) for p in helper.GetNs2Defaults("2.35")}
     defaults["ns3::SctpSocket::Mtu"] = str(scenario.mtu)
     return defaults
 
