@@ -283,6 +283,157 @@ print("within 10 % (aligned settings):", int(TABLE.agrees_aligned.sum()))
 print("unexplained differences:", list(unexplained.scenario))
 
 # %% [markdown]
+# ## NS-2.35's SCTP as a second reference
+#
+# usrsctp is a production stack; NS-2.35's `Agent/SCTP` (the SCTP module 3.8 of the
+# simulator four of our five seed studies used) is the other reference a reader of those
+# studies will ask about. The same scenarios run in NS-2.35 itself (Debian's `ns`) and on
+# our model **started from NS-2.35's defaults** (`SctpStackHelper::GetNs2Defaults("2.35")`,
+# then the scenario's own settings, exactly those the NS-2 script sets), so both simulators
+# start from one configuration.
+#
+# **How a scenario becomes an NS-2 script**
+# (`transportlab.studies.sctp_validation.ns2_scenario`, generated from the scenario's
+# fields): two nodes, one duplex link of the scenario's rate and delay, `Queue/DropTail`
+# of `queue_packets + 1` (NS-2 counts the packet in transmission), an `Agent/SCTP` pair with
+# the scenario's MTU, windows, RTO bounds, SACK delay and frequency, no idle HEARTBEATs, and
+# the application's writes at time 0. **Losses** use NS-2's list error model
+# (`ErrorModel/List`), which drops forward packets by their number: NS-2 itself finds the
+# numbers (run, walk the forward packets through the same rule as the model's error
+# model — by TSN, by list, or the seeded hash of (TSN, transmission) — add the first
+# packet the rule loses and the list does not, run again), so both simulators lose the
+# same transmissions of the same data.
+#
+# **What NS-2.35 cannot express** is refused before anything runs (more than one stream,
+# SACK frequencies other than 1 and 2, a Max.Burst other than 4):
+#
+# **Tolerance** (the study's, written down before comparing): completion times and cwnd
+# trajectories (mean |difference| relative to NS-2's mean cwnd) within 10 %; counts (fast
+# and T3 retransmissions, T3 expiries, queue drops) within 10 % of the larger, i.e. equal
+# below 10. Both simulators are deterministic: **one run per scenario and simulator**
+# (NS-2 takes a few more runs per scenario to find its drop list; `ns2_runs` counts them).
+
+# %%
+from transportlab.studies.sctp_validation import ns2_baseline, ns2_scenario
+
+for sc in stacks.full_scenarios():
+    if ns2_scenario.ns2_problem(sc):
+        print(ns2_scenario.ns2_problem(sc))
+
+# %% [markdown]
+# The comparison in this notebook's mode (quick mode: the dozen scenarios of the test
+# suite but `streams_4`), per metric: scenarios where NS-2.35 and the model agree within
+# the tolerance, and where they differ.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+NS2_TABLE = ns2_baseline.table(quick=quick, progress=False)
+print(ns2_baseline.agreement_counts(NS2_TABLE).to_string(index=False))
+
+# %% [markdown]
+# **The full-mode comparison (the result)**, committed in
+# `data/results/sctp_validation/ns2_baseline.csv`
+# (`python -m transportlab.studies.sctp_validation.ns2_baseline`): every scenario of the
+# full set that NS-2 can express, one run each in both simulators.
+
+# %%
+FULL_NS2 = committed_table("sctp_validation", "ns2_baseline").fillna(
+    {"differing": "", "explained_by": "", "every_packet_differing": ""}
+)
+counts = ns2_baseline.agreement_counts(FULL_NS2)
+print(f"{len(FULL_NS2)} scenarios compared, one run per scenario and simulator, "
+      f"{int(FULL_NS2.ns2_runs.sum())} NS-2 runs in all (drop lists included)")
+print(counts.to_string(index=False))
+shown = FULL_NS2.assign(diff=(100 * FULL_NS2.completion_diff).round(1))
+print(shown[["scenario", "ns2_completion_s", "ns3_completion_s", "diff", "ns2_fast", "ns3_fast",
+             "ns2_t3", "ns3_t3", "cwnd_diff", "differing", "explained_by"]]
+      .round({"ns2_completion_s": 3, "ns3_completion_s": 3, "cwnd_diff": 3})
+      .to_string(index=False))
+
+# %% [markdown]
+# ### What NS-2 sends and what the model sends
+#
+# The experiment behind the differences: the first frames of `no_loss` in both, seen at
+# the sender (NS-2's link trace; for the model a pcap of the link decoded by tshark). TSN
+# is the DATA chunk's (relative to the first), or the SACK's cumulative TSN ack.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+NS2_RESULTS, NS3_RESULTS = ns2_baseline.results(quick=quick, progress=False)
+ns2_tables = NS2_RESULTS[ns2_baseline.EXPERIMENT.name]
+ns3_tables = NS3_RESULTS[ns2_baseline.EXPERIMENT.name]
+ns2_no_loss = ns2_baseline.trace(ns2_tables, "no_loss", ns2_baseline.NS2_TRACE)
+ns3_no_loss = ns2_baseline.trace(ns3_tables, "no_loss", ns2_baseline.NS3_TRACE)
+frames = ns2_baseline.chunk_traces(ns2_no_loss, count=16)
+print(frames.to_string())
+model_frames = ns2_baseline.model_chunks(ns2_no_loss.scenario)
+print("first SACKs acknowledge TSN: NS-2.35",
+      ns2_baseline.first_sacks(ns2_baseline.ns2_chunks(ns2_no_loss)),
+      "model", ns2_baseline.first_sacks(model_frames))
+print("NS-2's first DATA leaves later by (ms):",
+      round(1e3 * ns2_baseline.start_shift(ns2_no_loss, ns3_no_loss), 1))
+
+# %% [markdown]
+# Two differences show in the first frames:
+#
+# * `confirm_heartbeat`: after the COOKIE ACK NS-2.35 sends a HEARTBEAT and holds its DATA
+#   until the HEARTBEAT ACK, one round trip; the model sends DATA at once (RFC 9260 5.4
+#   counts the address the association was set up on as confirmed). The experiment: move
+#   NS-2's DATA phase back by that round trip (`completion_diff_shifted`,
+#   `cwnd_diff_shifted`); where the gap then lies within 10 % the HEARTBEAT accounts for it.
+# * `first_data_sack`: NS-2.35 acknowledges the first DATA chunk at once, as RFC 9260 5.1
+#   requires, then every second packet; the model delays the first SACK too, so the two
+#   receivers pair packets differently from the start. **The model is wrong here**: the fix
+#   is on branch `sctp-first-data-sack` (C++ and its test), **pending a re-run** of every
+#   SCTP study, since it moves every SCTP result of the project; the numbers in this
+#   notebook are those of the model without it.
+#
+# Which packet is left alone at the end of a flight, and waits for the 200-ms
+# delayed-SACK timer, depends on that pairing. A tail loss with 10 and with 11 TSNs (the
+# last one lost) in both simulators shows it: the SACKs before the T3 retransmission and
+# the completion times.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+PHASE = ns2_baseline.sack_phase_experiment()
+print(PHASE.round(3).to_string(index=False))
+
+# %% [markdown]
+# With an even number of TSNs the model's pairs end one packet before the lost one, so that
+# packet waits for the delayed-SACK timer, and T3-rtx (restarted by its SACK) expires a
+# SACK delay later than in NS-2; with an odd number it is NS-2's last packet that waits,
+# and the gap changes sign. The scenarios whose first T3 retransmissions lie one
+# SACK delay apart (`t3_gap_s`, within 10 % of the delay) are named `first_data_sack`;
+# for the rest, both simulators run the scenario again with a SACK for every packet (no
+# pairing): where every metric then agrees (after the HEARTBEAT shift) the pairing
+# accounted for the difference (`every_packet_differing` lists what still differs).
+# `gap_fill_sack`: where a T3 retransmission fills the receiver's gap, the model SACKs
+# at once and NS-2.35 delays the SACK (`ns2_rtx_sack_s` against `ns3_rtx_sack_s`, for
+# the TSN `gap_fill_tsn`).
+
+# %%
+# NBVAL_CHECK_OUTPUT
+differing = FULL_NS2[FULL_NS2.differing.fillna("") != ""]
+print(differing[["scenario", "differing", "completion_diff_shifted", "cwnd_diff_shifted",
+                 "t3_gap_s", "gap_fill_tsn", "ns2_rtx_sack_s", "ns3_rtx_sack_s",
+                 "every_packet_differing", "explained_by"]].round(3).to_string(index=False))
+named = differing.explained_by.fillna("").str.split(",").explode()
+print("named differences:", named[named != ""].value_counts().to_dict())
+print("differing scenarios no experiment explains:",
+      list(ns2_baseline.unexplained(FULL_NS2).scenario))
+
+# %% [markdown]
+# **Not yet explained** (the list above): the experiments here do not name a cause for
+# these gaps; they are left open, not fitted away. The traces show where to look next:
+# whether the model's T3 expiry also retransmits a chunk whose delayed SACK is still on
+# its way, whether cwnd keeps growing while the peer's window limits the flight, and the
+# order of fast retransmissions under heavy random loss.
+
+# %%
+for key, text in ns2_baseline.DIFFERENCES.items():
+    print(f"{key}: {text}\n")
+
+# %% [markdown]
 # `results.write()` writes the validation table (`validation.csv`) and both figures
 # into this notebook's own folder `data/explore/sctp_validation/<label>/` (`quick`, `full`, or
 # the mode and a hash of `params` and `runs`; its `provenance.json` records them), so

@@ -7,6 +7,7 @@ from typing import Any
 
 import pandas as pd
 
+from transportlab.ns3 import native
 from transportlab.studies.sctp_validation import stacks
 
 
@@ -18,3 +19,21 @@ def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFram
     """
     scenario = stacks.scenario_by_name(params["scenario"])
     return stacks.traces_to_tables(stacks.run_traces(scenario, params["oracle_seed"]))
+
+
+def ns2_defaults(scenario: stacks.Scenario) -> dict[str, str]:
+    """``SctpStackHelper::GetNs2Defaults("2.35")`` (NS-2.35's ``Agent/SCTP`` defaults),
+    with the scenario's MTU (NS-2's ``mtu_`` is set to it too); the scenario's own
+    settings are applied after these (``run_model``)."""
+    helper = native.load().SctpStackHelper
+    defaults = {str(p.first): str(p.second) for p in helper.GetNs2Defaults("2.35")}
+    defaults["ns3::SctpSocket::Mtu"] = str(scenario.mtu)
+    return defaults
+
+
+def run_ns2_defaults(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFrame]:
+    """The ns-3 side of the NS-2 comparison: the model alone, started from NS-2.35's
+    defaults (:func:`ns2_defaults`), as trace ``ns3_ns2`` (``traces_to_tables``)."""
+    scenario = stacks.scenario_by_name(params["scenario"])
+    trace = stacks.run_model(scenario, "default", defaults=ns2_defaults(scenario))
+    return stacks.traces_to_tables({"ns3_ns2": trace})

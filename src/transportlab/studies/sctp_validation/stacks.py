@@ -344,12 +344,27 @@ def _vector(v, dtype) -> np.ndarray:
     return _column(v, dtype)
 
 
-def run_model(scenario: Scenario, profile: str = "default", seed: int = 1, run: int = 1) -> Trace:
-    """Run the scenario on transportlab's ns-3 SCTP model (ns-3 loaded here)."""
+def run_model(
+    scenario: Scenario,
+    profile: str = "default",
+    seed: int = 1,
+    run: int = 1,
+    defaults: Mapping[str, str] | None = None,
+    pcap_prefix: str | None = None,
+) -> Trace:
+    """Run the scenario on transportlab's ns-3 SCTP model (ns-3 loaded here).
+
+    ``defaults`` (attribute path -> value, e.g. ``SctpStackHelper::GetNs2Defaults``) are
+    set before the profile's and the scenario's own settings, which win where both set
+    an attribute. ``pcap_prefix``: also write a pcap of the sender's side of the link
+    (both directions), ``<prefix>-0-1.pcap``, that tshark decodes.
+    """
     if profile not in PROFILES:
         raise ScenarioError(f"unknown profile {profile!r} (one of {list(PROFILES)})")
     sc = scenario
     with simulation(seed=seed, run=run) as ns:
+        for path, value in (defaults or {}).items():
+            ns.Config.SetDefault(path, ns.StringValue(str(value)))
         for attr, value in PROFILES[profile]["ns3"].items():
             ns.Config.SetDefault(f"ns3::SctpSocket::{attr}", ns.UintegerValue(int(value(sc))))
         for attr, value in (
@@ -401,6 +416,8 @@ def run_model(scenario: Scenario, profile: str = "default", seed: int = 1, run: 
             0.0,
         )
         flow.WatchQueue(devices.Get(0))
+        if pcap_prefix:
+            p2p.EnablePcap(str(pcap_prefix), devices.Get(0), True)
         run_until(sc.stop_s)
         names = ("cwnd", "ssthresh", "rto_ms", "rtt_ms", "peer_rwnd")
         series = pd.DataFrame(
