@@ -35,19 +35,27 @@
 # `transportlab.studies.wsn_reporting_interval`; each choice is a parameter, and section 7
 # runs the alternatives):
 #
-# * *Placement* (`placement`). Figure 1, the field, is missing from the seed. What the
-#   text fixes: node 0 is the sink, nodes 1-7 are gateways, sink and gateways reach
-#   150 m, the other 48 sensors 60 m, 56 nodes on 800 m x 400 m. The declared default,
-#   `clusters`, is chosen by link facts alone (section 7.1, before anything is
-#   simulated): it is the only one of the placements offered in which every link works
-#   both ways and every sensor has a two-way route to the sink. A 60-m sensor that hears
-#   a 150-m node must be within 60 m of it (else the 150-m node reaches it one way only),
-#   and a sensor two 60-m hops away from a 150-m node is within 120 m of it; so every
-#   sensor sits within 60 m of one 150-m node and over 150 m from the others: eight
-#   clusters of six sensors around a zig-zag backbone of the sink and gateways (145 m
-#   per hop), with at least 4 m of margin to every range. The earlier layout (`columns`:
-#   7 columns x 8 rows) and random deployments (`random`, by `placement_seed`) have
-#   one-way links; section 7.1 shows every metric on all of them.
+# * *Placement* (`placement`). Figure 1, the field, is missing from the seed. **The
+#   placement rule**, written down before comparing with the paper under it (issue 25):
+#   the declared placement follows what the seed states and nothing else. The seed states
+#   56 nodes on 800 m x 400 m (Table 1), node 0 the sink, sensor nodes 1-7 with the higher
+#   transmission power (150 m, as the sink) that "act as gate way to sink node", and "the
+#   rest ... can transmit only to a short distance" (60 m). So in the declared placement
+#   `field` every node lies in the area; the sink is anywhere; gateway k (in turn) is
+#   anywhere within 150 m of the sink or an earlier gateway (it reaches the sink over
+#   150-m nodes); each sensor is anywhere within 60 m of the sink or a gateway (it can
+#   transmit to a 150-m node); "anywhere" is uniform over the part of the area its
+#   condition allows; nothing else is imposed, so a sensor 60-150 m from another 150-m
+#   node hears it one way only (the one-way links the seed's ranges create). The seed's
+#   one field is unknown, so every replication draws its own (`placement_seed` 0, from the
+#   run's seed and run number), and a mean over runs is a mean over the fields the text
+#   allows; ns-3 and NS-2 get the same positions for the same run. `clusters` (the default
+#   of stops 19-22) removes one-way links by a criterion of ours that the seed does not
+#   state; it stays an experiment, with the earlier `columns` layout and stop 18's
+#   `random` fields 1-5 (section 7.1). Neither simulator's AODV avoids one-way links:
+#   NS-2.35's has no blacklist, and ns-3.44's arms its blacklist timer on a copy of the
+#   routing entry without scheduling it, so in both a sensor may take a gateway it hears
+#   but cannot reach as the next hop of a reverse route.
 # * *Ranges.* A transmit power per range puts exactly the threshold at 60 m and 150 m
 #   (11.24 dBm and 19.20 dBm at 2.4 GHz, both below the 226-m crossover distance);
 #   ns-3's preamble detection threshold is the reception threshold, its energy-detection
@@ -329,8 +337,8 @@ fig = results.figure("metric_averages")
 #
 # The link facts of each placement, from the ranges alone (no simulation): links that
 # work one way only (802.11 unicast needs both: RTS/CTS, DATA/ACK), sensors with a
-# two-way route to the sink, and the hops on it. This table, not any result, decides
-# the default.
+# two-way route to the sink, and the hops on it; for the declared `field` placement, the
+# fields of runs 1-10 (those of the comparison's runs).
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -382,8 +390,11 @@ print(full_placements.pivot_table(index=["protocol", "reporting_interval"],
 #   loads are what a field with many one-way links gives. Figure 1 is missing, so whether
 #   the seed's field was like that cannot be checked.
 #
-# The default stays `clusters`: it is chosen by the link facts above, not by how close the
-# numbers come. Every other placement is a parameter (`placement`, `placement_seed`).
+# The declared default is `field`, by the placement rule of the introduction (written down
+# before any comparison under it): what the seed states, random where it is silent, a field
+# per run. `clusters`, the default of stops 19-22, removes one-way links by our own
+# criterion; it stays here as an experiment, with every other placement (`placement`,
+# `placement_seed`).
 
 # %% [markdown]
 # ### 7.2 NS-2's transports against modern settings

@@ -148,8 +148,9 @@ def test_declaration_and_quick_parameters():
         "interval_scale", "idle_power", "carrier_sense", "implied_idle_power", "reception_model",
         "combined", "receiver_lock", "start_mode",
     }  # fmt: skip
-    # the declared defaults: NS-2's agents, the placement with only two-way links
-    assert (DEFAULTS["transport_model"], DEFAULTS["placement"]) == ("ns2", "clusters")
+    # the declared defaults: NS-2's agents, the placement rule's fields (one per run)
+    assert (DEFAULTS["transport_model"], DEFAULTS["placement"]) == ("ns2", "field")
+    assert DEFAULTS["placement_seed"] == 0
     assert (DEFAULTS["reception_model"], DEFAULTS["start_mode"]) == ("ns2", "staggered")
     assert (DEFAULTS["energy_model"], DEFAULTS["idle_power_w"]) == ("ns2", 0.0)
 
@@ -170,8 +171,8 @@ def test_quick_and_full_points_and_runs():
         # the compared experiment has 10 runs per point (intervals narrower than 20 %)
         assert (e.runs, e.quick_runs) == (10 if e.name == "intervals" else 5, 1), e.name
     placements = STUDY.reproduction.experiment("placements").point_list(DEFAULTS, quick=False)
-    # every protocol x 2 intervals x (clusters, columns, random 1-5)
-    assert len(placements) == len(protocols) * 2 * 7
+    # every protocol x 2 intervals x (field, clusters, columns, random 1-5)
+    assert len(placements) == len(protocols) * 2 * 8
 
 
 def test_the_run_step_imports_no_analysis():

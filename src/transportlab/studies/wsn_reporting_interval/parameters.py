@@ -25,9 +25,12 @@ ANTENNA_HEIGHT_M = 1.5  # NS-2 Antenna/OmniAntenna Z_
 
 # --- placements (network.positions) ---------------------------------------------------------
 
-PLACEMENTS = ("clusters", "columns", "random")
-#: every link symmetric and every sensor routable (network.connectivity); not chosen by results
-DEFAULT_PLACEMENT = "clusters"
+PLACEMENTS = ("field", "clusters", "columns", "random")
+#: the placement rule of the package docstring: what the seed states (area, roles, ranges),
+#: random where it is silent, a field per replication; decided before any comparison
+DEFAULT_PLACEMENT = "field"
+LONG_RANGE_M = 150.0  # Table 1: the sink and sensor nodes 1-7
+SHORT_RANGE_M = 60.0  # Table 1: the other sensor nodes
 CLUSTER_DX_M = 105.0  # backbone spacing in x
 CLUSTER_DY_M = 50.0  # backbone nodes alternately 50 m above and below y = 200 m
 CLUSTER_SENSOR_DX_M = (-15.0, 0.0, 15.0)
@@ -229,8 +232,15 @@ PARAMETERS = ParameterSpace(
         maximum=10000,
         unit="packets",
     ),
-    Param("long_range_m", 150.0, float, "range of the sink and nodes 1-7", minimum=1.0, unit="m"),
-    Param("short_range_m", 60.0, float, "range of nodes 8-55", minimum=1.0, unit="m"),
+    Param(
+        "long_range_m",
+        LONG_RANGE_M,
+        float,
+        "range of the sink and nodes 1-7",
+        minimum=1.0,
+        unit="m",
+    ),
+    Param("short_range_m", SHORT_RANGE_M, float, "range of nodes 8-55", minimum=1.0, unit="m"),
     Param(
         "frequency_hz",
         2.4e9,
@@ -290,16 +300,20 @@ PARAMETERS = ParameterSpace(
         "placement",
         DEFAULT_PLACEMENT,
         str,
-        "node placement: clusters (every link symmetric), columns (the earlier layout, "
-        "asymmetric 150-m/60-m links), random (placement_seed)",
+        "node placement: field (the declared rule: uniform over the 800 x 400 m field, each "
+        "gateway within 150 m of the sink or an earlier gateway, each sensor within 60 m of a "
+        "150-m node; one-way links as they fall), clusters (our layout without one-way "
+        "links), columns (the earlier layout), random (stop 18's random layout)",
         choices=PLACEMENTS,
     ),
     Param(
         "placement_seed",
-        1,
+        0,
         int,
-        "seed of the random placement (ignored by the others)",
-        minimum=1,
+        "field and random: 0 = each replication its own field, drawn from its seed and run "
+        "(the same field in ns-3 and NS-2); k >= 1 = the one field k in every run (ignored by "
+        "clusters and columns)",
+        minimum=0,
     ),
     Param(
         "energy_model",

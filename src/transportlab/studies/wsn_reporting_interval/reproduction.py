@@ -6,11 +6,12 @@ were often wider than the 20 % tolerance with 5, and 5 per point elsewhere; quic
 shared between experiments are simulated once, the cache key being the parameters):
 
 - ``intervals``: every protocol this build has (UDP, TCP and, with the SCTP model,
-  SCTP) at each of Table 1's intervals, with the declared defaults (placement
-  ``clusters``, NS-2 transports). The comparison with Tables 2-4 uses it.
-- ``placements``: every protocol at the intervals 1 and 20 s on the ``clusters``
-  and ``columns`` placements and on random placements 1-5 (5 runs each): the
-  sensitivity of every metric to where the nodes stand (Figure 1 is missing).
+  SCTP) at each of Table 1's intervals, with the declared defaults (placement ``field``,
+  a field per replication, NS-2 transports). The comparison with Tables 2-4 uses it.
+- ``placements``: every protocol at the intervals 1 and 20 s on the declared ``field``
+  placement (a field per run), the ``clusters`` and ``columns`` placements and on random
+  placements 1-5 (5 runs each): the sensitivity of every metric to where the nodes stand
+  (Figure 1 is missing).
 - ``transport_models``: TCP and SCTP with ``transport_model`` ns2 and modern at
   every interval.
 - ``interval_scale``: every protocol with the Annexure's "scaled down by the factor
@@ -116,19 +117,20 @@ INTERVALS = Experiment(
 
 
 def placement_label(point: Mapping[str, Any]) -> str:
-    """``clusters``, ``columns`` or ``random 3`` (the placement seed)."""
+    """``field`` (a field per run), ``clusters``, ``columns`` or ``random 3`` (the seed)."""
     if point["placement"] == "random":
         return f"random {point['placement_seed']}"
     return point["placement"]
 
 
 def _placements(randoms: int) -> list[dict[str, Any]]:
-    fixed = [{"placement": "clusters"}, {"placement": "columns"}]
+    fixed = [{"placement": "field"}, {"placement": "clusters"}, {"placement": "columns"}]
     return fixed + [{"placement": "random", "placement_seed": k} for k in range(1, randoms + 1)]
 
 
 def placement_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Every protocol at 1 and 20 s on clusters, columns and random placements 1-5."""
+    """Every protocol at 1 and 20 s on the declared fields, clusters, columns and random
+    placements 1-5."""
     return [
         {"protocol": protocol, "reporting_interval": interval, **placement}
         for protocol in protocols()
@@ -138,13 +140,14 @@ def placement_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def quick_placement_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """UDP at 1 s on clusters, columns and random placements 1-2 (quick mode)."""
+    """UDP at 1 s on the declared fields, clusters, columns and random placements 1-2
+    (quick mode)."""
     return [{"protocol": "udp", "reporting_interval": 1.0, **p} for p in _placements(2)]
 
 
 PLACEMENTS = Experiment(
     name="placements",
-    description="every metric on the clusters, columns and five random placements",
+    description="every metric on the declared fields, clusters, columns and five random placements",
     points=placement_points,
     quick_points=quick_placement_points,
     runs=FULL_RUNS,
@@ -335,13 +338,19 @@ def _mean_ci(frame: pd.DataFrame, by: list[str], columns: list[str]) -> pd.DataF
 
 
 def connectivity_table(results=None) -> pd.DataFrame:
-    """Link facts of every swept placement (no simulation): what the default was chosen by."""
+    """Link facts of the declared placement's fields (runs 1..``COMPARISON_RUNS`` of seed 1,
+    the fields of ``intervals``) and of every swept placement (no simulation)."""
     from transportlab.studies.wsn_reporting_interval import network  # noqa: PLC0415
     from transportlab.studies.wsn_reporting_interval.parameters import PARAMETERS  # noqa: PLC0415
 
-    rows = []
+    seed = getattr(results, "seed", 1) if results is not None else 1
+    rows = [
+        network.connectivity(PARAMETERS.validate({"placement": "field"}), seed, run)
+        for run in range(1, COMPARISON_RUNS + 1)
+    ]
     for placement in _placements(RANDOM_PLACEMENTS):
-        rows.append(network.connectivity(PARAMETERS.validate(placement)))
+        if placement["placement"] != "field":  # a field per run: listed above
+            rows.append(network.connectivity(PARAMETERS.validate(placement)))
     return pd.DataFrame(rows)
 
 

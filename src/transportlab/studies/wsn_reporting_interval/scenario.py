@@ -249,9 +249,9 @@ def _wifi(
     return devices
 
 
-def _mobility(ns, params, nodes) -> None:
+def _mobility(ns, params, nodes, seed: int, run: int) -> None:
     alloc = ns.CreateObject[ns.ListPositionAllocator]()
-    for x, y in positions(params):
+    for x, y in positions(params, seed, run):
         alloc.Add(ns.Vector(x, y, 0.0))
     mobility = ns.MobilityHelper()
     mobility.SetPositionAllocator(alloc)
@@ -416,7 +416,7 @@ def run_scenario(
         _config_defaults(ns, params)
         nodes = ns.NodeContainer()
         nodes.Create(N_NODES)
-        _mobility(ns, params, nodes)
+        _mobility(ns, params, nodes, seed, run)
         devices = _wifi(ns, params, nodes, node_ranges(params), options.filter_weak_signals)
         stack = ns.InternetStackHelper()
         stack.SetRoutingHelper(ns.AodvHelper())
