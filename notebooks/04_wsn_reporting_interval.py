@@ -26,9 +26,9 @@
 # **What is the same as the paper** (Table 1 and NS-2 defaults): 56 nodes in
 # 800 m x 400 m, node 0 the sink; sink and nodes 1-7 with a 150-m range, the others
 # 60 m; two-ray ground propagation at 2.4 GHz, antennas 1.5 m high, reception threshold
-# 3.652e-10 W, NS-2's carrier-sense threshold 1.559e-11 W; 802.11 DSSS at 2 Mb/s
-# (control frames 1 Mb/s, long preamble, RTS/CTS for every unicast frame as NS-2's
-# `RTSThreshold_ 0`); a 50-packet drop-tail interface queue; AODV with NS-2's constants
+# 3.652e-10 W, NS-2's carrier-sense threshold 1.559e-11 W; 802.11 DSSS at NS-2.35's
+# 1 Mb/s (data, broadcasts and control frames; long preamble; RTS/CTS for every unicast
+# frame as NS-2's `RTSThreshold_ 0`); a 50-packet drop-tail interface queue; AODV with NS-2's constants
 # (no HELLO messages); CBR of 256-byte reports; 100 s.
 #
 # **What we had to decide or could not match** (details in the package docstring of
@@ -64,7 +64,7 @@
 #   is receiving when another signal arrives that is not at least `CPThresh_` = 10 dB
 #   weaker; the project's filtered PHY applies that rule (`Ns2Capture`), and a frame that
 #   starts during another signal needs the same 10 dB at its preamble. ns-3's own DSSS
-#   error model (`ns3`) lets a 2 Mb/s frame survive interference a few dB weaker than
+#   error model (`ns3`) lets a DSSS frame survive interference a few dB weaker than
 #   itself. Section 7.8 runs both. NS-2's MAC also locks on a frame it senses but
 #   cannot decode (between the two thresholds) and loses a frame arriving during it;
 #   `ns2_lock` adds that lock (`Ns2RxThreshold`), section 7.10 runs it.
@@ -785,7 +785,7 @@ start[["protocol", "start_mode", "reporting_interval", "n", "mean_delay_ms",
 
 # %% [markdown]
 # What a burst costs on the channel, by hand: one report's RTS/CTS/DATA/ACK exchange on
-# one hop with nobody else sending (`analysis.exchange_time_s`: 2 Mb/s data, 1 Mb/s
+# one hop with nobody else sending (`analysis.exchange_time_s`: 1 Mb/s data and
 # control frames, long preamble, the mean backoff), and 55 of them one after the other:
 
 # %%

@@ -35,14 +35,6 @@ CLASSES = [
 
 #: (what, ours, NS-2's) -> why we keep it for now.
 KNOWN_DIFFERENCES = {
-    "wsn DataMode vs Mac/802_11 dataRate_": (
-        "the WSN study runs 802.11 DATA at 2 Mb/s because shared/reference/ns2-defaults.md "
-        "said so; NS-2.35's dataRate_ is 1Mb (tcl/lan/ns-mac.tcl). Issue 25 item 5 changes "
-        "it with a full-mode re-run of the study"
-    ),
-    "wsn NonUnicastMode vs Mac/802_11 dataRate_": (
-        "NS-2 sends broadcast DATA (AODV RREQs, ARP) at dataRate_ too; same fix as DataMode"
-    ),
     "wsn FrameRetryLimit vs Mac/802_11 LongRetryLimit_": (
         "ns-3.44 has one retry limit per frame (WifiMac::FrameRetryLimit, 7); NS-2 retries "
         "frames longer than RTSThreshold_ (every DATA frame, RTSThreshold_ 0) LongRetryLimit_ "
@@ -339,8 +331,9 @@ def test_wsn_mac_against_mac_802_11(defaults):
          tcl.parse_bandwidth(mac["dataRate_"])),
         ("wsn ControlMode vs Mac/802_11 basicRate_", rate(modes["ControlMode"]),
          tcl.parse_bandwidth(mac["basicRate_"])),
-        ("wsn NonUnicastMode vs Mac/802_11 dataRate_", rate(modes["NonUnicastMode"]),
-         tcl.parse_bandwidth(mac["dataRate_"])),
+        # NS-2's sendDATA times broadcast DATA (AODV's RREQs) at basicRate_
+        ("wsn NonUnicastMode vs Mac/802_11 basicRate_", rate(modes["NonUnicastMode"]),
+         tcl.parse_bandwidth(mac["basicRate_"])),
         ("wsn RtsCtsThreshold", rts, float(mac["RTSThreshold_"])),
         ("wsn slot", slot, float(mac["SlotTime_"])),
         ("wsn SIFS", sifs, float(mac["SIFS_"])),

@@ -67,7 +67,7 @@ a frame being received is lost when a signal arrives during it that is not at le
 CPThresh_ = 10 dB weaker (``Ns2Capture`` of ``ns3::SensitivityFilteredYansWifiPhy``),
 and a frame starting during another signal needs 10 dB over it at its preamble
 (ThresholdPreambleDetectionModel Threshold = 10 dB). ``ns3`` leaves the decision to
-ns-3's DSSS error model, under which a 2 Mb/s frame survives interference a few dB
+ns-3's DSSS error model, under which a DSSS frame survives interference a few dB
 weaker than itself (processing gain). ns-3's ErrorRateModel cannot carry NS-2's rule:
 it computes DSSS chunks itself and never asks a subclass. Two differences remain: NS-2's
 MAC also locks on an undecodable frame (between CSThresh and RXThresh) and then loses a
@@ -83,9 +83,10 @@ Start times (``start_mode``). The seed does not say when its sources start. ``st
 ``synchronized`` starts all at ``start_time``, as an NS-2 script that starts every CBR at
 one time (CBR's default ``random_`` 0 then keeps them in step for the whole run).
 
-MAC: 802.11b DSSS, data (unicast and broadcast) at 2 Mb/s, control frames at
-1 Mb/s, long PLCP preamble, RTS/CTS for every unicast frame (NS-2's
-RTSThreshold_ 0), retry limits 7/4. Interface queue: the wifi MAC queue,
+MAC: 802.11b DSSS at NS-2.35's Mac/802_11 rates: data (unicast and broadcast) and control
+frames at 1 Mb/s (``dataRate_`` and ``basicRate_`` 1Mb; until issue 25 the data went at
+2 Mb/s, from a reference that was wrong), long PLCP preamble, RTS/CTS for every unicast
+frame (NS-2's RTSThreshold_ 0). Interface queue: the wifi MAC queue,
 50 packets drop-tail, no queue-time limit, no traffic-control layer on top
 (NS-2's PriQueue also gives routing packets priority; ns-3's DCF queue does
 not).

@@ -65,15 +65,15 @@ DATA_CLASSES = ("tcp-data", "udp-data", "sctp-data")
 
 # --------------------------------------------------------------------------- channel time
 
-#: 802.11b DSSS as the study runs it: long PLCP preamble and header (192 us), control
-#: frames at 1 Mb/s, data at 2 Mb/s, SIFS 10 us, DIFS 50 us, slot 20 us, CWmin 31
+#: 802.11b DSSS as the study runs it (NS-2.35's Mac/802_11): long PLCP preamble and header
+#: (192 us), control frames and data at 1 Mb/s, SIFS 10 us, DIFS 50 us, slot 20 us, CWmin 31
 PLCP_S, SIFS_S, DIFS_S, SLOT_S, CW_MIN = 192e-6, 10e-6, 50e-6, 20e-6, 31
 RTS_BYTES, CTS_BYTES, ACK_BYTES = 20, 14, 14
 #: MAC header and FCS (28) and LLC/SNAP (8) around an IP packet in a data frame
 DATA_FRAME_OVERHEAD_BYTES = 28 + 8
 
 
-def exchange_time_s(ip_bytes: int, control_bps: float = 1e6, data_bps: float = 2e6) -> float:
+def exchange_time_s(ip_bytes: int, control_bps: float = 1e6, data_bps: float = 1e6) -> float:
     """Time one unicast IP packet holds the channel on one hop with nobody else sending:
     DIFS, the mean backoff (CWmin / 2 slots), RTS, SIFS, CTS, SIFS, DATA, SIFS, ACK."""
 

@@ -34,6 +34,8 @@ from transportlab.studies.wsn_reporting_interval.parameters import (
     SINK_COLUMN,
     SINK_ROW,
     SPEED_OF_LIGHT,
+    effective_interval_s,
+    sources,
 )
 
 # --- radio arithmetic ----------------------------------------------------------------------------
@@ -273,6 +275,22 @@ def positions(
         raise ValueError(f"unknown placement {placement!r}")
     assert len(result) == N_NODES
     return result
+
+
+def start_times(params: Mapping[str, Any], seed: int, run: int) -> dict[int, float]:
+    """When each reporting sensor's CBR starts (its first report), the same in ns-3 and NS-2.
+
+    ``start_mode`` ``staggered``: ``start_time`` plus a uniform draw from [0, interval) per
+    sensor, in the order of ``parameters.sources``, from the replication's own stream
+    (:data:`START_STREAM`); ``synchronized``: every sensor at ``start_time``.
+    """
+    nodes = sources(params)
+    start = float(params["start_time"])
+    if params["start_mode"] == "synchronized":
+        return dict.fromkeys(nodes, start)
+    rng = np.random.default_rng(replication_seed_sequence(seed, run, START_STREAM))
+    draws = rng.uniform(0.0, effective_interval_s(params), size=len(nodes))
+    return {node: start + float(draw) for node, draw in zip(nodes, draws, strict=True)}
 
 
 def is_long_range(node: int) -> bool:

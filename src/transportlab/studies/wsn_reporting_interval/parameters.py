@@ -73,6 +73,11 @@ ENERGY_MODELS = ("ns2", "mica2")
 RECEPTION_MODELS = ("ns3", "ns2", "ns2_lock")
 START_MODES = ("staggered", "synchronized")
 NS2_CAPTURE_THRESHOLD_DB = 10.0  # NS-2 default CPThresh_ (a power ratio of 10)
+#: NS-2.35's Mac/802_11 rates (tcl/lan/ns-mac.tcl: dataRate_ 1Mb, basicRate_ 1Mb): unicast
+#: DATA at dataRate_, RTS/CTS/ACK and broadcast DATA (AODV's RREQs) at basicRate_
+#: (mac-802_11.cc, sendDATA); tests/ns2/test_defaults.py asks NS-2
+NS2_DATA_MODE = "DsssRate1Mbps"
+NS2_BASIC_MODE = "DsssRate1Mbps"
 
 # --- energy: MICA2 (Crossbow MPR400 datasheet) -------------------------------------------------
 

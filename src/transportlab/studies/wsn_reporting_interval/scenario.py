@@ -24,6 +24,7 @@ from transportlab.ns3util import SOCKET_FACTORIES, remove_queue_discipline, sctp
 from transportlab.studies.wsn_reporting_interval.network import (
     node_ranges,
     positions,
+    start_times,
     tx_power_for_range_w,
     w_to_dbm,
 )
@@ -32,7 +33,9 @@ from transportlab.studies.wsn_reporting_interval.parameters import (
     DSSS_CHANNEL_WIDTH_MHZ,
     MICA2,
     N_NODES,
+    NS2_BASIC_MODE,
     NS2_CAPTURE_THRESHOLD_DB,
+    NS2_DATA_MODE,
     NS2_TCP,
     PARAMETERS,
     SINK,
@@ -228,11 +231,11 @@ def _wifi(
     wifi.SetRemoteStationManager(
         "ns3::ConstantRateWifiManager",
         "DataMode",
-        ns.StringValue("DsssRate2Mbps"),
+        ns.StringValue(NS2_DATA_MODE),
         "ControlMode",
-        ns.StringValue("DsssRate1Mbps"),
+        ns.StringValue(NS2_BASIC_MODE),
         "NonUnicastMode",
-        ns.StringValue("DsssRate2Mbps"),
+        ns.StringValue(NS2_BASIC_MODE),
         "RtsCtsThreshold",
         ns.UintegerValue(0),
     )
@@ -301,18 +304,18 @@ def _counter(ns):
     return counter
 
 
-def _applications(ns, params, nodes, interfaces, recorder):
+def _applications(ns, params, nodes, interfaces, recorder, starts: Mapping[int, float]):
     """One NS-2 CBR source (ns3::Ns2CbrApplication) per sensor, one PacketSink each at the sink.
 
     As NS-2's Application/Traffic/CBR, each source writes its first report when it
     starts and one per interval after that (ns-3's OnOff would wait one interval
     first). A report is ``packet_size`` bytes, handed to TCP in ns2 mode as one
-    1000-byte packet (``parameters.write_bytes``).
+    1000-byte packet (``parameters.write_bytes``). ``starts``: each sensor's start time
+    (``network.start_times``, the same as the NS-2 run's).
     """
     factory = SOCKET_FACTORIES[params["protocol"]]
     interval = effective_interval_s(params)
     size = write_bytes(params)
-    start_rv = ns.CreateObject[ns.UniformRandomVariable]()
     sink_address = interfaces.GetAddress(SINK)
     apps = []
     for node in sources(params):
@@ -333,10 +336,7 @@ def _applications(ns, params, nodes, interfaces, recorder):
         app.SetAttribute("Interval", ns.TimeValue(ns.Seconds(interval)))
         app.SetAttribute("EnableSeqTsSizeHeader", ns.BooleanValue(True))
         nodes.Get(node).AddApplication(app)
-        start = params["start_time"]
-        if params["start_mode"] == "staggered":
-            start += start_rv.GetValue(0.0, interval)
-        app.SetStartTime(ns.Seconds(start))
+        app.SetStartTime(ns.Seconds(starts[node]))
         app.SetStopTime(ns.Seconds(params["duration"]))
         recorder.watch_sender(app, node)
         apps.append(app)
@@ -435,7 +435,7 @@ def run_scenario(
         state_times = _state_times(ns, devices)
         agents = _agent_trace(ns, nodes, interfaces)
         recorder = PacketRecorder()
-        _applications(ns, params, nodes, interfaces, recorder)
+        _applications(ns, params, nodes, interfaces, recorder, start_times(params, seed, run))
 
         wall0, cpu0 = time.perf_counter(), _cpu_s()
         progress = []
