@@ -224,8 +224,8 @@ def test_agent_level_delay_on_a_three_node_chain_udp():
     assert metrics["mean_delay_ms"] == pytest.approx(_one_way(284) * 1000, abs=1e-6)
     assert _one_way(284) * 1000 == pytest.approx(24.576)
     assert (metrics["agent_sent"], metrics["agent_received"]) == (4, 4)
-    # NS-2's Agent/UDP adds no header bytes: 4 x 256 B in 5 s.
-    assert metrics["throughput_kbps"] == pytest.approx(4 * 256 * 8 / 5.0 / 1000)
+    # NS-2's Agent/UDP adds no header bytes, AODV its 20-byte IP header: 4 x 276 B in 5 s.
+    assert metrics["throughput_kbps"] == pytest.approx(4 * 276 * 8 / 5.0 / 1000)
     # For UDP the agent sends when the application writes: same delay at both levels.
     received = packets[packets["event"] == "received"]
     assert received["delay"].mean() * 1000 == pytest.approx(metrics["mean_delay_ms"], abs=1e-6)
@@ -344,17 +344,18 @@ def test_synchronized_sensors_all_report_at_start_time_staggered_ones_within_an_
 def test_ns2_lock_receives_undecodable_frames_to_their_end():
     # Three UDP sensors for 8 s: frames between CSThresh and RXThresh reach every node.
     params = STUDY.validate(dict(SHORT, protocol="udp"))
+    assert params["reception_model"] == "ns2_lock"  # NS-2's lock, declared since issue 25
     declared = STUDY.analyse(STUDY.run(params, 1, 1), params)["summary"].iloc[0]
-    params = STUDY.validate(dict(SHORT, protocol="udp", reception_model="ns2_lock"))
-    locked = STUDY.analyse(STUDY.run(params, 1, 1), params)["summary"].iloc[0]
-    assert declared["ns2_undecodable"] == 0
-    assert locked["ns2_undecodable"] > 0
+    params = STUDY.validate(dict(SHORT, protocol="udp", reception_model="ns2"))
+    unlocked = STUDY.analyse(STUDY.run(params, 1, 1), params)["summary"].iloc[0]
+    assert unlocked["ns2_undecodable"] == 0
+    assert declared["ns2_undecodable"] > 0
 
 
 def test_exchange_time_of_one_report_by_hand():
-    # 256 B + 8 UDP + 20 IP: DIFS 50 + backoff 310 + RTS 352 + CTS 304 + DATA
-    # (192 + 320 x 4 = 1472) + ACK 304 + 3 SIFS 30 = 2822 us
-    assert analysis.exchange_time_s(284) == pytest.approx(2822e-6)
-    # TCP's 1040-byte packet (5846 us) and its 40-byte ACK (1846 us)
+    # 256 B + 8 UDP + 20 IP at NS-2's 1 Mb/s: DIFS 50 + backoff 310 + RTS 352 + CTS 304 +
+    # DATA (192 + 320 x 8 = 2752) + ACK 304 + 3 SIFS 30 = 4102 us
+    assert analysis.exchange_time_s(284) == pytest.approx(4102e-6)
+    # TCP's 1040-byte packet (DATA 192 + 1076 x 8: 10150 us) and its 40-byte ACK (2150 us)
     tcp = analysis.exchange_time_s(1040) + analysis.exchange_time_s(40)
-    assert tcp == pytest.approx(5846e-6 + 1846e-6)
+    assert tcp == pytest.approx(10150e-6 + 2150e-6)

@@ -70,6 +70,9 @@ NS2_ENERGY = {
     "sleep_power_w": 0.0,
 }
 ENERGY_MODELS = ("ns2", "mica2")
+ARP_MODELS = ("ns3", "preloaded")
+CULLING_MODELS = ("none", "ns2")
+RETRY_MODELS = ("ns3", "ns2")
 RECEPTION_MODELS = ("ns3", "ns2", "ns2_lock")
 START_MODES = ("staggered", "synchronized")
 NS2_CAPTURE_THRESHOLD_DB = 10.0  # NS-2 default CPThresh_ (a power ratio of 10)
@@ -291,15 +294,47 @@ PARAMETERS = ParameterSpace(
     ),
     Param(
         "reception_model",
+        "ns2_lock",
+        str,
+        "ns2_lock (NS-2's Mac802_11): a frame is lost when a signal arriving during it comes "
+        "within CPThresh_ = 10 dB of it (SensitivityFilteredYansWifiPhy Ns2Capture), and the "
+        "receiver also locks on frames it senses but cannot decode (between CSThresh and "
+        "RXThresh: received to their end, lost, and a frame arriving during them collides); "
+        "ns2: the collision rule without the lock; ns3: ns-3's DSSS error model alone (a "
+        "frame survives interference a few dB weaker)",
+        choices=RECEPTION_MODELS,
+    ),
+    Param(
+        "retry_model",
         "ns2",
         str,
-        "ns2: NS-2's collision rule, a frame is lost when a signal arriving during it comes "
-        "within CPThresh_ = 10 dB of it (SensitivityFilteredYansWifiPhy Ns2Capture); ns3: "
-        "ns-3's DSSS error model alone (a frame survives interference a few dB weaker); "
-        "ns2_lock: ns2 plus NS-2's lock on frames it senses but cannot decode (between "
-        "CSThresh and RXThresh: received to their end, lost, and a frame arriving during "
-        "them collides)",
-        choices=RECEPTION_MODELS,
+        "ns3: ns-3.44's one retry count per frame (RTS and DATA failures together, the frame "
+        "dropped at WifiMac FrameRetryLimit 7); ns2: NS-2's Mac802_11 counts, RTS failures "
+        "since the last CTS up to ShortRetryLimit_ 7 and DATA failures since the last ACK "
+        "up to LongRetryLimit_ 4 (ns3::Ns2ConstantRateWifiManager)",
+        choices=RETRY_MODELS,
+    ),
+    Param(
+        "carrier_sense_culling",
+        "ns2",
+        str,
+        "ns2: NS-2's WirelessChannel delivers a frame only to nodes whose x and y lie within "
+        "D + 5 m of the sender's, D fixed at the first transmission as the distance at which "
+        "that first sender's signal falls to CSThresh (a 60-m sensor first: 256 m, which "
+        "keeps the 150-m nodes' frames from nodes 261-405 m away that would sense them); "
+        "none: every node that senses a frame gets it",
+        choices=CULLING_MODELS,
+    ),
+    Param(
+        "arp_model",
+        "preloaded",
+        str,
+        "ns3: ns-3's ARP (a request a second, 3 retries, then every packet to that neighbour "
+        "dropped for DeadTimeout 100 s, AODV not told); preloaded: every node knows every "
+        "neighbour's MAC address from the start (NeighborCacheHelper; no ARP frames), so a "
+        "next hop that cannot answer is found by the MAC's retry limit and AODV repairs the "
+        "route, as NS-2's ARP hands AODV the failure after three requests",
+        choices=ARP_MODELS,
     ),
     Param(
         "placement",

@@ -104,6 +104,9 @@ def _config_defaults(ns, params: Mapping[str, Any]) -> None:
         "ns3::aodv::RoutingProtocol::BlackListTimeout",
         time_(ns.Seconds(rreq_retries * net_traversal)),
     )
+    # NS-2.35's AODV sends no gratuitous RREP to the destination when an intermediate node
+    # answers (RREQ_GRAT_RREP is commented out in aodv_packet.h); ns-3's default does.
+    cfg("ns3::aodv::RoutingProtocol::GratuitousReply", boolean(False))
     cfg("ns3::aodv::RoutingProtocol::MaxQueueLen", uint(64))
     cfg("ns3::aodv::RoutingProtocol::MaxQueueTime", time_(ns.Seconds(30)))
     _config_tcp(ns, params)
@@ -206,8 +209,11 @@ def _wifi(
         # ... unless the receiver locks, as NS-2's MAC does, on every frame it senses (the
         # PHY's filter already drops those below CSThresh; 0.01 dB absorbs rounding) and
         # reports those below RXThresh lost at their end.
-        phy.Set("Ns2RxThreshold", ns.DoubleValue(rx_dbm))
         min_rssi_dbm = cs_dbm - 0.01
+    if params["reception_model"] in ("ns2", "ns2_lock"):
+        # RXThresh tells the decodable frames (NS-2 traces their collision drops) from the
+        # others; under ns2 no frame below it is ever received, so nothing else changes.
+        phy.Set("Ns2RxThreshold", ns.DoubleValue(rx_dbm))
     if params["reception_model"] in ("ns2", "ns2_lock"):
         if not filter_weak_signals:
             raise ValueError(
@@ -218,6 +224,13 @@ def _wifi(
         # NS-2's Mac802_11 loses the frame being received when a signal arrives within
         # CPThresh_ of it, and a frame that starts during another one in the same case.
         phy.Set("Ns2Capture", ns.BooleanValue(True))
+    if params["carrier_sense_culling"] == "ns2":
+        if not filter_weak_signals:
+            raise ValueError(
+                "carrier_sense_culling 'ns2' needs RunOptions(filter_weak_signals=True): "
+                "NS-2's culling lives in ns3::SensitivityFilteredYansWifiPhy"
+            )
+        phy.Set("Ns2CarrierSenseCulling", ns.BooleanValue(True))
         phy.Set("CaptureThreshold", ns.DoubleValue(NS2_CAPTURE_THRESHOLD_DB))
         preamble_threshold = ["Threshold", ns.DoubleValue(NS2_CAPTURE_THRESHOLD_DB)]
     phy.SetPreambleDetectionModel(
@@ -228,8 +241,13 @@ def _wifi(
     )
     wifi = ns.WifiHelper()
     wifi.SetStandard(ns.WIFI_STANDARD_80211b)
+    manager = (
+        "ns3::Ns2ConstantRateWifiManager"
+        if params["retry_model"] == "ns2"
+        else "ns3::ConstantRateWifiManager"
+    )
     wifi.SetRemoteStationManager(
-        "ns3::ConstantRateWifiManager",
+        manager,
         "DataMode",
         ns.StringValue(NS2_DATA_MODE),
         "ControlMode",
@@ -425,6 +443,8 @@ def run_scenario(
         address = ns.Ipv4AddressHelper()
         address.SetBase(ns.Ipv4Address("10.1.0.0"), ns.Ipv4Mask("255.255.0.0"))
         interfaces = address.Assign(devices)
+        if params["arp_model"] == "preloaded":
+            ns.NeighborCacheHelper().PopulateNeighborCache()
         # The wifi MAC queue is NS-2's interface queue: no queue disc in front of it.
         remove_queue_discipline(ns, devices)
         if options.ns3_energy_models:
@@ -575,10 +595,12 @@ def _agent_frame(agents) -> pd.DataFrame:
 
 
 def _arrival_counts(ns, devices) -> dict[str, float]:
-    """Signal arrivals scheduled and skipped by SensitivityFilteredYansWifiPhy, the
-    receptions its NS-2 collision rule lost and the undecodable frames it received to
-    their end (NaN if stock)."""
-    scheduled = skipped = collisions = undecodable = 0
+    """Signal arrivals scheduled, skipped and culled (NS-2's culling) by
+    SensitivityFilteredYansWifiPhy, the culling distance, the receptions its NS-2 collision
+    rule lost, the decodable frames NS-2 would trace as collision drops and the undecodable
+    frames it received to their end (NaN if stock)."""
+    scheduled = skipped = collisions = undecodable = culled = trace_drops = 0
+    culling = np.nan
     for i in range(devices.GetN()):
         phy = ns.DynamicCast[ns.SensitivityFilteredYansWifiPhy](
             ns.DynamicCast[ns.WifiNetDevice](devices.Get(i)).GetPhy()
@@ -589,16 +611,26 @@ def _arrival_counts(ns, devices) -> dict[str, float]:
                 "arrivals_skipped": np.nan,
                 "ns2_collisions": np.nan,
                 "ns2_undecodable": np.nan,
+                "arrivals_culled": np.nan,
+                "ns2_culling_distance_m": np.nan,
+                "ns2_collision_drops": np.nan,
             }
         scheduled += int(phy.GetArrivalsScheduled())
+        culled += int(phy.GetArrivalsCulled())
+        if phy.GetNs2CullingDistance() >= 0:
+            culling = float(phy.GetNs2CullingDistance())
         skipped += int(phy.GetArrivalsSkipped())
         collisions += int(phy.GetNs2Collisions())
+        trace_drops += int(phy.GetNs2CollisionDrops())
         undecodable += int(phy.GetNs2UndecodableReceptions())
     return {
         "ns2_undecodable": undecodable,
         "arrivals_scheduled": scheduled,
         "arrivals_skipped": skipped,
         "ns2_collisions": collisions,
+        "arrivals_culled": culled,
+        "ns2_culling_distance_m": culling,
+        "ns2_collision_drops": trace_drops,
     }
 
 
