@@ -38,11 +38,12 @@ from transportlab.studies.wired_best_effort.ns2_baseline import (
     baseline_counts,
     baseline_table,
 )
-from transportlab.studies.wsn_reporting_interval import STUDY, analysis, ns2_scenario
-from transportlab.studies.wsn_reporting_interval.parameters import PRINTED_INTERVALS
+from transportlab.studies.wsn_reporting_interval import STUDY, analysis, network, ns2_scenario
+from transportlab.studies.wsn_reporting_interval.parameters import PRINTED_INTERVALS, SINK
 from transportlab.studies.wsn_reporting_interval.reproduction import (
     FIDELITY_INTERVALS,
     FIDELITY_RUNS,
+    fidelity_table,
     protocols,
 )
 from transportlab.study import Experiment, Reproduction
@@ -160,15 +161,185 @@ def baseline_figure(table: pd.DataFrame):
     return fig, min(runs_ns2, runs_ns3)
 
 
+# ----------------------------------------------------------------------------- differences
+
+#: the tolerance of the comparison (the project's: 20 %), for ns-3 against NS-2
+TOLERANCE = 0.2
+#: what the model-difference tables show of each run, besides the compared metrics
+CHANNEL = ["delivery_ratio", "routing_packets", "mac_frames", "mac_drops", "ns2_collisions",
+           "delivered"]  # fmt: skip
+
+
+def _at_fidelity_intervals(summary: pd.DataFrame) -> pd.DataFrame:
+    return summary[summary["reporting_interval"].isin(FIDELITY_INTERVALS)]
+
+
+def _means(summary: pd.DataFrame, by: list[str], columns: list[str]) -> pd.DataFrame:
+    grouped = summary.groupby(by)
+    out = grouped[columns].mean()
+    for column in columns:
+        out[f"{column}_ci"] = grouped[column].agg(analysis.half_width)
+    out["n"] = grouped.size()
+    return out.reset_index()
+
+
+def fidelity_vs_ns2(ns3_results, ns2_results) -> pd.DataFrame:
+    """Per protocol at 1 s and compared metric: NS-2 (its ``intervals`` runs), ns-3 with the
+    declared configuration (its ``intervals`` runs) and with each of NS-2's models
+    switched back to ns-3's own (``ns2_fidelity``): means, 95 % half-widths, runs, ns-3 /
+    NS-2 and whether ns-3 lies within the tolerance of NS-2."""
+    columns = [*analysis.METRICS, *CHANNEL]
+    ns3 = fidelity_table(ns3_results)
+    ns2 = _means(_at_fidelity_intervals(ns2_results["intervals"]["summary"]), ["protocol"],
+                 columns)  # fmt: skip
+    rows = []
+    for record in ns3.to_dict("records"):
+        reference = ns2[ns2["protocol"] == record["protocol"]]
+        if reference.empty:
+            continue
+        reference = reference.iloc[0]
+        for column in columns:
+            ns3_value, ns2_value = record.get(column, np.nan), reference[column]
+            rows.append({
+                "protocol": record["protocol"].upper(), "variant": record["variant"],
+                "quantity": column, "ns3": ns3_value, "ns3_ci": record.get(f"{column}_ci"),
+                "ns3_runs": record["n"], "ns2": ns2_value, "ns2_ci": reference[f"{column}_ci"],
+                "ns2_runs": reference["n"], "ns3_over_ns2": ns3_value / ns2_value
+                if ns2_value else np.nan,
+                "within_tolerance": abs(ns3_value - ns2_value) <= TOLERANCE * abs(ns2_value),
+            })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def priqueue_table(ns2_results) -> pd.DataFrame:
+    """NS-2 at 1 s with PriQueue's routing priority (its default: ``intervals``) and
+    without (``ns2_priqueue``, one FIFO as ns-3's wifi MAC queue): every compared metric
+    and the channel counts, mean and 95 % half-width over the runs."""
+    frame = pd.concat(
+        [_at_fidelity_intervals(ns2_results["intervals"]["summary"]),
+         ns2_results["ns2_priqueue"]["summary"]],
+        ignore_index=True,
+    )  # fmt: skip
+    frame["interface_queue"] = np.where(
+        frame["ns2_prefer_routing"].astype(bool), "routing first (NS-2)", "one FIFO (ns-3)"
+    )
+    return _means(frame, ["protocol", "interface_queue"], [*analysis.METRICS, *CHANNEL])
+
+
+def _frames(counts: pd.DataFrame, source: str) -> pd.Series:
+    mine = counts[counts["source"] == source]
+    return mine.groupby("packet_class")["count"].sum()
+
+
+def _one_way_neighbours(params: Mapping[str, Any], seed: int, run: int) -> pd.Series:
+    """Per sensor, the 150-m nodes it hears but cannot reach."""
+    links = network.link_table(params, seed, run)
+    receives = {(a, b) for a, b, r in zip(links["tx"], links["rx"], links["receives"],
+                                           strict=True) if r}  # fmt: skip
+    nodes = range(len(network.node_ranges(params)))
+    long_range = [n for n in nodes if network.is_long_range(n)]
+    return pd.Series({
+        sensor: sum((g, sensor) in receives and (sensor, g) not in receives for g in long_range)
+        for sensor in nodes if sensor != SINK
+    })  # fmt: skip
+
+
+def trace_table(ns3_results, ns2_results, run: int = 1, interval: float = 1.0) -> pd.DataFrame:
+    """One run (``run`` of ``intervals`` at ``interval``, the same field, start times and
+    settings in both) of every protocol, traced in both simulators: reports delivered;
+    packets the routing layers handed to their interfaces per delivered report (data: the
+    hops a report takes, routing: the routing load); the frames the MACs sent by kind;
+    frames given up at the retry limit; the decodable frames lost in collisions (NS-2's
+    COL lines; ns-3: the same count, kept by its PHY); ARP frames; energy per node; and
+    the sensors that hear a 150-m node they cannot reach, with their share of delivered
+    reports against the others'."""
+    rows = []
+    for simulator, results in (("ns3", ns3_results), ("ns2", ns2_results)):
+        tables = results["intervals"]
+        pick = {
+            name: frame[(frame["run"] == run) & (frame["reporting_interval"] == interval)]
+            for name, frame in tables.items()
+            if name in ("summary", "counts", "packets")
+        }
+        for protocol, summary in pick["summary"].groupby("protocol"):
+            s = summary.iloc[0]
+            counts = pick["counts"][pick["counts"]["protocol"] == protocol]
+            handed, sent = _frames(counts, "wifi-mac-tx"), _frames(counts, "wifi-phy-tx")
+            data = handed.reindex(list(analysis.DATA_CLASSES)).fillna(0).sum()
+            given_up = _frames(counts, "wifi-mac-drop")
+            values = {
+                "reports delivered": s["delivered"],
+                "delivery ratio": s["delivery_ratio"],
+                "data packets handed to the interfaces per delivered report":
+                    data / s["delivered"] if s["delivered"] else np.nan,
+                "routing packets handed to the interfaces": s["routing_packets"],
+                "RTS frames": sent.get("rts", 0), "CTS frames": sent.get("cts", 0),
+                "ACK frames": sent.get("ack", 0),
+                "data frames": sent.reindex(list(analysis.DATA_CLASSES)).fillna(0).sum(),
+                "routing frames": sent.get("routing", 0), "ARP frames": sent.get("arp", 0),
+                "data packets given up at the retry limit":
+                    given_up.reindex(list(analysis.DATA_CLASSES)).fillna(0).sum(),
+                "routing packets given up at the retry limit": given_up.get("routing", 0),
+                "decodable frames lost in collisions": _collision_drops(simulator, s, counts),
+                "dropped packets (the compared metric)": s["dropped_packets"],
+                "energy per node (J)": s["energy_per_node_j"],
+                "agent delay (ms)": s["mean_delay_ms"],
+            }  # fmt: skip
+            values.update(_delivery_by_links(pick["packets"], protocol, s, run))
+            for quantity, value in values.items():
+                rows.append({"protocol": protocol.upper(), "quantity": quantity,
+                             "simulator": simulator, "value": float(value)})  # fmt: skip
+    table = (
+        pd.DataFrame(rows)
+        .pivot_table(
+            index=["protocol", "quantity"], columns="simulator", values="value", sort=False
+        )
+        .reset_index()
+    )
+    table.columns.name = None
+    table["ns3_over_ns2"] = table["ns3"] / table["ns2"]
+    return table
+
+
+def _collision_drops(simulator: str, summary: pd.Series, counts: pd.DataFrame) -> float:
+    if simulator == "ns2":
+        reason = ns2_scenario.NS2_DROP_REASON_CODES["COL"]
+        return float(counts.loc[counts["reason"] == reason, "count"].sum())
+    others = counts["source"].isin(analysis.NON_PHY_DROP_SOURCES)
+    return float(summary["dropped_packets"] - counts.loc[others, "count"].sum())
+
+
+def _delivery_by_links(packets: pd.DataFrame, protocol: str, summary: pd.Series, run: int):
+    mine = packets[packets["protocol"] == protocol]
+    sent = mine[mine["event"] == "sent"].groupby("flow").size()
+    got = mine[mine["event"] == "received"].groupby("flow").size()
+    got = got.reindex(sent.index, fill_value=0)
+    params = STUDY.validate({k: summary[k] for k in STUDY.parameters.params if k in summary})
+    one_way = _one_way_neighbours(params, int(summary["seed"]), run).reindex(sent.index)
+    hears = one_way > 0
+    return {
+        "sensors hearing a 150-m node they cannot reach": float(hears.sum()),
+        "their delivery ratio": got[hears].sum() / sent[hears].sum() if hears.any() else np.nan,
+        "delivery ratio of the others": got[~hears].sum() / sent[~hears].sum()
+        if (~hears).any()
+        else np.nan,
+    }
+
+
 def write(quick: bool = False, runs: int | None = None, scheduler=None, progress=True) -> list:
-    """Run (or load) both columns, write the table, its counts and the figure."""
+    """Run (or load) both columns, write the table, its counts, the figure and the tables
+    of the model differences (``ns2_fidelity``, ``ns2_priqueue``, ``ns2_trace``)."""
     folder = files.check_writable_folder(paths.results_dir(STUDY.name, quick))
     ns2 = ns2_results(quick=quick, runs=runs, scheduler=scheduler, progress=progress)
     table = baseline_table(
         ns2.comparison(), ns3_comparison(quick=quick, scheduler=scheduler, progress=progress)
     )
+    ns3 = Results(STUDY, quick=quick, runs=runs, scheduler=scheduler, progress=progress)
     written = [files.write_csv(table, folder / f"{NAME}.csv")]
     written.append(files.write_csv(baseline_counts(table), folder / f"{NAME}_counts.csv"))
+    written.append(files.write_csv(fidelity_vs_ns2(ns3, ns2), folder / "ns2_fidelity_vs_ns2.csv"))
+    written.append(files.write_csv(priqueue_table(ns2), folder / "ns2_priqueue.csv"))
+    written.append(files.write_csv(trace_table(ns3, ns2), folder / "ns2_trace.csv"))
     fig, n_runs = baseline_figure(table)
     written.append(save_figure(fig, STUDY.name, NAME, quick=quick, n_runs=n_runs))
     return written

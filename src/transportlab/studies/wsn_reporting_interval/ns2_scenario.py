@@ -37,10 +37,15 @@ one line per reception), no nam. Only the lines the tables need are parsed (send
 forwards and drops at every level, receptions at the agents). At the end the script
 prints each node's remaining energy.
 
-What NS-2 cannot express is rejected by :data:`PARAMETERS` before anything runs:
-``transport_model`` ``modern`` (NS-2's agents only) and ``reception_model`` ``ns3``
-(ns-3's DSSS error model); ``ns2`` and ``ns2_lock`` both run NS-2's own ``Mac802_11``,
-which applies the 10-dB collision rule and locks on undecodable frames.
+What NS-2 cannot express is rejected by :data:`PARAMETERS` before anything runs
+(:func:`ns2_problem`): ``transport_model`` ``modern`` (NS-2's agents only), and the ns-3
+settings that switch off one of NS-2's own models, which NS-2 always runs: its
+``Mac802_11`` collision rule with the lock on undecodable frames (``reception_model``
+``ns2_lock`` only), its retry counts (``retry_model`` ``ns2``), its ``WirelessChannel``
+culling (``carrier_sense_culling`` ``ns2``). NS-2's ARP is its own, neither of
+``arp_model``'s readings: both are accepted and change nothing here. ``ns2_prefer_routing``
+(NS-2 only) turns PriQueue's routing priority off, for the experiment that shows what that
+model difference (ns-3's wifi MAC queue has none) changes.
 
 Raw tables, with the columns and units of ``scenario.run``:
 
