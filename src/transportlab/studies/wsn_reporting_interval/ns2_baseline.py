@@ -326,9 +326,60 @@ def _delivery_by_links(packets: pd.DataFrame, protocol: str, summary: pd.Series,
     }
 
 
+def culling_table(ns3_results, ns2_results) -> pd.DataFrame:
+    """The carrier-sense culling distance of every run of ``intervals``: NS-2's (printed as
+    ``distCST_``) and the one ns-3's PHY fixed in the same replication, how many runs had
+    each distance, and in how many runs the two simulators fixed the same one (0.1 m: NS-2
+    prints one decimal)."""
+    key = ["protocol", "reporting_interval", "run"]
+    both = []
+    for simulator, results in (("ns3", ns3_results), ("ns2", ns2_results)):
+        performance = results["intervals"]["performance"]
+        both.append(performance[[*key, "ns2_culling_distance_m"]].rename(
+            columns={"ns2_culling_distance_m": simulator}))  # fmt: skip
+    runs = both[0].merge(both[1], on=key, how="outer")
+    rows = [
+        {"simulator": simulator, "culling_distance_m": round(float(distance), 1),
+         "runs": int(count)}
+        for simulator in ("ns2", "ns3")
+        for distance, count in runs[simulator].round(1).value_counts().sort_index().items()
+    ]  # fmt: skip
+    same = (runs["ns3"] - runs["ns2"]).abs() <= 0.1
+    rows.append({"simulator": "both, the same distance", "culling_distance_m": np.nan,
+                 "runs": int(same.sum())})  # fmt: skip
+    rows.append({"simulator": "runs in both", "culling_distance_m": np.nan,
+                 "runs": int(runs[["ns2", "ns3"]].notna().all(axis=1).sum())})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def key_numbers(baseline: pd.DataFrame, trace: pd.DataFrame) -> pd.DataFrame:
+    """The numbers section 8.5 of notebook 04 states, computed from the committed tables:
+    per protocol, the published rows and how many the paper matches in NS-2 and in ns-3
+    and ns-3 matches NS-2; NS-2's and ns-3's delivery ratios in the traced run."""
+    rows = []
+    for protocol, mine in baseline.groupby("protocol", sort=False):
+        delivered = trace[(trace["protocol"] == protocol)
+                          & (trace["quantity"] == "delivery ratio")]  # fmt: skip
+        rows.append({
+            "protocol": protocol, "rows": len(mine),
+            "paper_matches_ns2": int((mine["paper_vs_ns2"] == "matches").sum()),
+            "paper_matches_ns3": int((mine["paper_vs_ns3"] == "matches").sum()),
+            "ns3_within_tolerance_of_ns2": int(mine["ns3_within_tolerance_of_ns2"].sum()),
+            "median_published_over_ns2": float(
+                (pd.to_numeric(mine["published"], errors="coerce") / mine["ns2"]).median()),
+            "median_ns3_over_ns2": float(mine["ns3_over_ns2"].median()),
+            "traced_run_ns2_delivery": float(delivered["ns2"].iloc[0])
+            if len(delivered) else np.nan,
+            "traced_run_ns3_delivery": float(delivered["ns3"].iloc[0])
+            if len(delivered) else np.nan,
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
 def write(quick: bool = False, runs: int | None = None, scheduler=None, progress=True) -> list:
     """Run (or load) both columns, write the table, its counts, the figure and the tables
-    of the model differences (``ns2_fidelity``, ``ns2_priqueue``, ``ns2_trace``)."""
+    of the model differences (``ns2_fidelity``, ``ns2_priqueue``, ``ns2_trace``,
+    ``ns2_culling``)."""
     folder = files.check_writable_folder(paths.results_dir(STUDY.name, quick))
     ns2 = ns2_results(quick=quick, runs=runs, scheduler=scheduler, progress=progress)
     table = baseline_table(
@@ -340,6 +391,7 @@ def write(quick: bool = False, runs: int | None = None, scheduler=None, progress
     written.append(files.write_csv(fidelity_vs_ns2(ns3, ns2), folder / "ns2_fidelity_vs_ns2.csv"))
     written.append(files.write_csv(priqueue_table(ns2), folder / "ns2_priqueue.csv"))
     written.append(files.write_csv(trace_table(ns3, ns2), folder / "ns2_trace.csv"))
+    written.append(files.write_csv(culling_table(ns3, ns2), folder / "ns2_culling.csv"))
     fig, n_runs = baseline_figure(table)
     written.append(save_figure(fig, STUDY.name, NAME, quick=quick, n_runs=n_runs))
     return written
