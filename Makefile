@@ -45,12 +45,12 @@ NATIVE_STAMP := $(VENV)/.native-built
 NATIVE_SOURCES := $(shell find src tools -name '*.cc' -o -name '*.h' -o -name '*.c' -o -name 'CMakeLists.txt' 2>/dev/null) \
                   CMakeLists.txt $(wildcard cmake/*.cmake) pyproject.toml
 
-.PHONY: reproduce test install build pch tshark ns2 usrsctp jemalloc lint format bench lab notebooks clean distclean
+.PHONY: reproduce test install build pch tshark ns2 chromium usrsctp jemalloc lint format bench lab notebooks clean distclean
 
 reproduce: usrsctp jemalloc install ns2
 	$(VENV)/bin/transportlab reproduce --quick $(ARGS)
 
-test: usrsctp jemalloc install tshark ns2
+test: usrsctp jemalloc install tshark ns2 chromium book-deps
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 install: $(NATIVE_STAMP) pch
@@ -76,8 +76,8 @@ build: $(NATIVE_STAMP)
 # The cling precompiled headers: ~20 s once, then every `from transportlab import ns` takes
 # ~1.5 s. The second holds only the ns-3 modules the studies use, for the simulation workers.
 pch: $(NATIVE_STAMP)
-	$(PY) -m transportlab._native --build-pch > /dev/null
-	TRANSPORTLAB_NS3_MODULES=studies $(PY) -m transportlab._native --build-pch > /dev/null
+	$(PY) -m transportlab.ns3.native --build-pch > /dev/null
+	TRANSPORTLAB_NS3_MODULES=studies $(PY) -m transportlab.ns3.native --build-pch > /dev/null
 
 tshark:
 	@bash scripts/ensure-tshark.sh
@@ -86,7 +86,11 @@ tshark:
 ns2:
 	@bash scripts/ensure-ns2.sh
 
-# jemalloc for the local cluster's simulation workers (transportlab.allocator), if we may.
+# Debian's Chromium for the results book's browser test (tests/test_book.py).
+chromium:
+	@bash scripts/ensure-chromium.sh
+
+# jemalloc for the local cluster's simulation workers (transportlab.ns3.allocator), if we may.
 jemalloc:
 	@bash scripts/ensure-jemalloc.sh
 
@@ -99,12 +103,12 @@ usrsctp:
 	  rm -f $(NATIVE_STAMP); fi
 
 lint: $(DEPS_STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks scripts
-	$(VENV)/bin/ruff format --check src tests benchmarks scripts
+	$(VENV)/bin/ruff check src tests benchmarks scripts book/conf.py
+	$(VENV)/bin/ruff format --check src tests benchmarks scripts book/conf.py
 
 format: $(DEPS_STAMP)
-	$(VENV)/bin/ruff format src tests benchmarks scripts
-	$(VENV)/bin/ruff check --fix src tests benchmarks scripts
+	$(VENV)/bin/ruff format src tests benchmarks scripts book/conf.py
+	$(VENV)/bin/ruff check --fix src tests benchmarks scripts book/conf.py
 
 bench: install
 	for b in benchmarks/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
@@ -141,3 +145,29 @@ grade: install kernel
 
 kernel: $(NATIVE_STAMP)
 	$(PY) -c "from transportlab.notebooks import ensure_kernel; print('Jupyter kernel:', ensure_kernel())"
+
+# --- the results book (book/, scripts/build_book.py) ------------------------------------------
+# A static HTML site from the committed files, executing nothing: the notebooks with their
+# stored outputs, data/results/, figures/, each figure and table with its provenance.
+# `make book`, then open build/book/html/index.html (or `python3 -m http.server --directory
+# build/book/html`). Sphinx + MyST-NB from PyPI (the `book` extra, pinned in
+# requirements/constraints.txt) and DataTables from npm (book/package-lock.json); only these,
+# not the package, so the book builds without compiling anything.
+BOOK_DIR   ?= build/book
+BOOK_STAMP := $(VENV)/.book-deps-installed
+BOOK_NODE  := book/node_modules/.package-lock.json
+.PHONY: book book-deps
+
+$(BOOK_STAMP): $(PY) requirements/constraints.txt pyproject.toml
+	$(PIP) install --quiet -c requirements/constraints.txt $$($(PY) scripts/project_requirements.py --only book)
+	touch $@
+
+$(BOOK_NODE): book/package.json book/package-lock.json
+	@command -v npm >/dev/null 2>&1 || bash scripts/apt-install.sh npm "the results book (make book)"
+	npm ci --prefix book --no-audit --no-fund --ignore-scripts --loglevel=error
+	touch $@
+
+book-deps: $(BOOK_STAMP) $(BOOK_NODE)
+
+book: book-deps
+	$(PY) scripts/build_book.py --output $(BOOK_DIR)

@@ -50,7 +50,7 @@ def main() -> int:
 
     env = {k: v for k, v in os.environ.items() if k != "CLING_STANDARD_PCH"}
     env.pop("TRANSPORTLAB_NO_PCH", None)
-    from transportlab import _native
+    from transportlab.ns3 import native as _native
 
     wheel, include = _native.ns3_wheel_dir(), _native.native_dir() / "include"
     if _native.ensure_pch(wheel, include) is None:

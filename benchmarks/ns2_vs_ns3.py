@@ -41,11 +41,11 @@ def _row(label, ns3_times, ns3_inner, ns3_cpu, ns2_times, ns2_inner, ns2_cpu) ->
 
 
 def wired(duration: float, repeat: int) -> None:
-    from transportlab.ns3util import sctp_available
+    from transportlab.ns3.capabilities import sctp_available
     from transportlab.studies.wired_best_effort import STUDY, ns2_scenario
 
     for protocol in ["tcp"] + (["sctp"] if sctp_available() else []):
-        params = STUDY.validate({"protocol": protocol, "duration": duration})
+        params = STUDY.parameters.validate({"protocol": protocol, "duration": duration})
         ns2_params = ns2_scenario.PARAMETERS.validate(dict(params))
         times = ([], [], [], [], [], [])
         for _ in range(repeat):
@@ -64,11 +64,11 @@ def wired(duration: float, repeat: int) -> None:
 
 
 def wsn(duration: float, repeat: int) -> None:
-    from transportlab.ns3util import sctp_available
+    from transportlab.ns3.capabilities import sctp_available
     from transportlab.studies.wsn_reporting_interval import STUDY, ns2_scenario
 
     for protocol in ["udp", "tcp"] + (["sctp"] if sctp_available() else []):
-        params = STUDY.validate(
+        params = STUDY.parameters.validate(
             {"protocol": protocol, "reporting_interval": 1.0, "duration": duration}
         )
         ns2_params = ns2_scenario.PARAMETERS.validate(dict(params))

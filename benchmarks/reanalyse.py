@@ -23,9 +23,10 @@ import time
 
 
 def timed(study: str, quick: bool, force: bool) -> tuple[float, int]:
-    from transportlab.reproduction import Results  # noqa: PLC0415
+    from transportlab.engine.results import Results  # noqa: PLC0415
+    from transportlab.studies import get  # noqa: PLC0415
 
-    results = Results(study, quick=quick, force=force, progress=False)
+    results = Results(get(study), quick=quick, force=force, progress=False)
     simulations = sum(len(tasks) for tasks in results.plan().values())
     start = time.perf_counter()
     results.write()

@@ -1,7 +1,7 @@
 """Brennan et al.'s lossy experiment (seed 002 section 3.5) with SCTP-PF (RFC 7829) off
 and on, timed: the study's own ``lossy`` experiment (``multihoming_failover``), whose
 points are single-homed, multi-homed with PF off and multi-homed with PF on (PFMR 0),
-run through :class:`transportlab.reproduction.Results` in this process (nothing cached
+run through :class:`transportlab.engine.results.Results` in this process (nothing cached
 is re-run unless ``--force``). Prints, per configuration, the seed's statistics (the
 first lost DATA packet, the delivery stall it caused) against the published values, and
 the wall and CPU time.
@@ -23,9 +23,11 @@ def main() -> None:
     parser.add_argument("--force", action="store_true", help="re-run cached points")
     args = parser.parse_args()
 
-    from transportlab.reproduction import Results  # noqa: PLC0415
+    from transportlab.engine.results import Results  # noqa: PLC0415
+    from transportlab.studies import get  # noqa: PLC0415
 
-    results = Results("multihoming_failover", quick=args.quick, runs=args.runs, force=args.force)
+    study = get("multihoming_failover")
+    results = Results(study, quick=args.quick, runs=args.runs, force=args.force)
     wall, cpu = time.perf_counter(), time.process_time()
     results["lossy"]
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu

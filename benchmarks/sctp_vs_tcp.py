@@ -34,7 +34,7 @@ PORT = 9
 
 
 def run_once(protocol: str, duration: float, seed: int = 1) -> dict:
-    from transportlab.simulation import event_count, simulation
+    from transportlab.ns3.simulation import event_count, simulation
 
     with simulation(seed=seed, run=1) as ns:
         ns.Config.SetDefault(

@@ -21,8 +21,8 @@ import time
 
 
 def measure(protocol: str, window: float) -> tuple[float, int, int]:
-    from transportlab import sip  # noqa: PLC0415
-    from transportlab.simulation import simulation  # noqa: PLC0415
+    from transportlab.ns3.simulation import simulation  # noqa: PLC0415
+    from transportlab.studies.sip_over_sctp import testbed as sip  # noqa: PLC0415
 
     with simulation(seed=1, run=1) as ns:
         testbed = sip.build_testbed(protocol, 8, loss_rate=0.1, loss_start=1.0, setup_timeout=32.0)
@@ -42,7 +42,7 @@ def main() -> None:
     parser.add_argument("--window", type=float, default=120.0, help="simulated seconds")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    from transportlab.ns3util import sctp_available  # noqa: PLC0415
+    from transportlab.ns3.capabilities import sctp_available  # noqa: PLC0415
 
     protocols = ["udp", "tcp"] + (["sctp"] if sctp_available() else [])
     measure("udp", 1.0)  # warm up: import ns-3, load the library

@@ -28,7 +28,7 @@ def main() -> None:
 
     started = time.perf_counter()
     from transportlab import ns  # noqa: F401
-    from transportlab.ns3util import sctp_available
+    from transportlab.ns3.capabilities import sctp_available
     from transportlab.studies.wired_best_effort import STUDY
 
     print(f"start-up (import ns-3 + transportlab): {time.perf_counter() - started:.2f} s wall")
@@ -40,7 +40,7 @@ def main() -> None:
     )
     print(header)
     for protocol in protocols:
-        params = STUDY.validate({"protocol": protocol, "duration": args.duration})
+        params = STUDY.parameters.validate({"protocol": protocol, "duration": args.duration})
         for _ in range(args.repeat):
             cpu = time.process_time()
             raw = STUDY.run(params, 1, 1)

@@ -10,8 +10,8 @@ shared machine hit them alike; the table prints every run, then the ratios of th
 (lowest) times of each variant against the ``before`` one.
 
 Variants (the speed options of :class:`RunOptions`, the allocator and the ns-3 modules
-loaded, as the local cluster's workers run: :mod:`transportlab.allocator`,
-:mod:`transportlab._native`):
+loaded, as the local cluster's workers run: :mod:`transportlab.ns3.allocator`,
+:mod:`transportlab.ns3.native`):
 
 * ``after``: the study's defaults (ns-3's energy models off: the study's energy comes from
   the radio state times) in a process set up as a local-cluster worker is: jemalloc
@@ -100,7 +100,7 @@ BEFORE = {
     "ns3_energy_models": True,
     "energy_horizon": False,
 }
-#: (allocator, ns-3 modules) of a local-cluster simulation worker (transportlab.sweep) and
+#: (allocator, ns-3 modules) of a local-cluster simulation worker (transportlab.ns3.runtime) and
 #: of a process before issue 13: the system allocator, every ns-3 module
 WORKER = ("jemalloc", "studies")
 BEFORE_SETUP = ("system", "all")
@@ -115,8 +115,8 @@ def load() -> str:
 
 
 def measure(params: dict, options: dict, setup: tuple[str, str]) -> dict:
-    from transportlab._native import MODULES_VARIABLE  # noqa: PLC0415
-    from transportlab.allocator import preload_environ  # noqa: PLC0415
+    from transportlab.ns3.allocator import preload_environ  # noqa: PLC0415
+    from transportlab.ns3.native import MODULES_VARIABLE  # noqa: PLC0415
 
     malloc, modules = setup
     env = preload_environ(malloc)

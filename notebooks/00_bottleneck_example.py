@@ -129,7 +129,7 @@ print(f"{len(delay_ns)} UDP packets, delays {delay_ns.min()}..{delay_ns.max()} n
       f"hand calculation {expected_ns} ns, all equal: {bool((delay_ns == expected_ns).all())}")
 
 # %% [markdown]
-# Goodput and loss per point (mean over the runs; `transportlab.metrics`). The
+# Goodput and loss per point (mean over the runs; `transportlab.models.metrics`). The
 # application's loss is what UDP loses; TCP retransmits, so its losses show only at
 # IP (FlowMonitor). Without errors the scenario has no random element, so all
 # replications are identical, as they must be; with errors they differ.
@@ -152,8 +152,8 @@ print(results.table("per_point").round({"goodput_kbps": 1, "loss_percent": 2,
 
 # %%
 # NBVAL_CHECK_OUTPUT
-comparison = results.comparison()
-print(comparison[["protocol", "metric", "row", "unit", "published", "reproduced", "verdict"]]
+quick_comparison = results.comparison()
+print(quick_comparison[["protocol", "metric", "row", "unit", "published", "reproduced", "verdict"]]
       .round(3).to_string(index=False))
 
 # %% [markdown]
@@ -164,7 +164,7 @@ print(comparison[["protocol", "metric", "row", "unit", "published", "reproduced"
 # `data/results/bottleneck_example/comparison.csv` and counted in the README's results table:
 
 # %%
-from transportlab.reproduction import committed_comparison
+from transportlab.engine.results import committed_comparison
 
 full_comparison = committed_comparison("bottleneck_example")
 print(full_comparison["verdict"].value_counts().to_string())
@@ -191,7 +191,7 @@ fig = results.figure("goodput_delay")
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab.paths import project_root
+from transportlab.engine.paths import project_root
 
 for written in results.write():
     print(written.relative_to(project_root()))

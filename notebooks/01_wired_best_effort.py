@@ -74,7 +74,7 @@ params = {}  # study parameters that differ from the defaults (see the table bel
 import pandas as pd
 
 from transportlab.notebooks import start
-from transportlab.studies.wired_best_effort import analysis, reproduction
+from transportlab.studies.wired_best_effort import analysis, comparison, reproduction
 
 results = start("wired_best_effort", globals())
 PARAMS = results.params
@@ -157,7 +157,7 @@ analysis.TCP_DIFFERENCES
 # 10 replications each (2 in quick mode). Every replication (ns-3 RngRun) draws the
 # flows' start times in [script time, script time + 100 ms). The run step
 # (`scenario.py`) returns the raw packet records, byte counters, queue and window
-# samples and is cached per point and run (`transportlab.sweep`); the metrics
+# samples and is cached per point and run (`transportlab.engine.cache`); the metrics
 # (`analysis.py`) are computed on every load, so re-running the notebook only
 # simulates what is missing and a change of a metric costs no simulation.
 
@@ -194,7 +194,7 @@ print(results.table("per_run").set_index("protocol").round(3).to_string())
 # %% [markdown]
 # ## 5. Comparison with the published numbers
 #
-# `transportlab.published.compare` takes every published number of Tables 2-4
+# `transportlab.engine.verdicts.compare` takes every published number of Tables 2-4
 # (seed 000) and 4.1-4.7 (seed 004) that has a reproduction and gives a verdict:
 # `matches` (within 20 %), `same-direction` (the TCP-SCTP ordering agrees, a Welch
 # test on the runs finds it significant at 5 %, and the value is within 2x of the
@@ -207,18 +207,18 @@ print(results.table("per_run").set_index("protocol").round(3).to_string())
 # recvTime - sendTime`, but prints another variable, `delay = recvTime -
 # prev_time`, the gap between two arrivals. Section 6 shows that the tables cannot
 # hold the printed gap and do hold the one-way delay, so `comparison.csv` uses the
-# `e2eDelay` of the packets the script prints at (`reproduction.comparison`); the
-# verdicts under the printed reading (`reproduction.comparison_printed`) are shown
+# `e2eDelay` of the packets the script prints at (`comparison.comparison`); the
+# verdicts under the printed reading (`comparison.comparison_printed`) are shown
 # next to it.
 
 # %%
-comparison = results.comparison()
-comparison[["seed_file", "source", "protocol", "metric", "row", "unit", "published",
+quick_comparison = results.comparison()
+quick_comparison[["seed_file", "source", "protocol", "metric", "row", "unit", "published",
             "reproduced", "ci_low", "ci_high", "n_runs", "verdict"]].round(2)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(reproduction.verdict_counts(results).to_string())
+print(comparison.verdict_counts(results).to_string())
 
 # %% [markdown]
 # **The full-mode comparison (the study's result).** The cell above computes the
@@ -228,7 +228,7 @@ print(reproduction.verdict_counts(results).to_string())
 # `data/results/wired_best_effort/comparison.csv` and counted in the README's results table:
 
 # %%
-from transportlab.reproduction import committed_comparison
+from transportlab.engine.results import committed_comparison
 
 full_comparison = committed_comparison("wired_best_effort")
 print(full_comparison["verdict"].value_counts().to_string())
@@ -286,7 +286,7 @@ print(results.table("awk_windows").round(1).to_string(index=False))
 for label, size in (("TCP (1040-B datagrams)", 1040), ("SCTP (1500-B datagrams)", 1500)):
     delay = analysis.expected_queueing_delay(PARAMS, size)
     print(f"{label}: full-queue one-way delay {delay * 1e3:.0f} ms")
-print(analysis.published_delay_means().round(1).to_string())
+print(comparison.published_delay_means(results.study).round(1).to_string())
 
 # %% [markdown]
 # The published SCTP/TCP delay ratio (about 1.4 in both seeds) is the ratio of the
@@ -320,7 +320,7 @@ results.table("delay_readings").round(1)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(analysis.published_throughput_ratio().round(3).to_string())
+print(comparison.published_throughput_ratio(results.study).round(3).to_string())
 print(f"counted / carried for a full SCTP packet: {analysis.sctp_awk_share(PARAMS):.3f}")
 print("goodput per pair (standard), mean of FTP pairs:")
 print(reproduction.ftp_means(results).round(1).to_string())
@@ -355,7 +355,7 @@ variants = results["tcp_variants"]
 # %%
 # NBVAL_CHECK_OUTPUT
 print(reproduction.tcp_variants(results).round(2).to_string())
-print(analysis.published_tcp_means().round(2).to_string())
+print(comparison.published_tcp_means(results.study).round(2).to_string())
 
 # %% [markdown]
 # ### 7.3 SCTP: packet size
@@ -441,7 +441,7 @@ print(reproduction.modern_runs(results).round(3).to_string())
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab.paths import project_root
+from transportlab.engine.paths import project_root
 
 for written in results.write():
     print(written.relative_to(project_root()))

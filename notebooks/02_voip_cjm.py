@@ -47,7 +47,7 @@
 #
 # ### The playout buffer
 #
-# CJM, as we read its pseudo-code (`transportlab.playout.ChunkPlayout`): packets go into the
+# CJM, as we read its pseudo-code (`transportlab.models.playout.ChunkPlayout`): packets go into the
 # buffer; chunk *k* holds the packets with sequence positions 50k … 50k+49; a chunk is complete
 # when all its packets are in or a packet of a later chunk arrives; chunks are read in order,
 # each as soon as it is complete and the previous one has played, and streamed out with the
@@ -65,7 +65,7 @@
 # * ns-3 (3.44) instead of NS-2. SCTP is transportlab's own ns-3 model (RFC 9260). TCP is
 #   NS-2's default agent, Tahoe: ns-3 has none, so transportlab adds NS-2's window rules and
 #   go-back-N recovery (`TcpTahoe` + `TcpTahoeRecovery`, `src/tcp-tahoe`, the same as the
-#   wired study), with the NS-2 defaults that matter here (`ns2_defaults`): a window of 20
+#   wired study), with the NS-2 defaults that matter here (`stack_preset` `ns2`): a window of 20
 #   segments, initial window 2, minimum RTO 200 ms, a 10 ms clock, an ACK for every segment,
 #   no SACK. `tcp_variant` offers ns-3's own (e.g. `TcpNewReno`). ns-3 keeps limited transmit
 #   on (with both SACK and limited transmit off, ns-3.44 aborts on an internal assertion).
@@ -77,7 +77,7 @@
 # * The playout models run on the recorded arrival times rather than inside the receiving
 #   application. A playout buffer does not send anything, so it cannot change the network;
 #   running the three models on the same arrivals makes the comparison exact.
-# * Voice quality is rated with the ITU-T G.107 E-model (`transportlab.emodel`), which the seed
+# * Voice quality is rated with the ITU-T G.107 E-model (`transportlab.models.emodel`), which the seed
 #   does not use: R and MOS per call from the mouth-to-ear delay (send-to-playout + one 20 ms
 #   frame) and the loss at the playout point (network + late), G.711 with packet loss
 #   concealment (G.113: Ie = 0, Bpl = 25.1).
@@ -108,9 +108,9 @@ params = {}  # study parameters that differ from the defaults (see the table bel
 # %%
 import pandas as pd
 
-from transportlab.emodel import voice_rating
+from transportlab.engine.paths import project_root
+from transportlab.models.emodel import voice_rating
 from transportlab.notebooks import start
-from transportlab.paths import project_root
 from transportlab.studies.voip_cjm import analysis
 
 results = start("voip_cjm", globals())
@@ -124,7 +124,7 @@ results.study.parameters.describe().assign(value=[PARAMS[n] for n in PARAMS])[
 # NBVAL_IGNORE_OUTPUT
 # ns-3 with the transportlab library (~2 s with the precompiled header, 10+ s without).
 from transportlab import ns  # noqa: F401
-from transportlab.ns3util import pr_sctp_available, sctp_available
+from transportlab.ns3.capabilities import pr_sctp_available, sctp_available
 
 print("SCTP model in this build:", sctp_available(), "- PR-SCTP:", pr_sctp_available())
 for experiment in results.experiments:
@@ -221,7 +221,7 @@ fig = results.figure("r_factor")
 # %% [markdown]
 # ## 4. Comparison with the published numbers
 #
-# `data/published/voip_cjm.csv` holds the seed's numbers. `reproduction.comparison` compares
+# `data/published/voip_cjm.csv` holds the seed's numbers. `comparison.comparison` compares
 # them with the network-side numbers of the seed's configuration: frames delivered per
 # second, the maximum one-way delay of any frame of any call, and the RFC 3550 jitter (mean
 # over the calls). The seed's SCTP is our `SCTP ordered`. A 20 % tolerance (the project
@@ -229,8 +229,8 @@ fig = results.figure("r_factor")
 
 # %%
 # NBVAL_CHECK_OUTPUT
-comparison = results.comparison()
-print(comparison[["protocol", "metric", "unit", "published", "reproduced", "ci_low", "ci_high",
+quick_comparison = results.comparison()
+print(quick_comparison[["protocol", "metric", "unit", "published", "reproduced", "ci_low", "ci_high",
                   "n_runs", "verdict"]].round(3).to_string(index=False))
 
 # %% [markdown]
@@ -241,7 +241,7 @@ print(comparison[["protocol", "metric", "unit", "published", "reproduced", "ci_l
 # `data/results/voip_cjm/comparison.csv` and counted in the README's results table:
 
 # %%
-from transportlab.reproduction import committed_comparison, committed_table
+from transportlab.engine.results import committed_comparison, committed_table
 
 full_comparison = committed_comparison("voip_cjm")
 print(full_comparison["verdict"].value_counts().to_string())
@@ -318,7 +318,7 @@ cross = results["cross_traffic"]
 # %%
 # NBVAL_CHECK_OUTPUT
 cross_table = results.table("cross_traffic")
-print(cross_table.set_index(["configuration", "policy"]).drop(columns="runs")[
+print(cross_table.set_index(["configuration", "policy"]).drop(columns="n_runs")[
     ["frames_per_s", "network_loss_rate", "late_loss_rate", "delay_max_ms", "before_jitter_ms",
      "after_jitter_ms", "playout_delay_mean_ms", "R"]].round(3).to_string())
 
@@ -355,7 +355,7 @@ trunk = results["trunk"]
 # NBVAL_CHECK_OUTPUT
 trunk_table = results.table("trunk")
 print(trunk_table[trunk_table["policy"] != "arrival"].set_index(["configuration", "policy"])
-      .drop(columns="runs")[["frames_per_s", "network_loss_rate", "late_loss_rate",
+      .drop(columns="n_runs")[["frames_per_s", "network_loss_rate", "late_loss_rate",
                              "delay_max_ms", "before_jitter_ms", "R"]].round(3).to_string())
 
 # %% [markdown]
@@ -376,7 +376,7 @@ spurts = results["talkspurts"]
 # %%
 # NBVAL_CHECK_OUTPUT
 spurt_table = results.table("talkspurts")
-print(spurt_table.set_index(["configuration", "policy"]).drop(columns="runs")[
+print(spurt_table.set_index(["configuration", "policy"]).drop(columns="n_runs")[
     ["frames_per_s", "network_loss_rate", "late_loss_rate", "delay_p99_ms", "delay_max_ms",
      "before_jitter_ms", "playout_delay_mean_ms", "R"]].round(3).to_string())
 

@@ -87,7 +87,7 @@ params = {}  # study parameters that differ from the defaults (see the table bel
 import pandas as pd
 
 from transportlab.notebooks import start
-from transportlab.studies.sip_over_sctp import analysis, reproduction, wire
+from transportlab.studies.sip_over_sctp import analysis, comparison, reproduction, wire
 
 results = start("sip_over_sctp", globals())
 PARAMS = results.params
@@ -264,7 +264,7 @@ print("SCTP / UDP:   ours", ratio["simulated"].round(2).tolist(),
 print("relative to 5 % loss, ours:")
 print(analysis.relative_to_lowest_loss(reproduction.mean_calls(results)).round(2).to_string())
 print("relative to 5 % loss, seed (Table 5.3):")
-print(analysis.relative_to_lowest_loss(analysis.published_calls()).round(2).to_string())
+print(analysis.relative_to_lowest_loss(comparison.published_calls(results.study)).round(2).to_string())
 
 # %%
 fig = results.figure("calls_under_loss")
@@ -330,7 +330,7 @@ fig = results.figure("sctp_loss_trace")
 # runs per loss rate), as committed by `transportlab reproduce --study sip_over_sctp`:
 
 # %%
-from transportlab.reproduction import committed_table
+from transportlab.engine.results import committed_table
 
 print(committed_table("sip_over_sctp", "calls_relative").set_index(["protocol", "loss_rate"])
       .round(3).to_string())
@@ -394,7 +394,7 @@ print(committed_table("sip_over_sctp", "sctp_loss_trace").set_index("loss_rate")
 # %%
 # NBVAL_CHECK_OUTPUT
 cycle = results.table("call_cycle").set_index(["protocol", "loss_rate"])
-print(cycle[["runs", "mean_setup_s", "mean_teardown_s", "cycle_s", "predicted_calls",
+print(cycle[["n_runs", "mean_setup_s", "mean_teardown_s", "cycle_s", "predicted_calls",
              "completed_calls", "completed_per_predicted", "transaction_timeouts"]]
       .round(1).to_string())
 
@@ -484,19 +484,19 @@ fig = results.figure("head_of_line")
 # 5.3 and 5.5). Reproduced: the single-session times of the seed layout (the seed's
 # set-up), completed calls per loss rate, and the loss rate above which SCTP completes
 # more calls than UDP (none in the simulation: NaN). The rows are built by
-# `analysis.reproduced_values` and compared by `reproduction.comparison`
-# (`transportlab.published.compare`, the method of `data/published/README.md`). Two
+# `comparison.reproduced_values` and compared by `comparison.comparison`
+# (`transportlab.engine.verdicts.compare`, the method of `data/published/README.md`). Two
 # additions of this study: the shape of Table 5.3 (metric `completed transactions
 # relative to 5 % loss`; the published ratios are derived from Table 5.3 in
-# `analysis.relative_rows`, e.g. 20 / 70 for UDP at 30 %, not entered in
+# `comparison.relative_rows`, e.g. 20 / 70 for UDP at 30 %, not entered in
 # `data/published`; within 20 % `matches`, else `differs`), and the column `marker`:
 # `testbed-dominated` on each single-session time the seed reports more than 5 times
-# our protocol-only time (`analysis.testbed_markers`).
+# our protocol-only time (`comparison.testbed_markers`).
 
 # %%
 # NBVAL_CHECK_OUTPUT
-comparison = results.comparison()
-print(comparison[["source", "protocol", "metric", "row", "unit", "published", "reproduced",
+quick_comparison = results.comparison()
+print(quick_comparison[["source", "protocol", "metric", "row", "unit", "published", "reproduced",
                   "n_runs", "verdict", "marker"]].round(4).to_string(index=False))
 
 # %% [markdown]
@@ -507,7 +507,7 @@ print(comparison[["source", "protocol", "metric", "row", "unit", "published", "r
 # `data/results/sip_over_sctp/comparison.csv` and counted in the README's results table:
 
 # %%
-from transportlab.reproduction import committed_comparison
+from transportlab.engine.results import committed_comparison
 
 full_comparison = committed_comparison("sip_over_sctp")
 print(full_comparison["verdict"].value_counts().to_string())
@@ -554,7 +554,7 @@ full_comparison.drop(columns=["study"]).round(3)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab.paths import project_root
+from transportlab.engine.paths import project_root
 
 for written in results.write():
     print(written.relative_to(project_root()))

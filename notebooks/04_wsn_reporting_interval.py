@@ -83,7 +83,7 @@
 #   sensor starts at a random time in [1 s, 1 s + interval) (`start_mode` `staggered`).
 #   Section 7.11 starts them all at 1 s (`synchronized`), as a script that starts every
 #   CBR at one time would.
-# * *Transport* (`transport_model`, default `ns2`). The seed used NS-2's agents with
+# * *Transport* (`stack_preset`, default `ns2`). The seed used NS-2's agents with
 #   their defaults: TCP is `Agent/TCP`, i.e. Tahoe (src/tcp-tahoe), `packetSize_`
 #   1000: NS-2's TCP counts packets, so each 256-byte report leaves as one 1000-byte
 #   segment (1040 B with headers); window 20, initial window 2, initial RTO 3 s, minimum
@@ -240,9 +240,9 @@ for rng, distances in ((60.0, (59.0, 61.0)), (150.0, (149.0, 151.0))):
 # MICA2 energy is within 1 % of theirs: above it by at most the TX time x 17 mA x 3 V,
 # because ns-3's listener drops to the carrier-sense current when a signal arrives during a
 # transmission). What else changed, for the simulation workers of the local cluster: they
-# preload jemalloc (`transportlab.allocator`), load only the 18 ns-3 modules the studies
+# preload jemalloc (`transportlab.ns3.allocator`), load only the 18 ns-3 modules the studies
 # use, with their own smaller precompiled header (`TRANSPORTLAB_NS3_MODULES=studies`,
-# `transportlab._native`: 0.5 s instead of 1.2 s to import, ~45 MB less), and import
+# `transportlab.ns3.native`: 0.5 s instead of 1.2 s to import, ~45 MB less), and import
 # scipy only where a confidence interval is computed.
 #
 # Measured on the idle machine (`benchmarks/wsn_run.py --repeat 2`, UDP, 1-s interval,
@@ -264,7 +264,7 @@ for rng, distances in ((60.0, (59.0, 61.0)), (150.0, (149.0, 151.0))):
 # ## 3. Simulation
 #
 # 2 or 3 protocols x 5 intervals (quick: 1 and 20 s) x the replications, through
-# `transportlab.sweep` (a local Dask cluster in full mode, or a scheduler address), cached
+# `transportlab.engine.execute` (a local Dask cluster in full mode, or a scheduler address), cached
 # per point and run: experiment `intervals` of the study's reproduction. One 100-s run
 # takes 13.0 M events for UDP at a 1-s interval (see `benchmarks/wsn_run.py` for its time
 # and memory).
@@ -298,14 +298,14 @@ print(analysis.per_interval(summary).round(2).to_string())
 # published one, else `differs` (the rules: `data/published/README.md`).
 
 # %%
-comparison = results.comparison()
+quick_comparison = results.comparison()
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(comparison.groupby(["protocol", "verdict"]).size().to_string())
+print(quick_comparison.groupby(["protocol", "verdict"]).size().to_string())
 
 # %%
-shown = comparison[
+shown = quick_comparison[
     ["protocol", "metric", "row", "unit", "published", "reproduced", "ci_low", "ci_high", "verdict"]
 ]
 shown.round(2)
@@ -318,7 +318,7 @@ shown.round(2)
 # `data/results/wsn_reporting_interval/comparison.csv` and counted in the README's results table:
 
 # %%
-from transportlab.reproduction import committed_comparison
+from transportlab.engine.results import committed_comparison
 
 full_comparison = committed_comparison("wsn_reporting_interval")
 print(full_comparison["verdict"].value_counts().to_string())
@@ -379,7 +379,7 @@ fig = results.figure("placements")
 placements = results.table("placements")
 placements[
     ["protocol", "reporting_interval", "placement_label", "delivery_ratio",
-     *analysis.METRICS, "n"]
+     *analysis.METRICS, "n_runs"]
 ].round(3)  # fmt: skip
 
 # %% [markdown]
@@ -388,7 +388,7 @@ placements[
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab.reproduction import committed_table
+from transportlab.engine.results import committed_table
 
 full_placements = committed_table("wsn_reporting_interval", "placements")
 print(full_placements.pivot_table(index=["protocol", "reporting_interval"],
@@ -441,7 +441,7 @@ results.table("transport_models").round(3)
 # NBVAL_CHECK_OUTPUT
 full_transport = committed_table("wsn_reporting_interval", "transport_models")
 print(full_transport.pivot_table(index=["protocol", "reporting_interval"],
-                                 columns="transport_model",
+                                 columns="stack_preset",
                                  values=["throughput_kbps", "mean_delay_ms", "delivery_ratio"])
       .round(2).to_string())
 
@@ -568,7 +568,7 @@ fig = results.figure("carrier_sense")
 # %%
 # NBVAL_CHECK_OUTPUT
 sense = results.table("carrier_sense")
-sense[["protocol", "carrier_sense", "reporting_interval", "n", "delivered", "mac_drops",
+sense[["protocol", "carrier_sense", "reporting_interval", "n_runs", "delivered", "mac_drops",
        "routing_packets", "routing_load", "published_routing_load", "energy_per_node_j",
        "published_energy_j"]].round(2)  # fmt: skip
 
@@ -661,7 +661,7 @@ fig = results.figure("reception_model")
 # %%
 # NBVAL_CHECK_OUTPUT
 reception = results.table("reception_model")
-reception[["protocol", "reception_model", "carrier_sense", "reporting_interval", "n",
+reception[["protocol", "reception_model", "carrier_sense", "reporting_interval", "n_runs",
            "delivery_ratio", "mac_drops", "ns2_collisions", "routing_load",
            "published_routing_load", "mac_load", "published_mac_load"]].round(2)  # fmt: skip
 
@@ -702,7 +702,7 @@ fig = results.figure("combined")
 # %%
 # NBVAL_CHECK_OUTPUT
 combined = results.table("combined")
-combined[["protocol", "links", "carrier_sense", "reporting_interval", "n", "delivery_ratio",
+combined[["protocol", "links", "carrier_sense", "reporting_interval", "n_runs", "delivery_ratio",
           "mac_drops", "routing_load", "published_routing_load", "mac_load",
           "published_mac_load", "throughput_kbps", "published_throughput_kbps",
           "dropped_packets", "published_dropped_packets", "energy_per_node_j",
@@ -763,7 +763,7 @@ fig = results.figure("receiver_lock")
 # %%
 # NBVAL_CHECK_OUTPUT
 lock = results.table("receiver_lock")
-lock[["protocol", "reception_model", "reporting_interval", "n", "ns2_undecodable",
+lock[["protocol", "reception_model", "reporting_interval", "n_runs", "ns2_undecodable",
       "ns2_collisions", "mac_drops", "routing_load", "published_routing_load",
       "mean_delay_ms", "throughput_kbps"]].round(2)  # fmt: skip
 
@@ -803,7 +803,7 @@ fig = results.figure("start_mode")
 # %%
 # NBVAL_CHECK_OUTPUT
 start = results.table("start_mode")
-start[["protocol", "start_mode", "reporting_interval", "n", "mean_delay_ms",
+start[["protocol", "start_mode", "reporting_interval", "n_runs", "mean_delay_ms",
        "median_delay_ms", "p90_delay_ms", "published_delay_ms", "routing_load",
        "published_routing_load", "delivery_ratio"]].round(2)  # fmt: skip
 
@@ -1065,7 +1065,7 @@ print(ns2_baseline.key_numbers(full_baseline, full_trace).round(2).to_string(ind
 # `data/results[/quick]/wsn_reporting_interval/` and `figures[/quick]/wsn_reporting_interval/`.
 
 # %%
-from transportlab.paths import project_root
+from transportlab.engine.paths import project_root
 
 for written in [*results.write(), *ns2_baseline.write(quick=quick, runs=runs,
                                                        scheduler=scheduler)]:

@@ -63,8 +63,8 @@
 #   alternate address (NS-2's `rtxToAlt_` default, `rtx_to_alt="ALTERNATE"`).
 #   RTO.Min 1 s and RTO.Max 60 s are the RFC 9260 defaults (and RFC 2960's). RTO.Initial
 #   is 3 s, which is **not** RFC 9260's default (1 s): it is the value of the seeds'
-#   era, RFC 2960 (2000) and RFC 4960, and of NS-2's `initialRto_`
-#   (`shared/reference/ns2-defaults.md`), taken as the configuration of Brennan et al.
+#   era, RFC 2960 (2000) and RFC 4960, and of NS-2.35's `Agent/SCTP set initialRto_ 3.0`
+#   (`tcl/lib/ns-default.tcl`), taken as the configuration of Brennan et al.
 #   (2001), whose parameters seed 002 does not give. It only times a lost INIT or the
 #   first DATA before any RTT sample; the loss starts 0.1 s after the transfer, once the
 #   first DATA chunks have been acknowledged (RTT samples), so from then on the RTO is
@@ -286,14 +286,14 @@ fig = results.figure("stall_lengths")
 # model is not described; a loss rate applied to every packet from the start cannot give
 # 1.5 s of loss-free slow start except by chance). The stall that first loss causes is
 # short in most runs: median 0.04 s single-homed (a fast retransmission, about two
-# RTTs), 0.04 s multi-homed; its mean, 0.65 s single-homed (95 % CI -0.46 to 1.76) and
+# RTTs), 0.04 s multi-homed; its mean, 1.15 s single-homed (95 % CI -0.05 to 2.35) and
 # 0.07 s multi-homed, is pulled up by the few runs where the retransmission was lost too,
-# the event seed 002 describes: 3 of 30 single-homed runs stalled more than 0.2 s
-# around their first DATA loss, one of them 16.4 s (> 3 s, as in Figure 3.10; in run 1,
+# the event seed 002 describes: 8 of 30 single-homed runs stalled more than 0.2 s
+# around their first DATA loss, 4 of them 3.0-16.4 s (> 3 s, as in Figure 3.10; in run 1,
 # `lossy_tsn` above: a SACK is lost at 3.65 s, the timeout's retransmission at 7.64 s,
 # the first DATA loss of that run, and again at 15.64 s, with the RTO doubled to 4 and 8
-# s); no multi-homed run stalled more than 1.0 s around its first loss, because the
-# retransmission travels the loss-free path. So the ordering is the seed's
+# s); no multi-homed run stalled longer than one RTO around its first loss (at most
+# 1.02 s), because the retransmission travels the loss-free path. So the ordering is the seed's
 # (single-homed stalls are longer), and single-homed stalls of more than 3 s do happen,
 # but not after most first losses. The first lost packet of either direction
 # (`first_loss_any_s`) is often a SACK, 0.12 s after the start on average, which is
@@ -301,22 +301,22 @@ fig = results.figure("stall_lengths")
 # before the first lost DATA packet (0.36 s).
 #
 # Over the whole run stalls are frequent and long, and not mainly after DATA losses:
-# the loss models drop SACKs too (about 40 per single-homed run beside 56 DATA
+# the loss models drop SACKs too (about 46 per single-homed run beside 62 DATA
 # packets), and when the window is one or two packets a lost SACK or DATA packet is
 # rarely followed by the three SACKs a fast retransmission needs, so it costs a T3-rtx
 # timeout, and a second loss doubles the RTO (1, 2, 4 s ...). The mean stall of a run
-# is 2.4 s single-homed and 1.0 s multi-homed; the longest stall of a 20-s run averages
-# 6.9 s (median 6.2 s) and 2.8 s (median 2.0 s), the numbers the comparison used
-# before (the worst of about 9 and 15 stalls per run, not the statistic of the seed).
+# is 2.4 s single-homed and 1.1 s multi-homed; the longest stall of a 20-s run averages
+# 6.9 s (median 6.7 s) and 3.0 s (median 3.0 s), the numbers the comparison used
+# before (the worst of about 9 and 13 stalls per run, not the statistic of the seed).
 # Multi-homed without SCTP-PF, the retransmissions travel the loss-free path, but new
 # data still goes to the lossy primary, whose cwnd is one packet after a timeout and
 # whose T3-rtx timer keeps its backed-off RTO until a new RTT sample there (RFC 9260
 # 6.3.3, per destination): each new chunk lost on the primary waits 1, 2, 4 s before
 # its retransmission on the alternate. **SCTP-PF** (PFMR 0) makes the primary
 # potentially failed at its first timeout and sends new data to the loss-free path
-# until a HEARTBEAT ACK brings the primary back: goodput rises from 0.49 to 2.96 Mb/s
-# (single-homed 0.18), the longest stall per run falls from 2.8 to 1.2 s and the mean
-# stall from 1.0 to 0.8 s; the stall after the first loss does not change (0.07 s: the
+# until a HEARTBEAT ACK brings the primary back: goodput rises from 0.59 to 2.91 Mb/s
+# (single-homed 0.20), the longest stall per run falls from 3.0 to 1.1 s and the mean
+# stall from 1.1 to 0.7 s; the stall after the first loss does not change (0.07 s: the
 # first loss is repaired before the primary has had a timeout). The published numbers
 # come from one trace each (no replication count given); ours are means over the runs
 # stated.
@@ -353,16 +353,16 @@ fig = results.figure("voice_delay")
 #
 # ## 4. Comparison with the published numbers
 #
-# `reproduction.comparison` takes, per configuration with SCTP-PF off (SCTP-PF, RFC
+# `comparison.comparison` takes, per configuration with SCTP-PF off (SCTP-PF, RFC
 # 7829, is from 2016; Brennan et al. ran RFC 2960's SCTP), the stall caused by the first
 # lost DATA packet of each `lossy` run, and single-homed the time of that first loss, and
-# compares their mean (95 % CI over the runs) with seed 002 (`transportlab.published`).
+# compares their mean (95 % CI over the runs) with seed 002 (`transportlab.engine.verdicts`).
 
 # %%
 # NBVAL_CHECK_OUTPUT
-comparison = results.comparison()
+quick_comparison = results.comparison()
 print(
-    comparison[
+    quick_comparison[
         ["protocol", "metric", "published", "reproduced", "ci_low", "ci_high", "n_runs", "verdict"]
     ]
     .round(2)
@@ -377,7 +377,7 @@ print(
 # `data/results/multihoming_failover/comparison.csv` and counted in the README's results table:
 
 # %%
-from transportlab.reproduction import committed_comparison
+from transportlab.engine.results import committed_comparison
 
 full_comparison = committed_comparison("multihoming_failover")
 print(full_comparison["verdict"].value_counts().to_string())
@@ -385,9 +385,9 @@ full_comparison.drop(columns=["study"]).round(3)
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab.paths import project_root
+from transportlab.engine.paths import project_root
 
-print(results.write_comparison(comparison).relative_to(project_root()))
+print(results.write_comparison(quick_comparison).relative_to(project_root()))
 
 # %% [markdown]
 # The comparison (`data/results[/quick]/multihoming_failover/comparison.csv`, the same
@@ -395,11 +395,11 @@ print(results.write_comparison(comparison).relative_to(project_root()))
 # published numbers of seed 002 section 3.5; section 5.5 printed none (its finding, the
 # missing failover, is section 1a above). In full mode (30 runs per row): the first loss
 # at 0.36 s (median 0.12 s) against ~1.5 s `differs` (the loss placement, section 2);
-# the stall after it, 0.65 s single-homed against > 3 s and 0.07 s multi-homed against
+# the stall after it, 1.15 s single-homed against > 3 s and 0.07 s multi-homed against
 # ~0.5 s, keeps the seed's ordering (multi-homed shorter), but its mean is far below
 # both published values, because most first losses are repaired by one fast
 # retransmission; the seed's > 3 s is one trace in which the retransmission was lost
-# too, as in 1 of our 30 single-homed runs (16.4 s).
+# too, as in 4 of our 30 single-homed runs (3.0-16.4 s).
 
 # %% [markdown]
 # ## References

@@ -35,7 +35,7 @@
 # milliseconds. The program prints every packet, DATA chunk (new, fast or T3
 # retransmission), cwnd, RTO and T3 expiry (`usrsctp-oracle --help`).
 #
-# **The same scenario on the ns-3 model.** `transportlab.validation.run_model` builds two
+# **The same scenario on the ns-3 model.** `transportlab.studies.sctp_validation.stacks.run_model` builds two
 # nodes and one point-to-point link of the same rate, delay and queue (the device queue is
 # the only queue, as in the oracle). `ns3::SctpDropErrorModel` on the receiving device
 # drops the same packets: by number, by TSN (relative to the first DATA TSN), or by the
@@ -74,9 +74,8 @@ params = {}  # study parameters: oracle_seed (the scenarios are the experiment's
 # %%
 import pandas as pd
 
-from transportlab import validation
 from transportlab.notebooks import start
-from transportlab.studies.sctp_validation import reproduction
+from transportlab.studies.sctp_validation import differences, reproduction, stacks
 
 results = start("sctp_validation", globals())
 if not results.available("scenarios"):
@@ -91,7 +90,7 @@ print(f"{len(POINTS)} scenarios, {4 * len(POINTS)} runs (2 stacks x 2 profiles, 
 # NBVAL_IGNORE_OUTPUT
 from transportlab import ns  # noqa: F401  (ns-3 with the SCTP model, loaded once here)
 
-print(validation.oracle_path().name)
+print(stacks.oracle_path().name)
 
 # %% [markdown]
 # ## The scenarios
@@ -105,7 +104,7 @@ print(validation.oracle_path().name)
 # all of them.
 
 # %%
-validation.scenario_table(validation.scenario_by_name(p["scenario"]) for p in POINTS)
+differences.scenario_table(stacks.scenario_by_name(p["scenario"]) for p in POINTS)
 
 # %%
 TABLE = results.table("validation")
@@ -120,7 +119,7 @@ TABLE = results.table("validation")
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print("verdicts:", validation.verdict_counts(TABLE))
+print("verdicts:", differences.verdict_counts(TABLE))
 shown = TABLE.assign(
     diff=(100 * TABLE.completion_diff).round(1),
     diff_aligned=(100 * TABLE.completion_diff_aligned).round(1),
@@ -145,10 +144,10 @@ print(shown.round({"usrsctp_s": 3, "ns3_s": 3}).to_string(index=False))
 # --study sctp_validation`), committed in `data/results/sctp_validation/validation.csv`:
 
 # %%
-from transportlab.reproduction import committed_table
+from transportlab.engine.results import committed_table
 
 full_validation = committed_table("sctp_validation", "validation")
-print("verdicts:", validation.verdict_counts(full_validation))
+print("verdicts:", differences.verdict_counts(full_validation))
 full_validation[["scenario", "verdict", "usrsctp_s", "ns3_s", "explained_by"]].round(3)
 
 # %% [markdown]
@@ -200,15 +199,15 @@ fig = results.figure("completion_times")
 # ## Every difference, named
 #
 # Each is a way usrsctp departs from RFC 9260, each confirmed from the traces by a detector in
-# `transportlab.validation.DIFFERENCES`; the table counts the scenarios whose traces show
+# `transportlab.studies.sctp_validation.differences.DIFFERENCES`; the table counts the scenarios whose traces show
 # it and those whose default-settings gap it explains.
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(validation.differences_table(TABLE).to_string(index=False))
+print(differences.differences_table(TABLE).to_string(index=False))
 
 # %%
-for key, d in validation.DIFFERENCES.items():
+for key, d in differences.DIFFERENCES.items():
     print(f"{key} ({d.rfc}): {d.explanation}\n")
     for row in TABLE.itertuples():
         if key in row.explained_by.split(",") and key in row.evidence:
@@ -233,7 +232,7 @@ print(
     "ns-3",
     round(pair["ns3_aligned"].completion_s, 3),
 )
-side = validation.retransmissions_side_by_side(pair["usrsctp_aligned"], pair["ns3_aligned"])
+side = differences.retransmissions_side_by_side(pair["usrsctp_aligned"], pair["ns3_aligned"])
 print(side[side["usrsctp"] != side["ns-3"]].to_string())
 
 # %% [markdown]
@@ -290,7 +289,7 @@ print("unexplained differences:", list(unexplained.scenario))
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab.paths import project_root
+from transportlab.engine.paths import project_root
 
 for written in results.write():
     print(written.relative_to(project_root()))

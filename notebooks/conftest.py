@@ -3,12 +3,15 @@
 Every notebook runs in quick mode, as committed, in a kernel of the current
 environment (`--nbval-current-env`). Its sweeps use a fresh, temporary results
 cache, so the test always simulates instead of reading results cached by an
-earlier run of the notebook.
+earlier run of the notebook. The notebooks take minutes each: they are in the `slow`
+tier (`pytest -m "not slow"` leaves them out; `make test` runs them).
 """
 
 import os
 import shutil
 import tempfile
+
+import pytest
 
 _cache = None
 
@@ -22,3 +25,9 @@ def pytest_configure(config):
 def pytest_unconfigure(config):
     if _cache:
         shutil.rmtree(_cache, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.suffix == ".ipynb":
+            item.add_marker(pytest.mark.slow)

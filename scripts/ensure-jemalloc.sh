@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install Debian's libjemalloc2 when it is missing and we may install packages: the local
-# Dask cluster's simulation workers preload it (transportlab.allocator; ~20 % less CPU
+# Dask cluster's simulation workers preload it (transportlab.ns3.allocator; ~20 % less CPU
 # time in malloc-heavy wireless runs, identical results). Without it they use the system
 # malloc: nothing fails, runs are slower.
 set -u

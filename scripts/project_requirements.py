@@ -1,7 +1,8 @@
 """Print the project's runtime dependencies (and optional extras) from pyproject.toml.
 
 Used by the Makefile to install dependencies before building the package without
-build isolation: ``python scripts/project_requirements.py test``.
+build isolation: ``python scripts/project_requirements.py test``. With ``--only``, the
+extras alone (``--only book``: what `make book` needs, without the package's own).
 """
 
 import sys
@@ -11,7 +12,10 @@ from pathlib import Path
 project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())[
     "project"
 ]
-requirements = list(project["dependencies"])
-for extra in sys.argv[1:]:
-    requirements += project["optional-dependencies"][extra]
+extras = sys.argv[1:]
+only = "--only" in extras
+requirements = [] if only else list(project["dependencies"])
+for extra in extras:
+    if extra != "--only":
+        requirements += project["optional-dependencies"][extra]
 print(" ".join(requirements))

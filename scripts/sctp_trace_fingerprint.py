@@ -25,8 +25,8 @@ def _hash(frame) -> str:
 
 def lossy_zero_window():
     from tests.sctp._support import cxx, make_pair
-    from transportlab.sctp_recording import SctpRecorder
-    from transportlab.simulation import run_until, simulation
+    from transportlab.ns3.sctp_recording import SctpRecorder
+    from transportlab.ns3.simulation import run_until, simulation
 
     with simulation(seed=3, run=2) as ns:
         c = cxx()

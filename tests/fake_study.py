@@ -13,8 +13,8 @@ import time
 
 import pandas as pd
 
-from transportlab.params import Param, ParameterSpace
-from transportlab.study import Experiment, Reproduction, Study
+from transportlab.engine.params import Param, ParameterSpace
+from transportlab.engine.study import Experiment, Reproduction, Study
 
 PARAMETERS = ParameterSpace(
     Param("x", 1, int, "an integer", minimum=0),

@@ -15,8 +15,8 @@ from pandas.util import hash_pandas_object
 
 
 def scenario(seed: int = 1, run: int = 1, stop: float = 6.0) -> pd.DataFrame:
-    from transportlab.recording import PacketRecorder, enable_seq_ts_size
-    from transportlab.simulation import run_until, simulation
+    from transportlab.ns3.recording import PacketRecorder, enable_seq_ts_size
+    from transportlab.ns3.simulation import run_until, simulation
 
     with simulation(seed=seed, run=run) as ns:
         nodes = ns.NodeContainer()

@@ -1,4 +1,4 @@
-"""transportlab.allocator: which malloc the simulation workers preload."""
+"""transportlab.ns3.allocator: which malloc the simulation workers preload."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import os
 
 import pytest
 
-from transportlab import allocator, sweep
+from transportlab import studies
+from transportlab.engine import execute
+from transportlab.ns3 import allocator
 
 
 def test_system_means_no_preload_and_a_wrong_path_is_an_error(tmp_path):
@@ -43,12 +45,13 @@ def _mapped_libraries() -> tuple[str | None, bool]:
         return os_.environ.get("LD_PRELOAD"), "jemalloc" in maps.read()
 
 
+@pytest.mark.slow
 def test_local_cluster_workers_run_with_jemalloc_and_the_parent_keeps_its_environment():
     library = allocator.preload_library()
     if library is None:
         pytest.skip("jemalloc is not installed (Debian: libjemalloc2)")
     before = os.environ.get("LD_PRELOAD")
-    with sweep.local_cluster(1) as client:
+    with execute.local_cluster(1, for_studies=[studies.get("bottleneck_example")]) as client:
         [(preload, mapped)] = client.run(_mapped_libraries).values()
     assert preload.split()[0] == library and mapped
     assert os.environ.get("LD_PRELOAD") == before

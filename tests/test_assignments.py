@@ -26,8 +26,9 @@ ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENTS = ROOT / "assignments"
 
 pytest.importorskip("otter", reason="otter-grader is a test dependency (pip install .[test])")
-# otter 7.0.0 uses DataFrame.drop(inplace=True), deprecated in pandas 3.1
-pytestmark = pytest.mark.filterwarnings("ignore:The inplace keyword:Warning")
+# otter 7.0.0 uses DataFrame.drop(inplace=True), deprecated in pandas 3.1. Grading runs the
+# notebooks' simulations: minutes, the slow tier.
+pytestmark = [pytest.mark.filterwarnings("ignore:The inplace keyword:Warning"), pytest.mark.slow]
 
 
 def _load(path: Path, name: str):

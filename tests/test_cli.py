@@ -14,8 +14,8 @@ import nbformat
 import pandas as pd
 import pytest
 
-from transportlab import cli, notebooks, studies
-from transportlab.params import Param, ParameterError
+from transportlab import cli, notebooks, studies, summary
+from transportlab.engine.params import Param, ParameterError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -180,6 +180,7 @@ def test_reproduce_from_the_package_writes_comparison_tables_figures_and_summary
     assert "4 simulations, 4 cached, 0 to run" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_the_package_and_the_notebook_regenerate_identical_files(project):
     """Delete the comparison, regenerate it without Jupyter and through papermill: same bytes."""
     env = dict(os.environ)
@@ -206,7 +207,7 @@ def test_the_package_and_the_notebook_regenerate_identical_files(project):
 
 
 def test_a_failed_study_keeps_its_previous_results_and_exits_1(project, monkeypatch, capsys):
-    from transportlab import reproduction
+    from transportlab.engine import results as reproduction
 
     previous = quick_results(project) / "comparison.csv"
     previous.parent.mkdir(parents=True)
@@ -334,14 +335,14 @@ def test_console_script_is_installed():
 
 
 def test_summary_of_no_results_is_empty(project):
-    summary = cli.collect_summary(quick=True)
-    assert summary.empty and list(summary.columns) == cli.SUMMARY_COLUMNS
-    assert cli.format_summary(summary) == "no comparison rows"
+    table = summary.collect_summary(quick=True)
+    assert table.empty and list(table.columns) == summary.SUMMARY_COLUMNS
+    assert summary.format_summary(table) == "no comparison rows"
 
 
 def test_summary_shows_published_values_as_printed():
     """Published values keep their prefix ("~7", ">3"); numbers get four digits."""
-    summary = pd.DataFrame(
+    table = pd.DataFrame(
         {
             "study": ["a", "a", "b"],
             "protocol": ["UDP", "SCTP", "TCP"],
@@ -352,6 +353,6 @@ def test_summary_shows_published_values_as_printed():
             "verdict": ["same-direction", "matches", "differs"],
         }
     )
-    text = cli.format_summary(summary)
+    text = summary.format_summary(table)
     assert "~7" in text and ">3" in text and "12.35" in text and "0.5301" in text
     assert "6.877" in text and "2.29" in text

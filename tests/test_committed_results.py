@@ -1,11 +1,11 @@
-"""reproduction.committed_table / committed_comparison: the committed full-mode files."""
+"""results.committed_table / committed_comparison: the committed full-mode files."""
 
 from __future__ import annotations
 
 import pandas as pd
 import pytest
 
-from transportlab import paths, reproduction
+from transportlab.engine import paths, results
 
 
 def test_committed_comparison_reads_the_full_mode_file(tmp_path, monkeypatch):
@@ -23,7 +23,7 @@ def test_committed_comparison_reads_the_full_mode_file(tmp_path, monkeypatch):
         return tmp_path / study
 
     monkeypatch.setattr(paths, "results_dir", results_dir)
-    table = reproduction.committed_comparison("bottleneck_example")
+    table = results.committed_comparison("bottleneck_example")
     assert asked == [False]  # always full mode, whatever mode the notebook runs in
     assert list(table["verdict"]) == ["matches", "matches"]
     assert table.loc[0, "published"] == "~500"  # printed values stay as printed
@@ -34,12 +34,12 @@ def test_committed_comparison_reads_the_full_mode_file(tmp_path, monkeypatch):
 def test_missing_committed_table_says_how_to_make_it(tmp_path, monkeypatch):
     monkeypatch.setattr(paths, "results_dir", lambda study=None, quick=False: tmp_path / study)
     with pytest.raises(FileNotFoundError, match="transportlab reproduce --study voip_cjm"):
-        reproduction.committed_table("voip_cjm", "comparison")
+        results.committed_table("voip_cjm", "comparison")
 
 
-def test_unknown_study_is_refused():
-    with pytest.raises((KeyError, ValueError)):
-        reproduction.committed_comparison("no_such_study")
+def test_a_study_without_committed_results_is_a_clear_error():
+    with pytest.raises(FileNotFoundError, match="no_such_study has no committed full-mode"):
+        results.committed_comparison("no_such_study")
 
 
 @pytest.mark.parametrize(
@@ -48,6 +48,6 @@ def test_unknown_study_is_refused():
      "wsn_reporting_interval", "multihoming_failover"],
 )  # fmt: skip
 def test_every_study_notebook_has_a_committed_comparison(study):
-    table = reproduction.committed_comparison(study)
+    table = results.committed_comparison(study)
     assert len(table) > 0
     assert {"verdict", "n_runs", "published", "reproduced"} <= set(table.columns)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from transportlab.emodel import (
+from transportlab.models.emodel import (
     EModelParameters,
     burst_ratio,
     effective_equipment_impairment,

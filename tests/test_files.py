@@ -8,7 +8,7 @@ import stat
 import pandas as pd
 import pytest
 
-from transportlab import files
+from transportlab.engine import files
 
 
 @pytest.fixture

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import shutil
 from pathlib import Path
 
 import pytest
 
-from transportlab import fingerprint, studies
+from transportlab import studies
+from transportlab.engine import fingerprint
+from transportlab.engine.runtime import Runtime
+from transportlab.ns3 import runtime as ns3_runtime
+from transportlab.ns3.runtime import NS3
 
 ANALYSIS_MODULES = (
-    "transportlab.metrics",
-    "transportlab.stats",
-    "transportlab.published",
-    "transportlab.playout",
-    "transportlab.emodel",
-    "transportlab.reproduction",
-    "transportlab.figures",
+    "transportlab.models.metrics",
+    "transportlab.engine.stats",
+    "transportlab.engine.published",
+    "transportlab.engine.verdicts",
+    "transportlab.engine.plotting",
+    "transportlab.models.playout",
+    "transportlab.models.emodel",
+    "transportlab.engine.results",
 )
 
 
@@ -37,7 +43,7 @@ def package_copy(tmp_path) -> Path:
 
 def fingerprints(root: Path) -> dict[str, str]:
     return {
-        name: fingerprint.code_fingerprint(module, root=root, native=False)
+        name: fingerprint.code_fingerprint(module, root=root)
         for name, module in run_modules().items()
     }
 
@@ -48,11 +54,12 @@ def edit(root: Path, module: str) -> None:
 
 
 def test_closure_follows_imports_inside_functions_and_skips_passed_through_packages():
+    # The package's `ns` attribute imports the ns-3 loader inside a function.
+    assert "transportlab.ns3.native" in fingerprint.module_closure(["transportlab"])
     closure = fingerprint.module_closure(["transportlab.studies.bottleneck_example.scenario"])
-    # imported inside run(): ns-3 recording and the simulation context
-    assert "transportlab.recording" in closure
-    assert "transportlab.simulation" in closure
-    assert "transportlab.topology.chain" in closure
+    assert "transportlab.ns3.recording" in closure
+    assert "transportlab.ns3.simulation" in closure
+    assert "transportlab.ns3.topology.chain" in closure
     # the study's package __init__ (which imports the analysis) is only passed through
     assert "transportlab.studies.bottleneck_example" not in closure
     assert "transportlab.studies.bottleneck_example.analysis" not in closure
@@ -67,6 +74,7 @@ def test_no_run_step_imports_analysis_code(study):
     assert not leaked, f"{study}'s run step imports analysis code: {leaked}"
 
 
+@pytest.mark.slow
 def test_editing_a_module_invalidates_exactly_the_studies_that_import_it(package_copy):
     before = fingerprints(package_copy)
     closures = {name: fingerprint.module_closure([m]) for name, m in run_modules().items()}
@@ -95,17 +103,39 @@ def test_editing_analysis_code_invalidates_nothing(package_copy):
     assert fingerprints(package_copy) == before
 
 
-def test_the_native_library_and_the_ns3_version_are_part_of_the_fingerprint(tmp_path, monkeypatch):
+def test_compiled_code_and_versions_the_runtime_names_are_part_of_the_fingerprint(tmp_path):
     library = tmp_path / "libtransportlab.so"
     library.write_bytes(b"one")
+
+    class Fixed(Runtime):
+        version = "3.44"
+
+        def code_files(self):
+            return [("native", library)]
+
+        def versions(self):
+            return {"ns3": self.version}
+
+    runtime = Fixed()
     module = studies.get("bottleneck_example").run.__module__
-    first = fingerprint.code_fingerprint(module, native=library)
-    assert fingerprint.code_fingerprint(module, native=library) == first
+    first = fingerprint.code_fingerprint(module, runtime=runtime)
+    assert fingerprint.code_fingerprint(module, runtime=runtime) == first
     library.write_bytes(b"two")
-    second = fingerprint.code_fingerprint(module, native=library)
+    second = fingerprint.code_fingerprint(module, runtime=runtime)
     assert second != first
-    monkeypatch.setattr(fingerprint, "ns3_version", lambda: "9.99")
-    assert fingerprint.code_fingerprint(module, native=library) != second
+    runtime.version = "9.99"
+    assert fingerprint.code_fingerprint(module, runtime=runtime) != second
+    library.unlink()  # a missing library is a state of its own, not an error
+    assert fingerprint.code_fingerprint(module, runtime=runtime) not in (first, second)
+    assert fingerprint.code_fingerprint(module) != first  # pure Python: none of it
+
+
+def test_the_ns3_runtime_names_the_native_library_its_programs_and_the_ns3_version():
+    assert all(study.runtime is NS3 for study in studies.all_studies().values())
+    files = dict(NS3.code_files())
+    assert files["native"] == ns3_runtime.native_library() and files["native"].is_file()
+    assert {f"bin/{p.name}" for p in ns3_runtime.native_programs()} == set(files) - {"native"}
+    assert NS3.versions() == {"ns3": importlib.metadata.version("ns3")}
 
 
 @pytest.mark.parametrize("study", studies.names())
@@ -128,7 +158,7 @@ def test_fingerprints_computed_in_several_threads_at_once_agree(package_copy):
     modules = list(run_modules().values()) * 4
     with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
         found = list(
-            pool.map(lambda m: fingerprint.code_fingerprint(m, root=package_copy, native=False),
+            pool.map(lambda m: fingerprint.code_fingerprint(m, root=package_copy),
                      modules)
         )  # fmt: skip
     expected = fingerprints(package_copy)

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab import metrics
+from transportlab.models import metrics
 
 SEED_004 = "004_c8175ad9bda103cf.txt"
 

@@ -1,4 +1,4 @@
-"""The native library and the fast start-up (transportlab._native)."""
+"""The native library and the fast start-up (transportlab.ns3.native)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from transportlab import _native
+from transportlab.ns3 import native as _native
 
 
 def fresh_env(**extra: str) -> dict[str, str]:
@@ -47,11 +47,13 @@ def test_library_name_never_contains_ns3():
     assert library.is_file() and "ns3" not in library.name
 
 
+@pytest.mark.slow
 def test_the_pch_is_built_into_a_cache_keyed_by_versions():
     """A fresh process finds (or builds) the PCH under the cache root and uses it."""
     result = run_python(
         """
-        from transportlab import _native, ns
+        from transportlab.ns3 import native as _native
+        from transportlab import ns
         ns.Simulator.Now()
         print(_native.used_pch)
         print(_native.cache_root())
@@ -103,9 +105,10 @@ def slow_path(tmp_path_factory):
     blocker.write_text("not a folder")
     return run_python(
         """
-        from transportlab import _native, ns
-        from transportlab.recording import PacketRecorder
-        from transportlab.simulation import simulation, run_until
+        from transportlab.ns3 import native as _native
+        from transportlab import ns
+        from transportlab.ns3.recording import PacketRecorder
+        from transportlab.ns3.simulation import simulation, run_until
         with simulation():
             ns.NodeContainer().Create(2)
             recorder = PacketRecorder()
@@ -118,12 +121,14 @@ def slow_path(tmp_path_factory):
     )
 
 
+@pytest.mark.slow
 def test_unwritable_cache_falls_back_to_the_slow_path_and_works(slow_path):
     assert slow_path.returncode == 0, slow_path.stderr
     assert "simulated 1.0 0" in slow_path.stdout
     assert "pch None" in slow_path.stdout
 
 
+@pytest.mark.slow
 def test_unwritable_cache_gives_exactly_one_warning_line(slow_path):
     warnings = [line for line in slow_path.stderr.splitlines() if "Warning" in line]
     assert len(warnings) == 1, slow_path.stderr
@@ -199,7 +204,7 @@ def test_the_environment_prefix_is_searched_and_is_where_shared_builds_go(tmp_pa
         return target
 
     monkeypatch.setattr(_native, "build_pch", fake_build)
-    # `python -m transportlab._native --build-pch --shared` builds under the prefix ...
+    # `python -m transportlab.ns3.native --build-pch --shared` builds under the prefix ...
     assert _native.main(["--build-pch", "--shared"]) == 0
     assert built == [_native.pch_path(wheel, include, prefix_root)]
     # ... and a later import finds it there without building into the (empty) cache

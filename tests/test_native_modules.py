@@ -15,7 +15,9 @@ import re
 import pytest
 
 from tests.test_native import fresh_env, run_python
-from transportlab import _native, fingerprint, sweep
+from transportlab import studies
+from transportlab.engine import execute, fingerprint
+from transportlab.ns3 import native as _native
 
 
 def test_default_and_all_load_every_module():
@@ -65,7 +67,8 @@ def test_every_ns3_name_the_package_uses_exists_with_the_study_modules():
     result = run_python(
         f"""
         import json
-        from transportlab import _native, ns
+        from transportlab.ns3 import native as _native
+        from transportlab import ns
         missing = [n for n in {names!r} if not hasattr(ns, n)]
         print(json.dumps({{"modules": _native.loaded_modules, "missing": missing,
                            "lte": hasattr(ns, "LteHelper"), "pch": str(_native.used_pch)}}))
@@ -80,6 +83,7 @@ def test_every_ns3_name_the_package_uses_exists_with_the_study_modules():
     assert "pch-" in out["pch"]  # with its own precompiled header
 
 
+@pytest.mark.slow
 def test_a_simulation_gives_identical_results_with_the_study_modules():
     code = """
         import hashlib, json
@@ -100,21 +104,26 @@ def test_a_simulation_gives_identical_results_with_the_study_modules():
     assert runs["studies"] == runs["all"]
 
 
+#: any ns-3 study: its runtime chooses the workers' ns-3 modules
+STUDY = studies.get("bottleneck_example")
+
+
 def _worker_modules():
-    from transportlab import _native as native
+    from transportlab.ns3 import native
 
     return os.environ.get(native.MODULES_VARIABLE)
 
 
+@pytest.mark.slow
 def test_local_cluster_workers_load_the_study_modules_and_the_parent_keeps_its_environment(
     monkeypatch,
 ):
     monkeypatch.delenv(_native.MODULES_VARIABLE, raising=False)
-    with sweep.local_cluster(1) as client:
+    with execute.local_cluster(1, for_studies=[STUDY]) as client:
         [setting] = client.run(_worker_modules).values()
     assert setting == "studies"
     assert _native.MODULES_VARIABLE not in os.environ
     monkeypatch.setenv(_native.MODULES_VARIABLE, "all")  # the caller's choice wins
-    with sweep.local_cluster(1) as client:
+    with execute.local_cluster(1, for_studies=[STUDY]) as client:
         [setting] = client.run(_worker_modules).values()
     assert setting == "all"

@@ -12,7 +12,7 @@ import papermill
 import pytest
 
 from transportlab import notebooks, studies
-from transportlab.params import ParameterError
+from transportlab.engine.params import ParameterError
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 IPYNB = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
@@ -57,7 +57,8 @@ def test_parameters_cell_comes_first_and_is_validated_next(path):
 FORBIDDEN_IN_NOTEBOOKS = {
     "def ": "a function defined in a notebook (put it in the package)",
     "class ": "a class defined in a notebook",
-    "sweep.run(": "simulations outside the study's experiments",
+    "execute.run(": "simulations outside the study's experiments",
+    "run_tasks(": "simulations outside the study's experiments",
     "compare(": "comparison rows built in the notebook",
     "to_csv(": "a file written by the notebook",
     "write_csv(": "a file written by the notebook",
@@ -104,6 +105,7 @@ def test_start_rejects_bad_notebook_parameters(changes, message):
         notebooks.start("bottleneck_example", namespace)
 
 
+@pytest.mark.slow
 def test_papermill_with_an_unknown_parameter_fails_before_ns3_loads(tmp_path, monkeypatch):
     monkeypatch.setenv("TRANSPORTLAB_RESULTS_CACHE", str(tmp_path / "cache"))
     target = tmp_path / "out.ipynb"

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import pytest
 
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.simulation import run_until, simulation
 
 A_BYTES, B_BYTES = 1000, 300  # different sizes tell which frame C received
 A_TO_C_LOSS_DB = 70.0  # -54 dBm at C for 16 dBm: ~40 dB above thermal noise

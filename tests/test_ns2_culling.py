@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.simulation import run_until, simulation
 from transportlab.studies.wsn_reporting_interval import network, scenario
 from transportlab.studies.wsn_reporting_interval.parameters import PARAMETERS
 

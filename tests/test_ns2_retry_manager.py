@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.simulation import run_until, simulation
 
 NOISE_FLOOR_DBM = -93.6  # 22 MHz at 290 K with ns-3's 7-dB noise figure
 SNR_DB = 4.0  # enough for DBPSK 1 Mb/s, far too little for CCK 11 Mb/s

@@ -132,7 +132,7 @@ def test_counters_add_up_and_snapshot_is_sorted(ns, counter):
     assert counter.GetN() == 3
     counter.Snapshot()
     assert list(counter.GetNodes()) == [2, 2, 5]
-    from transportlab.recording import _column
+    from transportlab.ns3.recording import _column
 
     sources = _column(counter.GetSources(), "uint8").tolist()
     assert sources == [int(pc.WIFI_PHY_TX), int(pc.WIFI_PHY_RX_DROP), int(pc.WIFI_PHY_TX)]
@@ -143,7 +143,7 @@ def test_counters_add_up_and_snapshot_is_sorted(ns, counter):
 
 
 def test_watching_a_path_without_a_match_is_reported(ns, counter):
-    from transportlab.simulation import simulation
+    from transportlab.ns3.simulation import simulation
 
     with simulation():
         assert not counter.WatchWifiPhyTx("/NodeList/*/DeviceList/*/$ns3::WifiNetDevice/Phy")

@@ -1,11 +1,11 @@
-"""transportlab.params (declared, validated parameters) and the study registry."""
+"""transportlab.engine.params (declared, validated parameters) and the study registry."""
 
 from __future__ import annotations
 
 import pytest
 
 from transportlab import studies
-from transportlab.params import Param, ParameterError, ParameterSpace
+from transportlab.engine.params import Param, ParameterError, ParameterSpace
 
 
 def space() -> ParameterSpace:
@@ -137,5 +137,5 @@ def test_study_registry_discovers_the_example_and_names_unknown_studies():
 
 def test_every_registered_study_validates_its_own_defaults():
     for study in studies.all_studies().values():
-        assert study.validate({}) == study.parameters.defaults()
-        assert study.validate({}, quick=True) == study.parameters.defaults(quick=True)
+        assert study.parameters.validate({}) == study.parameters.defaults()
+        assert study.parameters.validate({}, quick=True) == study.parameters.defaults(quick=True)

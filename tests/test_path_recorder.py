@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from transportlab.recording import PathRecorder
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.recording import PathRecorder
+from transportlab.ns3.simulation import run_until, simulation
 
 SEGMENT = 1000
 SEGMENTS = 20

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from transportlab.playout import (
+from transportlab.models.playout import (
     RAMJEE_ALPHA,
     AdaptivePlayout,
     ChunkPlayout,

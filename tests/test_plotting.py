@@ -1,7 +1,7 @@
-"""transportlab.plotting: one palette in every figure, CIs never below zero, SVG beside PNG.
+"""transportlab.engine.plotting: one palette in every figure, CIs never below zero, SVG beside PNG.
 
 The figure functions are called on small hand-built tables (no simulation), through a
-stand-in for :class:`transportlab.reproduction.Results` that serves them.
+stand-in for :class:`transportlab.engine.results.Results` that serves them.
 """
 
 from __future__ import annotations
@@ -21,19 +21,21 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.colors import to_hex  # noqa: E402
 
-from transportlab import figures, plotting  # noqa: E402
+from transportlab import studies  # noqa: E402
+from transportlab.engine import plotting  # noqa: E402
 
-SRC = Path(plotting.__file__).parent
+SRC = Path(plotting.__file__).parents[1]
 FIGURE_MODULES = sorted((SRC / "studies").glob("*/reproduction.py")) + [
-    SRC / "validation" / "comparison.py"
+    SRC / "studies" / "sctp_validation" / "differences.py"
 ]
 
 
 class FakeResults:
     """What a figure function reads from Results: tables per experiment, params, runs."""
 
-    def __init__(self, tables, params=None, runs=3, points=None):
+    def __init__(self, tables, params=None, runs=3, points=None, study=None):
         self._tables, self.params, self._runs = tables, dict(params or {}), runs
+        self.study = study
         self._points = points or {}
         self.quick = True
 
@@ -151,10 +153,10 @@ def test_save_writes_png_and_identical_svg_beside_it(tmp_path):
 
 
 def test_save_figure_puts_svg_beside_png(tmp_path, monkeypatch):
-    monkeypatch.setattr(figures, "figures_dir", lambda study, quick: tmp_path / study)
+    monkeypatch.setattr(plotting, "figures_dir", lambda study, quick: tmp_path / study)
     fig, ax = plotting.subplots()
     ax.plot([0, 1], [1, 0])
-    target = figures.save_figure(fig, "s", "name", n_runs=3)
+    target = plotting.save_figure(fig, "s", "name", n_runs=3)
     assert target == tmp_path / "s" / "name.png"
     assert (tmp_path / "s" / "name.svg").is_file()
     assert "n = 3 runs" in (tmp_path / "s" / "name.svg").read_text()
@@ -172,7 +174,7 @@ def test_figure_code_uses_the_project_palette(path):
     assert "plt.cm." not in source, "colour map instead of the palette"
     assert "plt.subplots(" not in source, "plt.subplots bypasses plotting.subplots (theme)"
     # A module that creates figures itself (rather than delegating, as sctp_validation
-    # does to transportlab.validation) creates every one through plotting.subplots.
+    # does to transportlab.studies.sctp_validation) creates every one through plotting.subplots.
     tree = ast.parse(source)
     creates = [
         node
@@ -278,7 +280,9 @@ def test_wsn_metrics_figure_clips_ci_at_zero_and_one_palette():
                 row = {"protocol": protocol, "reporting_interval": interval, "run": run}
                 row.update({column: value for column in analysis.METRICS})
                 rows.append(row)
-    results = FakeResults({"intervals": {"summary": pd.DataFrame(rows)}})
+    results = FakeResults(
+        {"intervals": {"summary": pd.DataFrame(rows)}}, study=studies.get("wsn_reporting_interval")
+    )
     fig, _ = wsn.metrics_vs_interval_figure(results)
     assert_one_palette(fig)
     fig.canvas.draw()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from transportlab import published
-from transportlab.reproduction import format_summary, summary_counts, write_summary
+from transportlab.engine.verdicts import VERDICTS
+from transportlab.summary import format_summary, summary_counts, write_summary
 
 
 def _summary() -> pd.DataFrame:
@@ -22,7 +22,7 @@ def _summary() -> pd.DataFrame:
 
 def test_counts_per_study_and_overall():
     counts = summary_counts(_summary()).set_index("study")
-    assert list(counts.columns) == [*published.VERDICTS, "total"]
+    assert list(counts.columns) == [*VERDICTS, "total"]
     assert list(counts.index) == ["a", "b", "all"]
     assert counts.loc["a", ["matches", "within-bound", "input", "differs", "total"]].tolist() == [
         1, 1, 1, 0, 3,

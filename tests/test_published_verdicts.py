@@ -10,8 +10,9 @@ import pandas as pd
 import pytest
 from scipy import stats as scipy_stats
 
-from transportlab import paths, published
-from transportlab.stats import standard_error, welch_test
+from transportlab import studies
+from transportlab.engine import paths, published, stats, verdicts
+from transportlab.engine.stats import standard_error, welch_test
 
 SEED = "001_8dea97bcf2df26a4.txt"  # a seed of voip_cjm, the study these cases borrow
 HEADER = "seed_file,source,protocol,metric,row,unit,value,kind,also_in,alternative,note"
@@ -53,7 +54,7 @@ def judge(runs: dict[tuple[str, str], list[float]], deterministic: bool = False)
     ]
     reproduced = pd.DataFrame(rows, columns=["protocol", "metric", "row", "unit", "value"])
     reproduced["deterministic"] = deterministic
-    result = published.compare("voip_cjm", reproduced, write=False)
+    result = verdicts.compare(studies.get("voip_cjm"), reproduced)
     return result.set_index(["protocol", "metric"])
 
 
@@ -155,7 +156,7 @@ def test_too_few_runs_and_deterministic(cases):
 def test_references_are_never_compared_and_every_label_is_known(cases):
     result = judge({("ITU-T", "delay"): [60, 61, 62], ("SCTP", "delay"): [95, 100, 105]})
     assert list(result.index) == [("SCTP", "delay")]
-    assert set(result["verdict"]) <= set(published.VERDICTS)
+    assert set(result["verdict"]) <= set(verdicts.VERDICTS)
 
 
 def test_kind_and_qualifier_must_agree(cases):
@@ -170,7 +171,7 @@ def test_kind_and_qualifier_must_agree(cases):
     ]:  # fmt: skip
         target.write_text(broken)
         with pytest.raises(ValueError, match=message):
-            published.load("voip_cjm")
+            published.load(studies.get("voip_cjm"))
 
 
 # ---------------------------------------------------------------------------- statistics
@@ -201,7 +202,7 @@ def test_welch_test_against_scipy_and_by_hand():
 
 
 def test_standard_error_inverts_the_confidence_interval():
-    mean, low, high, n = published.confidence_interval([60, 62, 61])
+    mean, low, high, n = stats.confidence_interval([60, 62, 61])
     assert standard_error(low, high, n) == pytest.approx(1 / math.sqrt(3))
     assert math.isnan(standard_error(math.nan, math.nan, 1))
     with pytest.raises(ValueError, match="swapped"):
@@ -226,7 +227,7 @@ def test_rejudge_collapses_copies_and_applies_the_new_rules(cases):
             "verdict": ["same-direction", "same-direction", "same-direction", "matches", "matches"],
         }
     )
-    new = published.rejudge("voip_cjm", old).set_index(["protocol", "metric"])
+    new = verdicts.rejudge(studies.get("voip_cjm"), old).set_index(["protocol", "metric"])
     assert len(new) == 4  # the two copies of SCTP delay are one row
     assert new.loc[("SCTP", "delay"), "verdict"] == "same-direction"
     assert new.loc[("TCP", "delay"), "verdict"] == "same-direction"
@@ -234,12 +235,12 @@ def test_rejudge_collapses_copies_and_applies_the_new_rules(cases):
     assert "vacuously" in new.loc[("SCTP", "jitter"), "note"]
     assert new.loc[("SCTP", "rate"), "verdict"] == "input"
     # The same numbers with two runs get no verdict; metrics declared deterministic do.
-    two = published.rejudge("voip_cjm", old.assign(n_runs=2))
+    two = verdicts.rejudge(studies.get("voip_cjm"), old.assign(n_runs=2))
     assert set(two["verdict"]) == {"too-few-runs", "input"}
-    exact = published.rejudge("voip_cjm", old.assign(n_runs=1), deterministic=["delay"])
+    exact = verdicts.rejudge(studies.get("voip_cjm"), old.assign(n_runs=1), deterministic=["delay"])
     assert set(exact.loc[exact["metric"] == "delay", "verdict"]) == {"same-direction"}
     with pytest.raises(ValueError, match="lacks column"):
-        published.rejudge("voip_cjm", old.drop(columns="ci_low"))
+        verdicts.rejudge(studies.get("voip_cjm"), old.drop(columns="ci_low"))
 
 
 def test_a_row_with_no_value_differs_and_says_what_was_found_instead(cases):
@@ -248,9 +249,9 @@ def test_a_row_with_no_value_differs_and_says_what_was_found_instead(cases):
         {"protocol": "SCTP", "metric": "delay", "row": "a", "unit": "ms", "value": [nan] * 3,
          "why_missing": "no crossing in any of the 3 runs"}
     )  # fmt: skip
-    row = published.compare("voip_cjm", reproduced, write=False).iloc[0]
+    row = verdicts.compare(studies.get("voip_cjm"), reproduced).iloc[0]
     assert row["verdict"] == "differs" and row["note"] == "no crossing in any of the 3 runs"
     assert row["n_runs"] == 0
     plain = reproduced.drop(columns="why_missing")
-    row = published.compare("voip_cjm", plain, write=False).iloc[0]
+    row = verdicts.compare(studies.get("voip_cjm"), plain).iloc[0]
     assert row["note"] == "nothing reproduced for this row"

@@ -1,4 +1,4 @@
-"""transportlab.recording against hand-computed values on one point-to-point link.
+"""transportlab.ns3.recording against hand-computed values on one point-to-point link.
 
 Link: 1 Mb/s, 10 ms, no queueing discipline (the device's DropTail queue only).
 A UDP packet with 1000 application bytes is 1000 + 8 (UDP) + 20 (IPv4) + 2 (PPP)
@@ -11,13 +11,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from transportlab.recording import (
+from transportlab.ns3.recording import (
     PacketRecorder,
     ValueRecorder,
     enable_seq_ts_size,
     flow_monitor_frame,
 )
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.simulation import run_until, simulation
 
 SERIALISATION_NS = 1030 * 8 * 1000  # 8240 bits at 1 Mb/s = 8.24 ms
 DELAY_NS = SERIALISATION_NS + 10_000_000  # 18.24 ms

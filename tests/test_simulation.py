@@ -1,4 +1,4 @@
-"""transportlab.simulation: the same parameters, seed and run give bit-identical results."""
+"""transportlab.ns3.simulation: the same parameters, seed and run give bit-identical results."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 import random_scenario
 
-from transportlab.simulation import RunIdentity, run_until, simulation
+from transportlab.ns3.simulation import RunIdentity, run_until, simulation
 
 TESTS = Path(__file__).resolve().parent
 
@@ -40,6 +40,7 @@ def test_another_run_number_or_seed_differs(first):
     assert random_scenario.digest(other_seed) != random_scenario.digest(other_run)
 
 
+@pytest.mark.slow
 def test_two_fresh_processes_give_the_same_result_as_this_one(first):
     env = dict(os.environ, PYTHONPATH=str(TESTS))
     command = [sys.executable, str(TESTS / "random_scenario.py"), "1", "1"]
@@ -118,7 +119,7 @@ def _ticks_during_a_run() -> tuple[int, float]:
     import threading
     import time
 
-    from transportlab.simulation import run_until, simulation
+    from transportlab.ns3.simulation import run_until, simulation
 
     ticks = []
     done = threading.Event()
@@ -161,11 +162,12 @@ def _ticks_during_a_run() -> tuple[int, float]:
     return len(during), elapsed
 
 
+@pytest.mark.slow
 def test_simulator_run_lets_other_python_threads_run_when_asked():
     """A Dask worker must answer heartbeats while ns-3 runs: Run releases the GIL there."""
     import gc
 
-    from transportlab.simulation import other_threads_run_during_simulations
+    from transportlab.ns3.simulation import other_threads_run_during_simulations
 
     with other_threads_run_during_simulations():
         assert not gc.isenabled()

@@ -1,4 +1,4 @@
-"""transportlab.stats: the one mean and confidence interval of every table and figure."""
+"""transportlab.engine.stats: the one mean and confidence interval of every table and figure."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab import published, stats
+from transportlab.engine import stats
 
 
 def test_student_t_interval_by_hand():
@@ -25,10 +25,6 @@ def test_too_few_values_give_nan_bounds_never_zero():
     assert stats.confidence_interval([])[3] == 0
     with pytest.raises(ValueError, match="level must be between 0 and 1"):
         stats.confidence_interval([1, 2], level=95)
-
-
-def test_published_uses_the_same_function():
-    assert published.confidence_interval is stats.confidence_interval
 
 
 def test_summarise_gives_one_row_per_group_and_column_in_order():
@@ -74,3 +70,33 @@ def test_a_simulation_worker_does_not_import_scipy_stats():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_summarise_wide_is_summarise_laid_out_one_row_per_group():
+    frame = pd.DataFrame(
+        {
+            "configuration": ["UDP", "UDP", "TCP", "TCP", "TCP"],
+            "policy": ["fixed"] * 5,
+            "R": [80.0, 82.0, 70.0, 71.0, np.nan],
+            "MOS": [4.1, 4.2, 3.6, 3.7, 3.8],
+        }
+    )
+    table = stats.summarise_wide(frame, ["configuration", "policy"], ["R", "MOS"])
+    assert table["configuration"].tolist() == ["UDP", "TCP"]  # order of appearance
+    assert table.columns.tolist() == [
+        "configuration", "policy", "R", "R_ci_low", "R_ci_high",
+        "MOS", "MOS_ci_low", "MOS_ci_high", "n_runs",
+    ]  # fmt: skip
+    long = stats.summarise(frame, ["configuration", "policy"], ["R", "MOS"])
+    for _, row in long.iterrows():
+        wide = table[table["configuration"] == row["configuration"]].iloc[0]
+        metric = row["metric"]
+        assert [wide[metric], wide[f"{metric}_ci_low"], wide[f"{metric}_ci_high"]] == [
+            row["mean"],
+            row["ci_low"],
+            row["ci_high"],
+        ]
+    assert table["n_runs"].tolist() == [2, 3]  # replications, also where a value is NaN
+    assert table.loc[1, "R"] == pytest.approx(70.5)
+    ordered = stats.summarise_wide(frame, "configuration", "R", sort=True)
+    assert ordered["configuration"].tolist() == ["TCP", "UDP"]

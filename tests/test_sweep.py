@@ -1,4 +1,5 @@
-"""transportlab.sweep: planning, cache keys, atomic cache files, resuming, Dask vs serial."""
+"""transportlab.engine.plan, .cache and .execute: planning, cache keys, atomic cache files,
+resuming, Dask vs serial."""
 
 from __future__ import annotations
 
@@ -18,8 +19,13 @@ import pandas as pd
 import pytest
 from pandas.util import hash_pandas_object
 
-from transportlab import sweep
-from transportlab.params import ParameterError
+from transportlab import studies
+from transportlab.engine import cache as cache_store
+from transportlab.engine import execute
+from transportlab.engine import plan as planning
+from transportlab.engine.fingerprint import code_fingerprint
+from transportlab.engine.params import ParameterError
+from transportlab.engine.runtime import PYTHON
 
 FAKE = fake_study.STUDY
 TESTS = Path(__file__).resolve().parent
@@ -55,7 +61,7 @@ def cache_files(folder: Path) -> list[Path]:
 
 
 def test_grid_is_the_cartesian_product_in_order():
-    assert sweep.grid(a=[1, 2], b=["x", "y"]) == [
+    assert planning.grid(a=[1, 2], b=["x", "y"]) == [
         {"a": 1, "b": "x"},
         {"a": 1, "b": "y"},
         {"a": 2, "b": "x"},
@@ -66,19 +72,19 @@ def test_grid_is_the_cartesian_product_in_order():
 @pytest.mark.parametrize("axis", ["udp", 3, []])
 def test_grid_rejects_an_axis_that_is_not_a_list_of_values(axis):
     with pytest.raises((TypeError, ValueError), match="axis 'a'"):
-        sweep.grid(a=axis)
+        planning.grid(a=axis)
 
 
 def test_plan_orders_points_then_runs_and_fills_defaults():
-    tasks = sweep.plan(FAKE, [{"x": 3}, {"x": 4, "label": "b"}], runs=2, seed=7)
+    tasks = planning.plan(FAKE, [{"x": 3}, {"x": 4, "label": "b"}], runs=2, seed=7)
     assert [(t.params["x"], t.run) for t in tasks] == [(3, 1), (3, 2), (4, 1), (4, 2)]
     assert tasks[0].params == {"x": 3, "label": "a", "scale": 1.0, "out": "", "gain": 1.0}
     assert {t.seed for t in tasks} == {7}
-    assert sweep.plan(FAKE, None, runs=[5, 9])[1].run == 9
+    assert planning.plan(FAKE, None, runs=[5, 9])[1].run == 9
 
 
 def test_quick_mode_uses_quick_values_and_other_keys():
-    full, quick = sweep.plan(FAKE, [{}])[0], sweep.plan(FAKE, [{}], quick=True)[0]
+    full, quick = planning.plan(FAKE, [{}])[0], planning.plan(FAKE, [{}], quick=True)[0]
     assert (full.params["scale"], quick.params["scale"]) == (1.0, 0.5)
     assert full.key != quick.key
 
@@ -86,7 +92,7 @@ def test_quick_mode_uses_quick_values_and_other_keys():
 def test_every_invalid_point_is_reported_before_anything_runs(cache, calls_file):
     points = [{"x": 1}, {"x": -1}, {"lable": "a"}, {"x": "2"}]
     with pytest.raises(ParameterError) as error:
-        sweep.run(FAKE, points, runs=2, scheduler="serial", progress=False)
+        execute.run(FAKE, points, runs=2, scheduler="serial", progress=False)
     message = str(error.value)
     assert "point 1" in message and "must be >= 0" in message
     assert "point 2" in message and "did you mean 'label'" in message
@@ -101,11 +107,11 @@ def test_every_invalid_point_is_reported_before_anything_runs(cache, calls_file)
 )
 def test_bad_runs_or_seed_are_rejected(runs, seed):
     with pytest.raises((ValueError, TypeError)):
-        sweep.plan(FAKE, None, runs=runs, seed=seed)
+        planning.plan(FAKE, None, runs=runs, seed=seed)
 
 
 def test_points_that_validate_alike_run_once():
-    tasks = sweep.plan(FAKE, [{"scale": 2}, {"scale": 2.0, "x": 1}], runs=1)
+    tasks = planning.plan(FAKE, [{"scale": 2}, {"scale": 2.0, "x": 1}], runs=1)
     assert len(tasks) == 1
 
 
@@ -113,20 +119,20 @@ def test_points_that_validate_alike_run_once():
 
 
 def test_key_depends_on_everything_that_identifies_a_result():
-    base = sweep.plan(FAKE, [{"x": 2}], runs=1)[0].key
-    assert sweep.plan(FAKE, [{"x": 2}], runs=1)[0].key == base
-    assert sweep.plan(FAKE, [{"x": 3}], runs=1)[0].key != base
-    assert sweep.plan(FAKE, [{"x": 2}], runs=[2])[0].key != base
-    assert sweep.plan(FAKE, [{"x": 2}], runs=1, seed=2)[0].key != base
+    base = planning.plan(FAKE, [{"x": 2}], runs=1)[0].key
+    assert planning.plan(FAKE, [{"x": 2}], runs=1)[0].key == base
+    assert planning.plan(FAKE, [{"x": 3}], runs=1)[0].key != base
+    assert planning.plan(FAKE, [{"x": 2}], runs=[2])[0].key != base
+    assert planning.plan(FAKE, [{"x": 2}], runs=1, seed=2)[0].key != base
     renamed = dataclasses.replace(FAKE, name="fake_sweep_2")
-    assert sweep.plan(renamed, [{"x": 2}], runs=1)[0].key != base
+    assert planning.plan(renamed, [{"x": 2}], runs=1)[0].key != base
 
 
 def test_key_changes_with_the_code_fingerprint(monkeypatch):
-    base = sweep.plan(FAKE, [{}])[0]
-    assert base.identity["code"] == sweep.code_fingerprint(FAKE.run)
-    monkeypatch.setattr(sweep, "code_fingerprint", lambda run: "0" * 64)
-    assert sweep.plan(FAKE, [{}])[0].key != base.key
+    base = planning.plan(FAKE, [{}])[0]
+    assert base.identity["code"] == code_fingerprint(FAKE.run)
+    monkeypatch.setattr(planning, "code_fingerprint", lambda run, runtime: "0" * 64)
+    assert planning.plan(FAKE, [{}])[0].key != base.key
 
 
 def test_code_fingerprint_follows_the_study_module_source(tmp_path, monkeypatch):
@@ -135,19 +141,19 @@ def test_code_fingerprint_follows_the_study_module_source(tmp_path, monkeypatch)
     monkeypatch.syspath_prepend(str(tmp_path))
     import fingerprinted_study  # noqa: PLC0415
 
-    before = sweep.code_fingerprint(fingerprinted_study.run)
+    before = code_fingerprint(fingerprinted_study.run)
     module.write_text("def run(params, seed, run):\n    return {}  # changed\n")
     os.utime(module, ns=(time.time_ns(), time.time_ns() + 10**9))
-    assert sweep.code_fingerprint(fingerprinted_study.run) != before
+    assert code_fingerprint(fingerprinted_study.run) != before
 
 
 def test_key_is_the_same_in_another_process():
-    here = sweep.plan(FAKE, [{"x": 5, "label": "b"}], runs=[3], seed=2)[0].key
+    here = planning.plan(FAKE, [{"x": 5, "label": "b"}], runs=[3], seed=2)[0].key
     code = textwrap.dedent(
         """
         import fake_study
-        from transportlab import sweep
-        print(sweep.plan(fake_study.STUDY, [{"label": "b", "x": 5}], runs=[3], seed=2)[0].key)
+        from transportlab.engine import plan as planning
+        print(planning.plan(fake_study.STUDY, [{"label": "b", "x": 5}], runs=[3], seed=2)[0].key)
         """
     )
     env = dict(os.environ, PYTHONPATH=str(TESTS), PYTHONHASHSEED="12345")
@@ -158,21 +164,21 @@ def test_key_is_the_same_in_another_process():
 
 
 def test_canonical_json_is_order_independent_and_rejects_nan():
-    assert sweep._canonical_json({"b": [1, 2.5], "a": True}) == '{"a":true,"b":[1,2.5]}'
-    assert sweep._canonical_json({"a": 1, "b": 2}) == sweep._canonical_json({"b": 2, "a": 1})
+    assert planning.canonical_json({"b": [1, 2.5], "a": True}) == '{"a":true,"b":[1,2.5]}'
+    assert planning.canonical_json({"a": 1, "b": 2}) == planning.canonical_json({"b": 2, "a": 1})
     with pytest.raises(ValueError):
-        sweep._canonical_json({"a": float("nan")})
+        planning.canonical_json({"a": float("nan")})
     with pytest.raises(TypeError, match="cannot be hashed"):
-        sweep._canonical_json({"a": object()})
+        planning.canonical_json({"a": object()})
 
 
 # --------------------------------------------------------------------------- serial runs, cache
 
 
 def test_serial_run_concatenates_tables_with_point_columns(cache, calls_file):
-    tables = sweep.run(
+    tables = execute.run(
         FAKE,
-        sweep.grid(x=[1, 2], label=["a", "b"]),
+        planning.grid(x=[1, 2], label=["a", "b"]),
         runs=2,
         seed=3,
         scheduler="serial",
@@ -207,28 +213,28 @@ def test_serial_run_concatenates_tables_with_point_columns(cache, calls_file):
 
 
 def test_second_run_reads_the_cache_and_computes_nothing(cache, calls_file):
-    points = sweep.grid(x=[1, 2])
-    first = sweep.run(FAKE, points, runs=3, scheduler="serial", progress=False)
+    points = planning.grid(x=[1, 2])
+    first = execute.run(FAKE, points, runs=3, scheduler="serial", progress=False)
     assert len(fake_study.calls(calls_file)) == 6
-    second = sweep.run(FAKE, points, runs=3, scheduler="serial", progress=False)
+    second = execute.run(FAKE, points, runs=3, scheduler="serial", progress=False)
     assert len(fake_study.calls(calls_file)) == 6
     for name in first:
         pd.testing.assert_frame_equal(first[name], second[name])
     # more replications: only the new runs are computed
-    sweep.run(FAKE, points, runs=4, scheduler="serial", progress=False)
+    execute.run(FAKE, points, runs=4, scheduler="serial", progress=False)
     assert fake_study.calls(calls_file)[6:] == [(1, "a", 1, 4), (2, "a", 1, 4)]
 
 
 def test_cache_false_keeps_nothing(cache, calls_file):
-    sweep.run(FAKE, [{}], runs=2, scheduler="serial", progress=False, cache=False)
-    sweep.run(FAKE, [{}], runs=2, scheduler="serial", progress=False, cache=False)
+    execute.run(FAKE, [{}], runs=2, scheduler="serial", progress=False, cache=False)
+    execute.run(FAKE, [{}], runs=2, scheduler="serial", progress=False, cache=False)
     assert len(fake_study.calls(calls_file)) == 4
     assert not cache.exists()
 
 
 def test_cache_file_holds_the_identity_and_the_tables(cache, calls_file):
-    task = sweep.plan(FAKE, [{"x": 9}], runs=1)[0]
-    sweep.run(FAKE, [{"x": 9}], scheduler="serial", progress=False)
+    task = planning.plan(FAKE, [{"x": 9}], runs=1)[0]
+    execute.run(FAKE, [{"x": 9}], scheduler="serial", progress=False)
     path = cache / "fake_sweep" / f"{task.key}.pkl"
     record = pickle.loads(path.read_bytes())
     assert record["key"] == task.key
@@ -247,27 +253,29 @@ def test_cache_file_holds_the_identity_and_the_tables(cache, calls_file):
 def test_failure_keeps_finished_points_and_rerun_computes_only_the_rest(
     cache, calls_file, monkeypatch
 ):
-    points = sweep.grid(x=[1, 2, 3])
+    points = planning.grid(x=[1, 2, 3])
     monkeypatch.setenv("FAKE_STUDY_FAIL_AT", "4")
-    with pytest.raises(sweep.SimulationError, match=r"fake_sweep .*'x': 2.* run=2 failed"):
-        sweep.run(FAKE, points, runs=2, scheduler="serial", progress=False)
+    with pytest.raises(execute.SimulationError, match=r"fake_sweep .*'x': 2.* run=2 failed"):
+        execute.run(FAKE, points, runs=2, scheduler="serial", progress=False)
     assert len(cache_files(cache)) == 3
     before = fake_study.calls(calls_file)
     monkeypatch.delenv("FAKE_STUDY_FAIL_AT")
-    tables = sweep.run(FAKE, points, runs=2, scheduler="serial", progress=False)
+    tables = execute.run(FAKE, points, runs=2, scheduler="serial", progress=False)
     rerun = fake_study.calls(calls_file)[len(before) :]
     assert sorted((x, run) for x, _, _, run in rerun) == [(2, 2), (3, 1), (3, 2)]
     assert len(tables["result"]) == 6
 
 
+@pytest.mark.slow
 def test_an_interrupted_process_resumes_without_recomputing(tmp_path, cache, calls_file):
     """Kill a sweep half-way (SIGKILL, no chance to clean up); rerun computes only the rest."""
     script = textwrap.dedent(
         """
         import fake_study
-        from transportlab import sweep
-        sweep.run(fake_study.STUDY, sweep.grid(x=[1, 2, 3, 4]), runs=2, scheduler="serial",
-                  progress=False)
+        from transportlab.engine import execute
+        from transportlab.engine import plan as planning
+        execute.run(fake_study.STUDY, planning.grid(x=[1, 2, 3, 4]), runs=2, scheduler="serial",
+                    progress=False)
         """
     )
     env = dict(os.environ, PYTHONPATH=str(TESTS), FAKE_STUDY_SLEEP="0.4")
@@ -287,7 +295,8 @@ def test_an_interrupted_process_resumes_without_recomputing(tmp_path, cache, cal
         assert pickle.loads(path.read_bytes())["tables"]["raw"].shape == (1, 1)
     computed_before = len(fake_study.calls(calls_file))
 
-    tables = sweep.run(FAKE, sweep.grid(x=[1, 2, 3, 4]), runs=2, scheduler="serial", progress=False)
+    points = planning.grid(x=[1, 2, 3, 4])
+    tables = execute.run(FAKE, points, runs=2, scheduler="serial", progress=False)
     recomputed = fake_study.calls(calls_file)[computed_before:]
     assert len(recomputed) == 8 - len(finished)
     assert len(tables["result"]) == 8
@@ -300,17 +309,17 @@ def test_a_failed_write_leaves_no_file(cache, calls_file, monkeypatch):
         args[1].write(b"half a pickle")
         raise OSError("disk full")
 
-    monkeypatch.setattr(sweep.pickle, "dump", broken_dump)
+    monkeypatch.setattr(cache_store.pickle, "dump", broken_dump)
     with pytest.raises(OSError, match="disk full"):
-        sweep.run(FAKE, [{}], scheduler="serial", progress=False)
+        execute.run(FAKE, [{}], scheduler="serial", progress=False)
     assert list(cache.rglob("*")) == [cache / "fake_sweep"]
 
 
 def test_an_unreadable_cache_file_is_recomputed(cache, calls_file, caplog):
-    sweep.run(FAKE, [{}], scheduler="serial", progress=False)
+    execute.run(FAKE, [{}], scheduler="serial", progress=False)
     (path,) = cache_files(cache)
     path.write_bytes(b"garbage")
-    tables = sweep.run(FAKE, [{}], scheduler="serial", progress=False)
+    tables = execute.run(FAKE, [{}], scheduler="serial", progress=False)
     assert len(fake_study.calls(calls_file)) == 2
     assert "unreadable cache file" in caplog.text
     assert tables["result"]["value"].tolist() == [1001.1]
@@ -322,16 +331,16 @@ def test_columns_named_like_parameters_are_refused(cache, monkeypatch):
 
     study = dataclasses.replace(FAKE, analyse=lambda raw, params: clashing(params, 1, 1))
     with pytest.raises(ValueError, match=r"table 't' .* \['x'\]"):
-        sweep.run(study, [{}], scheduler="serial", progress=False)
+        execute.run(study, [{}], scheduler="serial", progress=False)
 
 
 def test_run_and_analyse_must_return_dataframes(cache):
     study = dataclasses.replace(FAKE, run=lambda params, seed, run: [1, 2])
-    with pytest.raises(sweep.SimulationError, match="must return a dict of DataFrames"):
-        sweep.run(study, [{}], scheduler="serial", progress=False)
+    with pytest.raises(execute.SimulationError, match="must return a dict of DataFrames"):
+        execute.run(study, [{}], scheduler="serial", progress=False)
     study = dataclasses.replace(FAKE, analyse=lambda raw, params: [1, 2])
     with pytest.raises(TypeError, match="analyse must return a dict of DataFrames"):
-        sweep.run(study, [{}], scheduler="serial", progress=False, cache=False)
+        execute.run(study, [{}], scheduler="serial", progress=False, cache=False)
 
 
 def test_simulations_in_one_process_never_overlap():
@@ -344,9 +353,9 @@ def test_simulations_in_one_process_never_overlap():
         intervals.append((start, time.perf_counter()))
         return {}
 
-    fingerprint = sweep.code_fingerprint(slow)
+    fingerprint = code_fingerprint(slow)
     threads = [
-        threading.Thread(target=sweep._execute, args=(slow, {}, 1, run, fingerprint))
+        threading.Thread(target=execute._execute, args=(slow, PYTHON, {}, 1, run, fingerprint))
         for run in (1, 2, 3)
     ]
     for thread in threads:
@@ -360,8 +369,9 @@ def test_simulations_in_one_process_never_overlap():
 
 def test_a_worker_with_other_code_refuses_to_run():
     with pytest.raises(RuntimeError, match="different transportlab code"):
-        sweep._execute(
+        execute._execute(
             fake_study.run,
+            PYTHON,
             {"x": 1, "label": "a", "scale": 1.0, "out": "", "gain": 1.0},
             1,
             1,
@@ -370,9 +380,9 @@ def test_a_worker_with_other_code_refuses_to_run():
 
 
 def test_default_workers_and_memory_limit_are_sensible():
-    workers = sweep.default_workers()
+    workers = execute.default_workers()
     assert 1 <= workers <= (os.cpu_count() or 1)
-    assert sweep._memory_limit(workers) >= sweep.WORKER_MEMORY_FLOOR
+    assert execute._memory_limit(workers) >= execute.WORKER_MEMORY_FLOOR
 
 
 # --------------------------------------------------------------------------- Dask
@@ -380,8 +390,11 @@ def test_default_workers_and_memory_limit_are_sensible():
 
 @pytest.fixture(scope="module")
 def dask_client():
-    """One local cluster (2 worker processes, 1 thread each) shared by the Dask tests."""
-    with sweep.local_cluster(n_workers=2) as client:
+    """One local cluster (2 worker processes, 1 thread each) shared by the Dask tests, its
+    workers started as the ns-3 studies' runtime asks (the last test runs one)."""
+    with execute.local_cluster(
+        n_workers=2, for_studies=[studies.get("bottleneck_example")]
+    ) as client:
         yield client
 
 
@@ -394,12 +407,13 @@ def dask(dask_client, calls_file):
     dask_client.run(fake_study.set_env, "FAKE_STUDY_FAIL_AT", "0")
 
 
+@pytest.mark.slow
 def test_dask_and_serial_give_identical_results(cache, calls_file, dask):
-    points = sweep.grid(x=[1, 2, 3], label=["a", "b"])
-    on_dask = sweep.run(FAKE, points, runs=2, scheduler=dask, progress=False)
+    points = planning.grid(x=[1, 2, 3], label=["a", "b"])
+    on_dask = execute.run(FAKE, points, runs=2, scheduler=dask, progress=False)
     pids = {line.split(",")[-1] for line in calls_file.read_text().split()}
     assert len(pids) >= 1 and str(os.getpid()) not in pids  # computed in the workers
-    serial = sweep.run(FAKE, points, runs=2, scheduler="serial", progress=False, cache=False)
+    serial = execute.run(FAKE, points, runs=2, scheduler="serial", progress=False, cache=False)
     for name in serial:
         assert frame_hash(on_dask[name]) == frame_hash(serial[name])
 
@@ -408,11 +422,12 @@ def _executing(dask_worker) -> int:
     return len(dask_worker.state.executing)
 
 
+@pytest.mark.slow
 def test_dask_by_scheduler_address_resumes_after_a_failure(cache, calls_file, dask):
     dask.run(fake_study.set_env, "FAKE_STUDY_FAIL_AT", "3")
     address = dask.scheduler.address
-    with pytest.raises(sweep.SimulationError, match="injected failure"):
-        sweep.run(FAKE, sweep.grid(x=[1, 2, 3]), runs=2, scheduler=address, progress=False)
+    with pytest.raises(execute.SimulationError, match="injected failure"):
+        execute.run(FAKE, planning.grid(x=[1, 2, 3]), runs=2, scheduler=address, progress=False)
     stored = len(cache_files(cache))
     assert 1 <= stored < 6
     # Cancelling is asynchronous: a task may still start on a busy machine. Wait until the
@@ -422,25 +437,27 @@ def test_dask_by_scheduler_address_resumes_after_a_failure(cache, calls_file, da
         time.sleep(0.1)
     dask.run(fake_study.set_env, "FAKE_STUDY_FAIL_AT", "0")
     before = len(fake_study.calls(calls_file))
-    tables = sweep.run(FAKE, sweep.grid(x=[1, 2, 3]), runs=2, scheduler=address, progress=False)
+    points = planning.grid(x=[1, 2, 3])
+    tables = execute.run(FAKE, points, runs=2, scheduler=address, progress=False)
     assert len(tables["result"]) == 6
     assert len(fake_study.calls(calls_file)) - before == 6 - stored
 
 
+@pytest.mark.slow
 def test_local_scheduler_starts_and_stops_its_own_cluster(cache, calls_file):
-    tables = sweep.run(FAKE, [{"x": 4}], runs=2, scheduler="local", n_workers=1, progress=False)
+    tables = execute.run(FAKE, [{"x": 4}], runs=2, scheduler="local", n_workers=1, progress=False)
     assert tables["result"]["value"].tolist() == [1004.1, 1004.2]
 
 
+@pytest.mark.slow
 def test_ns3_study_gives_the_same_hash_serially_and_on_dask(cache, dask_client):
     """The real thing: ns-3 in two worker processes vs in this process."""
-    points = sweep.grid(protocol=["udp", "tcp"], error_rate=[0.0, 0.02])
+    points = planning.grid(protocol=["udp", "tcp"], error_rate=[0.0, 0.02])
     params = {"duration": 3.0}
     points = [dict(p, **params) for p in points]
-    on_dask = sweep.run("bottleneck_example", points, runs=2, scheduler=dask_client, progress=False)
-    serial = sweep.run(
-        "bottleneck_example", points, runs=2, scheduler="serial", cache=False, progress=False
-    )
+    study = studies.get("bottleneck_example")
+    on_dask = execute.run(study, points, runs=2, scheduler=dask_client, progress=False)
+    serial = execute.run(study, points, runs=2, scheduler="serial", cache=False, progress=False)
     assert set(on_dask) == {"summary", "packets", "flows"}
     for name in on_dask:
         assert frame_hash(on_dask[name]) == frame_hash(serial[name]), name
@@ -456,28 +473,28 @@ def test_ns3_study_gives_the_same_hash_serially_and_on_dask(cache, dask_client):
 
 
 def test_analysis_runs_on_every_load_and_costs_no_simulation(cache, calls_file, monkeypatch):
-    first = sweep.run(FAKE, [{"x": 3}], runs=2, scheduler="serial", progress=False)
+    first = execute.run(FAKE, [{"x": 3}], runs=2, scheduler="serial", progress=False)
     assert first["result"]["double"].tolist() == [2 * 1003.1, 2 * 1003.2]
     monkeypatch.setattr(fake_study, "ANALYSIS_FACTOR", 10)
-    second = sweep.run(FAKE, [{"x": 3}], runs=2, scheduler="serial", progress=False)
+    second = execute.run(FAKE, [{"x": 3}], runs=2, scheduler="serial", progress=False)
     assert second["result"]["double"].tolist() == [20 * 1003.1, 20 * 1003.2]
     assert len(fake_study.calls(calls_file)) == 2  # the second sweep simulated nothing
-    raw = sweep.run(FAKE, [{"x": 3}], runs=2, scheduler="serial", progress=False, analyse=False)
+    raw = execute.run(FAKE, [{"x": 3}], runs=2, scheduler="serial", progress=False, analyse=False)
     assert set(raw) == {"raw", "trace"}
 
 
 def test_force_recomputes_and_replaces_cached_results(cache, calls_file):
-    sweep.run(FAKE, [{"x": 1}], runs=2, scheduler="serial", progress=False)
-    sweep.run(FAKE, [{"x": 1}], runs=2, scheduler="serial", progress=False, force=True)
+    execute.run(FAKE, [{"x": 1}], runs=2, scheduler="serial", progress=False)
+    execute.run(FAKE, [{"x": 1}], runs=2, scheduler="serial", progress=False, force=True)
     assert len(fake_study.calls(calls_file)) == 4
     assert len(cache_files(cache)) == 2
 
 
 def test_a_point_that_writes_files_always_runs(cache, calls_file, tmp_path):
     prefix = tmp_path / "trace"
-    sweep.run(FAKE, [{"x": 1, "out": str(prefix)}], scheduler="serial", progress=False)
+    execute.run(FAKE, [{"x": 1, "out": str(prefix)}], scheduler="serial", progress=False)
     (tmp_path / "trace-1.txt").unlink()
-    sweep.run(FAKE, [{"x": 1, "out": str(prefix)}], scheduler="serial", progress=False)
+    execute.run(FAKE, [{"x": 1, "out": str(prefix)}], scheduler="serial", progress=False)
     assert (tmp_path / "trace-1.txt").read_text() == "1001.1\n"
     assert len(fake_study.calls(calls_file)) == 2
 
@@ -493,23 +510,23 @@ def test_a_point_that_writes_files_always_runs(cache, calls_file, tmp_path):
 def test_a_bad_scheduler_is_refused_before_anything_runs(cache, calls_file, scheduler, message):
     start = time.monotonic()
     with pytest.raises(ValueError, match=message):
-        sweep.run(FAKE, [{}], scheduler=scheduler, progress=False)
+        execute.run(FAKE, [{}], scheduler=scheduler, progress=False)
     assert not calls_file.exists()
     assert time.monotonic() - start < 10
 
 
 def test_non_finite_values_are_parameter_errors():
     with pytest.raises(ParameterError, match="not a finite number"):
-        sweep.plan(FAKE, [{"scale": float("inf")}])
+        planning.plan(FAKE, [{"scale": float("inf")}])
     with pytest.raises(ParameterError, match="not a finite number"):
-        sweep.plan(FAKE, [{"scale": float("nan")}])
+        planning.plan(FAKE, [{"scale": float("nan")}])
 
 
 # --------------------------------------------------------------------------- experiments
 
 
 def test_experiment_runs_quick_points_and_deterministic_replications():
-    from transportlab.study import Experiment  # noqa: PLC0415
+    from transportlab.engine.study import Experiment  # noqa: PLC0415
 
     axis = Experiment(
         "axis", "", lambda p: [{"x": x} for x in (1, 2, 3)], runs=5, quick_runs=2,
@@ -527,7 +544,7 @@ def test_experiment_runs_quick_points_and_deterministic_replications():
 
 
 def test_results_refuse_an_override_of_what_an_experiment_sets_itself(tmp_path, monkeypatch):
-    from transportlab.reproduction import Results  # noqa: PLC0415
+    from transportlab.engine.results import Results  # noqa: PLC0415
 
     monkeypatch.setenv("TRANSPORTLAB_RESULTS_CACHE", str(tmp_path))
     results = Results(FAKE, quick=True, params={"scale": 2.0}, progress=False)
@@ -539,18 +556,18 @@ def test_results_refuse_an_override_of_what_an_experiment_sets_itself(tmp_path, 
 
 def test_analysis_parameters_share_one_simulation_and_keep_their_own_analysis(cache, calls_file):
     points = [{"x": 2, "gain": 1.0}, {"x": 2, "gain": 3.0}]
-    tasks = sweep.plan(FAKE, points, runs=2)
-    assert len(tasks) == 4 and sweep.simulation_count(tasks) == 2
-    tables = sweep.run(FAKE, points, runs=2, scheduler="serial", progress=False)
+    tasks = planning.plan(FAKE, points, runs=2)
+    assert len(tasks) == 4 and planning.simulation_count(tasks) == 2
+    tables = execute.run(FAKE, points, runs=2, scheduler="serial", progress=False)
     assert len(fake_study.calls(calls_file)) == 2
     doubled = tables["result"].groupby("gain")["double"].apply(list).to_dict()
     assert doubled == {1.0: [2 * 1002.1, 2 * 1002.2], 3.0: [6 * 1002.1, 6 * 1002.2]}
-    assert sweep.cached_count(tasks) == 2
+    assert cache_store.cached_count(tasks) == 2
 
 
 def test_a_study_this_build_cannot_run_is_reported_not_half_written(tmp_path, monkeypatch):
-    from transportlab import reproduction  # noqa: PLC0415
-    from transportlab.study import Experiment, Reproduction  # noqa: PLC0415
+    from transportlab.engine import results as reproduction  # noqa: PLC0415
+    from transportlab.engine.study import Experiment, Reproduction  # noqa: PLC0415
 
     monkeypatch.setenv("TRANSPORTLAB_ROOT", str(tmp_path))
     monkeypatch.setenv("TRANSPORTLAB_RESULTS_CACHE", str(tmp_path / "cache"))

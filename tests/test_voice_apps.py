@@ -1,12 +1,13 @@
-"""The C++ voice gateway applications (src/voice) and their installation (transportlab.voice)."""
+"""The C++ voice gateway applications (src/voice) and their installation
+(transportlab.studies.voip_cjm.voice_gateways)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from transportlab import voice
 from transportlab.studies.voip_cjm import parameters, scenario
+from transportlab.studies.voip_cjm import voice_gateways as voice
 
 SHORT = {"n_calls": 3, "duration": 2.0, "drain": 2.0, "topology": "trunk"}
 

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab.playout import FixedPlayout, PlayOnArrival, VoiceTrace
-from transportlab.voice_quality import (
+from transportlab.models.playout import FixedPlayout, PlayOnArrival, VoiceTrace
+from transportlab.studies.voip_cjm.voice_quality import (
     VoiceQualitySettings,
     assess_calls,
     call_traces,

@@ -33,6 +33,7 @@ def _assert_same_simulation(a, b):
     assert a["summary"].equals(b["summary"])  # event counts included: no run event differs
 
 
+@pytest.mark.slow
 def test_long_lived_battery_skips_every_reschedule_with_identical_results():
     stock = wsn.simulate(SHORT, seed=1, run=3, options=STOCK)
     horizon = wsn.simulate(SHORT, seed=1, run=3, options=HORIZON)
@@ -44,6 +45,7 @@ def test_long_lived_battery_skips_every_reschedule_with_identical_results():
     assert performance["energy_reschedules_done"] == 0
 
 
+@pytest.mark.slow
 def test_battery_that_runs_out_defers_to_the_stock_model(monkeypatch):
     # 0.12 J at 3 V lasts 4 s at the 10-mA listening current: the radios are switched off
     # during the 5-s run (by WifiRadioEnergyModel's "battery empty" events, some computed
@@ -86,6 +88,7 @@ def test_bound_from_the_battery_and_the_largest_current(initial_j, holds):
     ns.Simulator.Destroy()
 
 
+@pytest.mark.slow
 def test_state_time_energy_equals_ns3_energy_models_and_they_change_nothing_else():
     params = dict(SHORT, energy_model="mica2")
     with_models = wsn.simulate(

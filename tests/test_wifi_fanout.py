@@ -27,6 +27,7 @@ def runs():
     }
 
 
+@pytest.mark.slow
 def test_filtered_phy_simulates_exactly_what_the_stock_phy_does(runs):
     stock, filtered = runs["stock"], runs["filtered"]
     assert stock["summary"]["delivered"].iloc[0] > 50  # a real exchange, not an empty run
@@ -42,6 +43,7 @@ def test_filtered_phy_simulates_exactly_what_the_stock_phy_does(runs):
         assert np.isnan(stock["summary"][column].iloc[0])
 
 
+@pytest.mark.slow
 def test_the_events_saved_are_the_arrivals_not_scheduled(runs):
     stock, filtered = runs["stock"]["performance"], runs["filtered"]["performance"]
     skipped = int(filtered["arrivals_skipped"].iloc[0])
@@ -52,6 +54,7 @@ def test_the_events_saved_are_the_arrivals_not_scheduled(runs):
     assert np.isnan(stock["arrivals_skipped"].iloc[0])
 
 
+@pytest.mark.slow
 def test_every_frame_reaches_all_55_other_nodes_or_is_counted_as_skipped(runs):
     performance = runs["filtered"]["performance"].iloc[0]
     counts = runs["filtered"]["counts"]

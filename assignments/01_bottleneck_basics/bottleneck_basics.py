@@ -38,7 +38,7 @@
 # 2. compute the application throughput ("goodput") a saturated bottleneck gives;
 # 3. predict what a DropTail queue does to delay and loss when a sender exceeds the
 #    bottleneck rate, and check the prediction against a simulation;
-# 4. read a simulation's result tables with pandas and `transportlab.metrics`.
+# 4. read a simulation's result tables with pandas and `transportlab.models.metrics`.
 #
 # **What is graded** (12 points, autograded): your hand calculations (questions 1-3),
 # the numbers you read from the simulation (question 4), a metric you compute from the
@@ -65,7 +65,9 @@
 # Run this cell first. It loads the lab's functions (not ns-3 yet: that happens in the
 # first simulation, a few seconds).
 import pandas as pd
-from transportlab import metrics, sweep
+from transportlab.engine import execute
+from transportlab.models import metrics
+from transportlab.studies.bottleneck_example import STUDY
 
 pd.set_option("display.width", 120)
 
@@ -223,7 +225,7 @@ POINTS = [
     {"protocol": "tcp"},
     {"protocol": "udp", "udp_rate_mbps": 1.5},
 ]
-tables = sweep.run("bottleneck_example", POINTS, runs=1, quick=True)
+tables = execute.run(STUDY, POINTS, runs=1, quick=True)
 summary, packets = tables["summary"], tables["packets"]
 SHOWN = ["protocol", "udp_rate_mbps", "goodput_bps", "delay_mean_s", "delay_max_s", "loss_ratio"]
 summary[SHOWN]

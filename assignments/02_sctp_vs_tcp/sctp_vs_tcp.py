@@ -66,7 +66,9 @@
 # %%
 # Run this cell first.
 import pandas as pd
-from transportlab import metrics, sweep
+from transportlab.engine import execute, plan
+from transportlab.models import metrics
+from transportlab.studies.wired_best_effort import STUDY
 
 pd.set_option("display.width", 120)
 
@@ -157,7 +159,7 @@ assert abs(sctp_awk_share - 1000 / 1452) < 1e-3 and abs(tcp_awk_share - 1) < 1e-
 # ...).
 
 # %%
-tables = sweep.run("wired_best_effort", sweep.grid(protocol=["tcp", "sctp"]), runs=2, quick=True)
+tables = execute.run(STUDY, plan.grid(protocol=["tcp", "sctp"]), runs=2, quick=True)
 flows, per_run = tables["flows"], tables["run"]
 flows[["protocol", "run", "flow", "application", "goodput_kbps", "awk_throughput_kbps"]].head(12)
 

@@ -61,7 +61,8 @@
 # %%
 # Run this cell first.
 import pandas as pd
-from transportlab import sweep
+from transportlab.engine import execute
+from transportlab.studies.multihoming_failover import STUDY
 
 pd.set_option("display.width", 120)
 
@@ -178,9 +179,9 @@ POINTS = [
      "rto_min": rto_min, "rto_initial": 1.0, "duration": duration}
     for pmr, rto_min, duration in [(3, 1.0, 22.0), (2, 0.5, 12.0)]
 ]  # fmt: skip
-tables = sweep.run("multihoming_failover", POINTS, runs=1, quick=True)
+tables = execute.run(STUDY, POINTS, runs=1, quick=True)
 summary, stalls, paths = tables["summary"], tables["stalls"], tables["paths"]
-chunks = sweep.run("multihoming_failover", POINTS, runs=1, quick=True, analyse=False)["chunks"]
+chunks = execute.run(STUDY, POINTS, runs=1, quick=True, analyse=False)["chunks"]
 summary[["path_max_retrans", "rto_min", "failover_s", "resume_s", "max_stall_s"]]
 
 # %% [raw]

@@ -56,7 +56,8 @@
 # %%
 # Run this cell first.
 import pandas as pd
-from transportlab import sweep
+from transportlab.engine import execute, plan
+from transportlab.studies.wsn_reporting_interval import STUDY
 
 pd.set_option("display.width", 120)
 
@@ -120,7 +121,7 @@ assert abs(idle_energy_j - 0.6) < 1e-6
 # %%
 POINTS = [{"protocol": "udp", "reporting_interval": i} for i in (1.0, 5.0, 10.0)]
 POINTS.append({"protocol": "tcp", "reporting_interval": 5.0})
-summary = sweep.run("wsn_reporting_interval", POINTS, runs=1, quick=True)["summary"]
+summary = execute.run(STUDY, POINTS, runs=1, quick=True)["summary"]
 SHOWN = ["protocol", "reporting_interval", "delivered", "throughput_kbps", "energy_per_node_j"]
 summary[SHOWN + ["routing_packets", "routing_load"]]
 
@@ -299,7 +300,7 @@ assert abs(energy_above_idle - float(((_e - 0.6) / 0.6).max())) < 1e-9
 # configuration: the reporting interval, the transport (`"udp"`, `"tcp"`, `"sctp"`) or
 # the number of reporting sensors (`n_sources`). Defend it with a sweep of **at most
 # three points** (`DESIGN_POINTS`, parameter dicts of this study; keep them in quick
-# mode), run with `sweep.run(...)` into `design_summary`. Name the column of
+# mode), run with `execute.run(STUDY, ...)` into `design_summary`. Name the column of
 # `design_summary` that your claim is about (`design_metric`) and set `design_value` to
 # its value for the point you recommend (`design_choice`, an index of `DESIGN_POINTS`).
 # Write your defence (which metric matters for whom, and what it costs) in the markdown
@@ -313,7 +314,7 @@ assert abs(energy_above_idle - float(((_e - 0.6) / 0.6).max())) < 1e-9
 
 # %%
 DESIGN_POINTS = [{"protocol": "udp", "reporting_interval": 2.0}]  # SOLUTION
-design_summary = sweep.run("wsn_reporting_interval", DESIGN_POINTS, runs=1, quick=True)["summary"]
+design_summary = execute.run(STUDY, DESIGN_POINTS, runs=1, quick=True)["summary"]
 design_metric = "routing_load"  # SOLUTION
 design_choice = 0  # SOLUTION
 design_value = float(design_summary[design_metric].iloc[design_choice])  # SOLUTION
@@ -331,7 +332,7 @@ assert len(design_summary) == len(DESIGN_POINTS) and design_metric in design_sum
 
 # %%
 # HIDDEN
-_tasks = sweep.plan("wsn_reporting_interval", DESIGN_POINTS, quick=True)
+_tasks = plan.plan(STUDY, DESIGN_POINTS, quick=True)
 assert 1 <= len(DESIGN_POINTS) <= 3 and design_summary["duration"].max() <= 20.0
 
 # %%

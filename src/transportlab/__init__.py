@@ -14,7 +14,7 @@ __all__ = ["ns", "__version__"]
 
 def __getattr__(name: str):
     if name == "ns":
-        from transportlab import _native  # noqa: PLC0415
+        from transportlab.ns3 import native as _native  # noqa: PLC0415
 
         return _native.load()
     raise AttributeError(f"module 'transportlab' has no attribute {name!r}")

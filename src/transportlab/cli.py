@@ -28,18 +28,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from transportlab import __version__, paths
-from transportlab.files import OutputError, check_writable_folder, write_csv, write_text
-from transportlab.params import Param, ParameterError
-from transportlab.reproduction import (
-    SUMMARY_COLUMNS,
-    collect_summary,
-    format_summary,
-    write_summary,
-)
-from transportlab.study import Study
+from transportlab import __version__, notebooks, studies
+from transportlab.engine import execute, paths
+from transportlab.engine.cache import cached_count
+from transportlab.engine.files import OutputError, check_writable_folder, write_csv, write_text
+from transportlab.engine.params import Param, ParameterError
+from transportlab.engine.plan import grid, plan, simulation_count
+from transportlab.engine.results import ExperimentUnavailableError, Results
+from transportlab.engine.study import Study
+from transportlab.summary import collect_summary, format_summary, write_summary
 
-__all__ = ["SUMMARY_COLUMNS", "collect_summary", "format_summary", "main", "write_summary"]
+__all__ = ["main"]
 
 
 class UsageError(Exception):
@@ -113,13 +112,13 @@ def parse_assignments(study: Study, assignments: Sequence[str]) -> tuple[dict[st
 
 def parse_grid(study: Study, axes: Sequence[str]) -> dict[str, list[Any]]:
     """``--grid name=v1,v2`` options as typed value lists (a JSON list for list parameters)."""
-    grid: dict[str, list[Any]] = {}
+    axes_values: dict[str, list[Any]] = {}
     for text in axes:
         name, raw = _split_assignment(text, "--grid")
         param = study.parameters.params.get(name)
         if param is None:
-            study.validate({name: None})  # raises with the "did you mean" hint
-        if name in grid:
+            study.parameters.validate({name: None})  # raises with the "did you mean" hint
+        if name in axes_values:
             raise UsageError(f"--grid {name} given twice")
         if param.kind is list:
             values = json.loads(raw) if raw.strip().startswith("[") else None
@@ -127,26 +126,29 @@ def parse_grid(study: Study, axes: Sequence[str]) -> dict[str, list[Any]]:
                 raise UsageError(f"--grid {name}: a list parameter takes a JSON list of lists")
         else:
             values = [parse_value(param, item.strip()) for item in raw.split(",")]
-        grid[name] = values
-    return grid
+        axes_values[name] = values
+    return axes_values
 
 
 # --------------------------------------------------------------------------- studies
 
 
 def select_studies(names: Sequence[str] | None) -> list[Study]:
-    from transportlab import studies  # noqa: PLC0415
-
-    known = studies.names()
+    """The studies named on the command line (every study if none): the registry lookups."""
     if not names:
         return list(studies.all_studies().values())
-    unknown = [n for n in names if n not in known]
+    found, unknown = [], []
+    for name in dict.fromkeys(names):
+        try:
+            found.append(studies.get(name))
+        except KeyError:
+            unknown.append(name)
     if unknown:
         raise UsageError(
             f"unknown study {', '.join(map(repr, unknown))}; known studies: "
-            f"{', '.join(known) or '(none)'}"
+            f"{', '.join(studies.names()) or '(none)'}"
         )
-    return [studies.get(n) for n in dict.fromkeys(names)]
+    return found
 
 
 def _format_value(value: Any) -> str:
@@ -198,40 +200,37 @@ def describe_study(study: Study, width: int = 100) -> str:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    studies = select_studies(args.study)
-    if not studies:
+    selected = select_studies(args.study)
+    if not selected:
         print("no studies found")
         return 0
-    print("\n\n".join(describe_study(s) for s in studies))
+    print("\n\n".join(describe_study(s) for s in selected))
     return 0
 
 
-def _validated_overrides(
-    studies: Sequence[Study], assignments: Sequence[str], quick: bool
-) -> dict[str, dict[str, Any]]:
-    overrides, messages = {}, []
-    for study in studies:
-        values, problems = parse_assignments(study, assignments)
-        try:
-            study.validate(values, quick=quick)
-        except ParameterError as exc:
-            problems += [line.strip()[2:] for line in str(exc).splitlines()[1:]]
-        if problems:
-            messages.append(f"{study.name}: invalid parameters:\n  - " + "\n  - ".join(problems))
-        overrides[study.name] = values
-    if messages:
-        raise UsageError("\n".join(messages))
-    return overrides
+def _parsed_overrides(
+    selected: Sequence[Study], assignments: Sequence[str]
+) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]]]:
+    """``-p`` values typed for each study, and the values that could not be converted."""
+    overrides, problems = {}, {}
+    for study in selected:
+        overrides[study.name], problems[study.name] = parse_assignments(study, assignments)
+    return overrides, problems
 
 
-def _study_plan(results) -> tuple[int, int]:
+def _invalid(study: Study, problems: Sequence[str], exc: ParameterError | None) -> str:
+    """One study's parameter problems as the message ``transportlab`` prints."""
+    if exc is not None:
+        problems = [*problems, *(line.strip()[2:] for line in str(exc).splitlines()[1:])]
+    return f"{study.name}: invalid parameters:\n  - " + "\n  - ".join(problems)
+
+
+def _study_plan(results: Results) -> tuple[int, int]:
     """(simulations, of which cached) of every available experiment of ``results``."""
-    from transportlab import sweep  # noqa: PLC0415
-
     total = cached = 0
     for tasks in results.plan().values():
-        total += sweep.simulation_count(tasks)
-        cached += 0 if results.force else sweep.cached_count(tasks)
+        total += simulation_count(tasks)
+        cached += 0 if results.force else cached_count(tasks)
     return total, cached
 
 
@@ -241,48 +240,61 @@ def _duration(seconds: float) -> str:
     return f"{hours}h{minutes:02d}m{secs:02d}s" if hours else f"{minutes}m{secs:02d}s"
 
 
-def cmd_reproduce(args: argparse.Namespace) -> int:
-    from transportlab import sweep as sweeps  # noqa: PLC0415
-    from transportlab.reproduction import ExperimentUnavailableError, Results  # noqa: PLC0415
+def _results(
+    selected: Sequence[Study], args: argparse.Namespace
+) -> tuple[dict[str, Results], dict[str, dict[str, Any]]]:
+    """A :class:`Results` per study: the ``-p`` overrides validated (once) and every
+    experiment planned (once, the plan the run and ``--dry-run`` use), or a UsageError
+    naming every problem of every study."""
+    overrides, problems = _parsed_overrides(selected, args.param)
+    made, messages = {}, []
+    for study in selected:
+        try:
+            made[study.name] = Results(
+                study, quick=args.quick, params=overrides[study.name], runs=args.runs,
+                force=args.force,
+            )  # fmt: skip
+        except ParameterError as exc:
+            messages.append(_invalid(study, problems[study.name], exc))
+            continue
+        except ValueError as exc:
+            named = str(exc).startswith(f"{study.name}:")
+            raise UsageError(str(exc) if named else f"{study.name}: {exc}") from None
+        if problems[study.name]:
+            messages.append(_invalid(study, problems[study.name], None))
+    if messages:
+        raise UsageError("\n".join(messages))
+    return made, overrides
 
-    studies = select_studies(args.study)
-    if not studies:
+
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    selected = select_studies(args.study)
+    if not selected:
         raise UsageError("no studies to reproduce")
     if args.output and not args.notebook:
         raise UsageError("--output is the folder of executed notebooks: use it with --notebook")
-    overrides = _validated_overrides(studies, args.param, args.quick)
+    made, overrides = _results(selected, args)
     try:
-        scheduler = sweeps.check_scheduler(args.scheduler)
+        scheduler = execute.check_scheduler(args.scheduler)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     # Check every output before the first simulation.
-    for study in studies:
+    for study in selected:
         check_writable_folder(paths.results_dir(study.name, args.quick), "results folder")
         check_writable_folder(paths.figures_dir(study.name, args.quick), "figures folder")
     kernel = None
     if args.notebook:
-        from transportlab import notebooks  # noqa: PLC0415
-
-        for study in studies:
+        for study in selected:
             notebooks.notebook_path(study)
             check_writable_folder(
                 notebooks.output_path(study, args.quick, args.output).parent, "notebook folder"
             )
         kernel = notebooks.ensure_kernel()
-    plans = {}
-    for study in studies:
-        try:
-            results = Results(
-                study, quick=args.quick, params=overrides[study.name], runs=args.runs,
-                scheduler=scheduler, force=args.force,
-            )  # fmt: skip
-        except (ParameterError, ValueError) as exc:
-            raise UsageError(f"{study.name}: {exc}") from None
-        plans[study.name] = (results, *_study_plan(results))
+    plans = {name: (results, *_study_plan(results)) for name, results in made.items()}
     total = sum(p[1] for p in plans.values())
     to_run = sum(p[1] - p[2] for p in plans.values())
     mode = "quick" if args.quick else "full"
-    print(f"reproduce ({mode} mode): {len(studies)} studies, {total} simulations, "
+    print(f"reproduce ({mode} mode): {len(selected)} studies, {total} simulations, "
           f"{total - to_run} cached, {to_run} to run", flush=True)  # fmt: skip
     if args.dry_run:
         for name, (_, n, cached) in plans.items():
@@ -294,11 +306,11 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         if scheduler is None and not args.quick and to_run:
             # One local cluster for all studies: its workers keep ns-3 imported.
-            client = stack.enter_context(sweeps.local_cluster(args.workers))
+            client = stack.enter_context(execute.local_cluster(args.workers, for_studies=selected))
             scheduler = client.scheduler.address
             print(f"local Dask cluster: {scheduler} "
                   f"({len(client.scheduler_info()['workers'])} workers)")  # fmt: skip
-        for index, study in enumerate(studies, 1):
+        for index, study in enumerate(selected, 1):
             results, n, cached = plans[study.name]
             results.scheduler = scheduler
             elapsed = time.monotonic() - started
@@ -307,7 +319,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
                 if done and to_run > done
                 else ""
             )
-            print(f"== [{index}/{len(studies)}] {study.name}: {n} simulations, {cached} cached, "
+            print(f"== [{index}/{len(selected)}] {study.name}: {n} simulations, {cached} cached, "
                   f"{n - cached} to run{eta}", flush=True)  # fmt: skip
             try:
                 if args.notebook:
@@ -372,10 +384,15 @@ def _claim_output(output: Path, manifest: dict[str, Any], overwrite: bool) -> No
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from transportlab import sweep as sweeps  # noqa: PLC0415
-
     (study,) = select_studies([args.study])
-    fixed = _validated_overrides([study], args.param, args.quick)[study.name]
+    fixed, problems = parse_assignments(study, args.param)
+    try:
+        # The -p values, checked once: the grid's points complete them.
+        base = study.parameters.validate(fixed, quick=args.quick)
+    except ParameterError as exc:
+        raise UsageError(_invalid(study, problems, exc)) from None
+    if problems:
+        raise UsageError(_invalid(study, problems, None))
     try:
         axes = parse_grid(study, args.grid)
     except ParameterError as exc:
@@ -383,13 +400,16 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     both = sorted(set(fixed) & set(axes))
     if both:
         raise UsageError(f"{', '.join(both)} given both with -p and with --grid: choose one")
-    points = [dict(fixed, **point) for point in sweeps.grid(**axes)] if axes else [fixed]
+    grid_points = grid(**axes) if axes else [{}]
+    points = [dict(fixed, **point) for point in grid_points]
     try:
-        tasks = sweeps.plan(study, points, runs=args.runs, seed=args.seed, quick=args.quick)
+        tasks = plan(
+            study, grid_points, runs=args.runs, seed=args.seed, quick=args.quick, base=base
+        )
     except (ParameterError, ValueError) as exc:
         raise UsageError(str(exc)) from exc
     try:
-        scheduler = sweeps.check_scheduler(args.scheduler)
+        scheduler = execute.check_scheduler(args.scheduler)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     output = (
@@ -406,21 +426,18 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     }
     if not args.dry_run:
         _claim_output(output, manifest, args.overwrite)
-    cached = 0 if args.force else sweeps.cached_count(tasks)
-    count = sweeps.simulation_count(tasks)
+    cached = 0 if args.force else cached_count(tasks)
+    count = simulation_count(tasks)
     print(
         f"{study.name}: {len(points)} points x {args.runs} runs = {count} simulations, "
         f"{cached} cached, {count - cached} to run"
     )
     if args.dry_run:
         return 0
-    tables = sweeps.run(
+    tables = execute.run_tasks(
         study,
-        points,
-        runs=args.runs,
-        seed=args.seed,
-        quick=args.quick,
-        scheduler=scheduler,
+        tasks,
+        scheduler=execute.default_scheduler(scheduler, args.quick),
         n_workers=args.workers,
         force=args.force,
     )
@@ -461,8 +478,6 @@ examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from transportlab import studies  # noqa: PLC0415
-
     known = studies.names()
     parser = argparse.ArgumentParser(
         prog="transportlab",
@@ -577,8 +592,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from transportlab.sweep import SimulationError  # noqa: PLC0415
-
     parser = build_parser()
     args = parser.parse_args(argv)
     prefix = f"transportlab {args.command}: error:"
@@ -590,7 +603,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.handler(args)
     except (UsageError, ParameterError, OutputError) as exc:
         parser.exit(2, f"{prefix} {_one_line(exc)}\n")
-    except SimulationError as exc:
+    except execute.SimulationError as exc:
         parser.exit(1, f"{prefix} {_one_line(exc)}\n")
     except KeyboardInterrupt:
         print("\ninterrupted; finished simulations are cached", file=sys.stderr)

@@ -27,8 +27,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from transportlab import paths
-from transportlab.study import Study
+from transportlab import studies
+from transportlab.engine import paths
+from transportlab.engine.results import Results
+from transportlab.engine.study import Study
 
 KERNEL_NAME = "transportlab"
 NOTEBOOK_PARAMETERS = ("quick", "scheduler", "runs", "params")
@@ -40,14 +42,9 @@ class NotebookParameterError(ValueError):
     """A notebook parameter is unknown or of the wrong type (raised in the first code cell)."""
 
 
-def get_study(name: str) -> Study:
-    from transportlab.studies import get  # noqa: PLC0415
-
-    return get(name)
-
-
 def start(study: str | Study, namespace: Mapping[str, Any]):
-    """Check a study notebook's parameters; return its :class:`~transportlab.reproduction.Results`.
+    """Check a study notebook's parameters; return its
+    :class:`~transportlab.engine.results.Results`.
 
     Call it in the cell right after the ``parameters`` cell, with ``globals()``::
 
@@ -59,9 +56,7 @@ def start(study: str | Study, namespace: Mapping[str, Any]):
     parameter was passed (``papermill -p nosuch 3`` is an error, not ignored; a
     study parameter passed on its own is pointed to ``params``).
     """
-    from transportlab.reproduction import Results  # noqa: PLC0415
-
-    study = study if isinstance(study, Study) else get_study(study)
+    study = study if isinstance(study, Study) else studies.get(study)
     problems = []
     missing = [n for n in NOTEBOOK_PARAMETERS if n not in namespace]
     if missing:
@@ -203,9 +198,9 @@ def execute(
     """
     import papermill  # noqa: PLC0415
 
-    study = study if isinstance(study, Study) else get_study(study)
+    study = study if isinstance(study, Study) else studies.get(study)
     params = dict(params or {})
-    study.validate(params, quick=quick)
+    study.parameters.validate(params, quick=quick)
     if runs is not None and (isinstance(runs, bool) or not isinstance(runs, int) or runs < 1):
         raise ValueError(f"runs must be an int >= 1, got {runs!r}")
     source = notebook_path(study)

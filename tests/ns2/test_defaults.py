@@ -20,11 +20,11 @@ import pytest
 from tests.ns2._support import NS2
 from transportlab.ns2 import structure, tcl
 from transportlab.ns2.runner import run_script
+from transportlab.ns3 import ns2_tcp
+from transportlab.ns3.topology import dumbbell
 from transportlab.studies.voip_cjm import parameters as voip_parameters
-from transportlab.studies.voip_cjm import scenario as voip_scenario
 from transportlab.studies.wired_best_effort import parameters as wired
 from transportlab.studies.wsn_reporting_interval import parameters as wsn
-from transportlab.topology import dumbbell
 
 pytestmark = NS2
 
@@ -96,7 +96,7 @@ SCTP_BEHAVIOUR = {"InitialCwnd", "SackFrequency", "MaxBurst", "RtoAlpha", "RtoBe
 
 def test_sctp_ns2_preset_is_ns2s(defaults):
     from transportlab import ns
-    from transportlab.ns3util import sctp_available
+    from transportlab.ns3.capabilities import sctp_available
 
     if not sctp_available():
         pytest.skip("this build has no SCTP model")
@@ -183,17 +183,14 @@ def test_tcp_settings_are_agent_tcps(defaults):
         ("wired tcp_limited_transmit (no Agent/TCP has it)", float(w["tcp_limited_transmit"]),
          0.0),
         ("wired tcp_delack_count (TCPSink: one ACK per packet)", w["tcp_delack_count"], 1.0),
-        ("wsn packet_size", wsn.NS2_TCP["packet_size"], float(tcp["packetSize_"])),
-        ("wsn window", wsn.NS2_TCP["window"], float(tcp["window_"])),
-        ("wsn window_init", wsn.NS2_TCP["window_init"], float(tcp["windowInit_"])),
-        ("wsn initial_rto_s", wsn.NS2_TCP["initial_rto_s"], float(tcp["rtxcur_init_"])),
-        ("wsn min_rto_s", wsn.NS2_TCP["min_rto_s"], float(tcp["minrto_"])),
-        ("voip NS2_TCP_WINDOW_PACKETS", voip_scenario.NS2_TCP_WINDOW_PACKETS,
-         float(tcp["window_"])),
-        ("voip NS2_TCP_WINDOW_INIT", voip_scenario.NS2_TCP_WINDOW_INIT,
-         float(tcp["windowInit_"])),
-        ("voip NS2_TCP_MIN_RTO_S", voip_scenario.NS2_TCP_MIN_RTO_S, float(tcp["minrto_"])),
-        ("voip NS2_TCP_TICK_S", voip_scenario.NS2_TCP_TICK_S, float(tcp["tcpTick_"])),
+        # transportlab.ns3.ns2_tcp: the one place the voip and wsn scenarios take them from
+        ("ns2_tcp PACKET_SIZE", ns2_tcp.PACKET_SIZE, float(tcp["packetSize_"])),
+        ("ns2_tcp WINDOW", ns2_tcp.WINDOW, float(tcp["window_"])),
+        ("ns2_tcp WINDOW_INIT", ns2_tcp.WINDOW_INIT, float(tcp["windowInit_"])),
+        ("ns2_tcp INITIAL_RTO_S", ns2_tcp.INITIAL_RTO_S, float(tcp["rtxcur_init_"])),
+        ("ns2_tcp MIN_RTO_S", ns2_tcp.MIN_RTO_S, float(tcp["minrto_"])),
+        ("ns2_tcp TICK_S", ns2_tcp.TICK_S, float(tcp["tcpTick_"])),
+        ("ns2_tcp HEADER_BYTES", ns2_tcp.HEADER_BYTES, float(tcp["tcpip_base_hdr_size_"])),
     ]  # fmt: skip
     _check(pairs)
     assert float(tcp["maxcwnd_"]) == 0 and float(tcp["maxburst_"]) == 0  # no caps, no bursts
@@ -291,7 +288,7 @@ def test_wsn_radio_is_wirelessphys(defaults):
 
 def test_wsn_mac_against_mac_802_11(defaults):
     """The 802.11b devices the WSN study builds (its own _wifi), read back from ns-3."""
-    from transportlab.simulation import simulation
+    from transportlab.ns3.simulation import simulation
     from transportlab.studies.wsn_reporting_interval import scenario as wsn_scenario
 
     mac = {v: defaults[("Mac/802_11", v)] for c, v in defaults if c == "Mac/802_11"}

@@ -175,7 +175,7 @@ class _Generator:
 
 def run_once(config: RunConfig) -> dict:
     """One fuzzed transfer; returns counts and whether the outcome was right."""
-    from transportlab.simulation import simulation
+    from transportlab.ns3.simulation import simulation
 
     rng = random.Random(config.seed * 7919 + 1)
     counts = dict.fromkeys(KINDS, 0)

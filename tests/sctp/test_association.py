@@ -7,6 +7,8 @@ from __future__ import annotations
 import gc
 import struct
 
+import pytest
+
 from tests.sctp._support import (
     assert_pcap_clean,
     chunk,
@@ -21,13 +23,14 @@ from tests.sctp._support import (
     tshark_fields,
 )
 from tests.sctp.test_streams import identify, setup
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.simulation import run_until, simulation
 
 CLOSED, LISTEN, COOKIE_WAIT, COOKIE_ECHOED, ESTABLISHED = 0, 1, 2, 3, 4
 SHUTDOWN_PENDING, SHUTDOWN_SENT, SHUTDOWN_RECEIVED, SHUTDOWN_ACK_SENT = 5, 6, 7, 8
 PORT = 5000
 
 
+@pytest.mark.slow
 def test_graceful_shutdown_delivers_everything_first():
     with simulation(seed=1, run=1) as ns:
         pair = make_pair("10Mbps", "10ms")

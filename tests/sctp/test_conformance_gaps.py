@@ -20,7 +20,7 @@ import struct
 from tests.sctp._support import chunk, cxx, injector, make_pair, packet
 from tests.sctp.test_cookie_security import _capture, _chunks, _raw
 from tests.sctp.test_streams import identify
-from transportlab.simulation import simulation
+from transportlab.ns3.simulation import simulation
 
 PORT = 5000
 ESTABLISHED = 4

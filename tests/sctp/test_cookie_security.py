@@ -26,7 +26,7 @@ import pytest
 
 from tests.sctp._support import chunk, cxx, injector, make_pair, packet
 from tests.sctp.test_streams import identify
-from transportlab.simulation import simulation
+from transportlab.ns3.simulation import simulation
 
 PORT = 5000
 CPORT = 40000

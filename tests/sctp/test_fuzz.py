@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from tests.sctp._support import chunk, cxx, injector, make_pair, packet
 from tests.sctp.test_streams import identify, setup
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.simulation import run_until, simulation
 
 PORT = 5000
 N_MESSAGES = 30
@@ -172,6 +172,7 @@ FUZZ = settings(
 )
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=st.data(), victim=st.sampled_from([0, 1]))
 def test_fuzzed_packets_never_break_the_association(data, victim):
@@ -188,6 +189,7 @@ def test_fuzzed_packets_never_break_the_association(data, victim):
     suppress_health_check=list(HealthCheck),
     database=None,
 )
+@pytest.mark.slow
 @given(data=st.data(), victim=st.sampled_from([0, 1]))
 def test_packets_without_a_valid_tag_change_nothing(data, victim):
     outcome, n = fuzz_once(data, victim, strict=True)

@@ -8,7 +8,7 @@ import pytest
 
 from tests.sctp._support import cxx
 from tests.sctp.test_streams import identify
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.simulation import run_until, simulation
 
 
 def test_association_over_ipv6():

@@ -7,8 +7,8 @@ import gc
 
 from tests.sctp._support import make_pair
 from tests.sctp.test_transfer import bulk_transfer
-from transportlab.recording import ValueRecorder
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.recording import ValueRecorder
+from transportlab.ns3.simulation import run_until, simulation
 
 PMDCS = 1500 - 20 - 12  # path maximum data chunk size on a 1500-byte MTU
 SOCKET = "/NodeList/0/$ns3::SctpL4Protocol/SocketList/0/"

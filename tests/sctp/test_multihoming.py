@@ -26,9 +26,9 @@ from tests.sctp._support import (
     packet,
     tshark_fields,
 )
-from transportlab.sctp_recording import SctpRecorder
-from transportlab.simulation import run_until, simulation
-from transportlab.topology import multihomed
+from transportlab.ns3.sctp_recording import SctpRecorder
+from transportlab.ns3.simulation import run_until, simulation
+from transportlab.ns3.topology import multihomed
 
 PORT = 5000
 RTO_MIN = 1.0

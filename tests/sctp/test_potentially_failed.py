@@ -25,8 +25,8 @@ import numpy as np
 import pytest
 
 from tests.sctp._support import cxx
-from transportlab.sctp_recording import SctpRecorder
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.sctp_recording import SctpRecorder
+from transportlab.ns3.simulation import run_until, simulation
 
 PORT = 7000
 TOTAL = 12_000_000
@@ -318,6 +318,6 @@ def test_primary_path_switchover_keeps_the_new_primary():
 
 
 def test_recorder_knows_the_pf_event():
-    from transportlab.sctp_recording import PATH_EVENTS
+    from transportlab.ns3.sctp_recording import PATH_EVENTS
 
     assert PATH_EVENTS[5] == "POTENTIALLY_FAILED"

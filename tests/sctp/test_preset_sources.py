@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from transportlab.simulation import simulation
+from transportlab.ns3.simulation import simulation
 
 PREFIX = "ns3::SctpSocket::"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from transportlab.simulation import simulation
+from transportlab.ns3.simulation import simulation
 
 PRESETS = ("rfc9260", "linux", "freebsd", "usrsctp")
 PREFIX = "ns3::SctpSocket::"

@@ -15,8 +15,8 @@ from tests.sctp._support import (
     needs_tshark,
     tshark_fields,
 )
-from transportlab.sctp_recording import SctpRecorder
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.sctp_recording import SctpRecorder
+from transportlab.ns3.simulation import run_until, simulation
 
 PORT = 6000
 NONE, TTL, RTX = 0, 1, 2

@@ -25,7 +25,7 @@ import gc
 
 from tests.sctp._support import cxx, packet
 from tests.sctp.test_conformance_gaps import PORT, _inject, _pair, _run_to, _sack
-from transportlab.simulation import simulation
+from transportlab.ns3.simulation import simulation
 
 CHUNK = 1016  # 1000 bytes of user data + the 16-byte DATA chunk header
 PMDCS = 1468  # 1500 - 20 (IPv4) - 12 (SCTP common header)

@@ -8,7 +8,7 @@ import gc
 import pytest
 
 from tests.sctp._support import cxx, make_pair, needs_tshark, tshark_fields
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.simulation import run_until, simulation
 
 PORT = 5000
 

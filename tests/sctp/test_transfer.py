@@ -12,8 +12,8 @@ from tests.sctp._support import (
     make_pair,
     needs_tshark,
 )
-from transportlab.recording import PacketRecorder, enable_seq_ts_size
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.recording import PacketRecorder, enable_seq_ts_size
+from transportlab.ns3.simulation import run_until, simulation
 
 SINK_PORT = 9
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from transportlab import sip
-from transportlab.ns3util import sctp_available
-from transportlab.recording import flow_monitor_frame
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.capabilities import sctp_available
+from transportlab.ns3.recording import flow_monitor_frame
+from transportlab.ns3.simulation import run_until, simulation
+from transportlab.studies.sip_over_sctp import testbed as sip
 
 CALLER_SEQUENCE = [
     ("sent", "REGISTER"),

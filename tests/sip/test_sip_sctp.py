@@ -9,9 +9,9 @@ import subprocess
 
 import pytest
 
-from transportlab import sip
-from transportlab.ns3util import sctp_available
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.capabilities import sctp_available
+from transportlab.ns3.simulation import run_until, simulation
+from transportlab.studies.sip_over_sctp import testbed as sip
 
 pytestmark = pytest.mark.skipif(not sctp_available(), reason="SCTP module not in this build")
 

@@ -9,8 +9,8 @@ import cppyy
 import numpy as np
 import pytest
 
-from transportlab import sip
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.simulation import run_until, simulation
+from transportlab.studies.sip_over_sctp import testbed as sip
 
 T1, T2 = 0.5, 4.0
 CALL_START = 1.0

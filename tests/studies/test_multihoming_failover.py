@@ -10,19 +10,19 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab.fingerprint import module_closure
-from transportlab.params import ParameterError
+from transportlab.engine.fingerprint import module_closure
+from transportlab.engine.params import ParameterError
 from transportlab.studies import get
-from transportlab.studies.multihoming_failover import analysis, reproduction
+from transportlab.studies.multihoming_failover import analysis, comparison, reproduction
 from transportlab.studies.multihoming_failover.parameters import LOSS_START, START
 
 STUDY = get("multihoming_failover")
-QUICK = STUDY.validate({}, quick=True)
-FULL = STUDY.validate({})
+QUICK = STUDY.parameters.validate({}, quick=True)
+FULL = STUDY.parameters.validate({})
 
 
 def point(**params):
-    return STUDY.validate(params, quick=True)
+    return STUDY.parameters.validate(params, quick=True)
 
 
 def simulate(run: int = 1, **params):
@@ -44,7 +44,7 @@ def simulate(run: int = 1, **params):
         ({"fail_at": 30.0, "duration": 20.0}, "fail_at"),
         ({"fail_at": 5.0, "repair_at": 4.0}, "repair_at"),
         ({"rto_min": 2.0, "rto_max": 1.0}, "exceeds rto_max"),
-        ({"preset": "solaris"}, "is not one of"),
+        ({"stack_preset": "solaris"}, "is not one of"),
         ({"pf_max_retrans": -1}, "must be >= 0"),
         ({"policy": "rtx", "scenario": "prsctp", "pr_value": 150}, "retransmission count"),
         ({"scenario": "prsctp", "duration": 5.0}, "voice source stops"),
@@ -52,7 +52,7 @@ def simulate(run: int = 1, **params):
 )
 def test_bad_parameters_are_refused_before_running(params, message):
     with pytest.raises(ParameterError, match=message):
-        STUDY.validate(params)
+        STUDY.parameters.validate(params)
 
 
 def test_registered_with_both_seed_files_and_the_notebook():
@@ -71,14 +71,15 @@ def test_registered_with_both_seed_files_and_the_notebook():
 
 def test_the_run_step_imports_no_analysis_code():
     closure = set(module_closure(["transportlab.studies.multihoming_failover.scenario"]))
-    assert "transportlab.topology.multihomed" in closure
-    assert "transportlab.sctp_recording" in closure
+    assert "transportlab.ns3.topology.multihomed" in closure
+    assert "transportlab.ns3.sctp_recording" in closure
     for analysing in (
         "transportlab.studies.multihoming_failover.analysis",
         "transportlab.studies.multihoming_failover.reproduction",
-        "transportlab.published",
-        "transportlab.stats",
-        "transportlab.metrics",
+        "transportlab.engine.published",
+        "transportlab.engine.verdicts",
+        "transportlab.engine.stats",
+        "transportlab.models.metrics",
     ):
         assert analysing not in closure
 
@@ -239,7 +240,7 @@ def test_stall_summary_per_configuration_by_hand():
     table = analysis.stall_summary(summary)
     assert table.index.tolist() == ["single-homed", "multi-homed", "multi-homed + SCTP-PF"]
     single = table.loc["single-homed"]
-    assert single.runs == 2 and single.first_loss_stall_s == pytest.approx(4.0)
+    assert single.n_runs == 2 and single.first_loss_stall_s == pytest.approx(4.0)
     assert single.goodput_kbps == pytest.approx(200.0)
     assert single.stalls_per_run == pytest.approx(4.0)
     assert table.loc["multi-homed + SCTP-PF"].first_loss_stall_s == pytest.approx(0.5)
@@ -308,7 +309,7 @@ def test_quick_and_full_points():
         ("multi", 0),
     ]
     presets = experiments["presets"].point_list(FULL, quick=False)
-    assert [p["preset"] for p in presets] == ["rfc9260", "linux", "freebsd"]
+    assert [p["stack_preset"] for p in presets] == ["rfc9260", "linux", "freebsd"]
     # 2 s after the RFC 9260 window of PMR 5, RTO 1 s (62-63 s) after the failure at 5 s.
     assert {p["duration"] for p in presets} == {5.0 + 63.0 + 2.0}
     assert len(voice.point_list(QUICK, quick=True)) == 5
@@ -316,7 +317,7 @@ def test_quick_and_full_points():
     for params in (QUICK, FULL):  # every point is valid
         for experiment in STUDY.reproduction.experiments:
             for p in experiment.points(params):
-                STUDY.validate(dict(params, **p))
+                STUDY.parameters.validate(dict(params, **p))
     runs = {e.name: (e.quick_runs, e.runs) for e in STUDY.reproduction.experiments}
     assert runs == {
         "seed_hub": (1, 1),
@@ -339,7 +340,9 @@ def test_timer_point_by_hand():
 
 
 class FakeResults:
-    """What ``reproduction.comparison`` reads of a Results: ``results["lossy"]``."""
+    """What ``comparison.comparison`` reads of a Results: ``results["lossy"]``."""
+
+    study = STUDY
 
     def __init__(self, lossy_summary: pd.DataFrame) -> None:
         self.tables = {"lossy": {"summary": lossy_summary}}
@@ -364,7 +367,7 @@ def test_comparison_rows_come_from_the_lossy_runs():
             "first_retransmission_s": [1.2, 1.4, 1.1, 1.1, 1.1],
         }
     )
-    table = reproduction.comparison(FakeResults(summary)).set_index(["protocol", "metric"])
+    table = comparison.comparison(FakeResults(summary)).set_index(["protocol", "metric"])
     assert len(table) == 3 and set(table.row) == {"15% packet loss"}
     single = table.loc[("SCTP (single-homed)", "transmission_stall")]
     assert single.reproduced == pytest.approx(5.0) and single.n_runs == 2
@@ -431,8 +434,8 @@ def test_presets_decide_where_new_data_goes_after_the_failure():
     to the alternate. RFC 9260 (no PF): new data keeps going to the dead primary until it
     is inactive, 62-63 s later (analysis.failover_window(5, 1, 60)), beyond this run."""
     common = dict(rtx_to_alt="TIMEOUT_ALTERNATE", duration=15.0)
-    linux = simulate(preset="linux", **common)["summary"].iloc[0]
-    rfc = simulate(preset="rfc9260", **common)["summary"].iloc[0]
+    linux = simulate(stack_preset="linux", **common)["summary"].iloc[0]
+    rfc = simulate(stack_preset="rfc9260", **common)["summary"].iloc[0]
     assert 0.9 < linux.pf_s <= 1.1 and 0.9 < linux.resume_s <= 1.2
     assert linux.resume_path == 1
     # PF at the first expiry: at most the chunks sent before it (one cwnd) went to the

@@ -8,20 +8,24 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab.fingerprint import module_closure
-from transportlab.ns3util import sctp_available
-from transportlab.params import ParameterError
-from transportlab.reproduction import Results
+from transportlab.engine.fingerprint import module_closure
+from transportlab.engine.params import ParameterError
+from transportlab.engine.results import Results
+from transportlab.ns3.capabilities import sctp_available
 from transportlab.studies import get
-from transportlab.studies.sip_over_sctp import analysis, reproduction, wire
+from transportlab.studies.sip_over_sctp import analysis, comparison, wire
 
 STUDY = get("sip_over_sctp")
 needs_sctp = pytest.mark.skipif(not sctp_available(), reason="SCTP module not in this build")
 
 
-def simulate(run: int = 1, **params):
-    """Run and analyse one replication in this process (no cache), quick-mode defaults."""
-    return STUDY.simulate(STUDY.validate(params, quick=True), 1, run)
+@pytest.fixture(scope="module")
+def simulate(simulations):
+    """One quick replication per distinct point, simulated once for the tests of this module
+    (``simulations``, tests/conftest.py): ``simulate(run=1, **params)``."""
+    return lambda run=1, **params: simulations(
+        STUDY, STUDY.parameters.validate(params, quick=True), run=run
+    )
 
 
 # --------------------------------------------------------------------------- declaration
@@ -50,15 +54,15 @@ def simulate(run: int = 1, **params):
 )
 def test_bad_parameters_are_refused_before_running(params, message):
     with pytest.raises(ParameterError, match=message):
-        STUDY.validate(params)
+        STUDY.parameters.validate(params)
 
 
 def test_sctp_needs_the_sctp_module():
     if sctp_available():
-        STUDY.validate({"protocol": "sctp"})
+        STUDY.parameters.validate({"protocol": "sctp"})
     else:
         with pytest.raises(ParameterError, match="SCTP is not available"):
-            STUDY.validate({"protocol": "sctp"})
+            STUDY.parameters.validate({"protocol": "sctp"})
 
 
 def test_declaration():
@@ -76,14 +80,15 @@ def test_declaration():
 
 def test_the_run_step_imports_the_testbed_but_no_analysis():
     closure = set(module_closure(["transportlab.studies.sip_over_sctp.scenario"]))
-    assert "transportlab.sip" in closure
+    assert "transportlab.studies.sip_over_sctp.testbed" in closure
     analysis_modules = {
         "transportlab.studies.sip_over_sctp.analysis",
         "transportlab.studies.sip_over_sctp.reproduction",
         "transportlab.studies.sip_over_sctp.wire",
-        "transportlab.metrics",
-        "transportlab.stats",
-        "transportlab.published",
+        "transportlab.models.metrics",
+        "transportlab.engine.stats",
+        "transportlab.engine.published",
+        "transportlab.engine.verdicts",
     }
     assert not closure & analysis_modules
 
@@ -121,7 +126,7 @@ def test_wire_bound_hand_values():
 
 
 def test_throughput_goodput_from_the_byte_counters():
-    params = STUDY.validate({"scenario": "throughput", "throughput_duration": 2.5})
+    params = STUDY.parameters.validate({"scenario": "throughput", "throughput_duration": 2.5})
     raw = {"counters": pd.DataFrame([{"rx_bytes_at_warmup": 1_000, "rx_bytes_at_end": 2_001_000}])}
     summary = STUDY.analyse(raw, params)["summary"].iloc[0]
     # 2 MB in the 2 s after the 0.5 s warm-up: 8 Mb/s of 100 Mb/s
@@ -234,13 +239,13 @@ def test_crossover_reads_the_mean_curves_not_single_runs():
 def test_crossover_rows_are_per_run_and_say_why_when_no_run_crosses():
     first = calls_table([70, 40, 32, 20], [60, 43, 43, 26])  # crosses at 8.8 %
     second = calls_table([70, 60, 32, 20], [60, 43, 43, 26]).assign(run=2)  # at 14.1 %
-    rows = analysis.crossover_rows(pd.concat([first, second]))
+    rows = comparison.crossover_rows(pd.concat([first, second]))
     assert [r["value"] for r in rows] == [8.8, pytest.approx(round(10 + 10 * 17 / 28, 1))]
     assert {r["why_missing"] for r in rows} == {""}
     behind = pd.concat(
         [calls_table([70, 40, 32, 20], [10, 5, 2, 1]).assign(run=k) for k in (1, 2, 3)]
     )
-    rows = analysis.crossover_rows(behind)
+    rows = comparison.crossover_rows(behind)
     assert len(rows) == 3 and all(math.isnan(r["value"]) for r in rows)
     assert rows[0]["why_missing"] == (
         "no crossover in any of the 3 runs: UDP completes more transactions than SCTP at "
@@ -249,7 +254,7 @@ def test_crossover_rows_are_per_run_and_say_why_when_no_run_crosses():
     reverse = pd.concat(
         [calls_table([100, 90, 60, 30], [110, 95, 50 - 11 * k, 5]).assign(run=k) for k in (1, 2)]
     )
-    rows = analysis.crossover_rows(reverse)
+    rows = comparison.crossover_rows(reverse)
     assert rows[0]["why_missing"] == (
         "no crossover in any of the 2 runs: in every run the curves cross the other way, "
         "SCTP ahead below 11.4-11.9 % and UDP ahead above"
@@ -257,7 +262,7 @@ def test_crossover_rows_are_per_run_and_say_why_when_no_run_crosses():
 
 
 def test_table_5_3_comes_from_the_published_values():
-    table = analysis.published_calls()
+    table = comparison.published_calls(STUDY)
     assert list(table.columns) == ["udp", "sctp"]
     assert table.index.tolist() == [0.05, 0.10, 0.20, 0.30]
     assert table["udp"].tolist() == [70, 40, 32, 20]
@@ -277,7 +282,7 @@ def test_relative_to_five_percent_is_taken_per_run():
     assert table.loc[("udp", 0.10), "n_runs"] == 3
     assert table.loc[("sctp", 0.30), "mean"] == pytest.approx(0.5)
     assert table.loc[("sctp", 0.30), "ci_low"] == pytest.approx(0.5)  # no spread
-    rows = analysis.relative_rows(summary, 0.20).set_index(["protocol", "row"])
+    rows = comparison.relative_rows(STUDY, summary, 0.20).set_index(["protocol", "row"])
     assert len(rows) == 6 and set(rows["unit"]) == {"ratio"}
     # published: derived from Table 5.3 (UDP 40/70, SCTP 26/60), not data/published
     assert rows.loc[("UDP", "packet loss 10%"), "published"] == pytest.approx(40 / 70)
@@ -291,12 +296,12 @@ def test_relative_to_five_percent_is_taken_per_run():
 
 
 def test_testbed_marker_needs_a_single_session_time_five_times_ours():
-    comparison = pd.DataFrame(
+    table = pd.DataFrame(
         {"metric": ["transaction_response_time"] * 3 + ["sip_call_transactions"],
          "published": ["~7", "4.6", "0.6", "70"], "reproduced": [0.53, 0.0013, 0.5, 5.0]}
     )  # fmt: skip
     # 7/0.53 = 13x and 4.6/0.0013 = 3500x: testbed; 0.6/0.5: protocol; calls: not a time
-    assert analysis.testbed_markers(comparison) == [
+    assert comparison.testbed_markers(table) == [
         "testbed-dominated", "testbed-dominated", "", "",
     ]  # fmt: skip
 
@@ -349,7 +354,9 @@ def test_chunk_timeline_and_association_fate_from_a_hand_made_trace():
 
 
 class FakeResults:
-    """Just enough of transportlab.reproduction.Results for the comparison function."""
+    """Just enough of transportlab.engine.results.Results for the comparison function."""
+
+    study = STUDY
 
     def __init__(self, tables):
         self.tables = tables
@@ -370,8 +377,8 @@ def test_comparison_rows_come_from_reproduction_comparison():
     results = FakeResults(
         {"single_session": {"summary": single}, "calls_under_loss": {"summary": multi}}
     )
-    all_rows = reproduction.comparison(results).set_index(["source", "protocol", "row"])
-    rows = all_rows[all_rows["metric"] != analysis.RELATIVE_METRIC]
+    all_rows = comparison.comparison(results).set_index(["source", "protocol", "row"])
+    rows = all_rows[all_rows["metric"] != comparison.RELATIVE_METRIC]
     # Single-session times are deterministic: one run gets a verdict.
     assert rows.loc[("Table 5.5", "UDP", "SIP registration"), "verdict"] == "matches"
     assert rows.loc[("Table 5.5", "UDP", "SIP registration"), "deterministic"]
@@ -384,7 +391,7 @@ def test_comparison_rows_come_from_reproduction_comparison():
     # Tables 5.3 and 5.5 (sections 5.3-5.4 are copies of Table 5.5), and the shape of
     # Table 5.3: 2 protocols x 3 loss rates relative to 5 %
     assert len(rows) == 15 and len(all_rows) == 15 + 6
-    relative = all_rows[all_rows["metric"] == analysis.RELATIVE_METRIC]
+    relative = all_rows[all_rows["metric"] == comparison.RELATIVE_METRIC]
     assert relative.loc[("Table 5.3", "SCTP", "packet loss 20%"), "published"] == pytest.approx(
         37 / 60
     )
@@ -400,7 +407,7 @@ def test_comparison_rows_come_from_reproduction_comparison():
 
 
 @pytest.mark.parametrize("protocol", ["udp", "tcp"])
-def test_throughput_reaches_the_wire_bound(protocol):
+def test_throughput_reaches_the_wire_bound(simulate, protocol):
     summary = simulate(
         scenario="throughput", protocol=protocol, message_size=1000, throughput_duration=1.0
     )["summary"].iloc[0]
@@ -408,7 +415,7 @@ def test_throughput_reaches_the_wire_bound(protocol):
     assert summary["goodput_mbps"] >= summary["wire_bound_mbps"] * 0.95
 
 
-def test_single_session_udp_and_tcp():
+def test_single_session_udp_and_tcp(simulate):
     udp = simulate(scenario="single_session", protocol="udp")["summary"].iloc[0]
     tcp = simulate(scenario="single_session", protocol="tcp")["summary"].iloc[0]
     for row in (udp, tcp):
@@ -426,7 +433,7 @@ def test_single_session_udp_and_tcp():
     assert handshakes == pytest.approx(2 * 4 * link_delay_ms, rel=0.1)
 
 
-def test_processing_delay_adds_to_the_transaction_times():
+def test_processing_delay_adds_to_the_transaction_times(simulate):
     base = simulate(scenario="single_session")["summary"].iloc[0]
     slow = simulate(scenario="single_session", proxy_processing_ms=3.0, agent_processing_ms=1.0)[
         "summary"
@@ -435,9 +442,10 @@ def test_processing_delay_adds_to_the_transaction_times():
     assert slow["registration_ms"] == pytest.approx(base["registration_ms"] + 4.0, abs=0.01)
 
 
-def test_multi_session_is_deterministic_and_loss_hurts():
-    a = simulate(scenario="multi_session", loss_rate=0.1, window=20.0, n_pairs=4)
-    b = simulate(scenario="multi_session", loss_rate=0.1, window=20.0, n_pairs=4)
+def test_multi_session_is_deterministic_and_loss_hurts(simulate):
+    params = {"scenario": "multi_session", "loss_rate": 0.1, "window": 20.0, "n_pairs": 4}
+    a = simulate(**params)
+    b = STUDY.simulate(STUDY.parameters.validate(params, quick=True))  # simulated again
     pd.testing.assert_frame_equal(a["calls"], b["calls"])
     other = simulate(2, scenario="multi_session", loss_rate=0.1, window=20.0, n_pairs=4)
     assert not a["calls"].equals(other["calls"])  # another RngRun, other losses
@@ -447,7 +455,7 @@ def test_multi_session_is_deterministic_and_loss_hurts():
 
 
 @needs_sctp
-def test_sctp_trace_changes_nothing_and_shows_t3_back_off():
+def test_sctp_trace_changes_nothing_and_shows_t3_back_off(simulate):
     params = {"scenario": "multi_session", "protocol": "sctp", "loss_rate": 0.3}
     params.update(window=40.0, n_pairs=4)
     plain = simulate(**params)
@@ -470,7 +478,7 @@ def test_sctp_trace_changes_nothing_and_shows_t3_back_off():
     assert row["completed_calls"] == plain["summary"]["completed_calls"].iloc[0]
 
 
-def test_one_call_records_the_same_messages_and_a_pcap_point_writes_its_trace(tmp_path):
+def test_one_call_records_the_same_messages_and_a_pcap_point_writes_its_trace(simulate, tmp_path):
     plain = simulate(scenario="one_call", protocol="udp")["messages"]
     host_a = plain[plain["endpoint"] == "host_a"]
     assert host_a["kind"].tolist()[:3] == ["REGISTER", "200 REGISTER", "INVITE"]
@@ -480,7 +488,7 @@ def test_one_call_records_the_same_messages_and_a_pcap_point_writes_its_trace(tm
     assert len(pcaps) == 1 and pcaps[0].stat().st_size > 24  # more than the pcap header
 
 
-def test_hol_tcp_configurations_complete_every_object():
+def test_hol_tcp_configurations_complete_every_object(simulate):
     for config in ("tcp-one", "tcp-per-object"):
         result = simulate(scenario="hol", hol_config=config, loss_rate=0.01, object_size=20_000)
         assert result["summary"]["completed"].iloc[0] == 8
@@ -488,7 +496,7 @@ def test_hol_tcp_configurations_complete_every_object():
 
 
 @needs_sctp
-def test_hol_sctp_streams_carry_one_transfer_each():
+def test_hol_sctp_streams_carry_one_transfer_each(simulate):
     streams = simulate(
         scenario="hol", hol_config="sctp-streams", loss_rate=0.02, object_size=20_000
     )
@@ -504,7 +512,7 @@ def test_hol_sctp_streams_carry_one_transfer_each():
 
 
 @needs_sctp
-def test_sip_over_sctp_single_session_sets_up_two_associations_first():
+def test_sip_over_sctp_single_session_sets_up_two_associations_first(simulate):
     udp = simulate(scenario="single_session", protocol="udp")["summary"].iloc[0]
     sctp = simulate(scenario="single_session", protocol="sctp")["summary"].iloc[0]
     shared = simulate(scenario="single_session", protocol="sctp", layout="shared")["summary"].iloc[
@@ -560,7 +568,7 @@ def test_call_cycle_predicts_calls_from_setup_and_teardown_times():
     )
     table = call_cycle(summary, n_pairs=8, window=70.0, call_duration=1.0, call_interval=1.0)
     sctp = table[table.protocol == "sctp"].iloc[0]
-    assert sctp.runs == 2 and sctp.completed_calls == 60 and sctp.transaction_timeouts == 2
+    assert sctp.n_runs == 2 and sctp.completed_calls == 60 and sctp.transaction_timeouts == 2
     assert sctp.cycle_s == pytest.approx(7.0)
     assert sctp.predicted_calls == pytest.approx(80.0)
     assert sctp.completed_per_predicted == pytest.approx(0.75)

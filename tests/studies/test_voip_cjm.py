@@ -6,11 +6,18 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab import emodel, stats
-from transportlab.fingerprint import module_closure
-from transportlab.params import ParameterError
+from transportlab.engine.fingerprint import module_closure
+from transportlab.engine.params import ParameterError
+from transportlab.models import emodel
 from transportlab.studies import get
-from transportlab.studies.voip_cjm import STUDY, analysis, parameters, reproduction, scenario
+from transportlab.studies.voip_cjm import (
+    STUDY,
+    analysis,
+    comparison,
+    parameters,
+    reproduction,
+    scenario,
+)
 
 SHORT = {"n_calls": 4, "duration": 3.0, "drain": 1.0}
 
@@ -31,21 +38,22 @@ def test_registered_with_its_seed_notebook_and_steps():
     assert [e.name for e in s.reproduction.experiments] == [
         "main", "loss", "cross_traffic", "trunk", "talkspurts", "load", "playout_models",
     ]  # fmt: skip
-    assert s.reproduction.comparison is reproduction.comparison
+    assert s.reproduction.comparison is comparison.comparison
     assert set(s.reproduction.tables) >= {"summary"}
 
 
 def test_the_run_step_imports_no_analysis():
     """Changing a playout model, the E-model or a metric must cost no simulation."""
     closure = set(module_closure(["transportlab.studies.voip_cjm.scenario"]))
-    assert "transportlab.voice" in closure
+    assert "transportlab.studies.voip_cjm.voice_gateways" in closure
     for analysis_module in (
-        "transportlab.playout",
-        "transportlab.emodel",
-        "transportlab.metrics",
-        "transportlab.stats",
-        "transportlab.published",
-        "transportlab.voice_quality",
+        "transportlab.models.playout",
+        "transportlab.models.emodel",
+        "transportlab.models.metrics",
+        "transportlab.engine.stats",
+        "transportlab.engine.published",
+        "transportlab.engine.verdicts",
+        "transportlab.studies.voip_cjm.voice_quality",
         "transportlab.studies.voip_cjm.analysis",
         "transportlab.studies.voip_cjm.reproduction",
     ):
@@ -187,25 +195,10 @@ def test_analysed_columns_do_not_clash_with_parameters():
         assert not clash, f"{name}: {clash}"
 
 
-def test_mean_table_is_stats_summarise_laid_out_wide():
-    frame = pd.DataFrame(
-        {
-            "configuration": ["UDP", "UDP", "TCP", "TCP", "TCP"],
-            "policy": ["fixed"] * 5,
-            "R": [80.0, 82.0, 70.0, 71.0, np.nan],
-        }
-    )
-    table = analysis.mean_table(frame, ["configuration", "policy"], ["R"])
-    assert table["configuration"].tolist() == ["UDP", "TCP"]  # order of appearance
-    assert table.columns.tolist() == ["configuration", "policy", "R", "R_low", "R_high", "runs"]
-    mean, low, high, _ = stats.confidence_interval([80.0, 82.0])
-    assert table.loc[0, ["R", "R_low", "R_high"]].tolist() == [mean, low, high]
-    assert table["runs"].tolist() == [2, 3]  # replications, also where a value is NaN
-    assert table.loc[1, "R"] == pytest.approx(70.5)
-
-
 class _FakeResults:
-    """What reproduction.comparison reads: results["main"]["summary"]."""
+    """What comparison.comparison reads: results["main"]["summary"]."""
+
+    study = STUDY
 
     def __init__(self, summary: pd.DataFrame) -> None:
         self.summary = summary
@@ -228,7 +221,7 @@ def test_comparison_rows_come_from_reproduction_comparison():
                     "frames_per_s": frames, "delay_max_ms": delay_max + (protocol == "tcp"),
                     "before_jitter_ms": jitter,
                 })  # fmt: skip
-    table = reproduction.comparison(_FakeResults(pd.DataFrame(rows))).set_index(
+    table = comparison.comparison(_FakeResults(pd.DataFrame(rows))).set_index(
         ["protocol", "metric"]
     )
     assert len(table) == 6  # UDP has no published value; the ITU-T limits are not results
@@ -329,21 +322,21 @@ def test_same_seed_and_run_are_identical_other_runs_differ():
 
 
 def test_the_sweep_runner_takes_its_tables(tmp_path):
-    from transportlab import sweep
+    from transportlab.engine import execute
 
-    tables = sweep.run(
+    tables = execute.run(
         STUDY, [SHORT], runs=1, quick=True, scheduler="serial", cache=tmp_path, progress=False
     )
     assert tables["summary"]["n_calls"].eq(4).all()
     assert set(tables["summary"]["policy"]) == set(analysis.PLAYOUT_POLICIES)
     # the cache holds the run step's raw tables (loaded here, not simulated again)
-    raw = sweep.run(STUDY, [SHORT], runs=1, quick=True, cache=tmp_path, progress=False,
-                    analyse=False)  # fmt: skip
+    raw = execute.run(STUDY, [SHORT], runs=1, quick=True, cache=tmp_path, progress=False,
+                      analyse=False)  # fmt: skip
     assert set(raw) == {"packets", "counters"}
 
 
 def test_pr_sctp_without_the_model_is_a_clear_error():
-    from transportlab.ns3util import pr_sctp_available
+    from transportlab.ns3.capabilities import pr_sctp_available
 
     if pr_sctp_available():
         pytest.skip("this build has PR-SCTP")

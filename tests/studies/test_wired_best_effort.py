@@ -9,17 +9,24 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab import cli, published, sweep
-from transportlab.ns3util import sctp_available
-from transportlab.params import ParameterError
+from transportlab import cli
+from transportlab.engine import execute, plan, verdicts
+from transportlab.engine.params import ParameterError
+from transportlab.ns3.capabilities import sctp_available
+from transportlab.ns3.topology import dumbbell
 from transportlab.studies import get
 from transportlab.studies import wired_best_effort as wbe
-from transportlab.studies.wired_best_effort import analysis, reproduction, scenario
-from transportlab.topology import dumbbell
+from transportlab.studies.wired_best_effort import (
+    analysis,
+    comparison,
+    parameters,
+    reproduction,
+    scenario,
+)
 
 
 def params(**overrides):
-    return wbe.PARAMETERS.validate(overrides)
+    return parameters.PARAMETERS.validate(overrides)
 
 
 def simulate(values, seed=1, run=1):
@@ -40,31 +47,31 @@ def test_registered_with_its_seeds():
 
 
 def test_run_step_imports_no_analysis_code():
-    from transportlab.fingerprint import module_closure
+    from transportlab.engine.fingerprint import module_closure
 
     closure = set(module_closure(["transportlab.studies.wired_best_effort.scenario"]))
-    assert "transportlab.topology.dumbbell" in closure
+    assert "transportlab.ns3.topology.dumbbell" in closure
     for analysing in ("metrics", "stats", "published", "studies.wired_best_effort.analysis",
                       "studies.wired_best_effort.reproduction"):  # fmt: skip
         assert f"transportlab.{analysing}" not in closure
 
 
 def test_node_pairs_follow_the_ns2_script():
-    pairs = wbe.node_pairs(params())
-    assert wbe.node_count(params()) == 22
+    pairs = parameters.node_pairs(params())
+    assert parameters.node_count(params()) == 22
     assert list(pairs["source"]) == list(range(2, 12))
     assert list(pairs["sink"]) == list(range(12, 22))
     assert list(pairs["application"]) == ["ftp"] * 5 + ["cbr"] * 5
     assert list(pairs["transport"]) == ["tcp"] * 5 + ["udp"] * 5
     assert list(pairs["script_start"]) == [10, 15, 15, 20, 20, 30, 35, 30, 40, 50]
     assert pairs["pair"].iloc[0] == "nodes 2-12" and pairs["pair"].iloc[-1] == "nodes 11-21"
-    sctp = wbe.node_pairs(params(protocol="sctp", ftp_starts=[1.0], cbr_starts=[2.0, 3.0]))
+    sctp = parameters.node_pairs(params(protocol="sctp", ftp_starts=[1.0], cbr_starts=[2.0, 3.0]))
     assert list(sctp["transport"]) == ["sctp", "udp", "udp"]
     assert list(sctp["source"]) == [2, 3, 4] and list(sctp["sink"]) == [5, 6, 7]
 
 
 def test_packet_sizes_against_ns2():
-    sizes = wbe.packet_sizes(params()).set_index("packet")
+    sizes = analysis.packet_sizes(params()).set_index("packet")
     # NS-2: 1000 B + 40 B header; ns-3: 20 B IP + 20 B TCP, no options, + 2 B PPP.
     assert sizes.loc["TCP data", "ns2"] == 1040 and sizes.loc["TCP data", "ns3_ip"] == 1040
     assert sizes.loc["TCP data", "ns3_wire"] == 1042
@@ -75,23 +82,27 @@ def test_packet_sizes_against_ns2():
     # NS-2.35 SCTP: 1452 B of data + 16 B chunk header + 12 B common header + 20 B IP.
     assert sizes.loc["SCTP DATA", "ns2"] == 1500
     assert sizes.loc["TCP data", "transmission_ms"] == pytest.approx(1042 * 8 / 500)
-    with_timestamps = wbe.packet_sizes(params(tcp_timestamps=True)).set_index("packet")
+    with_timestamps = analysis.packet_sizes(params(tcp_timestamps=True)).set_index("packet")
     assert with_timestamps.loc["TCP data", "ns3_ip"] == 1052
 
 
 def test_queue_layout_keeps_ns2_limit():
-    assert wbe.queue_layout(params()) == {"queue_disc": 0, "device": 49, "in_transmission": 1}
+    assert parameters.queue_layout(params()) == {
+        "queue_disc": 0,
+        "device": 49,
+        "in_transmission": 1,
+    }
     for discipline in ("fifo", "fq_codel"):
-        layout = wbe.queue_layout(params(queue_discipline=discipline))
+        layout = parameters.queue_layout(params(queue_discipline=discipline))
         assert layout == {"queue_disc": 48, "device": 1, "in_transmission": 1}
-    assert sum(wbe.queue_layout(params(queue_packets=10)).values()) == 10
+    assert sum(parameters.queue_layout(params(queue_packets=10)).values()) == 10
     assert dumbbell.queue_layout(50) == {"queue_disc": 0, "device": 49, "in_transmission": 1}
     with pytest.raises(ValueError, match="not one of"):
         dumbbell.queue_layout(50, "red")
 
 
 def test_cbr_interval_is_ns2s():
-    assert wbe.cbr_interval(params()) == pytest.approx(0.8)
+    assert parameters.cbr_interval(params()) == pytest.approx(0.8)
 
 
 @pytest.mark.parametrize(
@@ -113,7 +124,7 @@ def test_cbr_interval_is_ns2s():
 )
 def test_bad_parameters_fail_before_anything_runs(overrides, message):
     with pytest.raises(ParameterError, match=message):
-        wbe.PARAMETERS.validate(overrides)
+        parameters.PARAMETERS.validate(overrides)
 
 
 def test_missing_pcap_folder_is_a_parameter_error_before_anything_runs(
@@ -122,9 +133,9 @@ def test_missing_pcap_folder_is_a_parameter_error_before_anything_runs(
     def must_not_run(*args, **kwargs):
         raise AssertionError("simulated despite a bad pcap_prefix")
 
-    monkeypatch.setattr(sweep, "_execute", must_not_run)
+    monkeypatch.setattr(execute, "_execute", must_not_run)
     with pytest.raises(ParameterError, match="does not exist"):
-        sweep.plan(wbe.STUDY, [{"pcap_prefix": "/nonexistent/dir/wired"}], quick=True)
+        plan.plan(wbe.STUDY, [{"pcap_prefix": "/nonexistent/dir/wired"}], quick=True)
     argv = ["sweep", "--study", "wired_best_effort", "--quick", "--output", str(tmp_path / "out"),
             "-p", "pcap_prefix=/nonexistent/dir/wired"]  # fmt: skip
     with pytest.raises(SystemExit) as exit_:
@@ -139,23 +150,26 @@ def test_missing_pcap_folder_is_a_parameter_error_before_anything_runs(
 
 def test_presets_are_valid_parameter_sets():
     for name, preset in reproduction.PRESETS.items():
-        values = wbe.PARAMETERS.validate(preset)
+        values = parameters.PARAMETERS.validate(preset)
         assert all(values[k] == v for k, v in preset.items()), name
     assert reproduction.PRESETS["modern_aqm"]["queue_discipline"] == "fq_codel"
 
 
 def test_quick_mode_is_shorter():
-    assert wbe.PARAMETERS.defaults(quick=True)["duration"] < wbe.PARAMETERS.defaults()["duration"]
+    assert (
+        parameters.PARAMETERS.defaults(quick=True)["duration"]
+        < parameters.PARAMETERS.defaults()["duration"]
+    )
 
 
 # ----------------------------------------------------------------------------- ns-3
 
 
 def test_topology_facts():
-    from transportlab.simulation import simulation
+    from transportlab.ns3.simulation import simulation
 
     values = params()
-    pairs = wbe.node_pairs(values)
+    pairs = parameters.node_pairs(values)
     with simulation() as ns:
         net = scenario._build_dumbbell(ns, values, pairs)
         assert net.nodes.GetN() == 22
@@ -286,6 +300,7 @@ def test_cbr_flow_matches_hand_calculation():
     assert flow["loss_ratio"] == 0
 
 
+@pytest.mark.slow
 def test_same_run_is_identical_and_runs_differ():
     values = params(duration=60.0, record_packets=True)
     first = simulate(values)
@@ -357,7 +372,7 @@ def test_packet_records_number_each_flows_data_packets_in_sending_order():
             "time": [1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.35],
         }
     )
-    records = wbe.packet_records(packets, pkt=1000)
+    records = analysis.packet_records(packets, pkt=1000)
     sent = records[records["event"] == "sent"].sort_values("packet")
     assert list(sent["packet"]) == [1, 2, 3]  # the 40-byte packet is left out
     assert list(sent["seq"]) == [0, 0, 1]  # per flow
@@ -383,7 +398,7 @@ def _flows_table():
 
 
 def test_per_pair_summary_gives_student_intervals():
-    summary = wbe.per_pair_summary(_flows_table(), metrics=["awk_jitter_ms"])
+    summary = analysis.per_pair_summary(_flows_table(), metrics=["awk_jitter_ms"])
     row = summary[(summary["protocol"] == "tcp") & (summary["flow"] == 0)].iloc[0]
     # Values 11 and 12: mean 11.5, half width t(0.975, 1) * 0.5 = 6.353.
     assert row["mean"] == 11.5 and row["n_runs"] == 2
@@ -392,7 +407,7 @@ def test_per_pair_summary_gives_student_intervals():
 
 def test_reproduced_values_shape_and_delay_readings():
     flows = _flows_table()
-    printed = wbe.reproduced_values(flows, delay="printed")
+    printed = comparison.reproduced_values(flows, delay="printed")
     assert set(printed["protocol"]) == {"TCP", "SCTP"}
     delay = printed[printed["metric"] == "awk_delay"]
     assert set(delay["unit"]) == {"s"}
@@ -400,11 +415,11 @@ def test_reproduced_values_shape_and_delay_readings():
     assert len(delay) == 2 * 2 * 6
     assert "nodes 7-13" not in set(printed["row"])
     assert "all pairs (mean)" not in set(printed.loc[printed["metric"] == "awk_throughput", "row"])
-    e2e = wbe.reproduced_values(flows, delay="e2e")
+    e2e = comparison.reproduced_values(flows, delay="e2e")
     mean = e2e[(e2e["metric"] == "awk_delay") & (e2e["row"] == "all pairs (mean)")]
     assert set(mean["unit"]) == {"ms"} and set(mean["value"]) == {802.0}
     with pytest.raises(ValueError, match="printed' or 'e2e"):
-        wbe.reproduced_values(flows, delay="mean")
+        comparison.reproduced_values(flows, delay="mean")
 
 
 def _raw_one_cbr_flow(**overrides):
@@ -415,7 +430,7 @@ def _raw_one_cbr_flow(**overrides):
     """
     values = params(duration=5.0, ftp_starts=[], cbr_starts=[1.0], start_jitter_ms=0.0,
                     sample_interval=1.0, **overrides)  # fmt: skip
-    flows = wbe.node_pairs(values).assign(start=[1.0], rx_bytes=[3000])
+    flows = parameters.node_pairs(values).assign(start=[1.0], rx_bytes=[3000])
     point = pd.Categorical(
         ["sent", "bottleneck", "received", "sent", "bottleneck", "received", "sent", "dropped",
          "sent", "bottleneck", "received"],
@@ -442,7 +457,7 @@ def _raw_one_cbr_flow(**overrides):
 
 def test_analyse_hand_made_raw_tables():
     raw, values = _raw_one_cbr_flow(record_packets=True)
-    tables = wbe.analyse(raw, values)
+    tables = analysis.analyse(raw, values)
     flow = tables["flows"].iloc[0]
     # 3000 application bytes over the 4 s from the start to the end.
     assert flow["goodput_kbps"] == pytest.approx(3000 * 8 / 4.0 / 1e3)
@@ -464,7 +479,7 @@ def test_analyse_hand_made_raw_tables():
     assert queue == pytest.approx([0, 0.02, 0, 0, 0])
     pd.testing.assert_frame_equal(tables["packets"], raw["packets"])
     # Without the options neither the series nor the packets come back.
-    quiet = wbe.analyse(*_raw_one_cbr_flow(record_series=False))
+    quiet = analysis.analyse(*_raw_one_cbr_flow(record_series=False))
     assert set(quiet) == {"flows", "run"}
 
 
@@ -484,7 +499,9 @@ def _ftp_flows_table():
 
 
 class FakeResults:
-    """What the reproduction functions read of a :class:`~transportlab.reproduction.Results`."""
+    """What the reproduction functions read of a :class:`~transportlab.engine.results.Results`."""
+
+    study = wbe.STUDY
 
     def __init__(self, flows):
         self.tables = {"main": {"flows": flows}}
@@ -493,14 +510,14 @@ class FakeResults:
         return self.tables[name]
 
     def comparison(self):
-        return reproduction.comparison(self)
+        return comparison.comparison(self)
 
 
 def test_comparison_rows_come_from_reproduction_comparison():
     results = FakeResults(_ftp_flows_table())
-    table = reproduction.comparison(results)
-    expected = published.compare(
-        "wired_best_effort", wbe.reproduced_values(_ftp_flows_table(), delay="e2e"), write=False
+    table = comparison.comparison(results)
+    expected = verdicts.compare(
+        wbe.STUDY, comparison.reproduced_values(_ftp_flows_table(), delay="e2e")
     )
     pd.testing.assert_frame_equal(table, expected)
     assert set(table["n_runs"]) == {3}
@@ -511,20 +528,20 @@ def test_comparison_rows_come_from_reproduction_comparison():
     assert row["verdict"] == "differs"
     # Every published row of both seeds that has a reproduction.
     assert len(table) == 64 and set(table["seed_file"]) == set(wbe.STUDY.seed_files)
-    printed = reproduction.comparison_printed(results)
+    printed = comparison.comparison_printed(results)
     delay = printed[printed["metric"] == "awk_delay"]
     assert set(delay["reproduced"]) == {500.0}  # 0.5 s, in the published ms
-    readings = reproduction.delay_readings(results)
+    readings = comparison.delay_readings(results)
     assert len(readings) == (table["metric"] == "awk_delay").sum()
     assert list(readings["printed"]) == list(delay["reproduced"])
-    counts = reproduction.verdict_counts(results)
+    counts = comparison.verdict_counts(results)
     assert counts.loc["e2eDelay reading (comparison.csv)"].to_numpy().sum() == len(table)
 
 
 def test_experiments_quick_plan_without_running():
-    from transportlab.reproduction import Results
+    from transportlab.engine.results import Results
 
-    results = Results("wired_best_effort", quick=True, progress=False)
+    results = Results(wbe.STUDY, quick=True, progress=False)
     plan = results.plan()
     n = len(reproduction.protocols())
     expected = {"main": 2 * n, "detail": n, "tcp_variants": len(reproduction.TCP_VARIANTS),
@@ -537,7 +554,7 @@ def test_experiments_quick_plan_without_running():
     assert all(t.params["record_packets"] for t in plan["detail"])
     modern = {(t.params["queue_discipline"], t.params["tcp_congestion"]) for t in plan["modern"]}
     assert modern == {("droptail", "TcpCubic"), ("fq_codel", "TcpCubic")}
-    full = Results("wired_best_effort", progress=False)
+    full = Results(wbe.STUDY, progress=False)
     assert [full.runs(e.name) for e in full.experiments] == [10, 1, 5, 5, 5]
     assert full.params["duration"] == 1000.0
 
@@ -546,7 +563,7 @@ def test_full_queue_delay_bound():
     values = params()
     # 140 ms propagation + 1042-byte frame on 1, 0.5, 1 Mb/s + 49 frames on 0.5 Mb/s.
     expected = 0.14 + 1042 * 8 * (1 / 1e6 + 1 / 5e5 + 1 / 1e6) + 49 * 1042 * 8 / 5e5
-    assert wbe.expected_queueing_delay(values, 1040) == pytest.approx(expected)
+    assert analysis.expected_queueing_delay(values, 1040) == pytest.approx(expected)
 
 
 @pytest.mark.tshark

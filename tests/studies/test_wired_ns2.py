@@ -11,11 +11,12 @@ import pandas as pd
 import pytest
 
 from tests.ns2._support import needs_ns2, seed_004_scripts
-from transportlab import sweep
-from transportlab.fingerprint import code_fingerprint, module_closure
+from transportlab.engine import execute, plan
+from transportlab.engine.fingerprint import code_fingerprint, module_closure
+from transportlab.engine.params import ParameterError
 from transportlab.ns2 import runner, structure, traces
-from transportlab.ns2.study import ns2_study
-from transportlab.params import ParameterError
+from transportlab.ns2.study import NS2, ns2_study
+from transportlab.ns3.runtime import NS3
 from transportlab.studies import wired_best_effort as wbe
 from transportlab.studies.wired_best_effort import ns2_scenario
 
@@ -27,7 +28,7 @@ def params(**overrides):
 def simulate(values, seed=1, run=1):
     """The NS-2 run step and the study's own analysis, no cache."""
     raw = ns2_scenario.run(values, seed, run)
-    return raw, wbe.analyse(raw, values)
+    return raw, wbe.STUDY.analyse(raw, values)
 
 
 # ----------------------------------------------------------------------------- no NS-2 needed
@@ -36,7 +37,8 @@ def simulate(values, seed=1, run=1):
 def test_run_step_imports_neither_analysis_nor_ns3_code():
     closure = set(module_closure(["transportlab.studies.wired_best_effort.ns2_scenario"]))
     assert {"transportlab.ns2.runner", "transportlab.ns2.traces", "transportlab.ns2.tcl"} <= closure
-    for other in ("metrics", "stats", "published", "simulation", "recording", "sweep",
+    for other in ("models.metrics", "engine.stats", "engine.published", "engine.verdicts",
+                  "ns3.simulation", "ns3.recording", "engine.execute", "ns3.native",
                   "studies.wired_best_effort.analysis", "studies.wired_best_effort.scenario",
                   "studies.wired_best_effort.reproduction"):  # fmt: skip
         assert f"transportlab.{other}" not in closure
@@ -56,35 +58,37 @@ def test_points_match_the_ns3_run_steps():
         ({"tcp_sack": True}, "tcp_sack"),
         ({"tcp_delack_count": 2}, "TCPSink acknowledges every packet"),
         ({"tcp_initial_ssthresh": 0}, "tcp_initial_ssthresh"),
-        ({"protocol": "sctp", "sctp_profile": "rfc9260"}, "sctp_profile 'rfc9260'"),
+        ({"protocol": "sctp", "stack_preset": "rfc9260"}, "stack_preset 'rfc9260'"),
         ({"protocol": "sctp", "sctp_message_size": 1460}, "sctp_message_size > 1452"),
     ],
 )
 def test_what_ns2_cannot_run_fails_before_anything_runs(overrides, message):
     study = ns2_study(wbe.STUDY, ns2_scenario.run, ns2_scenario.PARAMETERS, ["main"])
     with pytest.raises(ParameterError, match="NS-2.35 cannot run") as error:
-        sweep.plan(study, [overrides])
+        plan.plan(study, [overrides])
     assert message in str(error.value)
     # the TCP settings of an SCTP point do not matter, and the ns-3 study still takes them
-    wbe.PARAMETERS.validate(overrides)
+    wbe.STUDY.parameters.validate(overrides)
 
 
 def test_the_variant_study_keeps_analysis_and_main_experiment():
     study = ns2_study(wbe.STUDY, ns2_scenario.run, ns2_scenario.PARAMETERS, ["main"])
-    assert study.name == "wired_best_effort.ns2" and study.analyse is wbe.analyse
+    assert study.name == "wired_best_effort.ns2" and study.analyse is wbe.STUDY.analyse
     assert [e.name for e in study.reproduction.experiments] == ["main"]
-    assert study.reproduction.comparison is wbe.REPRODUCTION.comparison
+    assert study.reproduction.comparison is wbe.STUDY.reproduction.comparison
     with pytest.raises(ValueError, match="not marked"):
-        ns2_study(wbe.STUDY, wbe.run)
+        ns2_study(wbe.STUDY, wbe.STUDY.run)
 
 
 @needs_ns2
-def test_cache_key_holds_ns2_version_not_the_native_library(monkeypatch, tmp_path):
-    run = ns2_scenario.run
-    assert code_fingerprint(run, native=tmp_path / "no-library.so") == code_fingerprint(run)
-    before = code_fingerprint(run)
+def test_cache_key_holds_ns2_version_not_the_native_library(monkeypatch):
+    study = ns2_study(wbe.STUDY, ns2_scenario.run, ns2_scenario.PARAMETERS, ["main"])
+    assert study.runtime is NS2 and NS2.code_files() == []
+    assert "ns3" not in NS2.versions() and NS2.versions() == runner.versions()
+    before = code_fingerprint(study.run, runtime=study.runtime)
+    assert before != code_fingerprint(study.run, runtime=NS3)
     monkeypatch.setattr(runner, "_versions", lambda path: (("ns2", "2.36"),))
-    assert code_fingerprint(run) != before
+    assert code_fingerprint(study.run, runtime=study.runtime) != before
 
 
 def test_deliveries_are_in_order_and_stop_at_a_hole():
@@ -106,7 +110,7 @@ def test_deliveries_are_in_order_and_stop_at_a_hole():
     columns = ["event", "time", "from_node", "to_node", "type", "size", "flags", "src_node",
                "dst_node", "seq", "uid", "tsn"]  # fmt: skip
     lines = pd.DataFrame(rows, columns=columns)
-    delivered = ns2_scenario._deliveries(lines, values, wbe.node_pairs(values))
+    delivered = ns2_scenario._deliveries(lines, values, wbe.parameters.node_pairs(values))
     assert delivered["flow"].tolist() == [0, 0, 0, 0, 1]
     assert delivered["time"].tolist() == [1.0, 1.1, 1.5, 1.5, 2.2]
     assert delivered["bytes"].tolist() == [1000, 1000, 1000, 1000, 1000]
@@ -122,7 +126,7 @@ def test_windows_of_tcp_and_sctp_agents_in_bytes(tmp_path):
         "out: 0 ssthresh: 65536 peerRwnd: \xa0\n\n"
     )
     values = params(ftp_starts=[1.0, 2.0], cbr_starts=[])
-    windows = ns2_scenario._windows(path, values, wbe.node_pairs(values))
+    windows = ns2_scenario._windows(path, values, wbe.parameters.node_pairs(values))
     assert windows.to_numpy().tolist() == [
         ["0:cwnd", 0.0, 1000.0],
         ["0:cwnd", 10.04928, 3500.0],
@@ -255,7 +259,7 @@ def test_raw_tables_are_the_ns3_run_steps():
     only ``run.events`` is NaN (NS-2 counts no events)."""
     values = params(duration=60.0, record_packets=True)
     ns2_raw = ns2_scenario.run(values, 1, 1)
-    ns3_raw = wbe.run(wbe.PARAMETERS.validate(dict(values)), 1, 1)
+    ns3_raw = wbe.STUDY.run(wbe.STUDY.parameters.validate(dict(values)), 1, 1)
     assert list(ns2_raw) == list(ns3_raw)
     for name in ns3_raw:
         assert list(ns2_raw[name].columns) == list(ns3_raw[name].columns), name
@@ -266,8 +270,8 @@ def test_raw_tables_are_the_ns3_run_steps():
         assert ns2_types == ns3_types, name
     assert list(ns2_raw["packets"]["point"].cat.categories) == ns2_scenario.POINTS
     # both analyse alike: the same metrics columns
-    assert list(wbe.analyse(ns2_raw, values)["flows"].columns) == list(
-        wbe.analyse(ns3_raw, values)["flows"].columns
+    assert list(wbe.STUDY.analyse(ns2_raw, values)["flows"].columns) == list(
+        wbe.STUDY.analyse(ns3_raw, values)["flows"].columns
     )
 
 
@@ -353,14 +357,14 @@ def test_same_run_is_identical_and_runs_differ():
 def test_sweep_caches_ns2_runs(tmp_path, monkeypatch):
     study = ns2_study(wbe.STUDY, ns2_scenario.run, ns2_scenario.PARAMETERS, ["main"])
     point = [{"duration": 60.0, "record_series": False}]
-    first = sweep.run(study, point, runs=2, cache=tmp_path, scheduler="serial", progress=False)
+    first = execute.run(study, point, runs=2, cache=tmp_path, scheduler="serial", progress=False)
     assert len(list((tmp_path / "wired_best_effort.ns2").glob("*.pkl"))) == 2
 
     def no_simulation(*args, **kwargs):
         raise AssertionError("ran NS-2 although the result is cached")
 
     monkeypatch.setattr(ns2_scenario, "run_script", no_simulation)
-    again = sweep.run(study, point, runs=2, cache=tmp_path, scheduler="serial", progress=False)
+    again = execute.run(study, point, runs=2, cache=tmp_path, scheduler="serial", progress=False)
     pd.testing.assert_frame_equal(first["flows"], again["flows"])
     assert set(first["flows"]["run"]) == {1, 2}
 
@@ -408,11 +412,11 @@ def test_baseline_table_puts_both_simulators_beside_each_published_row():
 
 def test_committed_baseline_is_complete():
     """The committed full-mode table: every published row with both columns."""
-    from transportlab import paths, published
+    from transportlab.engine import paths, published, verdicts
 
     table = pd.read_csv(paths.results_dir("wired_best_effort") / "ns2_baseline.csv")
-    rows = published.load("wired_best_effort")
+    rows = published.load(wbe.STUDY)
     assert len(table) == (rows["kind"] != "reference").sum()
     assert table["ns2"].notna().all() and table["ns3"].notna().all()
     assert (table["ns2_runs"] == 10).all() and (table["ns3_runs"] == 10).all()
-    assert set(table["paper_vs_ns2"]) <= set(published.VERDICTS)
+    assert set(table["paper_vs_ns2"]) <= set(verdicts.VERDICTS)

@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import io
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from tests.ns2._support import needs_ns2
-from transportlab import sweep
-from transportlab.fingerprint import module_closure
+from transportlab.engine import plan
+from transportlab.engine.fingerprint import module_closure
+from transportlab.engine.params import ParameterError
 from transportlab.ns2 import runner, tcl, traces, wireless
 from transportlab.ns2.study import ns2_study
-from transportlab.params import ParameterError
 from transportlab.studies import wsn_reporting_interval as wsn
 from transportlab.studies.wsn_reporting_interval import analysis, network, ns2_scenario
 from transportlab.studies.wsn_reporting_interval import parameters as wsn_params
@@ -36,17 +38,30 @@ def test_run_step_imports_neither_analysis_nor_ns3_code():
     closure = set(module_closure(["transportlab.studies.wsn_reporting_interval.ns2_scenario"]))
     assert {"transportlab.ns2.runner", "transportlab.ns2.traces", "transportlab.ns2.tcl"} <= closure
     assert "transportlab.studies.wsn_reporting_interval.network" in closure
-    for other in ("metrics", "stats", "published", "simulation", "recording", "sweep",
+    # The study's parameters name ns-3's socket factories (ns3.helpers, which names the
+    # loader's module without loading it): nothing that simulates or analyses is imported.
+    for other in ("models.metrics", "engine.stats", "engine.published", "engine.verdicts",
+                  "ns3.simulation", "ns3.recording", "engine.execute",
                   "studies.wsn_reporting_interval.analysis",
                   "studies.wsn_reporting_interval.scenario",
                   "studies.wsn_reporting_interval.reproduction"):  # fmt: skip
         assert f"transportlab.{other}" not in closure
 
 
+def test_importing_the_run_step_loads_no_ns3():
+    code = (
+        "import sys, transportlab.studies.wsn_reporting_interval.ns2_scenario; "
+        "print(sorted(m for m in ('cppyy', 'ns', 'ns3') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)  # fmt: skip
+    assert done.stdout.strip() == "[]"
+
+
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        ({"transport_model": "modern"}, "transport_model 'modern'"),
+        ({"stack_preset": "modern"}, "stack_preset 'modern'"),
         ({"reception_model": "ns3"}, "reception_model 'ns3'"),
         ({"reception_model": "ns2"}, "reception_model 'ns2'"),
         ({"retry_model": "ns3"}, "retry_model 'ns3'"),
@@ -56,9 +71,9 @@ def test_run_step_imports_neither_analysis_nor_ns3_code():
 def test_what_ns2_cannot_run_fails_before_anything_runs(overrides, message):
     study = ns2_study(wsn.STUDY, ns2_scenario.run, ns2_scenario.PARAMETERS, ["intervals"])
     with pytest.raises(ParameterError, match="NS-2.35 cannot run") as error:
-        sweep.plan(study, [overrides])
+        plan.plan(study, [overrides])
     assert message in str(error.value)
-    wsn.STUDY.validate(overrides)  # the ns-3 study still takes them
+    wsn.STUDY.parameters.validate(overrides)  # the ns-3 study still takes them
 
 
 def test_the_variant_study_keeps_analysis_and_the_compared_experiment():
@@ -258,7 +273,7 @@ def short_ns2():
 @needs_ns2
 def test_raw_tables_are_the_ns3_run_steps(short_ns2):
     values, raw = short_ns2
-    ns3 = wsn.STUDY.run(wsn.STUDY.validate(dict(SHORT, duration=3.0)), 1, 1)
+    ns3 = wsn.STUDY.run(wsn.STUDY.parameters.validate(dict(SHORT, duration=3.0)), 1, 1)
     assert set(raw) == set(ns3)
     for name in raw:
         assert list(raw[name].columns)[: len(ns3[name].columns)] == list(ns3[name].columns) or (

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.simulation import run_until, simulation
 from transportlab.studies import get
 from transportlab.studies import wsn_reporting_interval as wsn
 from transportlab.studies.wsn_reporting_interval import analysis, network, scenario
@@ -142,7 +142,7 @@ def test_ns2_tcp_sends_whole_packets_per_write():
     assert wsn_params.ns2_tcp_write_bytes(256, packet_size=100) == 300
     ns2 = dict(DEFAULTS, protocol="tcp")
     assert wsn_params.write_bytes(ns2) == 1000
-    assert wsn_params.write_bytes(dict(ns2, transport_model="modern")) == 256
+    assert wsn_params.write_bytes(dict(ns2, stack_preset="modern")) == 256
     assert wsn_params.write_bytes(dict(ns2, protocol="udp")) == 256
     with pytest.raises(ValueError):
         wsn_params.ns2_tcp_write_bytes(0)
@@ -187,7 +187,7 @@ def _chain(ns, protocol: str, size: int, start: float, interval: float, stop: fl
 
 
 def _run_chain(protocol, size, start, interval, stop, until=5.0, tcp_ns2=False):
-    from transportlab.recording import PacketRecorder
+    from transportlab.ns3.recording import PacketRecorder
 
     with simulation(seed=1, run=1, checksums=False) as ns:
         if tcp_ns2:
@@ -296,10 +296,11 @@ SHORT = {"protocol": "tcp", "duration": 8.0, "n_sources": 3, "reporting_interval
 
 @pytest.fixture(scope="module")
 def tcp_run():
-    params = STUDY.validate(SHORT)
+    params = STUDY.parameters.validate(SHORT)
     return params, STUDY.analyse(STUDY.run(params, 1, 1), params)
 
 
+@pytest.mark.slow
 def test_ns2_tcp_in_the_field_sends_1000_byte_segments(tcp_run):
     _, tables = tcp_run
     agent = tables["agent"]
@@ -307,6 +308,7 @@ def test_ns2_tcp_in_the_field_sends_1000_byte_segments(tcp_run):
     assert len(data) > 0 and set(data["payload"]) == {1000}
 
 
+@pytest.mark.slow
 def test_state_times_cover_the_run_and_match_ns3s_mica2_energy_model(tcp_run):
     params, tables = tcp_run
     states = tables["states"].drop(columns="node")
@@ -325,7 +327,7 @@ def test_state_times_cover_the_run_and_match_ns3s_mica2_energy_model(tcp_run):
 
 
 def _first_report_times(start_mode: str) -> pd.Series:
-    params = STUDY.validate(dict(SHORT, protocol="udp", start_mode=start_mode))
+    params = STUDY.parameters.validate(dict(SHORT, protocol="udp", start_mode=start_mode))
     packets = STUDY.run(params, 1, 1)["packets"]
     sent = packets[packets["event"] == "sent"]
     return sent.groupby("flow")["time"].min()  # a flow per sensor
@@ -341,12 +343,13 @@ def test_synchronized_sensors_all_report_at_start_time_staggered_ones_within_an_
     assert staggered.nunique() == SHORT["n_sources"]
 
 
+@pytest.mark.slow
 def test_ns2_lock_receives_undecodable_frames_to_their_end():
     # Three UDP sensors for 8 s: frames between CSThresh and RXThresh reach every node.
-    params = STUDY.validate(dict(SHORT, protocol="udp"))
+    params = STUDY.parameters.validate(dict(SHORT, protocol="udp"))
     assert params["reception_model"] == "ns2_lock"  # NS-2's lock, declared since issue 25
     declared = STUDY.analyse(STUDY.run(params, 1, 1), params)["summary"].iloc[0]
-    params = STUDY.validate(dict(SHORT, protocol="udp", reception_model="ns2"))
+    params = STUDY.parameters.validate(dict(SHORT, protocol="udp", reception_model="ns2"))
     unlocked = STUDY.analyse(STUDY.run(params, 1, 1), params)["summary"].iloc[0]
     assert unlocked["ns2_undecodable"] == 0
     assert declared["ns2_undecodable"] > 0

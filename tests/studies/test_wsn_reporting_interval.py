@@ -10,12 +10,18 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from transportlab import published
-from transportlab.fingerprint import module_closure
-from transportlab.ns3util import sctp_available
-from transportlab.params import ParameterError
+from transportlab.engine import stats, verdicts
+from transportlab.engine.fingerprint import module_closure
+from transportlab.engine.params import ParameterError
+from transportlab.ns3.capabilities import sctp_available
 from transportlab.studies import get
-from transportlab.studies.wsn_reporting_interval import analysis, network, reproduction, scenario
+from transportlab.studies.wsn_reporting_interval import (
+    analysis,
+    comparison,
+    network,
+    reproduction,
+    scenario,
+)
 from transportlab.studies.wsn_reporting_interval import parameters as wsn_params
 
 STUDY = get("wsn_reporting_interval")
@@ -125,7 +131,7 @@ def test_every_sensor_of_the_columns_placement_has_a_two_way_path_to_the_sink():
 def test_declaration_and_quick_parameters():
     assert STUDY.notebook == "04_wsn_reporting_interval.ipynb"
     assert STUDY.seed_files == ("003_3eccc45171f7c0ea.txt",)
-    quick = STUDY.validate({}, quick=True)
+    quick = STUDY.parameters.validate({}, quick=True)
     assert quick["duration"] == 20.0 and len(wsn_params.sources(quick)) == 11
     assert [e.name for e in STUDY.reproduction.experiments] == [
         "intervals",
@@ -150,7 +156,7 @@ def test_declaration_and_quick_parameters():
         "combined", "receiver_lock", "start_mode",
     }  # fmt: skip
     # the declared defaults: NS-2's agents, the placement rule's fields (one per run)
-    assert (DEFAULTS["transport_model"], DEFAULTS["placement"]) == ("ns2", "field")
+    assert (DEFAULTS["stack_preset"], DEFAULTS["placement"]) == ("ns2", "field")
     assert DEFAULTS["placement_seed"] == 0
     assert (DEFAULTS["reception_model"], DEFAULTS["start_mode"]) == ("ns2_lock", "staggered")
     # NS-2's models where ns-3 can follow them (issue 25)
@@ -183,7 +189,7 @@ def test_quick_and_full_points_and_runs():
 def test_the_run_step_imports_no_analysis():
     closure = set(module_closure(["transportlab.studies.wsn_reporting_interval.scenario"]))
     assert "transportlab.studies.wsn_reporting_interval.network" in closure
-    assert "transportlab.recording" in closure
+    assert "transportlab.ns3.recording" in closure
     for name in ("analysis", "reproduction"):
         assert f"transportlab.studies.wsn_reporting_interval.{name}" not in closure
     for name in ("metrics", "stats", "published"):
@@ -200,7 +206,7 @@ def test_the_run_step_imports_no_analysis():
         ({"reporting_interval": 0}, "must be > 0"),
         ({"interval_scale": 5.0}, "is not one of"),
         ({"placement": "grid"}, "is not one of"),
-        ({"transport_model": "ns3"}, "is not one of"),
+        ({"stack_preset": "ns3"}, "is not one of"),
         ({"short_range_m": 200.0}, "short_range_m must be smaller"),
         ({"start_time": 150.0}, "must be before duration"),
         ({"n_sources": 56}, "must be <= 55"),
@@ -209,15 +215,15 @@ def test_the_run_step_imports_no_analysis():
 )
 def test_bad_parameters_are_refused_before_running(values, message):
     with pytest.raises(ParameterError, match=message):
-        STUDY.validate(values)
+        STUDY.parameters.validate(values)
 
 
 def test_sctp_needs_the_sctp_model():
     if sctp_available():
-        assert STUDY.validate({"protocol": "sctp"})["protocol"] == "sctp"
+        assert STUDY.parameters.validate({"protocol": "sctp"})["protocol"] == "sctp"
     else:
         with pytest.raises(ParameterError, match="SCTP is not available"):
-            STUDY.validate({"protocol": "sctp"})
+            STUDY.parameters.validate({"protocol": "sctp"})
 
 
 def test_effective_interval_and_sources():
@@ -338,11 +344,11 @@ def hand_made_summary(intervals, runs=(1, 2)):
 
 
 def test_reproduced_rows_have_avg_rows_only_with_all_five_intervals():
-    some = analysis.reproduced_rows(hand_made_summary((1.0, 5.0, 20.0)))
+    some = comparison.reproduced_rows(hand_made_summary((1.0, 5.0, 20.0)))
     assert len(some) == 3 * 3 * 2 * len(analysis.METRICS)
     assert "Avg" not in set(some["row"])
     assert set(some["row"]) == {"data interval 1", "data interval 5", "data interval 20"}
-    full = analysis.reproduced_rows(hand_made_summary(wsn_params.PRINTED_INTERVALS))
+    full = comparison.reproduced_rows(hand_made_summary(wsn_params.PRINTED_INTERVALS))
     avg = full[(full["row"] == "Avg") & (full["protocol"] == "UDP")]
     assert len(avg) == 2 * len(analysis.METRICS)  # per run and metric
     by_run = avg.groupby("run")["value"].unique()
@@ -351,7 +357,9 @@ def test_reproduced_rows_have_avg_rows_only_with_all_five_intervals():
 
 
 class FakeResults:
-    """What reproduction.comparison reads of a Results: the experiment's tables."""
+    """What comparison.comparison reads of a Results: the experiment's tables."""
+
+    study = STUDY
 
     def __init__(self, summary):
         self.tables = {"intervals": {"summary": summary}}
@@ -377,9 +385,9 @@ def test_carrier_sense_points_put_cs_at_the_reception_threshold():
         for i in (1.0, 5.0, 20.0)
     ]
     assert len(experiment.point_list(DEFAULTS, quick=True)) == 2
-    STUDY.validate(full[0])  # equal thresholds are allowed, a CS above RX is not
+    STUDY.parameters.validate(full[0])  # equal thresholds are allowed, a CS above RX is not
     with pytest.raises(ValueError, match="must not exceed rx_threshold_w"):
-        STUDY.validate({"cs_threshold_w": 2 * rx})
+        STUDY.parameters.validate({"cs_threshold_w": 2 * rx})
 
 
 def test_reception_points_run_ns3s_rule_at_both_carrier_sense_thresholds():
@@ -397,7 +405,7 @@ def test_reception_points_run_ns3s_rule_at_both_carrier_sense_thresholds():
     quick = experiment.point_list(DEFAULTS, quick=True)
     assert [p["reception_model"] for p in quick] == ["ns3", "ns3"]
     with pytest.raises(ValueError, match="reception_model"):
-        STUDY.validate({"reception_model": "ns2.35"})
+        STUDY.parameters.validate({"reception_model": "ns2.35"})
 
 
 def _times_summary(cs_threshold_w, reception_model="ns2"):
@@ -416,7 +424,7 @@ def _times_summary(cs_threshold_w, reception_model="ns2"):
 def test_implied_idle_power_by_hand():
     results = FakeResults(_times_summary(1.559e-11))
     table = reproduction.implied_idle_power_table(results).set_index("radio")
-    published_udp_1s = reproduction._published_values("consumed_energy")[("UDP", 1.0)]
+    published_udp_1s = comparison.published_values(STUDY, "consumed_energy")[("UDP", 1.0)]
     # mean times: tx 1 s, rx 3 s, idle 96 s; ns2: 0.660 + 3 x 0.395; mica2: 0.081 + 3 x 0.030
     for radio, traffic in (("ns2", 0.660 + 1.185), ("mica2", 0.081 + 0.090)):
         row = table.loc[radio]
@@ -431,10 +439,10 @@ def test_carrier_sense_table_sets_both_thresholds_side_by_side():
     table = reproduction.carrier_sense_table(results).set_index("carrier_sense")
     assert set(table.index) == {"NS-2 default", "= RXThresh"}
     row = table.loc["= RXThresh"]
-    assert (row["routing_packets"], row["mac_drops"], row["n"]) == (60.0, 1.0, 2)
+    assert (row["routing_packets"], row["mac_drops"], row["n_runs"]) == (60.0, 1.0, 2)
     assert (
         row["published_routing_load"]
-        == reproduction._published_values("routing_load")[("UDP", 1.0)]
+        == comparison.published_values(STUDY, "routing_load")[("UDP", 1.0)]
     )
 
 
@@ -448,10 +456,10 @@ def test_reception_table_crosses_both_rules_with_both_thresholds():
         )
     }
     table = reproduction.reception_table(results).set_index(["reception_model", "carrier_sense"])
-    assert len(table) == 4 and (table["n"] == 2).all()
+    assert len(table) == 4 and (table["n_runs"] == 2).all()
     assert table.loc[("ns2", "= RXThresh"), "ns2_collisions"] == 20.0
     assert table.loc[("ns3", "NS-2 default"), "ns2_collisions"] == 0.0
-    published_mac_load = reproduction._published_values("mac_load")[("UDP", 1.0)]
+    published_mac_load = comparison.published_values(STUDY, "mac_load")[("UDP", 1.0)]
     assert (table["published_mac_load"] == published_mac_load).all()
 
 
@@ -464,7 +472,7 @@ def test_combined_points_put_tcp_and_sctp_on_random_placements_with_hidden_termi
     assert all(p["placement"] == "random" for p in points)
     assert all(p["cs_threshold_w"] == DEFAULTS["rx_threshold_w"] for p in points)
     for point in points:
-        STUDY.validate(point)
+        STUDY.parameters.validate(point)
 
 
 def _channel_summary(protocol, placement, seed, cs_threshold_w, routing_loads):
@@ -498,9 +506,10 @@ def test_combined_table_averages_random_placements_over_placements():
     assert table.loc[("clusters (two-way)", "= RXThresh"), "routing_load"] == 5.0
     assert table.loc[("random 1-5 (one-way)", "NS-2 default"), "routing_load"] == 6.0
     both = table.loc[("random 1-5 (one-way)", "= RXThresh")]
-    assert (both["routing_load"], both["n"]) == (6.0, 2)  # over placements: (3 + 9) / 2
-    assert both["routing_load_ci"] == pytest.approx(analysis.half_width(pd.Series([3.0, 9.0])))
-    seed = reproduction._published_values("routing_load")[("TCP", 5.0)]
+    assert (both["routing_load"], both["n_runs"]) == (6.0, 2)  # over placements: (3 + 9) / 2
+    _, low, high, _ = stats.confidence_interval([3.0, 9.0])
+    assert (both["routing_load_ci_low"], both["routing_load_ci_high"]) == (low, high)
+    seed = comparison.published_values(STUDY, "routing_load")[("TCP", 5.0)]
     assert (table["published_routing_load"] == seed).all()
 
 
@@ -509,7 +518,7 @@ def test_fidelity_points_switch_one_ns2_model_back_at_a_time():
     protocols = ["udp", "tcp"] + (["sctp"] if sctp_available() else [])
     assert len(points) == 4 * len(protocols)
     for point in points:
-        full = STUDY.validate(point)
+        full = STUDY.parameters.validate(point)
         switched = [n for n, v in reproduction.NS3_OWN_MODELS.items() if full[n] == v]
         assert len(switched) == 1 and reproduction.fidelity_variant(full) == (
             f"{switched[0]} {reproduction.NS3_OWN_MODELS[switched[0]]}")  # fmt: skip
@@ -534,9 +543,9 @@ def test_receiver_lock_and_start_mode_points():
             ("udp", 1.0), ("tcp", 1.0)
         ]  # fmt: skip
     for point in lock + start:
-        STUDY.validate(point)
+        STUDY.parameters.validate(point)
     with pytest.raises(ValueError, match="start_mode"):
-        STUDY.validate({"start_mode": "random"})
+        STUDY.parameters.validate({"start_mode": "random"})
 
 
 def _close(fig):
@@ -572,10 +581,11 @@ def test_start_mode_table_sets_staggered_and_synchronized_side_by_side():
     assert table.loc["staggered", "mean_delay_ms"] == 30.0
     assert table.loc["synchronized", "mean_delay_ms"] == 400.0
     assert table.loc["synchronized", "routing_load"] == 6.0
-    assert table.loc["synchronized", "mean_delay_ms_ci"] == pytest.approx(
-        analysis.half_width(pd.Series([300.0, 500.0]))
-    )
-    published_delay = reproduction._published_values("e2e_delay")[("UDP", 1.0)]
+    _, low, high, _ = stats.confidence_interval([300.0, 500.0])
+    assert table.loc[
+        "synchronized", ["mean_delay_ms_ci_low", "mean_delay_ms_ci_high"]
+    ].tolist() == [low, high]
+    published_delay = comparison.published_values(STUDY, "e2e_delay")[("UDP", 1.0)]
     assert (table["published_delay_ms"] == published_delay).all()
 
 
@@ -596,17 +606,15 @@ def test_receiver_lock_table_sets_the_rule_with_and_without_the_lock_side_by_sid
     assert table.loc["ns2", "dropped_packets"] == table.loc["ns2_lock", "dropped_packets"] == 1.0
     assert table.loc["ns2_lock", "ns2_undecodable"] == 2000.0
     assert table.loc["ns2", "ns2_undecodable"] == 0.0
-    assert (table.loc["ns2_lock", "routing_load"], table.loc["ns2_lock", "n"]) == (2.0, 2)
+    assert (table.loc["ns2_lock", "routing_load"], table.loc["ns2_lock", "n_runs"]) == (2.0, 2)
 
 
 def test_comparison_rows_come_from_reproduction_comparison():
-    comparison = reproduction.comparison(
-        FakeResults(hand_made_summary(wsn_params.PRINTED_INTERVALS))
-    )
-    assert list(comparison.columns) == list(published.COMPARISON_COLUMNS)
-    assert (comparison["study"] == "wsn_reporting_interval").all()
+    rows = comparison.comparison(FakeResults(hand_made_summary(wsn_params.PRINTED_INTERVALS)))
+    assert list(rows.columns) == list(verdicts.COMPARISON_COLUMNS)
+    assert (rows["study"] == "wsn_reporting_interval").all()
     # every number of Tables 2-4 (6 metrics x (5 intervals + Avg) x 3 protocols)
-    tables = comparison[comparison["source"].str.startswith("Table")]
+    tables = rows[rows["source"].str.startswith("Table")]
     assert len(tables) == 108
     assert (tables["n_runs"] == 2).all()
     row = tables[(tables["protocol"] == "TCP") & (tables["metric"] == "throughput")
@@ -616,7 +624,7 @@ def test_comparison_rows_come_from_reproduction_comparison():
     avg = tables[(tables["protocol"] == "UDP") & (tables["metric"] == "e2e_delay")
                  & (tables["row"] == "Avg")].iloc[0]  # fmt: skip
     assert avg["reproduced"] == pytest.approx(np.mean(wsn_params.PRINTED_INTERVALS) + 0.5)
-    assert set(comparison["verdict"]) <= set(published.VERDICTS)
+    assert set(rows["verdict"]) <= set(verdicts.VERDICTS)
 
 
 def test_figures_state_their_runs():
@@ -648,7 +656,7 @@ SHORT = {"protocol": "udp", "duration": 6.0, "n_sources": 4, "reporting_interval
 
 @pytest.fixture(scope="module")
 def short_raw():
-    return STUDY.run(STUDY.validate(SHORT), 1, 1)
+    return STUDY.run(STUDY.parameters.validate(SHORT), 1, 1)
 
 
 def test_the_run_step_returns_raw_tables_only(short_raw):
@@ -656,7 +664,7 @@ def test_the_run_step_returns_raw_tables_only(short_raw):
 
 
 def test_short_udp_run_delivers_reports(short_raw):
-    tables = STUDY.analyse(short_raw, STUDY.validate(SHORT))
+    tables = STUDY.analyse(short_raw, STUDY.parameters.validate(SHORT))
     s = tables["summary"].iloc[0]
     # 4 sensors, one report a second from a random start in [1, 2) s to 6 s, the first at
     # the start (NS-2's CBR): 5 each (4 if the start is exactly 2 s).
@@ -678,14 +686,14 @@ def test_short_udp_run_delivers_reports(short_raw):
 
 def test_ns2_collision_rule_loses_frames_that_ns3s_rule_keeps(short_raw):
     # The same short run under both rules: NS-2's counts its collisions and drops more.
-    ns2 = STUDY.analyse(short_raw, STUDY.validate(SHORT))["summary"].iloc[0]
+    ns2 = STUDY.analyse(short_raw, STUDY.parameters.validate(SHORT))["summary"].iloc[0]
     ns3 = STUDY.simulate(dict(SHORT, reception_model="ns3"), seed=1, run=1)["summary"].iloc[0]
     assert ns2["ns2_collisions"] > 0 and ns3["ns2_collisions"] == 0
     assert ns2["dropped_packets"] > ns3["dropped_packets"]
 
 
 def test_same_seed_and_run_give_identical_results(short_raw):
-    again = STUDY.run(STUDY.validate(SHORT), 1, 1)
+    again = STUDY.run(STUDY.parameters.validate(SHORT), 1, 1)
     for name in ("counts", "energy", "packets", "states", "agent"):
         assert again[name].equals(short_raw[name]), name
     assert again["performance"]["events"].equals(short_raw["performance"]["events"])

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from transportlab import validation
+from transportlab.studies.sctp_validation import stacks
 
 needs_oracle = pytest.mark.skipif(
-    not validation.oracle_available(),
+    not stacks.oracle_available(),
     reason="usrsctp-oracle not built: apt-get install libusrsctp-dev, then make install",
 )

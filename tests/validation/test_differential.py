@@ -1,8 +1,8 @@
 """The quick differential suite: a dozen scenarios on usrsctp and on the ns-3 model.
 
 Completion times must agree within 10 % unless a named usrsctp difference (RFC section in
-transportlab.validation.DIFFERENCES) is confirmed from the traces; retransmissions must be
-of the same kinds; the ns-3 runs must be bit-identical when repeated.
+transportlab.studies.sctp_validation.differences.DIFFERENCES) is confirmed from the traces;
+retransmissions must be of the same kinds; the ns-3 runs must be bit-identical when repeated.
 """
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ import pandas as pd
 import pytest
 
 from tests.validation.conftest import needs_oracle
-from transportlab import validation as v
+from transportlab.studies.sctp_validation import differences, stacks
 
 pytestmark = needs_oracle
 
-QUICK = {s.name: s for s in v.quick_scenarios()}
+QUICK = {s.name: s for s in stacks.quick_scenarios()}
 
 
 @pytest.fixture(scope="module")
 def results():
-    table, traces = v.validate(QUICK.values(), keep_traces=True)
+    table, traces = differences.validation_table(QUICK.values(), keep_traces=True)
     return table.set_index("scenario"), traces
 
 
@@ -31,7 +31,7 @@ def test_scenario_agrees_or_a_named_difference_explains_it(results, name):
     assert row.verdict in ("agrees", "explained"), row.to_dict()
     if row.verdict == "explained":
         keys = row.explained_by.split(",")
-        assert keys and all(k in v.DIFFERENCES for k in keys)
+        assert keys and all(k in differences.DIFFERENCES for k in keys)
         for k in keys:
             assert k in row.evidence  # confirmed from the traces, not assumed
     assert row.expected_seen, f"{name}: expected {QUICK[name].expect} in the traces"
@@ -44,11 +44,11 @@ def test_aligned_settings_agree_or_a_named_difference_is_seen(results, name):
     """With the aligned settings a gap above 10 % needs a difference no setting removes."""
     table, _ = results
     row = table.loc[name]
-    if abs(row.completion_diff_aligned) <= v.COMPLETION_TOLERANCE:
+    if abs(row.completion_diff_aligned) <= stacks.COMPLETION_TOLERANCE:
         return
     keys = [k for k in row.aligned_explained_by.split(",") if k]
     assert keys, row.to_dict()
-    assert set(keys) - set(v.SETTABLE), f"{name}: only settable differences {keys}"
+    assert set(keys) - set(differences.SETTABLE), f"{name}: only settable differences {keys}"
     for k in keys:
         assert k in row.aligned_evidence
 
@@ -61,7 +61,9 @@ def test_aligned_cwnd_tracks_usrsctp_unless_a_named_difference_is_seen(results, 
     if row.cwnd_diff_aligned <= 0.10:
         return
     tr = traces[name]
-    seen = set(v.evidence(tr["usrsctp_aligned"], tr["ns3_aligned"])) - {"cwnd_counts_headers"}
+    seen = set(differences.evidence(tr["usrsctp_aligned"], tr["ns3_aligned"])) - {
+        "cwnd_counts_headers"
+    }
     assert seen, f"{name}: cwnd differs by {row.cwnd_diff_aligned:.0%} with no named cause"
 
 
@@ -107,17 +109,17 @@ def test_tail_loss_usrsctp_does_not_restart_t3(results):
 def test_aligned_profile_removes_the_settable_differences(results):
     _, traces = results
     tr = traces["no_loss"]
-    assert "abc_l2" in v.evidence(tr["usrsctp"], tr["ns3"])
-    assert "initial_cwnd" in v.evidence(tr["usrsctp"], tr["ns3"])
-    aligned = v.evidence(tr["usrsctp_aligned"], tr["ns3_aligned"])
+    assert "abc_l2" in differences.evidence(tr["usrsctp"], tr["ns3"])
+    assert "initial_cwnd" in differences.evidence(tr["usrsctp"], tr["ns3"])
+    aligned = differences.evidence(tr["usrsctp_aligned"], tr["ns3_aligned"])
     assert "abc_l2" not in aligned and "initial_cwnd" not in aligned
     # and the cwnd trajectories then track each other
-    assert v.cwnd_difference(tr["usrsctp_aligned"], tr["ns3_aligned"]) < 0.1
+    assert differences.cwnd_difference(tr["usrsctp_aligned"], tr["ns3_aligned"]) < 0.1
 
 
 def test_model_runs_are_bit_identical():
     sc = QUICK["random_2pct"]
-    a, b = v.run_model(sc), v.run_model(sc)
+    a, b = stacks.run_model(sc), stacks.run_model(sc)
     assert a.completion_s == b.completion_s
     pd.testing.assert_frame_equal(a.data, b.data)
     pd.testing.assert_frame_equal(a.series, b.series)
@@ -130,7 +132,7 @@ def test_model_random_loss_is_the_oracles_function():
         for tsn in range(300):
             for k in (0, 1):
                 assert bool(ns.SctpDropErrorModel.RandomLoss(0.1, seed, tsn, k)) == (
-                    v.random_loss(0.1, seed, tsn, k)
+                    stacks.random_loss(0.1, seed, tsn, k)
                 )
 
 
@@ -145,8 +147,8 @@ def test_both_stacks_lose_the_same_data(results):
 
 
 def test_model_queue_drops_are_recorded_like_the_oracles():
-    sc = v.Scenario(name="q", queue_packets=5, rate_mbps=2, total_bytes=200_000)
-    m, o = v.run_model(sc), v.run_oracle(sc)
+    sc = stacks.Scenario(name="q", queue_packets=5, rate_mbps=2, total_bytes=200_000)
+    m, o = stacks.run_model(sc), stacks.run_oracle(sc)
     for t in (m, o):
         assert (t.drops.reason == "queue").sum() > 0
         assert t.delivered == sc.total_bytes

@@ -7,19 +7,19 @@ import subprocess
 import pytest
 
 from tests.validation.conftest import needs_oracle
-from transportlab import validation as v
+from transportlab.studies.sctp_validation import stacks
 
 pytestmark = needs_oracle
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [str(v.oracle_path()), *args], capture_output=True, text=True, check=False
+        [str(stacks.oracle_path()), *args], capture_output=True, text=True, check=False
     )
 
 
 def test_same_seed_same_trace_byte_for_byte():
-    sc = v.Scenario(name="det", loss_rate=0.03, loss_seed=5, total_bytes=200_000)
+    sc = stacks.Scenario(name="det", loss_rate=0.03, loss_seed=5, total_bytes=200_000)
     first = _run(*sc.oracle_args(seed=7))
     second = _run(*sc.oracle_args(seed=7))
     assert first.returncode == 0
@@ -28,8 +28,8 @@ def test_same_seed_same_trace_byte_for_byte():
 
 
 def test_the_seed_only_changes_random_bytes_not_timing():
-    sc = v.Scenario(name="det", drop_tsns=((30, 1),), total_bytes=100_000)
-    a, b = v.run_oracle(sc, seed=1), v.run_oracle(sc, seed=2)
+    sc = stacks.Scenario(name="det", drop_tsns=((30, 1),), total_bytes=100_000)
+    a, b = stacks.run_oracle(sc, seed=1), stacks.run_oracle(sc, seed=2)
     assert a.completion_s == b.completion_s
 
 
@@ -50,8 +50,8 @@ def test_bad_arguments_fail_with_a_message(arg, message):
 
 
 def test_no_loss_transfer_takes_what_the_link_allows():
-    sc = v.Scenario(name="ideal", rate_mbps=10, delay_ms=10, total_bytes=1_452_000)
-    t = v.run_oracle(sc)
+    sc = stacks.Scenario(name="ideal", rate_mbps=10, delay_ms=10, total_bytes=1_452_000)
+    t = stacks.run_oracle(sc)
     assert t.delivered == sc.total_bytes
     assert t.data.kind.eq("new").all() and len(t.data) == 1000
     # 1000 frames of 1502 B at 10 Mb/s take 1.2 s; handshake and slow start add a little
@@ -61,27 +61,27 @@ def test_no_loss_transfer_takes_what_the_link_allows():
 
 
 def test_drop_list_by_tsn_and_by_packet():
-    by_tsn = v.run_oracle(v.Scenario(name="t", drop_tsns=((10, 2),), total_bytes=100_000))
+    by_tsn = stacks.run_oracle(stacks.Scenario(name="t", drop_tsns=((10, 2),), total_bytes=100_000))
     drops = by_tsn.packets[by_tsn.packets.event == "pkt_drop"]
     assert list(drops.tsn) == [10, 10] and set(drops.kind) == {"tsn"}
     assert by_tsn.data[by_tsn.data.kind != "new"].tsn.tolist() == [10, 10]
-    by_packet = v.run_oracle(v.Scenario(name="p", drop_packets=(5,), total_bytes=100_000))
+    by_packet = stacks.run_oracle(stacks.Scenario(name="p", drop_packets=(5,), total_bytes=100_000))
     drops = by_packet.packets[by_packet.packets.event == "pkt_drop"]
     assert list(drops.kind) == ["list"]
     assert list(drops.tsn) == [2]  # INIT, COOKIE ECHO, then DATA TSN 0, 1, 2
 
 
 def test_random_loss_drops_the_tsns_python_predicts():
-    sc = v.Scenario(name="r", loss_rate=0.05, loss_seed=3, total_bytes=200_000)
-    t = v.run_oracle(sc)
+    sc = stacks.Scenario(name="r", loss_rate=0.05, loss_seed=3, total_bytes=200_000)
+    t = stacks.run_oracle(sc)
     drops = t.packets[(t.packets.event == "pkt_drop") & (t.packets.kind == "random")]
     first_time = drops.drop_duplicates("tsn")
     sent = int(t.data.tsn.max()) + 1
-    assert sorted(first_time.tsn) == v.random_loss_tsns(0.05, 3, sent)
+    assert sorted(first_time.tsn) == stacks.random_loss_tsns(0.05, 3, sent)
 
 
 def test_a_full_queue_drops():
-    sc = v.Scenario(name="q", queue_packets=5, rate_mbps=2, total_bytes=300_000)
-    t = v.run_oracle(sc)
+    sc = stacks.Scenario(name="q", queue_packets=5, rate_mbps=2, total_bytes=300_000)
+    t = stacks.run_oracle(sc)
     assert (t.drops.reason == "queue").sum() > 0
     assert t.delivered == sc.total_bytes

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from transportlab import validation as v
+from transportlab.studies.sctp_validation import stacks
 
 
 @pytest.mark.parametrize(
@@ -27,17 +27,17 @@ from transportlab import validation as v
     ],
 )
 def test_bad_scenarios_are_refused_with_the_field_named(changes, message):
-    with pytest.raises(v.ScenarioError, match=message):
-        v.Scenario(name=changes.pop("name", "bad"), **changes)
+    with pytest.raises(stacks.ScenarioError, match=message):
+        stacks.Scenario(name=changes.pop("name", "bad"), **changes)
 
 
 def test_unknown_profile_is_refused():
-    with pytest.raises(v.ScenarioError, match="profile"):
-        v.Scenario(name="x").oracle_args("nonsense")
+    with pytest.raises(stacks.ScenarioError, match="profile"):
+        stacks.Scenario(name="x").oracle_args("nonsense")
 
 
 def test_oracle_arguments_carry_every_knob():
-    sc = v.Scenario(name="x", drop_packets=(7, 9), drop_tsns=((3, 2),), loss_rate=0.05)
+    sc = stacks.Scenario(name="x", drop_packets=(7, 9), drop_tsns=((3, 2),), loss_rate=0.05)
     args = dict(a.split("=", 1) for a in sc.oracle_args("aligned", seed=4))
     assert args["drop_packets"] == "7,9"
     assert args["drop_tsns"] == "3:2"
@@ -48,7 +48,7 @@ def test_oracle_arguments_carry_every_knob():
 
 
 def test_scenario_sets_are_valid_and_large_enough():
-    quick, full = v.quick_scenarios(), v.full_scenarios()
+    quick, full = stacks.quick_scenarios(), stacks.full_scenarios()
     assert 10 <= len(quick) <= 14
     assert len(full) >= 40
     names = [s.name for s in full]
@@ -58,14 +58,14 @@ def test_scenario_sets_are_valid_and_large_enough():
 
 
 def test_random_loss_is_a_function_of_seed_tsn_and_transmission():
-    a = v.random_loss_tsns(0.1, 1, 5000)
-    assert a == v.random_loss_tsns(0.1, 1, 5000)
-    assert a != v.random_loss_tsns(0.1, 2, 5000)
+    a = stacks.random_loss_tsns(0.1, 1, 5000)
+    assert a == stacks.random_loss_tsns(0.1, 1, 5000)
+    assert a != stacks.random_loss_tsns(0.1, 2, 5000)
     assert 0.08 < len(a) / 5000 < 0.12
-    assert v.random_loss_tsns(0.0, 1, 1000) == []
+    assert stacks.random_loss_tsns(0.0, 1, 1000) == []
     # a retransmission of a lost TSN is an independent draw
     lost = a[:200]
-    again = [t for t in lost if v.random_loss(0.1, 1, t, 1)]
+    again = [t for t in lost if stacks.random_loss(0.1, 1, t, 1)]
     assert len(again) < len(lost) / 3
 
 
@@ -74,7 +74,7 @@ def test_importing_the_module_does_not_load_ns3():
     import sys
 
     code = (
-        "import sys, transportlab.validation; "
+        "import sys, transportlab.studies.sctp_validation; "
         "print(any(m == 'cppyy' or m.startswith('ns3') for m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -1,7 +1,7 @@
 /*
  * usrsctp-oracle: one SCTP bulk transfer between two usrsctp endpoints in one process,
  * in simulated time, through a small link model. The validation reference for
- * transportlab's ns-3 SCTP model (src/transportlab/validation.py runs the same scenario
+ * transportlab's ns-3 SCTP model (src/transportlab/studies/sctp_validation/stacks.py runs the same scenario
  * on both and compares them).
  *
  * usrsctp is driven without threads (usrsctp_init_nothreads): the program owns the
@@ -239,7 +239,7 @@ long __wrap_syscall(long number, ...)
 /* Random loss of a forward packet carrying DATA, decided by a hash of the seed, the
  * relative TSN of its first DATA chunk and how many times that TSN reached the link's far
  * end before: the same losses of the same data in both stacks, whatever their packet
- * numbering (transportlab.validation.random_loss, ns3::SctpDropErrorModel). */
+ * numbering (transportlab.studies.sctp_validation.stacks.random_loss, ns3::SctpDropErrorModel). */
 static int random_loss(uint64_t rel_tsn, uint64_t transmission)
 {
 	if (sc.loss_rate <= 0)

@@ -37,7 +37,7 @@ energy_above_idle = float((udp["energy_per_node_j"] - idle_energy_j).max())
 """,
     "q6": """
 DESIGN_POINTS = [{"protocol": "udp", "reporting_interval": 10.0}]
-design_summary = sweep.run("wsn_reporting_interval", DESIGN_POINTS, runs=1, quick=True)["summary"]
+design_summary = execute.run(STUDY, DESIGN_POINTS, runs=1, quick=True)["summary"]
 design_metric = "routing_load"
 design_choice = 0
 design_value = 1.0

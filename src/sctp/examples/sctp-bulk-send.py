@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from transportlab.simulation import run_until, simulation
+from transportlab.ns3.simulation import run_until, simulation
 
 
 def main() -> None:

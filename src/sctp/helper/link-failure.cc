@@ -16,10 +16,16 @@ NS_OBJECT_ENSURE_REGISTERED(LinkFailure);
 TypeId
 UnpluggedErrorModel::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::UnpluggedErrorModel")
-                            .SetParent<ErrorModel>()
-                            .SetGroupName("Sctp")
-                            .AddConstructor<UnpluggedErrorModel>();
+    static TypeId tid =
+        TypeId("ns3::UnpluggedErrorModel")
+            .SetParent<ErrorModel>()
+            .SetGroupName("Sctp")
+            .AddConstructor<UnpluggedErrorModel>()
+            .AddAttribute("Inner",
+                          "The device's own receive error model, consulted while plugged in.",
+                          PointerValue(),
+                          MakePointerAccessor(&UnpluggedErrorModel::m_inner),
+                          MakePointerChecker<ErrorModel>());
     return tid;
 }
 
@@ -29,20 +35,44 @@ UnpluggedErrorModel::GetDropped() const
     return m_dropped;
 }
 
+void
+UnpluggedErrorModel::SetInner(Ptr<ErrorModel> inner)
+{
+    m_inner = inner;
+}
+
+Ptr<ErrorModel>
+UnpluggedErrorModel::GetInner() const
+{
+    return m_inner;
+}
+
+void
+UnpluggedErrorModel::DoDispose()
+{
+    m_inner = nullptr;
+    ErrorModel::DoDispose();
+}
+
 bool
 UnpluggedErrorModel::DoCorrupt(Ptr<Packet> p)
 {
-    if (!IsEnabled())
+    // ErrorModel::IsCorrupt leaves the enabled check to the model: enabled = unplugged.
+    if (IsEnabled())
     {
-        return false; // ErrorModel::IsCorrupt leaves this check to the model
+        ++m_dropped;
+        return true;
     }
-    ++m_dropped;
-    return true;
+    return m_inner && m_inner->IsCorrupt(p);
 }
 
 void
 UnpluggedErrorModel::DoReset()
 {
+    if (m_inner)
+    {
+        m_inner->Reset();
+    }
 }
 
 TypeId
@@ -64,10 +94,10 @@ LinkFailure::ModelOf(Ptr<NetDevice> device, bool create)
     Ptr<UnpluggedErrorModel> model = DynamicCast<UnpluggedErrorModel>(current.GetObject());
     if (!model && create)
     {
-        NS_ABORT_MSG_IF(current.GetObject(),
-                        "LinkFailure: the device already has another receive error model");
+        // The device's own error model (if any) keeps judging packets while plugged in.
         model = CreateObject<UnpluggedErrorModel>();
         model->Disable();
+        model->SetInner(DynamicCast<ErrorModel>(current.GetObject()));
         device->SetAttribute("ReceiveErrorModel", PointerValue(model));
     }
     return model;

@@ -22,6 +22,11 @@ namespace ns3
 /**
  * \ingroup sctp
  * \brief An error model that drops every packet while enabled (a cable pulled out).
+ *
+ * A device has one receive error model. When it already has one (random loss, a drop
+ * list), this model takes its place and keeps it as the inner model: while plugged in,
+ * every packet is judged by the inner model as before; while unplugged, every packet is
+ * dropped and the inner model sees none (as nothing reaches the device).
  */
 class UnpluggedErrorModel : public ErrorModel
 {
@@ -29,11 +34,18 @@ class UnpluggedErrorModel : public ErrorModel
     static TypeId GetTypeId();
     /** Packets dropped while unplugged. */
     uint32_t GetDropped() const;
+    /** The device's own receive error model, consulted while plugged in (may be null). */
+    void SetInner(Ptr<ErrorModel> inner);
+    Ptr<ErrorModel> GetInner() const;
+
+  protected:
+    void DoDispose() override;
 
   private:
     bool DoCorrupt(Ptr<Packet> p) override;
     void DoReset() override;
     uint32_t m_dropped{0};
+    Ptr<ErrorModel> m_inner;
 };
 
 /**
@@ -48,7 +60,10 @@ class LinkFailure : public Object
     /**
      * Cut \p device off its channel at \p at, IP unaware: nothing arrives at it, and
      * nothing it sends arrives anywhere (point-to-point: the other end drops it too;
-     * CSMA: the device stops transmitting).
+     * CSMA: the device stops transmitting). A receive error model already set on either
+     * device (before this call or later, before the unplug) keeps working whenever the
+     * cable is plugged in (UnpluggedErrorModel wraps it); one set while the device is
+     * unplugged replaces the unplugged state.
      */
     static void ScheduleUnplug(Time at, Ptr<NetDevice> device);
     /** Undo ScheduleUnplug at \p at. */

@@ -2,7 +2,7 @@
  * Records what SCTP associations do, for notebooks and tests: every chunk sent with the
  * destination (path) it went to, path events (failover, return, confirmation), messages
  * delivered to the application queue and messages abandoned by PR-SCTP. Columns are
- * read by Python once after the run (transportlab.sctp_recording).
+ * read by Python once after the run (transportlab.ns3.sctp_recording).
  */
 #ifndef SCTP_EVENT_RECORDER_H
 #define SCTP_EVENT_RECORDER_H

@@ -1,7 +1,11 @@
 /*
  * Installs SCTP on nodes that already have the internet stack, and provides the NS-2.35
- * preset: the attribute defaults that reproduce ns-2.35's Agent/SCTP
- * (shared/reference/ns2-defaults.md).
+ * preset: the attribute defaults that reproduce ns-2.35's Agent/SCTP, the values of its
+ * tcl/lib/ns-default.tcl (NS-2 prints each, e.g. `puts [Agent/SCTP set initialRto_]`):
+ * initialRto_ 3 s, minRto_ 1 s, maxRto_ 60 s, associationMaxRetrans_ 10,
+ * pathMaxRetrans_ 5, maxInitRetransmits_ 8, heartbeatInterval_ 30 s, mtu_ 1500,
+ * initialRwnd_ 65536, initialSsthresh_ 65536, fastRtxTrigger_ 3, numOutStreams_ 1,
+ * dataChunkSize_ 1468 (src/sctp/doc/sctp.md, "NS-2.35 preset", maps each to its attribute).
  */
 #ifndef SCTP_STACK_HELPER_H
 #define SCTP_STACK_HELPER_H

@@ -1,4 +1,4 @@
-// Validation against usrsctp (tools/usrsctp-oracle, transportlab.validation): an error
+// Validation against usrsctp (tools/usrsctp-oracle, transportlab.studies.sctp_validation): an error
 // model that drops chosen packets, chosen TSNs or random packets exactly as the oracle's
 // link model does, and a bulk-transfer flow that records what the validation compares.
 #ifndef SCTP_VALIDATION_H

@@ -668,6 +668,7 @@ SctpSocket::OnHeartbeatResponseTimer(uint32_t index)
     {
         path.BackOffRto(m_rtoMax);
     }
+    SctpPath::State before = path.GetState();
     RecordPathError(path, countForAssociation);
     UpdatePrimaryTraces();
     if (countForAssociation && !CountAssociationError())
@@ -675,6 +676,14 @@ SctpSocket::OnHeartbeatResponseTimer(uint32_t index)
         return;
     }
     ArmHeartbeat(path, sent);
+    if (path.GetState() != before)
+    {
+        // The destination turned potentially failed (RFC 7829 section 3) or inactive
+        // (section 8.2) and new data may have moved to another one (SelectDataPath): send
+        // now what waited for this destination's window, as a T3-rtx expiry does, rather
+        // than at the next SACK or timeout.
+        SendPending();
+    }
 }
 
 int

@@ -65,10 +65,16 @@ SctpSocket::HandleData(const SctpChunk& chunk, bool& needImmediateSack, bool& go
     default:
         break;
     }
-    if (GetAdvertisedWindow() < data.payloadLength &&
-        SctpTsnGt(data.tsn, m_tsnMap.GetHighestTsn()))
+    if (GetAdvertisedWindow() == 0 && SctpTsnGt(data.tsn, m_tsnMap.GetHighestTsn()))
     {
-        // Section 6.2: no room; drop data beyond the highest TSN received.
+        // Section 6.2: "When the receiver's advertised window is 0, the receiver MUST drop
+        // any new incoming DATA chunk with a TSN larger than the largest TSN received so
+        // far" (and SACK at once). Only then: a window smaller than the chunk is still
+        // open. The sender may send such a chunk when it has nothing in flight (a zero
+        // window probe, 6.1 A), so the buffer may overrun by less than one chunk; were it
+        // dropped, a reader that leaves a few hundred bytes of window would never get
+        // another chunk and the sender's probes would time out until it aborts. FreeBSD
+        // drops at a window of 0 too (sctp_process_a_data_chunk).
         needImmediateSack = true;
         return true;
     }

@@ -436,6 +436,18 @@ void
 SctpSocket::MarkForRetransmit(SctpTxChunk& chunk, bool fast, uint32_t target)
 {
     chunk.rtxPath = target;
+    if (!fast)
+    {
+        // Section 6.3.3: after a T3-rtx expiry the RTO collapses again only with a new RTT
+        // measurement; a chunk sent before the expiry and acknowledged late (its SACKs
+        // were lost) measures the loss recovery, not the path (FreeBSD also stops the
+        // measurement of chunks it marks on a timeout).
+        SctpPath& sent = *m_paths[chunk.pathIndex];
+        if (sent.IsRttPending() && sent.GetRttTsn() == chunk.tsn)
+        {
+            sent.CancelRttMeasurement();
+        }
+    }
     if (chunk.inFlight)
     {
         m_paths[chunk.pathIndex]->RemoveFlight(chunk.GetWireSize());
@@ -582,21 +594,51 @@ SctpSocket::HandleSack(const SctpChunk& chunk)
             return;
         }
     }
-    if (m_zeroWindowProbe)
+    bool probing = m_zeroWindowProbe;
+    if (probing)
     {
-        // Section 6.1 A: the peer answers while we probe its closed window; once it
-        // opens the window, probing is over.
-        m_sackDuringProbe = true;
-        if (m_sackIn.aRwnd > 0)
+        m_sackDuringProbe = true; // section 6.1 A: the peer answers while we probe
+    }
+    HandleSackAcked(cum, m_sackIn.aRwnd, m_sackIn.gapBlocks, false);
+    if (probing && IsAssociationAlive())
+    {
+        // Section 6.1 A: the peer "has no buffer space" while its rwnd is smaller than the
+        // size of the next DATA chunk, not only at an a_rwnd of 0. Probing is over once
+        // the window takes that chunk; until then this SACK shows a live peer with a
+        // closed window (not unreachable), and unanswered probes are no errors. A peer
+        // that advertises a few hundred bytes and drops the probe must not get the
+        // association aborted after Association.Max.Retrans probe timeouts.
+        uint32_t next = NextChunkLength();
+        if (m_sackIn.aRwnd == 0 || (next > 0 && m_peerRwnd < next))
+        {
+            m_assocErrorCount = 0;
+        }
+        else
         {
             m_zeroWindowProbe = false;
         }
-        if (m_sackIn.aRwnd == 0)
+    }
+}
+
+uint32_t
+SctpSocket::NextChunkLength() const
+{
+    if (m_markedForRetransmit > 0)
+    {
+        for (const auto& c : m_txQueue.GetOutstanding())
         {
-            m_assocErrorCount = 0; // a live peer with a closed window: not unreachable
+            if (c.markedForRetransmit)
+            {
+                return c.length; // retransmissions go first (6.1 C)
+            }
         }
     }
-    HandleSackAcked(cum, m_sackIn.aRwnd, m_sackIn.gapBlocks, false);
+    if (!m_txQueue.HasUnsentData() || m_paths.empty())
+    {
+        return 0;
+    }
+    uint32_t path = m_dataPath < m_paths.size() ? m_dataPath : m_primaryPath;
+    return m_txQueue.PeekNextChunkLength(GetMaxPayload(*m_paths[path]));
 }
 
 void
@@ -611,7 +653,7 @@ SctpSocket::ProcessCumulativeAck(uint32_t cumTsnAck, uint32_t aRwnd, bool fromSh
 }
 
 void
-SctpSocket::AckChunk(SctpTxChunk& c, Time now)
+SctpSocket::AckChunk(SctpTxChunk& c, Time now, bool wasMarked)
 {
     SctpPath& path = *m_paths[c.pathIndex];
     if (c.inFlight)
@@ -619,7 +661,24 @@ SctpSocket::AckChunk(SctpTxChunk& c, Time now)
         path.RemoveFlight(c.GetWireSize());
         c.inFlight = false;
     }
-    m_ackedPerPath[c.pathIndex] += c.GetWireSize();
+    // The destination credited with this acknowledgement (cwnd growth, T3-rtx restart,
+    // section 8.2's error counter): the one the chunk was last sent to, or, when it was
+    // marked for retransmission, the one it was moved to (FreeBSD moves a chunk to the
+    // alternate when it marks it). A marked chunk was classified lost and is no longer
+    // outstanding data on the destination it was sent to (section 2, "Outstanding Data";
+    // 6.3.3 E3, 7.2.4): its acknowledgement typically comes late, through the alternate,
+    // for a transmission made before that destination failed, and must not make a dead
+    // destination look alive (restart its T3-rtx, grow its cwnd, clear its errors).
+    uint32_t credited = wasMarked ? c.rtxPath : c.pathIndex;
+    m_ackedPerPath[credited] += c.GetWireSize();
+    // Section 8.2: "clear the error counter of the destination transport address to which
+    // the DATA chunk was last sent" - only from a chunk sent there, and sent once: which
+    // transmission of a retransmitted chunk arrived is ambiguous, and 8.2 allows not
+    // clearing the counter then (FreeBSD does not: net_ack2 only counts chunks sent once).
+    if (credited == c.pathIndex && c.transmissions == 1)
+    {
+        m_deliveredPerPath[credited] = 1;
+    }
     if (path.IsRttPending() && path.GetRttTsn() == c.tsn)
     {
         if (c.transmissions == 1)
@@ -641,6 +700,7 @@ SctpSocket::HandleSackAcked(uint32_t cum,
     Time now = Simulator::Now();
     std::size_t nPaths = m_paths.size();
     m_ackedPerPath.assign(nPaths, 0);
+    m_deliveredPerPath.assign(nPaths, 0);
     m_flightBefore.resize(nPaths);
     for (std::size_t i = 0; i < nPaths; ++i)
     {
@@ -665,7 +725,7 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         }
         else if (!c.abandoned)
         {
-            AckChunk(c, now);
+            AckChunk(c, now, c.markedForRetransmit);
             newlyAcked = true;
         }
         if (c.markedForRetransmit)
@@ -712,6 +772,7 @@ SctpSocket::HandleSackAcked(uint32_t cum,
                 {
                     c.gapAcked = true;
                     ++m_gapAckedChunks;
+                    bool wasMarked = c.markedForRetransmit;
                     if (c.markedForRetransmit)
                     {
                         c.markedForRetransmit = false;
@@ -720,7 +781,7 @@ SctpSocket::HandleSackAcked(uint32_t cum,
                     }
                     if (!c.abandoned)
                     {
-                        AckChunk(c, now);
+                        AckChunk(c, now, wasMarked);
                         newlyAcked = true;
                         htna = c.tsn;
                     }
@@ -806,6 +867,10 @@ SctpSocket::HandleSackAcked(uint32_t cum,
         SctpPath& p = *m_paths[i];
         bool fullyUtilized = m_flightBefore[i] + p.GetPmdcs() > p.GetCwnd();
         p.OnBytesAcked(m_ackedPerPath[i], fullyUtilized, inFastRecovery);
+        if (!m_deliveredPerPath[i])
+        {
+            continue; // only chunks sent elsewhere or retransmitted (AckChunk)
+        }
         // Section 8.2: data acknowledged clears the destination's error counter (and
         // makes an inactive destination active again; RFC 7829 section 3: a potentially
         // failed one too).

@@ -398,9 +398,17 @@ class SctpSocket : public Socket
                          uint32_t aRwnd,
                          const std::vector<std::pair<uint16_t, uint16_t>>& gaps,
                          bool fromShutdown);
-    void AckChunk(SctpTxChunk& chunk, Time now);
+    /**
+     * A newly acknowledged chunk leaves the flight and is credited to a destination;
+     * \p wasMarked: it was marked for retransmission when the acknowledgement came (its
+     * last transmission was classified lost; it belongs to the destination it was moved
+     * to).
+     */
+    void AckChunk(SctpTxChunk& chunk, Time now, bool wasMarked);
     void MarkForRetransmit(SctpTxChunk& chunk, bool fast, uint32_t target);
     uint32_t GetTotalFlight() const;
+    /** User bytes of the DATA chunk to be sent next (a retransmission first; 0 if none). */
+    uint32_t NextChunkLength() const;
     void StartT3(SctpPath& path, bool restart);
     void StopT3(SctpPath& path);
     void OnT3Event(uint32_t pathIndex);
@@ -524,6 +532,9 @@ class SctpSocket : public Socket
     bool m_abandonedSpace{false};       //!< abandoning freed send buffer: tell the user
     SctpSackChunk m_sackIn;            //!< scratch: the SACK being processed
     std::vector<uint32_t> m_ackedPerPath;
+    /** Scratch: the SACK being processed acknowledges a chunk sent to the destination
+     * once and not moved elsewhere: its error counter is cleared (8.2, AckChunk). */
+    std::vector<uint8_t> m_deliveredPerPath;
     std::vector<uint32_t> m_flightBefore;
     std::vector<std::pair<uint32_t, uint32_t>> m_gapRanges; //!< scratch: absolute TSN ranges
     std::vector<uint32_t> m_reneged;      //!< scratch: TSNs reneged by the SACK being processed

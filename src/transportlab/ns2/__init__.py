@@ -22,6 +22,8 @@ Modules (none imports ns-3):
 * :mod:`~transportlab.ns2.wireless`: ``describe_wireless(tcl)``, the same for a wireless
   script, with every mobile node's position and the bound variables of its radio, MAC,
   interface queue and link layer, its routing agent and the ``node-config`` settings.
+* :mod:`~transportlab.ns2.baseline`: ``baseline_table(ns2, ns3)``, published / NS-2 /
+  ns-3 per published row with both judgements, and ``baseline_counts``.
 * :mod:`~transportlab.ns2.study`: ``@ns2_run_step`` and ``ns2_study(study, run, ...)``:
   the NS-2 run step cached and swept like the ns-3 one.
 

@@ -120,9 +120,11 @@ def _debian_package_version(path: str) -> str | None:
 def ns2_run_step(function):
     """Mark a study's run step as one that runs NS-2, not ns-3.
 
-    Sets ``function.simulator_versions`` = :func:`versions`, which
-    :func:`transportlab.fingerprint.code_fingerprint` puts into the cache key instead of
-    the native library and the ns3 wheel (see :mod:`transportlab.ns2.study`).
+    Sets ``function.simulator_versions`` = :func:`versions`:
+    :func:`transportlab.ns2.study.ns2_study` accepts only a marked run step, and gives its
+    study the runtime
+    :data:`transportlab.ns2.study.NS2`, which puts NS-2's version into the cache key
+    instead of the native library and the ns3 wheel.
     """
     function.simulator_versions = versions
     return function

@@ -1,7 +1,7 @@
 """The studies transportlab reproduces, discovered from this package.
 
 Each study is a package ``transportlab.studies.<name>`` whose ``__init__`` defines
-``STUDY = Study(...)`` (:mod:`transportlab.study` describes the shape: declared
+``STUDY = Study(...)`` (:mod:`transportlab.engine.study` describes the shape: declared
 parameters, a cached ``run`` step, an uncached ``analyse`` step and a
 ``reproduction``). A study's files:
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from transportlab.study import Experiment, Reproduction, Study
+from transportlab.engine.study import Experiment, Reproduction, Study
 
 __all__ = ["Experiment", "Reproduction", "Study", "all_studies", "get", "names"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from transportlab.params import Param, ParameterSpace
+from transportlab.engine.params import Param, ParameterSpace
 
 PPP_HEADER = 2
 IPV4_HEADER = 20

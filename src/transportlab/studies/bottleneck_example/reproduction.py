@@ -7,9 +7,10 @@ from typing import Any
 
 import pandas as pd
 
-from transportlab import plotting
+from transportlab.engine import plotting
+from transportlab.engine.study import Experiment, Reproduction
 from transportlab.studies.bottleneck_example import analysis
-from transportlab.study import Experiment, Reproduction
+from transportlab.studies.bottleneck_example.comparison import comparison
 
 ERROR_RATES = (0.0, 0.01)
 PROTOCOLS = ("udp", "tcp")
@@ -31,11 +32,6 @@ MAIN = Experiment(
     runs=10,
     quick_runs=2,
 )
-
-
-def comparison(results) -> pd.DataFrame:
-    """Every hand-calculated value against the mean over the runs."""
-    return analysis.compare_with_hand_calculation(results["main"]["summary"], results.params)
 
 
 def per_point(results) -> pd.DataFrame:

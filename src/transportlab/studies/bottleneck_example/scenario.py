@@ -7,24 +7,19 @@ from typing import Any
 
 import pandas as pd
 
-from transportlab.ns3util import SOCKET_FACTORIES
+from transportlab.ns3.helpers import SOCKET_FACTORIES
+from transportlab.ns3.recording import PacketRecorder, enable_seq_ts_size, flow_monitor_frame
+from transportlab.ns3.simulation import run_until, simulation
+from transportlab.ns3.topology.chain import Link, chain
 from transportlab.studies.bottleneck_example.parameters import (
     SINK_PORT,
     START_SECONDS,
     drain_seconds,
 )
-from transportlab.topology.chain import Link, chain
 
 
 def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFrame]:
     """One replication. Raw tables: ``packets`` (application events), ``flows`` (FlowMonitor)."""
-    from transportlab.recording import (  # noqa: PLC0415 - ns-3 only in the simulating process
-        PacketRecorder,
-        enable_seq_ts_size,
-        flow_monitor_frame,
-    )
-    from transportlab.simulation import run_until, simulation  # noqa: PLC0415
-
     with simulation(seed=seed, run=run) as ns:
         size = params["packet_size"]
         ns.Config.SetDefault("ns3::TcpSocket::SegmentSize", ns.UintegerValue(size))

@@ -19,17 +19,18 @@ Three scenarios (parameter ``scenario``):
   with at most k retransmissions (NS-2 "k-rtx"), or UDP as the floor.
 
 Files: ``parameters.py`` (declared parameters, constants), ``scenario.py`` (``run``:
-ns-3, cached; topologies from :mod:`transportlab.topology.multihomed`), ``analysis.py``
+ns-3, cached; topologies from :mod:`transportlab.ns3.topology.multihomed`), ``analysis.py``
 (``analyse``: delivery stalls, failover times, voice delays; RFC 9260 timer bounds;
-not cached), ``reproduction.py`` (the notebook's four experiments, the comparison with
-seed 002, result tables and figures).
+not cached), ``comparison.py`` (seed 002's numbers against the ``lossy`` runs),
+``reproduction.py`` (the notebook's experiments, result tables and figures).
 """
 
+from transportlab.engine.study import Study
+from transportlab.ns3.runtime import NS3
 from transportlab.studies.multihoming_failover.analysis import analyse
 from transportlab.studies.multihoming_failover.parameters import PARAMETERS
 from transportlab.studies.multihoming_failover.reproduction import REPRODUCTION
 from transportlab.studies.multihoming_failover.scenario import run
-from transportlab.study import Study
 
 STUDY = Study(
     name="multihoming_failover",
@@ -44,4 +45,5 @@ STUDY = Study(
     "(Brennan et al.: single vs multi-homed under 15 % loss); PR-SCTP lifetime and k-rtx "
     "for a voice-like flow against full reliability and UDP.",
     tags=("sctp", "multihoming", "pr-sctp"),
+    runtime=NS3,
 )

@@ -304,7 +304,7 @@ def lossy_config(summary: pd.DataFrame) -> pd.Series:
 
 
 def stall_summary(summary: pd.DataFrame) -> pd.DataFrame:
-    """Per configuration (:func:`lossy_config`): runs, goodput, first loss, stalls.
+    """Per configuration (:func:`lossy_config`): runs (``n_runs``), goodput, first loss, stalls.
 
     ``first_loss_s``: mean time of the first lost DATA packet after the start
     (``first_loss_any_s``: of the first lost packet, DATA or SACK);
@@ -317,7 +317,7 @@ def stall_summary(summary: pd.DataFrame) -> pd.DataFrame:
     """
     runs = summary.assign(config=lossy_config(summary))
     table = runs.groupby("config", sort=False).agg(
-        runs=("run", "size"),
+        n_runs=("run", "size"),
         goodput_kbps=("goodput_mbps", lambda x: 1000 * x.mean()),
         first_loss_s=("first_loss_s", "mean"),
         first_loss_any_s=("first_loss_any_s", "mean"),
@@ -328,7 +328,7 @@ def stall_summary(summary: pd.DataFrame) -> pd.DataFrame:
         first_retransmission_s=("first_retransmission_s", "mean"),
         stalls=("n_stalls", "sum"),
     )
-    table["stalls_per_run"] = table.pop("stalls") / table.runs
+    table["stalls_per_run"] = table.pop("stalls") / table.n_runs
     return table
 
 
@@ -341,7 +341,7 @@ def voice_table(summary: pd.DataFrame) -> pd.DataFrame:
     v = summary.copy()
     v["policy"] = v.policy + v.pr_value.map(lambda x: f"({x})")
     return v.groupby(["loss_rate", "policy"], sort=False).agg(
-        runs=("run", "size"),
+        n_runs=("run", "size"),
         residual_loss_pct=("residual_loss", lambda x: 100 * x.mean()),
         late_or_lost_pct=("late_or_lost", lambda x: 100 * x.mean()),
         delay_mean_ms=("delay_mean_ms", "mean"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from transportlab.params import Param, ParameterSpace
+from transportlab.engine.params import Param, ParameterSpace
 
 PORT = 7000
 START = 0.5  # the application starts; the association is set up first
@@ -16,8 +16,8 @@ DELAY_BUDGET = 0.150  # ITU-T G.114 one-way delay for good quality
 # that a lost INIT (3 s RTO.Initial) does not decide a run; frames sent before it are
 # not counted.
 LOSS_START = START + 0.1
-#: Named SCTP stack presets (parameter ``preset``; "none" keeps the timer parameters).
-PRESETS = ("none", "rfc9260", "linux", "freebsd")
+#: Named SCTP stack presets (parameter ``stack_preset``; "none" keeps the timer parameters).
+STACK_PRESETS = ("none", "rfc9260", "linux", "freebsd")
 #: ns3::SctpSocket::PotentiallyFailedMaxRetrans that switches SCTP-PF off (its default).
 PF_OFF = 65535
 # prsctp: the voice source stops this long before the end, to deliver what is in flight.
@@ -75,13 +75,13 @@ PARAMETERS = ParameterSpace(
     ),
     Param("pr_value", 150, int, "prsctp: lifetime (ms) or retransmission limit", minimum=0),
     Param(
-        "preset",
+        "stack_preset",
         "none",
         str,
         "SCTP stack preset (SctpStackHelper::SetPreset) applied after the timer "
         "parameters below, so its values win: none (the parameters below), rfc9260, "
         "linux (SCTP-PF on) or freebsd",
-        choices=PRESETS,
+        choices=STACK_PRESETS,
     ),
     Param(
         "pf_max_retrans",

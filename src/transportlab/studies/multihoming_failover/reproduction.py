@@ -26,13 +26,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import plotting, published, stats
-from transportlab.ns3util import sctp_available
+from transportlab.engine import plotting, stats
+from transportlab.engine.study import Experiment, Reproduction
+from transportlab.ns3 import native
+from transportlab.ns3.capabilities import sctp_available
 from transportlab.studies.multihoming_failover import analysis
+from transportlab.studies.multihoming_failover.comparison import comparison
 from transportlab.studies.multihoming_failover.parameters import DELAY_BUDGET, PF_OFF
-from transportlab.study import Experiment, Reproduction
-
-STUDY_NAME = "multihoming_failover"
 
 RTO_MAX = 60.0  # RFC 9260 default: the timer sweep keeps it
 RTT = 0.02  # two_networks at 10 ms per link: the round trip for return_bound
@@ -40,7 +40,6 @@ LOSSY_LOSS_RATE = 0.15  # Brennan et al.'s loss rate (seed 002 section 3.5)
 #: (policy, pr_value) of the voice experiment: full reliability, a 150 ms lifetime,
 #: one and no retransmission (NS-2 k-rtx), UDP.
 POLICIES = (("reliable", 0), ("ttl", 150), ("rtx", 1), ("rtx", 0), ("udp", 0))
-HOMING_LABELS = {"single": "SCTP (single-homed)", "multi": "SCTP (multi-homed)"}
 #: The stack presets compared in ``presets`` (SctpStackHelper::GetPreset).
 PRESETS = ("rfc9260", "linux", "freebsd")
 #: Colours of the lossy configurations (analysis.lossy_config), the same in every figure.
@@ -114,7 +113,7 @@ def preset_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
         {
             "scenario": "failover",
             "topology": "two_networks",
-            "preset": preset,
+            "stack_preset": preset,
             "rtx_to_alt": "TIMEOUT_ALTERNATE",
             "duration": params["fail_at"] + high + 2.0,
         }
@@ -207,35 +206,6 @@ PRSCTP_VOICE = Experiment(
 )
 
 
-# --------------------------------------------------------------------------- comparison
-
-
-def comparison(results) -> pd.DataFrame:
-    """Seed 002 section 3.5's three numbers against the ``lossy`` runs with SCTP-PF off.
-
-    The seed describes one event: "after approximately 1.5 seconds of transmission, the
-    slow start phase is interrupted by a first lost packet. The retransmitted packet for
-    the first lost packet is also lost. As a result, the transmission is halted for more
-    than 3 seconds" (single-homed), "interrupted for only about 0.5 seconds"
-    (multi-homed). So per run: ``first_loss_time`` is when the first DATA packet was lost
-    (``first_loss_s``, single-homed), ``transmission_stall`` the delivery gap that loss
-    caused (``first_loss_stall_s``), not the longest gap of the run. SCTP-PF (2016) did
-    not exist in 2001: its runs are shown beside, not compared. Mean and 95 % CI over the
-    runs (:func:`transportlab.published.compare`).
-    """
-    rows = []
-    for _, r in results["lossy"]["summary"].iterrows():
-        if r["pf_max_retrans"] < r["path_max_retrans"]:
-            continue
-        protocol = HOMING_LABELS[r["homing"]]
-        row = f"{round(r['loss_rate'] * 100):d}% packet loss"
-        rows.append((protocol, "transmission_stall", row, "s", r["first_loss_stall_s"]))
-        if r["homing"] == "single":
-            rows.append((protocol, "first_loss_time", row, "s", r["first_loss_s"]))
-    reproduced = pd.DataFrame(rows, columns=["protocol", "metric", "row", "unit", "value"])
-    return published.compare(STUDY_NAME, reproduced, write=False)
-
-
 # --------------------------------------------------------------------------- tables
 
 
@@ -271,10 +241,12 @@ def presets_table(results) -> pd.DataFrame:
     summary = results["presets"]["summary"]
     rows = []
     for _, r in summary.iterrows():
-        values = {str(k).split("::")[-1]: str(v) for k, v in _preset_values(r["preset"]).items()}
+        values = {
+            str(k).split("::")[-1]: str(v) for k, v in _preset_values(r["stack_preset"]).items()
+        }
         rows.append(
             {
-                "preset": r["preset"],
+                "stack_preset": r["stack_preset"],
                 "RTO.Initial": values["RtoInitial"],
                 "RTO.Min": values["RtoMin"],
                 "PMR": int(values["PathMaxRetrans"]),
@@ -295,8 +267,7 @@ def presets_table(results) -> pd.DataFrame:
 @functools.cache
 def _preset_values(name: str) -> dict[str, str]:
     """GetPreset(name) as a plain dict (ns-3 loaded only when a table asks)."""
-    from transportlab import ns  # noqa: PLC0415
-
+    ns = native.load()
     return {str(k): str(v) for k, v in ns.SctpStackHelper.GetPreset(name)}
 
 
@@ -420,11 +391,11 @@ def presets_figure(results):
     and, where it happened, the failover (primary inactive) or PF state marked."""
 
     deliveries = results["presets"]["deliveries"]
-    summary = results["presets"]["summary"].set_index("preset")
+    summary = results["presets"]["summary"].set_index("stack_preset")
     fail_at = results.points("presets")[0]["fail_at"]
     fig, axes = plotting.subplots(len(PRESETS), 1, figsize=(6.5, 5.2), sharex=True, sharey=True)
     for ax, preset in zip(axes, PRESETS, strict=True):
-        d = deliveries[deliveries.preset == preset]
+        d = deliveries[deliveries.stack_preset == preset]
         ax.plot(d.time, d.tsn - d.tsn.min(), ".", ms=1.2, color=plotting.PROTOCOL_COLORS["sctp"])
         ax.axvline(fail_at, color="0.4", lw=0.8, ls="--")
         s = summary.loc[preset]

@@ -13,7 +13,11 @@ from typing import Any
 
 import pandas as pd
 
-from transportlab.ns3util import SOCKET_FACTORIES
+from transportlab.ns3.helpers import SOCKET_FACTORIES
+from transportlab.ns3.recording import PacketRecorder, PathRecorder, enable_seq_ts_size
+from transportlab.ns3.sctp_recording import SctpRecorder
+from transportlab.ns3.simulation import simulation
+from transportlab.ns3.topology import multihomed
 from transportlab.studies.multihoming_failover.parameters import (
     DRAIN_SECONDS,
     LOSS_START,
@@ -30,14 +34,12 @@ def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFram
     failover and lossy: ``chunks`` (DATA chunks sent, with their path and whether
     retransmitted), ``paths`` (path events) and ``delivered`` (messages handed to the
     application) of both hosts (``node`` 0 = A, the sender; 1 = B), from
-    :class:`~transportlab.sctp_recording.SctpRecorder`; lossy also ``losses``, every
+    :class:`~transportlab.ns3.sctp_recording.SctpRecorder`; lossy also ``losses``, every
     packet the loss models dropped on network 0 (``point`` "lost_to_b": sent by A, i.e.
     DATA; "lost_to_a": sent by B, i.e. SACKs), with its time and size, from
-    :class:`~transportlab.recording.PathRecorder`. prsctp: ``packets``, the voice
-    frames sent and received (:class:`~transportlab.recording.PacketRecorder`).
+    :class:`~transportlab.ns3.recording.PathRecorder`. prsctp: ``packets``, the voice
+    frames sent and received (:class:`~transportlab.ns3.recording.PacketRecorder`).
     """
-    from transportlab.simulation import simulation  # noqa: PLC0415 - ns-3 only when simulating
-
     with simulation(seed=seed, run=run) as ns:
         _socket_defaults(ns, params)
         if params["scenario"] == "prsctp":
@@ -56,16 +58,16 @@ def _socket_defaults(ns, p: Mapping[str, Any]) -> None:
     ns.Config.SetDefault(s + "SourceAddressFailover", ns.BooleanValue(p["source_failover"]))
     ns.Config.SetDefault(s + "RtxToAlt", ns.StringValue(p["rtx_to_alt"]))
     ns.Config.SetDefault(s + "PotentiallyFailedMaxRetrans", ns.UintegerValue(p["pf_max_retrans"]))
-    if p["preset"] != "none":
+    if p["stack_preset"] != "none":
         # After the parameters above: the preset's values (RTO, Path.Max.Retrans,
         # HB.interval, SCTP-PF, ...) win; RtxToAlt and source failover stay.
-        ns.SctpStackHelper.SetPreset(p["preset"])
+        ns.SctpStackHelper.SetPreset(p["stack_preset"])
 
 
 def _run_to(ns, stop_seconds: float) -> None:
     """Run the simulator until ``stop_seconds`` of simulated time (absolute).
 
-    Schedules its own Stop rather than calling ``transportlab.simulation.run_until``,
+    Schedules its own Stop rather than calling ``transportlab.ns3.simulation.run_until``,
     whose meaning (relative to now, or absolute) is being changed (issue 14).
     """
     remaining = ns.Seconds(float(stop_seconds)) - ns.Simulator.Now()
@@ -88,10 +90,6 @@ def _any(ns, port: int):
 
 def _run_transfer(ns, p: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     """failover (paced messages, a cable pulled) or lossy (bulk transfer, random loss)."""
-    from transportlab.recording import PathRecorder  # noqa: PLC0415
-    from transportlab.sctp_recording import SctpRecorder  # noqa: PLC0415
-    from transportlab.topology import multihomed  # noqa: PLC0415
-
     sctp = SOCKET_FACTORIES["sctp"]
     failover = p["scenario"] == "failover"
     if failover and p["topology"] == "seed_hub":
@@ -168,8 +166,6 @@ def _run_transfer(ns, p: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
 
 def _run_prsctp(ns, p: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     """A voice-like stream over one lossy link: SCTP (full or partial reliability) or UDP."""
-    from transportlab.recording import PacketRecorder, enable_seq_ts_size  # noqa: PLC0415
-
     policy = p["policy"]
     if policy != "udp":
         s = "ns3::SctpSocket::"

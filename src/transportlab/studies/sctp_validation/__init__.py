@@ -1,7 +1,7 @@
 """The SCTP model validated against a real stack: usrsctp driven in simulated time.
 
 Not a published study: each scenario (a transfer over one link with chosen losses,
-windows, streams and message sizes; :mod:`transportlab.validation`) runs on usrsctp
+windows, streams and message sizes; :mod:`transportlab.studies.sctp_validation`) runs on usrsctp
 (FreeBSD's SCTP stack as a library, two endpoints in one process, every timer and
 packet driven by ``tools/usrsctp-oracle``) and on the ns-3 model, with each stack's
 default settings and with usrsctp set to behave as RFC 9260 says where it can. The
@@ -13,11 +13,12 @@ Files: ``parameters.py``, ``scenario.py`` (``run``: both stacks, cached),
 sets, the table, the figures).
 """
 
+from transportlab.engine.study import Study
+from transportlab.ns3.runtime import NS3
 from transportlab.studies.sctp_validation.analysis import analyse
 from transportlab.studies.sctp_validation.parameters import PARAMETERS
 from transportlab.studies.sctp_validation.reproduction import REPRODUCTION
 from transportlab.studies.sctp_validation.scenario import run
-from transportlab.study import Study
 
 STUDY = Study(
     name="sctp_validation",
@@ -31,4 +32,5 @@ STUDY = Study(
     description="Differential validation: each scenario on usrsctp (FreeBSD's stack) and on "
     "the ns-3 model, every difference named with its RFC section.",
     tags=("sctp", "validation"),
+    runtime=NS3,
 )

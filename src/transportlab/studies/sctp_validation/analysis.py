@@ -7,15 +7,15 @@ from typing import Any
 
 import pandas as pd
 
-from transportlab import validation
+from transportlab.studies.sctp_validation import differences, stacks
 
 
 def analyse(raw: Mapping[str, pd.DataFrame], params: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
-    """``validation``: one row (:func:`transportlab.validation.summarise_scenario`); the raw
-    trace tables pass through for the figures."""
-    scenario = validation.scenario_by_name(params["scenario"])
-    traces = validation.traces_from_tables(scenario, raw)
-    row = validation.summarise_scenario(scenario, traces)
+    """``validation``: one row (:func:`.differences.summarise_scenario`); the raw trace
+    tables pass through for the figures."""
+    scenario = stacks.scenario_by_name(params["scenario"])
+    traces = stacks.traces_from_tables(scenario, raw)
+    row = differences.summarise_scenario(scenario, traces)
     # The point's own parameter is a leading column already.
     row = {k: v for k, v in row.items() if k != "scenario"}
     return {"validation": pd.DataFrame([row]), **raw}

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from transportlab.params import Param, ParameterSpace
+from transportlab.engine.params import Param, ParameterSpace
+from transportlab.studies.sctp_validation import stacks
 
 
 def _scenario_names() -> tuple[str, ...]:
-    from transportlab.validation import stacks  # noqa: PLC0415 - pure Python, no ns-3
-
     names = [sc.name for sc in stacks.quick_scenarios() + stacks.full_scenarios()]
     return tuple(dict.fromkeys(names))
 
@@ -17,7 +16,7 @@ PARAMETERS = ParameterSpace(
         "scenario",
         "no_loss",
         str,
-        "the validation scenario (transportlab.validation: quick and full sets)",
+        "the validation scenario (stacks.quick_scenarios and full_scenarios)",
         choices=_scenario_names(),
     ),
     Param("oracle_seed", 1, int, "seed of usrsctp's random bytes (tags, initial TSN)", minimum=0),

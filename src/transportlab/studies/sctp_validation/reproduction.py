@@ -7,8 +7,8 @@ from typing import Any
 
 import pandas as pd
 
-from transportlab import validation
-from transportlab.study import Experiment, Reproduction
+from transportlab.engine.study import Experiment, Reproduction
+from transportlab.studies.sctp_validation import differences, stacks
 
 CWND_SCENARIOS = ("no_loss", "loss_mid", "loss_tail", "random_2pct", "rwnd_limited")
 
@@ -21,12 +21,12 @@ SCENARIOS = Experiment(
     name="scenarios",
     description="every validation scenario on usrsctp and on the ns-3 model, default and "
     "aligned settings (deterministic: one run each)",
-    points=lambda params: _points(validation.full_scenarios()),
-    quick_points=lambda params: _points(validation.quick_scenarios()),
+    points=lambda params: _points(stacks.full_scenarios()),
+    quick_points=lambda params: _points(stacks.quick_scenarios()),
     runs=1,
     quick_runs=1,
     deterministic=True,
-    available=validation.oracle_available,
+    available=stacks.oracle_available,
 )
 
 
@@ -35,7 +35,7 @@ def validation_table(results) -> pd.DataFrame:
     return results["scenarios"]["validation"].drop(columns=["oracle_seed", "seed", "run"])
 
 
-def traces(results, name: str) -> dict[str, validation.Trace]:
+def traces(results, name: str) -> dict[str, stacks.Trace]:
     """The four traces of scenario ``name`` (from the cached tables)."""
     tables = results["scenarios"]
     picked: Mapping[str, pd.DataFrame] = {
@@ -45,20 +45,20 @@ def traces(results, name: str) -> dict[str, validation.Trace]:
         for key, frame in tables.items()
         if key != "validation" and "scenario" in frame
     }
-    return validation.traces_from_tables(validation.scenario_by_name(name), picked)
+    return stacks.traces_from_tables(stacks.scenario_by_name(name), picked)
 
 
 def cwnd_figure(results):
     """cwnd against time, usrsctp and the model side by side, for a few scenarios."""
     names = [n for n in CWND_SCENARIOS if n in set(validation_table(results)["scenario"])]
-    fig = validation.plot_cwnd({n: traces(results, n) for n in names}, names)
+    fig = differences.plot_cwnd({n: traces(results, n) for n in names}, names)
     return fig, 4 * len(names)
 
 
 def completion_figure(results):
     """Completion times of both stacks per scenario, with the 10 % band."""
     table = validation_table(results)
-    return validation.plot_completion(table), 4 * len(table)
+    return differences.plot_completion(table), 4 * len(table)
 
 
 REPRODUCTION = Reproduction(

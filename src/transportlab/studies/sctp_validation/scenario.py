@@ -7,7 +7,7 @@ from typing import Any
 
 import pandas as pd
 
-from transportlab.validation import stacks as validation
+from transportlab.studies.sctp_validation import stacks
 
 
 def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFrame]:
@@ -16,5 +16,5 @@ def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFram
     Both stacks are deterministic: ``run`` changes nothing (the experiment declares one
     run); ``oracle_seed`` seeds usrsctp's random bytes.
     """
-    scenario = validation.scenario_by_name(params["scenario"])
-    return validation.traces_to_tables(validation.run_traces(scenario, params["oracle_seed"]))
+    scenario = stacks.scenario_by_name(params["scenario"])
+    return stacks.traces_to_tables(stacks.run_traces(scenario, params["oracle_seed"]))

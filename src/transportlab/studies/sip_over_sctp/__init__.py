@@ -6,8 +6,8 @@ One run simulates one replication of one of five scenarios, chosen by the
 ``scenario`` parameter:
 
 ``one_call``
-    The SIP testbed (Figure 5.4 topology, :mod:`transportlab.sip`) with one user agent
-    per side: a1 registers, calls b1 through the proxy (answered at once), talks for a
+    The SIP testbed (Figure 5.4 topology, :mod:`.testbed`) with one user agent per side:
+    a1 registers, calls b1 through the proxy (answered at once), talks for a
     second and hangs up; every SIP message is recorded (and, with ``pcap_prefix``, the
     proxy's link is captured: :mod:`.wire` decodes it with tshark).
 ``throughput`` (seed Figure 5.2)
@@ -35,17 +35,19 @@ One run simulates one replication of one of five scenarios, chosen by the
     connection per transfer; the completion time of each transfer.
 
 Files: ``parameters.py`` (declared parameters, constants), ``scenario.py`` (``run``:
-ns-3, raw recorder tables, cached), ``analysis.py`` (``analyse``: per-run metrics,
-the header-overhead bound, the SCTP/UDP crossing, the comparison rows; not cached),
-``reproduction.py`` (the seven experiments of notebook 03, comparison, tables,
-figures), ``wire.py`` (the pcap of one call, decoded by tshark).
+ns-3, raw recorder tables, cached), ``testbed.py`` (the SIP testbed in ns-3 and its
+recorded tables, part of the run step), ``analysis.py`` (``analyse``: per-run metrics,
+the header-overhead bound, the SCTP/UDP crossing; not cached), ``comparison.py`` (the
+seed's numbers against ours), ``reproduction.py`` (the experiments of notebook 03,
+tables, figures), ``wire.py`` (the pcap of one call, decoded by tshark).
 """
 
+from transportlab.engine.study import Study
+from transportlab.ns3.runtime import NS3
 from transportlab.studies.sip_over_sctp.analysis import analyse
 from transportlab.studies.sip_over_sctp.parameters import PARAMETERS
 from transportlab.studies.sip_over_sctp.reproduction import REPRODUCTION
 from transportlab.studies.sip_over_sctp.scenario import run
-from transportlab.study import Study
 
 STUDY = Study(
     name="sip_over_sctp",
@@ -61,4 +63,5 @@ STUDY = Study(
     "blocking.",
     tags=("sip", "sctp", "tcp", "udp", "multistreaming"),
     output_parameters=("pcap_prefix",),
+    runtime=NS3,
 )

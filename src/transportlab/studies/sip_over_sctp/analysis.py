@@ -23,8 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import published
-from transportlab.stats import confidence_interval, summarise
+from transportlab.engine.stats import confidence_interval, summarise
 from transportlab.studies.sip_over_sctp.parameters import (
     FIRST_CALL_AT,
     HOL_START,
@@ -32,8 +31,6 @@ from transportlab.studies.sip_over_sctp.parameters import (
     TCP_SEGMENT,
     THROUGHPUT_WARMUP,
 )
-
-STUDY_NAME = "sip_over_sctp"
 
 # --------------------------------------------------------------------------- per-run metrics
 
@@ -402,7 +399,7 @@ def call_cycle(
     """
     columns = ["completed_calls", "mean_setup_s", "mean_teardown_s", "transaction_timeouts"]
     table = summary.groupby(["protocol", "loss_rate"])[columns].mean().reset_index()
-    table["runs"] = summary.groupby(["protocol", "loss_rate"]).size().to_numpy()
+    table["n_runs"] = summary.groupby(["protocol", "loss_rate"]).size().to_numpy()
     table["cycle_s"] = (
         table["mean_setup_s"] + call_duration + table["mean_teardown_s"] + call_interval
     )
@@ -451,127 +448,12 @@ def crossover_loss_rate(summary: pd.DataFrame) -> float:
     return above[0] if above else np.nan
 
 
-# --------------------------------------------------------------------------- published values
-
-TABLE_5_3 = "Table 5.3"
-
-
-def published_calls() -> pd.DataFrame:
-    """The seed's Table 5.3 (SIP call transactions under loss) from the published values.
-
-    Index ``loss_rate`` (0.05 ... 0.30), one column per protocol (``udp``, ``sctp``).
-    """
-    values = published.load(STUDY_NAME)
-    rows = values[(values["source"] == TABLE_5_3) & (values["metric"] == "sip_call_transactions")]
-    loss = rows["row"].str.extract(r"packet loss (\d+)%")[0].astype(int) / 100
-    table = (
-        rows.assign(loss_rate=loss, protocol=rows["protocol"].str.lower())
-        .pivot(index="loss_rate", columns="protocol", values="value")
-        .sort_index()
-    )
-    table.columns.name = None
-    return table[["udp", "sctp"]]
-
-
 def relative_to_lowest_loss(table: pd.DataFrame) -> pd.DataFrame:
     """Each column divided by its value at the lowest loss rate (the first row)."""
     return table / table.iloc[0]
 
 
-# --------------------------------------------------------------------------- comparison
-
-SINGLE_SESSION_ROWS = (
-    ("SIP registration", "registration_ms", "ms"),
-    ("SIP call setup", "call_setup_s", "s"),
-    ("SIP call termination", "call_termination_s", "s"),
-)
-
-
-def reproduced_values(
-    single: pd.DataFrame, multi: pd.DataFrame, protocols: list[str]
-) -> pd.DataFrame:
-    """The reproduced rows (one per replication) for :func:`transportlab.published.compare`.
-
-    ``single``: the single_session summary of the seed layout; ``multi``: the
-    multi_session summary over protocol x loss rate. UDP and SCTP (the seed's
-    protocols, those in ``protocols``): the three single-session times, completed
-    calls per loss rate, and (with both) the crossover loss rate.
-    """
-    rows = []
-    for protocol in ("udp", "sctp"):
-        if protocol not in protocols:
-            continue
-        records = single[single["protocol"] == protocol]
-        for _, record in records.iterrows():
-            for row, column, unit in SINGLE_SESSION_ROWS:
-                rows.append({
-                    "protocol": protocol.upper(), "metric": "transaction_response_time",
-                    "row": row, "unit": unit, "value": record[column],
-                })  # fmt: skip
-        for _, record in multi[multi["protocol"] == protocol].iterrows():
-            rows.append({
-                "protocol": protocol.upper(), "metric": "sip_call_transactions",
-                "row": f"packet loss {record['loss_rate']:.0%}", "unit": "transactions",
-                "value": record["completed_calls"],
-            })  # fmt: skip
-    if "udp" in protocols and "sctp" in protocols:
-        rows += crossover_rows(multi)
-    return pd.DataFrame(rows)
-
-
-def crossover_rows(multi: pd.DataFrame) -> list[dict]:
-    """The crossover loss rate of each replication (NaN for a run without one), so that
-    the comparison has a mean and an interval over the runs; when no run has a
-    crossover, ``why_missing`` says so and which protocol led in every run."""
-    crossings_of = crossings_per_run(multi)
-    # a run's crossover: its first crossing with SCTP ahead above it (crossover_loss_rate)
-    per_run = {
-        run: next((x for x, side in found if side == "SCTP ahead above"), np.nan)
-        for run, found in sorted(crossings_of.items())
-    }
-    why = ""
-    if not any(np.isfinite(x) for x in per_run.values()):
-        difference = (
-            multi.pivot_table(
-                index=["run", "loss_rate"], columns="protocol", values="completed_calls"
-            )
-            .eval("sctp - udp")
-            .groupby("loss_rate")
-        )
-        reverse = [
-            x
-            for found in crossings_of.values()
-            for x, side in found[:1]
-            if side == "SCTP ahead below"
-        ]
-        if (difference.max() < 0).all():
-            leader = "UDP completes more transactions than SCTP at every loss rate in every run"
-        elif (difference.min() > 0).all():
-            leader = "SCTP completes more transactions than UDP at every loss rate in every run"
-        elif len(reverse) == len(per_run):
-            where = f"{min(reverse):g}" + (
-                f"-{max(reverse):g}" if max(reverse) > min(reverse) else ""
-            )
-            leader = (
-                f"in every run the curves cross the other way, SCTP ahead below "
-                f"{where} % and UDP ahead above"
-            )
-        else:
-            leader = "the curves never cross from UDP ahead to SCTP ahead"
-        why = f"no crossover in any of the {len(per_run)} runs: {leader}"
-    return [
-        {
-            "protocol": "SCTP", "metric": "crossover_loss_rate",
-            "row": "SCTP vs UDP, eight user agents per side", "unit": "%",
-            "value": x, "why_missing": why,
-        }
-        for x in per_run.values()
-    ]  # fmt: skip
-
-
 # --------------------------------------------------------------------------- shape of Table 5.3
-
-RELATIVE_METRIC = "completed transactions relative to 5 % loss"
 
 
 def relative_to_five_percent(summary: pd.DataFrame) -> pd.DataFrame:
@@ -595,75 +477,3 @@ def relative_to_five_percent(summary: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(
         rows, columns=["protocol", "loss_rate", "mean", "ci_low", "ci_high", "n_runs"]
     )
-
-
-def relative_rows(summary: pd.DataFrame, tolerance: float) -> pd.DataFrame:
-    """Comparison rows for the shape of Table 5.3: each count relative to the 5 % row.
-
-    The published values are derived here from the seed's Table 5.3 (e.g. UDP at 30 %:
-    20 / 70 = 0.286), not entered in ``data/published``: they are a reading of the
-    table, not numbers the seed printed. Verdict: ``matches`` when the mean is within
-    ``tolerance`` of the derived value, else ``differs`` (the ordering test of
-    :func:`transportlab.published.compare` is left to the absolute rows).
-    """
-    ours = relative_to_five_percent(summary)
-    seed = published_calls()
-    relative = relative_to_lowest_loss(seed)
-    source = published.load(STUDY_NAME)
-    seed_file = source[source["source"] == TABLE_5_3]["seed_file"].iloc[0]
-    rows = []
-    for _, row in ours.iterrows():
-        protocol, loss = row["protocol"], row["loss_rate"]
-        if protocol not in relative or loss not in relative.index:
-            continue
-        value = float(relative.loc[loss, protocol])
-        base = int(seed.iloc[0][protocol])
-        at_loss = int(seed.loc[loss, protocol])
-        mean = float(row["mean"])
-        enough = row["n_runs"] >= published.MIN_RUNS
-        if not enough:
-            verdict = "too-few-runs"
-        elif abs(mean - value) <= tolerance * value:
-            verdict = "matches"
-        else:
-            verdict = "differs"
-        rows.append({
-            "seed_file": seed_file, "source": TABLE_5_3, "also_in": "",
-            "protocol": protocol.upper(), "metric": RELATIVE_METRIC,
-            "row": f"packet loss {loss:.0%}", "unit": "ratio", "kind": "value",
-            "published": value, "alternative": np.nan, "reproduced": mean,
-            "ci_low": row["ci_low"], "ci_high": row["ci_high"], "n_runs": row["n_runs"],
-            "deterministic": False, "ratio": mean / value, "verdict": verdict,
-            "note": f"published derived from Table 5.3: {at_loss} / {base} (count at "
-            f"{loss:.0%} / count at 5 %); reproduced per run; within {tolerance:.0%}: "
-            f"{'yes' if abs(mean - value) <= tolerance * value else 'no'}",
-        })  # fmt: skip
-    return pd.DataFrame(rows)
-
-
-# --------------------------------------------------------------------------- testbed marker
-
-#: A single-session time whose published value exceeds our protocol-only time by more
-#: than this factor is dominated by the seed's testbed (CPU, user agents), not the
-#: protocol: its rows are marked ``testbed-dominated``.
-TESTBED_FACTOR = 5.0
-
-
-def testbed_markers(comparison: pd.DataFrame) -> list[str]:
-    """``testbed-dominated`` for each single-session (``transaction_response_time``) row
-    whose published value is more than :data:`TESTBED_FACTOR` times the reproduced one,
-    else an empty string.
-
-    Our single session has no processing time (``proxy_processing_ms`` = 0) on 100-µs
-    links: ~0.5-2.3 ms for a registration and ~1 ms for a call set-up or tear-down. The
-    seed's 7-14 ms registrations are about 3 ms of processing per SIP message on its
-    233-500 MHz PCs (the registration_processing experiment), and its 1.7-6 s call
-    set-up and termination are Linphone's user interface and the hand-driven test
-    (Ethereal timestamps of manually placed calls), 1600-4500 times our protocol time.
-    """
-    published_value = pd.to_numeric(
-        comparison["published"].astype(str).str.lstrip("~<>="), errors="coerce"
-    )
-    factor = published_value / comparison["reproduced"]
-    marked = (comparison["metric"] == "transaction_response_time") & (factor > TESTBED_FACTOR)
-    return ["testbed-dominated" if m else "" for m in marked]

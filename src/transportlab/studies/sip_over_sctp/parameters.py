@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from transportlab.files import check_file_prefix
-from transportlab.ns3util import sctp_available
-from transportlab.params import Param, ParameterSpace
+from transportlab.engine.files import check_file_prefix
+from transportlab.engine.params import Param, ParameterSpace
+from transportlab.ns3.capabilities import sctp_available
 
 SCENARIOS = ("one_call", "throughput", "single_session", "multi_session", "hol")
 #: The scenarios that run the SIP testbed of seed Figures 5.4 and 5.8.

@@ -23,14 +23,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import plotting, published
-from transportlab.ns3util import sctp_available
-from transportlab.studies.sip_over_sctp import analysis
+from transportlab.engine import plotting, published
+from transportlab.engine.study import Experiment, Reproduction
+from transportlab.ns3.capabilities import sctp_available
+from transportlab.studies.sip_over_sctp import analysis, comparison
 from transportlab.studies.sip_over_sctp.parameters import (
     HOL_CONFIGS,
     available_protocols,
 )
-from transportlab.study import Experiment, Reproduction
 
 SIZES = {
     "quick": [128, 512, 1024, 1472, 4096],
@@ -245,7 +245,7 @@ def calls_relative_table(results) -> pd.DataFrame:
     """Completed calls at each loss rate relative to the same run's count at 5 % (mean,
     95 % CI) per protocol, beside the seed's Table 5.3 relative to its 5 % row."""
     relative = analysis.relative_to_five_percent(results["calls_under_loss"]["summary"])
-    seed = analysis.relative_to_lowest_loss(analysis.published_calls())
+    seed = analysis.relative_to_lowest_loss(comparison.published_calls(results.study))
     relative["seed"] = [
         seed.loc[loss, p] if p in seed else np.nan
         for loss, p in zip(relative["loss_rate"], relative["protocol"], strict=True)
@@ -282,7 +282,7 @@ def calls_relative_figure(results):
 def sctp_udp_ratio(results) -> pd.DataFrame:
     """SCTP / UDP completed calls per loss rate, simulated and in the seed's Table 5.3."""
     ours = mean_calls(results)
-    seed = analysis.published_calls()
+    seed = comparison.published_calls(results.study)
     simulated = ours["sctp"] / ours["udp"] if "sctp" in ours else pd.Series(np.nan, ours.index)
     return pd.DataFrame(
         {
@@ -325,7 +325,7 @@ def sctp_loss_trace_table(results) -> pd.DataFrame:
     summary = tables["trace_summary"]
     columns = [c for c in analysis.TRACE_SUMMARY_COLUMNS if c in summary]
     table = summary.groupby("loss_rate")[columns].mean().reset_index()
-    table.insert(1, "runs", summary.groupby("loss_rate").size().to_numpy())
+    table.insert(1, "n_runs", summary.groupby("loss_rate").size().to_numpy())
     return table
 
 
@@ -370,31 +370,6 @@ def head_of_line_table(results) -> pd.DataFrame:
     )
 
 
-# --------------------------------------------------------------------------- comparison
-
-
-def comparison(results) -> pd.DataFrame:
-    """The seed's numbers against ours: single-session times of the seed layout, completed
-    calls per loss rate (Table 5.3), and the crossover loss rate."""
-    single = results["single_session"]["summary"]
-    multi = results["calls_under_loss"]["summary"]
-    reproduced = analysis.reproduced_values(
-        single[single["layout"] == "seed"], multi, _protocols(results)
-    )
-    # The single-session times are exact (one run of a deterministic experiment).
-    reproduced["deterministic"] = SINGLE_SESSION.deterministic & (
-        reproduced["metric"] == "transaction_response_time"
-    )
-    table = published.compare(analysis.STUDY_NAME, reproduced, write=False)
-    table["marker"] = analysis.testbed_markers(table)
-    relative = analysis.relative_rows(multi, published.DEFAULT_TOLERANCE)
-    if len(relative):
-        relative["study"] = analysis.STUDY_NAME
-        relative["marker"] = ""
-        table = pd.concat([table, relative[table.columns]], ignore_index=True)
-    return table
-
-
 # --------------------------------------------------------------------------- figures
 
 
@@ -421,7 +396,7 @@ def throughput_figure(results):
 def registration_processing_figure(results):
     """Registration time against processing time per message; the seed's 7 and 14 ms."""
     summary = results["registration_processing"]["summary"]
-    seed = published.load(analysis.STUDY_NAME)
+    seed = published.load(results.study)
     seed = seed[(seed["source"] == "Table 5.5") & (seed["row"] == "SIP registration")]
     fig, ax = plotting.subplots(figsize=(6.0, 3.6))
     style = plotting.styles(_protocols(results))
@@ -455,7 +430,7 @@ def calls_under_loss_figure(results):
     """Completed calls against loss (95 % CI); the seed's Table 5.3 and our curves scaled
     to its value at 5 %."""
     table = calls_under_loss_table(results)
-    seed = analysis.published_calls()
+    seed = comparison.published_calls(results.study)
     relative = analysis.relative_to_lowest_loss(mean_calls(results))
     window = results.params["window"]
     protocols = _protocols(results)
@@ -580,7 +555,7 @@ REPRODUCTION = Reproduction(
         STREAM_MAPPINGS,
         HEAD_OF_LINE,
     ),
-    comparison=comparison,
+    comparison=comparison.comparison,
     tables={
         "message_flow": message_flow_table,
         "throughput": throughput_table,

@@ -6,7 +6,7 @@ recorded and nothing computed from it (:mod:`.analysis` does that, uncached):
 ``one_call``
     ``messages``: every SIP message host A, host B and the proxy sent or received.
 ``single_session``, ``multi_session``
-    ``transactions``, ``calls``, ``registrations`` (:class:`transportlab.sip.SipRecorder`);
+    ``transactions``, ``calls``, ``registrations`` (:class:`.testbed.SipRecorder`);
     with ``sctp_trace`` also ``sctp_chunks`` (every chunk hosts A, B and the proxy sent:
     time, node tag of ``SCTP_TRACE_NODES``, socket ordinal, chunk type, TSN,
     retransmission) and ``sctp_delivered`` (every message handed to a receiving socket).
@@ -25,7 +25,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.ns3util import SOCKET_FACTORIES
+from transportlab.ns3 import native
+from transportlab.ns3.helpers import SOCKET_FACTORIES
+from transportlab.ns3.sctp_recording import SctpRecorder
+from transportlab.ns3.simulation import run_until, simulation
+from transportlab.studies.sip_over_sctp import testbed as sip
 from transportlab.studies.sip_over_sctp.parameters import (
     FIRST_CALL_AT,
     HOL_PORT,
@@ -59,8 +63,7 @@ def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFram
 
 
 def _sip_testbed(params: Mapping[str, Any], n_pairs: int, **options):
-    from transportlab import ns, sip  # noqa: PLC0415 - ns-3 only in the simulating process
-
+    ns = native.load()
     transport_attributes = {}
     if params["protocol"] == "sctp":
         transport_attributes["StreamMapping"] = ns.EnumValue[ns.SipSctpTransport.StreamMapping](
@@ -81,8 +84,6 @@ def _sip_testbed(params: Mapping[str, Any], n_pairs: int, **options):
 
 def _one_call(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFrame]:
     """a1 registers, calls b1 at 1 s (answered at once), talks 1 s, hangs up."""
-    from transportlab.simulation import run_until, simulation  # noqa: PLC0415
-
     with simulation(seed, run):
         testbed = _sip_testbed(
             params,
@@ -99,8 +100,6 @@ def _one_call(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.Da
 
 
 def _single_session(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFrame]:
-    from transportlab.simulation import run_until, simulation  # noqa: PLC0415
-
     answer = params["answer_delay"]
     with simulation(seed, run):
         testbed = _sip_testbed(
@@ -119,8 +118,6 @@ def _single_session(params: Mapping[str, Any], seed: int, run: int) -> dict[str,
 
 
 def _multi_session(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFrame]:
-    from transportlab.simulation import run_until, simulation  # noqa: PLC0415
-
     with simulation(seed, run):
         testbed = _sip_testbed(
             params,
@@ -136,8 +133,6 @@ def _multi_session(params: Mapping[str, Any], seed: int, run: int) -> dict[str, 
         )
         sctp = None
         if params["sctp_trace"]:
-            from transportlab.sctp_recording import SctpRecorder  # noqa: PLC0415
-
             sctp = SctpRecorder()
             hosts = {"host_a": testbed.host_a, "host_b": testbed.host_b}
             hosts["proxy"] = testbed.proxy_host
@@ -164,8 +159,6 @@ def _recorded(recorder) -> dict[str, pd.DataFrame]:
 
 def _throughput(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFrame]:
     """ttcp over a 100 Mb/s link: BulkSend (TCP, SCTP) or OnOff above the link rate (UDP)."""
-    from transportlab.simulation import simulation  # noqa: PLC0415
-
     protocol, size = params["protocol"], params["message_size"]
     rate_bps = params["lan_rate_mbps"] * 1e6
     factory = SOCKET_FACTORIES[protocol]
@@ -224,8 +217,6 @@ def _throughput(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.
 
 def _hol(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFrame]:
     """``objects`` transfers at once over one lossy link (ns3::ObjectTransferSender)."""
-    from transportlab.simulation import run_until, simulation  # noqa: PLC0415
-
     config = params["hol_config"]
     factory = SOCKET_FACTORIES["sctp" if config.startswith("sctp") else "tcp"]
     n_objects = params["objects"]

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from transportlab import sweep
-from transportlab.ns3util import sctp_available
+from transportlab.engine import execute
+from transportlab.ns3.capabilities import sctp_available
 from transportlab.studies.sip_over_sctp.parameters import FIRST_CALL_AT, REGISTER_AT
 
-HOST_A = "10.1.1.2"  # host A (user agent a1) in the testbed of transportlab.sip
+HOST_A = "10.1.1.2"  # host A (user agent a1) in the testbed of .testbed
 FIELDS = ("frame.time_relative", "ip.src", "sctp.srcport", "ip.dst", "sctp.dstport", "_ws.col.Info")
 COLUMNS = ("t (s)", "from", "port", "to", "port ", "tshark")
 NO_TSHARK = "decoding the trace needs tshark (Debian/Ubuntu: apt install tshark)"
@@ -49,7 +49,7 @@ def capture(results, folder: str | Path, protocol: str = "sctp") -> Path:
         raise RuntimeError(f"the message_flow experiment has no {protocol} point to capture")
     point = dict(points[0], pcap_prefix=str(folder / "proxy"))
     # In this process (the pcap is written where the simulation runs), not cached.
-    sweep.run(
+    execute.run(
         results.study, [point], runs=1, seed=results.seed, quick=results.quick,
         scheduler="serial", cache=False, analyse=False, progress=False,
     )  # fmt: skip

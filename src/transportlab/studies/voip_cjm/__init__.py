@@ -30,21 +30,22 @@ Our reading of each gap (every alternative is a parameter):
   both are parameters.
 * The playout buffer runs at the receiver on the recorded arrival times:
   CJM, a fixed playout delay and Ramjee et al.'s adaptive algorithm 1 on the
-  very same frames (:mod:`transportlab.playout`), rated with the G.107 E-model.
+  very same frames (:mod:`transportlab.models.playout`), rated with the G.107 E-model.
 
 Files: ``parameters.py`` (declared parameters, sizes, timing), ``scenario.py``
-(``run``: the ns-3 network and the voice gateways of :mod:`transportlab.voice`;
+(``run``: the ns-3 network and the voice gateways of :mod:`.voice_gateways`;
 cached), ``analysis.py`` (``analyse``: playout, E-model and pooling from
-:mod:`transportlab.voice_quality`, mean tables, hand calculation; not cached),
-``reproduction.py`` (the experiments of notebook 02, the comparison rows, tables and
-figures).
+:mod:`.voice_quality`, hand calculation; not cached), ``comparison.py`` (the seed's
+numbers against experiment ``main``), ``reproduction.py`` (the experiments of notebook
+02, tables and figures).
 """
 
+from transportlab.engine.study import Study
+from transportlab.ns3.runtime import NS3
 from transportlab.studies.voip_cjm.analysis import analyse
 from transportlab.studies.voip_cjm.parameters import PARAMETERS, SEED_FILE
 from transportlab.studies.voip_cjm.reproduction import REPRODUCTION
 from transportlab.studies.voip_cjm.scenario import run
-from transportlab.study import Study
 
 STUDY = Study(
     name="voip_cjm",
@@ -60,4 +61,5 @@ STUDY = Study(
         "CJM, fixed and adaptive playout on the same arrivals; G.107 R and MOS."
     ),
     tags=("voip", "playout", "sctp", "tcp", "udp"),
+    runtime=NS3,
 )

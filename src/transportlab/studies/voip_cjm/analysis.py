@@ -1,8 +1,8 @@
 """Analysis of voip_cjm: playout, loss, delay, jitter, R and MOS per replication; tables.
 
 Not cached: the run step (``scenario.py``) records the frames once, and everything
-here (the playout models of :mod:`transportlab.playout`, the E-model of
-:mod:`transportlab.emodel`, the pooling of :mod:`transportlab.voice_quality`) runs
+here (the playout models of :mod:`transportlab.models.playout`, the E-model of
+:mod:`transportlab.models.emodel`, the pooling of :mod:`.voice_quality`) runs
 on every load, so changing any of it costs no simulation.
 """
 
@@ -15,8 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import stats
-from transportlab.playout import (
+from transportlab.models.playout import (
     AdaptivePlayout,
     ChunkPlayout,
     FixedPlayout,
@@ -30,7 +29,7 @@ from transportlab.studies.voip_cjm.parameters import (
     ip_packet_bytes,
     voice_payload_bytes,
 )
-from transportlab.voice_quality import (
+from transportlab.studies.voip_cjm.voice_quality import (
     VoiceQualitySettings,
     assess_calls,
     call_traces,
@@ -111,7 +110,7 @@ def analyse(raw: Mapping[str, pd.DataFrame], params: Mapping[str, Any]) -> dict[
     """One replication's tables from the recorded frames of ``scenario.run``.
 
     ``summary``: one row per playout model, pooled over the calls
-    (:func:`transportlab.voice_quality.pool`), with the frames (and the IP packets
+    (:func:`transportlab.studies.voip_cjm.voice_quality.pool`), with the frames (and the IP packets
     that carried them) received per second; ``calls``: one row per call and model;
     ``per_second``: frames received and their delay in 1-s bins; ``sample``: the
     frames of the first call over its first 10 s with each model's playout time;
@@ -193,32 +192,6 @@ def configuration(point: Mapping[str, Any]) -> str:
 def with_configuration(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` (one row per point and ...) with a ``configuration`` label column."""
     return table.assign(configuration=table.apply(configuration, axis=1))
-
-
-def mean_table(frame: pd.DataFrame, by: Sequence[str], columns: Sequence[str]) -> pd.DataFrame:
-    """Mean and 95 % confidence interval over the runs, one row per group, wide.
-
-    :func:`transportlab.stats.summarise` per group of ``by`` (in order of
-    appearance), laid out as ``<column>``, ``<column>_low``, ``<column>_high`` per
-    column, then ``runs`` (the rows of the group: replications).
-    """
-    by, columns = list(by), list(columns)
-    long = stats.summarise(frame, by, columns)
-    rows: dict[tuple, dict[str, Any]] = {}
-    for record in long.itertuples(index=False):
-        key = tuple(getattr(record, name) for name in by)
-        row = rows.setdefault(key, dict(zip(by, key, strict=True)))
-        row.update(
-            {
-                record.metric: record.mean,
-                f"{record.metric}_low": record.ci_low,
-                f"{record.metric}_high": record.ci_high,
-            }
-        )
-    sizes = frame.groupby(by, sort=False, dropna=False).size()
-    for key, row in rows.items():
-        row["runs"] = int(sizes.loc[key if len(by) > 1 else key[0]])
-    return pd.DataFrame(list(rows.values()))
 
 
 # --------------------------------------------------------------------------- hand calculation

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from transportlab.params import Param, ParameterSpace
+from transportlab.engine.params import Param, ParameterSpace
 
 SEED_FILE = "001_8dea97bcf2df26a4.txt"
 
@@ -33,7 +33,7 @@ PROTOCOLS = ("udp", "tcp", "sctp")
 TCP_VARIANTS = (
     "TcpTahoe", "TcpNewReno", "TcpLinuxReno", "TcpCubic", "TcpBic", "TcpVegas", "TcpWestwoodPlus",
 )  # fmt: skip
-#: The codecs of transportlab.emodel.CODECS (a test keeps the two equal): importing the
+#: The codecs of transportlab.models.emodel.CODECS (a test keeps the two equal): importing the
 #: E-model here would put it into the run step's cache key.
 CODECS = ("G.711",)
 #: Which playout models the analysis runs on every call (analysis.playout_policies).
@@ -91,16 +91,21 @@ def _cjm(p: Mapping[str, Any]) -> str | None:
     return None
 
 
+#: Values of ``stack_preset``: the defaults the TCP and SCTP stacks start from.
+STACK_PRESETS = ("ns2", "modern")
+
 PARAMETERS = ParameterSpace(
     # transport
     Param("protocol", "udp", str, "transport protocol of the voice calls", choices=PROTOCOLS),
     Param(
-        "ns2_defaults",
-        True,
-        bool,
-        "TCP (and SCTP) with the NS-2 defaults the seed ran with: TCP window 20 segments, "
-        "initial window 2, min RTO 200 ms, 10 ms clock, an ACK per segment, no SACK; "
-        "False: ns-3's defaults",
+        "stack_preset",
+        "ns2",
+        str,
+        "defaults of the TCP and SCTP stacks: ns2, those the seed ran with (TCP window 20 "
+        "segments, initial window 2, min RTO 200 ms, 10 ms clock, an ACK per segment, no "
+        "SACK; SCTP's NS-2.35 preset); modern: ns-3's TCP defaults and the SCTP model's "
+        "(RFC 9260)",
+        choices=STACK_PRESETS,
     ),
     Param(
         "tcp_variant",

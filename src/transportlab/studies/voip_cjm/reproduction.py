@@ -16,13 +16,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import plotting, published
-from transportlab.ns3util import pr_sctp_available, sctp_available
-from transportlab.published import compare
-from transportlab.studies.voip_cjm import analysis
-from transportlab.study import Experiment, PointsFn, Reproduction
-
-STUDY_NAME = "voip_cjm"
+from transportlab.engine import plotting
+from transportlab.engine.stats import summarise_wide
+from transportlab.engine.study import Experiment, PointsFn, Reproduction
+from transportlab.ns3.capabilities import pr_sctp_available, sctp_available
+from transportlab.studies.voip_cjm import analysis, comparison
 
 #: Voice sent per call in the experiments beyond the seed (full mode; quick mode is shorter).
 BEYOND_DURATION = 60.0
@@ -204,61 +202,6 @@ PLAYOUT_MODELS = Experiment(
 )
 
 
-# --------------------------------------------------------------------------- comparison
-
-
-#: Published metric -> (summary column, unit, policy whose numbers it is compared with).
-#: Delay and jitter are those of the network, before any playout buffer: the seed's
-#: 150/180 ms maxima cannot include a CJM buffer, which alone adds 50 frames (1 s).
-PUBLISHED_METRICS = {
-    "packets_received_per_second": ("frames_per_s", "packets/s", "arrival"),
-    "delay_max": ("delay_max_ms", "ms", "arrival"),
-    "jitter": ("before_jitter_ms", "ms", "arrival"),
-}
-#: The row of data/published/voip_cjm.csv each metric is published in.
-PUBLISHED_ROWS = {
-    "packets_received_per_second": "homogeneous topology (Fig. 1)",
-    "delay_max": "15-minute voice transfer",
-    "jitter": "15-minute voice transfer",
-}
-#: Our configuration -> the seed's protocol. The seed's SCTP is NS-2's default for legacy
-#: applications: one association per call, one ordered, fully reliable stream. UDP has no
-#: published value.
-PUBLISHED_CONFIGURATIONS = {"TCP": "TCP", "SCTP ordered": "SCTP"}
-#: A 20 % tolerance (the project default) cannot tell 2400 from 2200 packets/s.
-TOLERANCE = {"packets_received_per_second": 0.05}
-
-
-def comparison(results) -> pd.DataFrame:
-    """The seed's numbers against the network side (before playout) of experiment ``main``.
-
-    One reproduced value per run, metric and published configuration (TCP, and SCTP
-    ordered as the seed's SCTP): the frames delivered per second, the maximum one-way
-    delay of any frame of any call and the RFC 3550 jitter (mean over calls), all of
-    the "arrival" playout (no buffer). :func:`transportlab.published.compare` takes the
-    mean and confidence interval over the runs and gives the verdict (5 % tolerance on
-    the packet rate, 20 % otherwise).
-    """
-    summary = analysis.with_configuration(results["main"]["summary"])
-    rows = []
-    for metric, (column, unit, policy) in PUBLISHED_METRICS.items():
-        chosen = summary[
-            (summary["policy"] == policy) & summary["configuration"].isin(PUBLISHED_CONFIGURATIONS)
-        ]
-        for _, r in chosen.iterrows():
-            rows.append(
-                {
-                    "protocol": PUBLISHED_CONFIGURATIONS[r["configuration"]],
-                    "metric": metric,
-                    "row": PUBLISHED_ROWS[metric],
-                    "unit": unit,
-                    "value": r[column],
-                }
-            )
-    reproduced = pd.DataFrame(rows, columns=["protocol", "metric", "row", "unit", "value"])
-    return compare(STUDY_NAME, reproduced, tolerance=TOLERANCE, write=False)
-
-
 # --------------------------------------------------------------------------- tables
 
 SUMMARY_COLUMNS = (
@@ -293,7 +236,7 @@ PLAYOUT_MODEL_COLUMNS = (
 
 def _mean_table(results, experiment: str, by: list[str], columns) -> pd.DataFrame:
     summary = analysis.with_configuration(results[experiment]["summary"])
-    return analysis.mean_table(summary, by, columns)
+    return summarise_wide(summary, by, columns)
 
 
 def summary_table(results) -> pd.DataFrame:
@@ -339,7 +282,7 @@ def load_table(results) -> pd.DataFrame:
     """``load``: per configuration, number of calls and cross traffic (before playout)."""
     frame = load_frame(results)
     by = ["configuration", "n_calls", "cross_mbps", "offered_mbps"]
-    return analysis.mean_table(frame, by, LOAD_COLUMNS)
+    return summarise_wide(frame, by, LOAD_COLUMNS)
 
 
 def playout_model_table(results) -> pd.DataFrame:
@@ -419,7 +362,7 @@ def r_factor_figure(results):
         x = [c + (i - 1) * width for c in range(len(names))]
         ax.bar(x, part["R"], width=width, **style[policy], label=policy)
         plotting.errorbar(
-            ax, x, part["R"], part["R_low"], part["R_high"],
+            ax, x, part["R"], part["R_ci_low"], part["R_ci_high"],
             fmt="none", color="black", linewidth=1, capsize=0,
         )  # fmt: skip
     ax.set_xticks(range(len(names)), names)
@@ -493,18 +436,6 @@ def playout_tradeoff_figure(results):
     return fig, results.runs("playout_models")
 
 
-def _published_lines() -> dict[tuple[str, str], float]:
-    """The seed's TCP and SCTP numbers as (summary column, protocol) -> value, from
-    data/published (a bound such as ``<=30`` as its number)."""
-    values = published.load(STUDY_NAME)
-    values = values[values["protocol"].isin(["TCP", "SCTP"])]
-    return {
-        (PUBLISHED_METRICS[r["metric"]][0], r["protocol"]): float(r["value"])
-        for _, r in values.iterrows()
-        if r["metric"] in PUBLISHED_METRICS
-    }
-
-
 def load_figure(results):
     """Frames per second, maximum delay and jitter against the load offered to the link.
 
@@ -514,7 +445,7 @@ def load_figure(results):
     queue, since the cross traffic comes in bursts of 548-byte packets.
     """
     table = load_table(results)
-    seed_lines = _published_lines()
+    seed_lines = comparison.published_lines(results.study)
     table["sweep"] = np.where(table["cross_mbps"] > 0, "cross traffic", "calls")
     metrics = (
         ("frames_per_s", "frames received per second"),
@@ -532,8 +463,8 @@ def load_figure(results):
                 part = pd.concat([base, mine[mine["sweep"] == sweep]]).drop_duplicates()
                 part = part.sort_values("offered_mbps")
                 plotting.errorbar(
-                    ax, part["offered_mbps"], part[column], part[f"{column}_low"],
-                    part[f"{column}_high"], color=style[name]["color"],
+                    ax, part["offered_mbps"], part[column], part[f"{column}_ci_low"],
+                    part[f"{column}_ci_high"], color=style[name]["color"],
                     marker=style[name]["marker"], linestyle=dashes, markersize=4, capsize=2,
                     label=f"{name}, {sweep}",
                 )  # fmt: skip
@@ -559,7 +490,7 @@ def load_figure(results):
 
 REPRODUCTION = Reproduction(
     experiments=(MAIN, LOSS, CROSS_TRAFFIC, TRUNK, TALKSPURTS, LOAD, PLAYOUT_MODELS),
-    comparison=comparison,
+    comparison=comparison.comparison,
     tables={
         "summary": summary_table,
         "loss": loss_table,

@@ -9,17 +9,17 @@ counters. Nothing here plays out or rates a call (``analysis.py`` does, uncached
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
 
-from transportlab import voice
-from transportlab.ns3util import (
-    SOCKET_FACTORIES,
-    pr_sctp_available,
-    remove_queue_discipline,
-    sctp_available,
-)
+from transportlab.ns3.capabilities import pr_sctp_available, sctp_available
+from transportlab.ns3.helpers import SOCKET_FACTORIES, remove_queue_discipline
+from transportlab.ns3.ns2_tcp import TcpDefaults, ns2_tcp_defaults, set_tcp_defaults
+from transportlab.ns3.recording import PacketRecorder
+from transportlab.ns3.simulation import event_count, run_until, simulation
+from transportlab.studies.voip_cjm import voice_gateways as voice
 from transportlab.studies.voip_cjm.parameters import (
     CALL_START_S,
     CALL_START_SPREAD_S,
@@ -116,51 +116,41 @@ class _Network:
         return total
 
 
-#: NS-2 (ns-default.tcl) values of the TCP agent and sink the seed's NS-2 would have used,
-#: as ns-3 attributes (shared/reference/ns2-defaults.md, section 2.2).
-NS2_TCP_WINDOW_PACKETS = 20  # Agent/TCP window_ (also the initial ssthresh)
-NS2_TCP_WINDOW_INIT = 2  # windowInit_
-NS2_TCP_MIN_RTO_S = 0.2  # minrto_
-NS2_TCP_TICK_S = 0.01  # tcpTick_
-
-
 def _configure_transport(ns, p: Mapping[str, Any]) -> None:
     if p["protocol"] == "tcp":
         segment = p["mtu_bytes"] - IPV4_HEADER_BYTES - TCP_HEADER_BYTES
-        ns.Config.SetDefault(
-            "ns3::TcpL4Protocol::SocketType",
-            ns.TypeIdValue(ns.TypeId.LookupByName(f"ns3::{p['tcp_variant']}")),
-        )
         # Tahoe's loss recovery is part of Tahoe: after a fast retransmit it slow-starts
         # from one segment (NS-2's Agent/TCP); every other variant keeps ns-3's recovery.
         recovery = "TcpTahoeRecovery" if p["tcp_variant"] == "TcpTahoe" else "TcpClassicRecovery"
-        ns.Config.SetDefault("ns3::TcpL4Protocol::RecoveryType", ns.StringValue(f"ns3::{recovery}"))
         # No options, so that a full segment is exactly an MTU-sized IP packet.
-        ns.Config.SetDefault("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(False))
-        ns.Config.SetDefault("ns3::TcpSocket::SegmentSize", ns.UintegerValue(segment))
-        if p["ns2_defaults"]:
-            window = NS2_TCP_WINDOW_PACKETS * segment
-            ns.Config.SetDefault("ns3::TcpSocketBase::MaxWindowSize", ns.UintegerValue(window))
-            ns.Config.SetDefault(
-                "ns3::TcpSocket::InitialSlowStartThreshold", ns.UintegerValue(window)
+        defaults = TcpDefaults(
+            socket_type=f"ns3::{p['tcp_variant']}",
+            recovery=f"ns3::{recovery}",
+            segment_size=segment,
+            timestamps=False,
+        )
+        if p["stack_preset"] == "ns2":
+            # NS-2's window (here the sender's MaxWindowSize, also the initial ssthresh),
+            # initial window, minimum RTO and clock, an ACK per segment (Agent/TCPSink), no
+            # SACK. This study keeps ns-3's initial RTO (1 s), connection retries, receive
+            # buffer and window scaling. (Agent/TCP has no limited transmit either, but
+            # ns-3.44 aborts on an assertion, CA_DISORDER in tcp-socket-base.cc, with both
+            # SACK and limited transmit off: we keep the latter.)
+            ns2 = ns2_tcp_defaults(segment)
+            defaults = replace(
+                defaults,
+                max_window=ns2.receive_buffer,
+                initial_ssthresh=ns2.initial_ssthresh,
+                initial_cwnd=ns2.initial_cwnd,
+                min_rto_ns=ns2.min_rto_ns,
+                clock_granularity_ns=ns2.clock_granularity_ns,
+                delack_count=ns2.delack_count,
+                sack=ns2.sack,
             )
-            ns.Config.SetDefault(
-                "ns3::TcpSocket::InitialCwnd", ns.UintegerValue(NS2_TCP_WINDOW_INIT)
-            )
-            ns.Config.SetDefault(
-                "ns3::TcpSocketBase::MinRto", ns.TimeValue(ns.Seconds(NS2_TCP_MIN_RTO_S))
-            )
-            ns.Config.SetDefault(
-                "ns3::TcpSocketBase::ClockGranularity", ns.TimeValue(ns.Seconds(NS2_TCP_TICK_S))
-            )
-            # Agent/TCPSink acknowledges every segment; Agent/TCP has no SACK. (It has no
-            # limited transmit either, but ns-3.44 aborts on an assertion, CA_DISORDER in
-            # tcp-socket-base.cc, with both SACK and limited transmit off: we keep the latter.)
-            ns.Config.SetDefault("ns3::TcpSocket::DelAckCount", ns.UintegerValue(1))
-            ns.Config.SetDefault("ns3::TcpSocketBase::Sack", ns.BooleanValue(False))
+        set_tcp_defaults(ns, defaults)
     elif p["protocol"] == "sctp":
         sctp = "ns3::SctpSocket::"
-        if p["ns2_defaults"]:
+        if p["stack_preset"] == "ns2":
             ns.SctpStackHelper.SetNs2Defaults("2.35")
         # NS-2's preset has a 1500-byte MTU and 1452-byte chunks; the seed's packets are at
         # most 576 bytes: the path MTU is the link's, DATA chunks as large as it allows.
@@ -249,13 +239,10 @@ def _install_cross_traffic(ns, net: _Network, p: Mapping[str, Any], stop: float)
 
 def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFrame]:
     """One replication. Raw tables: ``packets`` (every voice frame sent and delivered,
-    :class:`~transportlab.recording.PacketRecorder`: ``flow`` = call, ``seq`` = frame) and
+    :class:`~transportlab.ns3.recording.PacketRecorder`: ``flow`` = call, ``seq`` = frame) and
     ``counters`` (one row: ``ip_packets_to_receivers``, the IP packets sent down the
     receivers' access links; ``events``, the simulator events executed).
     """
-    from transportlab.recording import PacketRecorder  # noqa: PLC0415 - ns-3 only when simulating
-    from transportlab.simulation import event_count, run_until, simulation  # noqa: PLC0415
-
     if params["protocol"] == "sctp" and not sctp_available():
         raise RuntimeError(
             "protocol 'sctp' needs the SCTP model (ns3::SctpSocketFactory), which this "

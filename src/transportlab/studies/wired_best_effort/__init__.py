@@ -19,7 +19,7 @@ scripts, which we follow where the text disagrees::
   does not bind: they have no effect (the TCP script has them commented out).
 * Every link is ``DropTail`` with NS-2's default ``limit_`` of 50 packets:
   49 waiting plus the one being transmitted (see :func:`queue_layout`,
-  :mod:`transportlab.topology.dumbbell`).
+  :mod:`transportlab.ns3.topology.dumbbell`).
 
 ns-3 has no TCP Tahoe (NS-2's default ``Agent/TCP``; ``src/tcp-tahoe`` adds
 it as ``TcpTahoe`` + ``TcpTahoeRecovery``) and no link-less packets;
@@ -34,7 +34,7 @@ Measurements (``scenario.run``, cached): every data packet is recorded at its so
 device (NS-2's ``+`` at the source node), on the bottleneck (``-``), when
 dropped (``d``) and at the destination device (``r``), keyed by a
 per-transmission number like NS-2's packet uid
-(:class:`~transportlab.recording.PathRecorder`): what the AWK scripts of seed
+(:class:`~transportlab.ns3.recording.PathRecorder`): what the AWK scripts of seed
 004 Appendix B read from the trace file; the run also samples the sinks' byte
 counters, the congestion windows and the bottleneck queue. ``analysis.analyse``
 (not cached) turns them into the papers' metrics and standard ones per node pair
@@ -42,38 +42,17 @@ counters, the congestion windows and the bottleneck queue. ``analysis.analyse``
 
 Files: ``parameters.py`` (declared parameters, constants, node pairs),
 ``scenario.py`` (``run``: ns-3, cached), ``analysis.py`` (per-flow metrics,
-summaries, comparison rows, descriptive tables; not cached), ``reproduction.py``
-(experiments, comparison, tables, figures).
+summaries, descriptive tables; not cached), ``comparison.py`` (the seeds' tables
+against the FTP pairs, the published values), ``reproduction.py`` (experiments,
+tables, figures).
 """
 
-from transportlab.studies.wired_best_effort.analysis import (
-    METRICS,
-    TCP_DIFFERENCES,
-    analyse,
-    expected_queueing_delay,
-    flow_metrics,
-    packet_records,
-    packet_sizes,
-    per_pair_summary,
-    reproduced_values,
-)
-from transportlab.studies.wired_best_effort.parameters import (
-    PARAMETERS,
-    cbr_interval,
-    node_count,
-    node_pairs,
-    queue_layout,
-)
-from transportlab.studies.wired_best_effort.reproduction import PRESETS, REPRODUCTION, protocols
+from transportlab.engine.study import Study
+from transportlab.ns3.runtime import NS3
+from transportlab.studies.wired_best_effort.analysis import analyse
+from transportlab.studies.wired_best_effort.parameters import PARAMETERS
+from transportlab.studies.wired_best_effort.reproduction import REPRODUCTION
 from transportlab.studies.wired_best_effort.scenario import run
-from transportlab.study import Study
-
-__all__ = [
-    "METRICS", "PARAMETERS", "PRESETS", "REPRODUCTION", "STUDY", "TCP_DIFFERENCES", "analyse",
-    "cbr_interval", "expected_queueing_delay", "flow_metrics", "node_count", "node_pairs",
-    "packet_records", "packet_sizes", "per_pair_summary", "protocols", "queue_layout",
-    "reproduced_values", "run",
-]  # fmt: skip
 
 STUDY = Study(
     name="wired_best_effort",
@@ -91,4 +70,5 @@ STUDY = Study(
     ),
     tags=("wired", "sctp", "tcp", "udp", "ns2"),
     output_parameters=("pcap_prefix",),
+    runtime=NS3,
 )

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import metrics, published
-from transportlab.stats import confidence_interval
+from transportlab.engine import stats
+from transportlab.models import metrics
 from transportlab.studies.wired_best_effort.parameters import (
     IPV4_HEADER,
     NS2_TCP_HEADER,
@@ -28,7 +28,6 @@ from transportlab.studies.wired_best_effort.parameters import (
     sample_edges,
 )
 
-STUDY_NAME = "wired_best_effort"
 SEED_000 = "000_efd8d8b62659a846.txt"
 SEED_004 = "004_c8175ad9bda103cf.txt"
 
@@ -259,7 +258,7 @@ METRICS = {
 
 
 def packet_records(packets: pd.DataFrame, pkt: float) -> pd.DataFrame:
-    """Sends and receives of data packets as :mod:`transportlab.metrics` records.
+    """Sends and receives of data packets as :mod:`transportlab.models.metrics` records.
 
     ``packets`` is the recorder's table; only transmissions of at least ``pkt``
     bytes (IP datagram) are kept, as the AWK scripts keep them (this leaves out
@@ -301,7 +300,7 @@ def flow_metrics(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per-flow metrics (one row per flow) and their time series (long table).
 
-    The papers' own definitions, from :mod:`transportlab.metrics` (the seed 004
+    The papers' own definitions, from :mod:`transportlab.models.metrics` (the seed 004
     AWK scripts, ``tic = awk_tic``, ``pkt = awk_pkt``; table entry = mean of the
     printed values without gap markers):
 
@@ -375,56 +374,14 @@ def flow_metrics(
 def per_pair_summary(
     flows: pd.DataFrame, by: Sequence[str] = ("protocol",), metrics: Sequence[str] | None = None
 ) -> pd.DataFrame:
-    """Mean, 95 % Student-t interval and run count of each metric per node pair.
+    """Mean, 95 % Student-t interval and run count of each metric per node pair
+    (:func:`transportlab.engine.stats.summarise`).
 
     ``flows`` is the ``flows`` table of several replications (a sweep's, with
     the parameter columns ``by``). One row per (``by``..., pair, metric).
     """
-    columns = list(metrics or METRICS)
-    rows = []
     keys = [*by, "flow", "pair", "application"]
-    for key, group in flows.groupby(keys, sort=True, observed=True):
-        for metric in columns:
-            mean, low, high, n = confidence_interval(group[metric])
-            rows.append((*key, metric, mean, low, high, n))
-    return pd.DataFrame(rows, columns=[*keys, "metric", "mean", "ci_low", "ci_high", "n_runs"])
-
-
-def reproduced_values(flows: pd.DataFrame, delay: str = "printed") -> pd.DataFrame:
-    """The FTP pairs' AWK metrics per replication, for :func:`transportlab.published.compare`.
-
-    ``delay`` chooses what stands for the published "average delay": ``"printed"``
-    (the delay script's output: an inter-arrival gap, in s) or ``"e2e"`` (the
-    one-way ``e2eDelay`` of the same packets, which the script computes but
-    does not print, in ms). Rows ``nodes 2-12`` ... and, for delay and jitter,
-    ``all pairs (mean)`` (the mean over the FTP pairs, as the thesis' Table 4.7).
-    """
-    if delay not in ("printed", "e2e"):
-        raise ValueError(f"delay must be 'printed' or 'e2e', got {delay!r}")
-    ftp = flows[flows["application"] == "ftp"]
-    columns = {
-        "awk_throughput": ("awk_throughput_kbps", "kbps"),
-        "awk_jitter": ("awk_jitter_ms", "ms"),
-        "awk_delay": ("awk_delay_s", "s") if delay == "printed" else ("awk_e2e_delay_ms", "ms"),
-    }
-    frames = []
-    for metric, (column, unit) in columns.items():
-        per_pair = pd.DataFrame({
-            "protocol": ftp["protocol"].str.upper(),
-            "metric": metric,
-            "row": ftp["pair"],
-            "unit": unit,
-            "run": ftp["run"],
-            "value": ftp[column],
-        })  # fmt: skip
-        mean = per_pair.groupby(["protocol", "metric", "unit", "run"], as_index=False)[
-            "value"
-        ].mean()
-        mean["row"] = "all pairs (mean)"
-        frames.append(per_pair)
-        if metric != "awk_throughput":
-            frames.append(mean[per_pair.columns])
-    return pd.concat(frames, ignore_index=True)
+    return stats.summarise(flows, keys, list(metrics or METRICS), sort=True)
 
 
 def ci_display(summary: pd.DataFrame, application: str = "ftp") -> pd.DataFrame:
@@ -524,41 +481,3 @@ def awk_throughput_by_pkt(
         ]
         rows.append((pkt, np.mean(values)))
     return pd.DataFrame(rows, columns=["pkt", "awk_throughput_kbps"])
-
-
-# ----------------------------------------------------------------------------- published values
-
-
-def published_values() -> pd.DataFrame:
-    """Every published number of seeds 000 and 004 (``data/published/wired_best_effort.csv``)."""
-    return published.load(STUDY_NAME)
-
-
-def _per_pair_rows(frame: pd.DataFrame) -> pd.DataFrame:
-    return frame[frame["row"].str.startswith("nodes")]
-
-
-def published_delay_means() -> pd.Series:
-    """Mean published per-pair "average delay" per seed and protocol (ms)."""
-    table = published_values()
-    delay = _per_pair_rows(table[table["metric"] == "awk_delay"])
-    return delay.groupby(["seed_file", "protocol"])["value"].mean()
-
-
-def published_throughput_ratio() -> pd.Series:
-    """SCTP / TCP of the summed published per-pair AWK throughput, per seed."""
-    table = published_values()
-    total = (
-        table[table["metric"] == "awk_throughput"]
-        .groupby(["seed_file", "protocol"])["value"]
-        .sum()
-        .unstack()
-    )
-    return total["SCTP"] / total["TCP"]
-
-
-def published_tcp_means() -> pd.Series:
-    """Mean of the published per-pair TCP values per metric and seed."""
-    table = published_values()
-    tcp = _per_pair_rows(table[table["protocol"] == "TCP"])
-    return tcp.groupby(["metric", "seed_file"])["value"].mean()

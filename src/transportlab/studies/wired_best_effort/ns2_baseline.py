@@ -7,7 +7,7 @@ study's own ``analyse``; a replication is a seeded draw of the flows' start time
 in the ns-3 runs. The ns-3 column is the committed full-mode ``comparison.csv`` (in
 quick mode: the ns-3 study's quick run). Per published row, :func:`baseline_table`
 gives the published value, NS-2's mean, 95 % interval and runs with the project's
-verdict of the published value against NS-2 (:func:`transportlab.published.compare`,
+verdict of the published value against NS-2 (:func:`transportlab.engine.verdicts.compare`,
 the same method and tolerance as the ns-3 column's), ns-3's mean, interval, runs and
 verdict, and ns-3 / NS-2 with whether ns-3 lies within the tolerance of NS-2
 (``|ns3 - ns2| <= tol |ns2|``; not a verdict of the comparison method).
@@ -26,10 +26,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from transportlab import files, paths, plotting
-from transportlab.figures import save_figure
+from transportlab.engine import files, paths, plotting
+from transportlab.engine.plotting import save_figure
+from transportlab.engine.results import Results, committed_comparison
 from transportlab.ns2.study import ns2_study
-from transportlab.reproduction import Results, committed_comparison
 from transportlab.studies.wired_best_effort import STUDY, analysis, ns2_scenario
 
 __all__ = [

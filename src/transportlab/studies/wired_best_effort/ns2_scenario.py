@@ -44,9 +44,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from transportlab.engine.params import ParameterSpace
 from transportlab.ns2 import tcl, traces
 from transportlab.ns2.runner import ns2_run_step, run_script
-from transportlab.params import ParameterSpace
 from transportlab.studies.wired_best_effort.parameters import (
     NS2_TCP_HEADER,
     ROUTERS,
@@ -96,8 +96,8 @@ def ns2_problem(values: Mapping[str, Any]) -> str | None:
                 "window_, or at max_ssthresh_ below it)"
             )
     if values["protocol"] == "sctp":
-        if values["sctp_profile"] != "ns2":
-            problems.append(f"sctp_profile {values['sctp_profile']!r} (NS-2: ns2)")
+        if values["stack_preset"] != "ns2":
+            problems.append(f"stack_preset {values['stack_preset']!r} (NS-2: ns2)")
         largest = NS2_SCTP_MTU - NS2_SCTP_HEADERS - SCTP_DATA_CHUNK_HEADER
         if values["sctp_message_size"] > largest:
             problems.append(f"sctp_message_size > {largest} (one chunk per 1500-byte packet)")

@@ -13,9 +13,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.files import check_file_prefix
-from transportlab.params import Param, ParameterSpace
-from transportlab.topology import dumbbell
+from transportlab.engine.files import check_file_prefix
+from transportlab.engine.params import Param, ParameterSpace
+from transportlab.ns3 import ns2_tcp
+from transportlab.ns3.topology import dumbbell
 
 PPP_HEADER = 2
 IPV4_HEADER = 20
@@ -24,7 +25,7 @@ TCP_HEADER = 20  # no options: NS-2's Agent/TCP has no SACK, timestamps or windo
 SCTP_COMMON_HEADER = 12
 SCTP_DATA_CHUNK_HEADER = 16
 UDP_CLIENT_HEADER = 12  # ns-3 UdpClient writes a sequence number and a timestamp into the payload
-NS2_TCP_HEADER = 40  # Agent/TCP tcpip_base_hdr_size_: one number for IP + TCP
+NS2_TCP_HEADER = ns2_tcp.HEADER_BYTES  # Agent/TCP tcpip_base_hdr_size_: IP + TCP in one
 
 ROUTERS = (0, 1)
 FIRST_SOURCE = 2
@@ -43,7 +44,9 @@ TCP_CONGESTION = (
 )  # fmt: skip
 TCP_RECOVERY = ("TcpTahoeRecovery", "TcpClassicRecovery", "TcpPrrRecovery")
 QUEUE_DISCIPLINES = dumbbell.QUEUE_DISCIPLINES
-SCTP_PROFILES = ("ns2", "rfc9260")
+#: Values of ``stack_preset``: the defaults of the SCTP stack (TCP is set attribute by
+#: attribute by the tcp_* parameters, whose defaults are NS-2's).
+STACK_PRESETS = ("ns2", "rfc9260")
 
 
 # ----------------------------------------------------------------------------- parameters
@@ -149,14 +152,14 @@ PARAMETERS = ParameterSpace(
     Param("tcp_recovery", "TcpTahoeRecovery", str,
           "loss recovery: TcpTahoeRecovery = fast retransmit, then slow start from one "
           "segment (NS-2 Agent/TCP); ns-3's classic (NewReno) or PRR", choices=TCP_RECOVERY),
-    Param("tcp_segment_size", 1000, int, "TCP payload per segment (NS-2 packetSize_)",
-          minimum=100, maximum=1460, unit="bytes"),
-    Param("tcp_window", 20, int,
+    Param("tcp_segment_size", ns2_tcp.PACKET_SIZE, int,
+          "TCP payload per segment (NS-2 packetSize_)", minimum=100, maximum=1460, unit="bytes"),
+    Param("tcp_window", ns2_tcp.WINDOW, int,
           "receiver window in segments (NS-2 window_); the receive buffer is this x segment size",
           minimum=1, maximum=10000, unit="segments"),
-    Param("tcp_initial_cwnd", 2, int, "initial window (NS-2 windowInit_)", minimum=1,
-          maximum=100, unit="segments"),
-    Param("tcp_initial_ssthresh", 20, int,
+    Param("tcp_initial_cwnd", ns2_tcp.WINDOW_INIT, int, "initial window (NS-2 windowInit_)",
+          minimum=1, maximum=100, unit="segments"),
+    Param("tcp_initial_ssthresh", ns2_tcp.WINDOW, int,
           "initial slow-start threshold (NS-2: window_); 0 = unlimited (ns-3 default)",
           minimum=0, maximum=100000, unit="segments"),
     Param("tcp_delack_count", 1, int, "segments per ACK (NS-2 TCPSink: 1)", minimum=1, maximum=10),
@@ -164,14 +167,16 @@ PARAMETERS = ParameterSpace(
     Param("tcp_timestamps", False, bool, "timestamp option (12 more bytes per segment)"),
     Param("tcp_window_scaling", False, bool, "window scale option"),
     Param("tcp_limited_transmit", False, bool, "RFC 3042 limited transmit"),
-    Param("tcp_min_rto_ms", 200.0, float, "minimum RTO (NS-2 minrto_)", minimum=0, unit="ms"),
-    Param("tcp_initial_rto_ms", 3000.0, float,
+    Param("tcp_min_rto_ms", ns2_tcp.MIN_RTO_S * 1e3, float, "minimum RTO (NS-2 minrto_)",
+          minimum=0, unit="ms"),
+    Param("tcp_initial_rto_ms", ns2_tcp.INITIAL_RTO_S * 1e3, float,
           "RTO before the first RTT sample (NS-2 rtxcur_init_); ns-3's initial RTT estimate",
           minimum=1, unit="ms"),
-    Param("tcp_clock_granularity_ms", 10.0, float, "RTO clock granularity (NS-2 tcpTick_)",
-          minimum=0, unit="ms"),
-    Param("sctp_profile", "ns2", str,
-          "SCTP parameters: the NS-2.35 defaults or RFC 9260's", choices=SCTP_PROFILES),
+    Param("tcp_clock_granularity_ms", ns2_tcp.TICK_S * 1e3, float,
+          "RTO clock granularity (NS-2 tcpTick_)", minimum=0, unit="ms"),
+    Param("stack_preset", "ns2", str,
+          "defaults of the SCTP stack: the NS-2.35 preset or RFC 9260's (TCP: the tcp_* "
+          "parameters)", choices=STACK_PRESETS),
     Param("sctp_message_size", 1452, int,
           "bytes per FTP write over SCTP = user data per DATA chunk (NS-2: dataChunkSize_ 1468 "
           "minus the 16-byte chunk header)",
@@ -233,7 +238,7 @@ def node_count(params: Mapping[str, Any]) -> int:
 def queue_layout(params: Mapping[str, Any]) -> dict[str, int]:
     """How NS-2's ``limit_`` (``queue_packets``) maps onto ns-3's queues of the routers.
 
-    See :func:`transportlab.topology.dumbbell.queue_layout`.
+    See :func:`transportlab.ns3.topology.dumbbell.queue_layout`.
     """
     return dumbbell.queue_layout(params["queue_packets"], params["queue_discipline"])
 

@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import plotting, published
-from transportlab.ns3util import sctp_available
-from transportlab.studies.wired_best_effort import analysis
-from transportlab.study import Experiment, Reproduction
+from transportlab.engine import plotting
+from transportlab.engine.study import Experiment, Reproduction
+from transportlab.ns3.capabilities import sctp_available
+from transportlab.studies.wired_best_effort import analysis, comparison
 
 # Parameter sets beyond the faithful default; `dict(params, **PRESETS[name])`.
 PRESETS: dict[str, dict[str, Any]] = {
@@ -45,7 +45,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "tcp_window": 90,
         "tcp_initial_ssthresh": 0,
         "tcp_initial_rto_ms": 1000.0,
-        "sctp_profile": "rfc9260",
+        "stack_preset": "rfc9260",
     },
     # The modern hosts behind routers with an AQM instead of DropTail.
     "modern_aqm": {},
@@ -151,65 +151,11 @@ MODERN = Experiment(
 )
 
 
-# ----------------------------------------------------------------------------- comparison
+# ----------------------------------------------------------------------------- tables
 
 
 def _ftp(flows: pd.DataFrame) -> pd.DataFrame:
     return flows[flows["application"] == "ftp"]
-
-
-def comparison(results) -> pd.DataFrame:
-    """``comparison.csv``: the published "average delay" read as the one-way ``e2eDelay``.
-
-    The thesis defines the delay as the time between sending and receiving
-    (section 4.4.1) and its script computes it as ``e2eDelay``; the notebook
-    (section 6) shows that the tables hold it rather than the printed gap.
-    """
-    flows = results["main"]["flows"]
-    return published.compare(
-        analysis.STUDY_NAME, analysis.reproduced_values(flows, delay="e2e"), write=False
-    )
-
-
-def comparison_printed(results) -> pd.DataFrame:
-    """The same comparison with the delay script's printed value (an inter-arrival gap)."""
-    flows = results["main"]["flows"]
-    return published.compare(
-        analysis.STUDY_NAME, analysis.reproduced_values(flows, delay="printed"), write=False
-    )
-
-
-def verdict_counts(results) -> pd.DataFrame:
-    """Verdicts per metric and protocol: every row of ``comparison.csv``, and the delay
-    rows under the printed reading."""
-    e2e, printed = results.comparison(), comparison_printed(results)
-
-    def counts(frame):
-        return frame.groupby(["metric", "protocol"])["verdict"].value_counts().unstack(fill_value=0)
-
-    return (
-        pd.concat(
-            {
-                "e2eDelay reading (comparison.csv)": counts(e2e),
-                "printed reading": counts(printed[printed["metric"] == "awk_delay"]),
-            }
-        )  # fmt: skip
-        .fillna(0)
-        .astype(int)
-    )
-
-
-def delay_readings(results) -> pd.DataFrame:
-    """The delay rows of the comparison with the printed reading and its verdict beside."""
-    e2e, printed = results.comparison(), comparison_printed(results)
-    rows = e2e["metric"] == "awk_delay"
-    columns = ["seed_file", "source", "protocol", "row", "published", "reproduced", "verdict"]
-    return e2e.loc[rows, columns].assign(
-        printed=printed.loc[rows, "reproduced"], verdict_printed=printed.loc[rows, "verdict"]
-    )
-
-
-# ----------------------------------------------------------------------------- tables
 
 
 def per_pair(results) -> pd.DataFrame:
@@ -334,7 +280,7 @@ def per_pair_averages_figure(results):
     """Per-pair averages (bars: mean, whiskers: 95 % CI) next to both seeds' values."""
     summary = per_pair(results)
     ftp_summary = summary[summary["application"] == "ftp"]
-    table = analysis.published_values()
+    table = comparison.published_values(results.study)
     pairs = sorted(set(ftp_summary["pair"]), key=lambda p: int(p.split()[1].split("-")[0]))
     x = np.arange(len(pairs))
     fig, axes = plotting.subplots(1, 3, figsize=(13, 3.8))
@@ -454,11 +400,11 @@ def queue_cwnd_figure(results):
 
 REPRODUCTION = Reproduction(
     experiments=(MAIN, DETAIL, TCP_VARIANTS_EXPERIMENT, SCTP_SIZE, MODERN),
-    comparison=comparison,
+    comparison=comparison.comparison,
     tables={
         "per_pair": per_pair,
         "per_run": per_run,
-        "delay_readings": delay_readings,
+        "delay_readings": comparison.delay_readings,
         "awk_windows": awk_windows,
         "awk_pkt": _flat(awk_pkt),
         "tcp_variants": _flat(tcp_variants),

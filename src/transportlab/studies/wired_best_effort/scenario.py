@@ -13,7 +13,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.ns3util import SOCKET_FACTORIES, milliseconds, sctp_available, seconds
+from transportlab.ns3.capabilities import sctp_available
+from transportlab.ns3.helpers import SOCKET_FACTORIES, seconds
+from transportlab.ns3.ns2_tcp import TcpDefaults, set_tcp_defaults
+from transportlab.ns3.recording import PathRecorder, ValueRecorder
+from transportlab.ns3.simulation import event_count, simulation
+from transportlab.ns3.topology.dumbbell import Link, dumbbell
 from transportlab.studies.wired_best_effort.parameters import (
     IPV4_HEADER,
     JITTER_STREAM,
@@ -26,7 +31,6 @@ from transportlab.studies.wired_best_effort.parameters import (
     node_pairs,
     sample_edges,
 )
-from transportlab.topology.dumbbell import Link, dumbbell
 
 POINTS = ["sent", "bottleneck", "dropped", "received"]
 
@@ -50,15 +54,13 @@ def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFram
       (sent at the source device, NS-2's ``+``; ``bottleneck``, sent on the
       bottleneck, ``-``; ``dropped`` on a router, ``d``; ``received`` at the sink
       device, ``r``), ``flow``, ``packet`` (a per-transmission number like NS-2's
-      uid), ``size`` (IP bytes), ``time`` (:class:`~transportlab.recording.PathRecorder`);
+      uid), ``size`` (IP bytes), ``time`` (:class:`~transportlab.ns3.recording.PathRecorder`);
     * ``goodput``: bytes each sink received per ``sample_interval``;
     * ``queue``: the bottleneck's queue occupancy (device queue, queue disc) at
       each change; ``windows``: congestion window and ssthresh of each FTP flow
       (``series`` ``"<flow>:cwnd"``) at each change;
     * ``run``: ns-3 events, wall time of building and running, CPU time of running.
     """
-    from transportlab.simulation import event_count, simulation  # noqa: PLC0415
-
     pairs = node_pairs(params)
     wall_start = time.perf_counter()
     with simulation(seed=seed, run=run, checksums=bool(params["pcap_prefix"])) as ns:
@@ -101,38 +103,29 @@ def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFram
 
 
 def _configure_tcp(ns, params: Mapping[str, Any]) -> None:
-    """Attribute defaults for every TCP socket (see ``analysis.TCP_DIFFERENCES``)."""
-
-    def default(name, value):
-        ns.Config.SetDefault(name, value)
-
-    default("ns3::TcpL4Protocol::SocketType", ns.StringValue(f"ns3::{params['tcp_congestion']}"))
-    default("ns3::TcpL4Protocol::RecoveryType", ns.StringValue(f"ns3::{params['tcp_recovery']}"))
-    default("ns3::TcpSocket::SegmentSize", ns.UintegerValue(params["tcp_segment_size"]))
-    default("ns3::TcpSocket::InitialCwnd", ns.UintegerValue(params["tcp_initial_cwnd"]))
-    ssthresh = params["tcp_initial_ssthresh"] * params["tcp_segment_size"]
-    default(
-        "ns3::TcpSocket::InitialSlowStartThreshold",
-        ns.UintegerValue(ssthresh if ssthresh else 0xFFFFFFFF),
-    )
-    default("ns3::TcpSocket::DelAckCount", ns.UintegerValue(params["tcp_delack_count"]))
-    # The sink reads at once, so the advertised window is the whole receive buffer.
-    default(
-        "ns3::TcpSocket::RcvBufSize",
-        ns.UintegerValue(params["tcp_window"] * params["tcp_segment_size"]),
-    )
-    default("ns3::TcpSocketBase::Sack", ns.BooleanValue(params["tcp_sack"]))
-    default("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(params["tcp_timestamps"]))
-    default("ns3::TcpSocketBase::WindowScaling", ns.BooleanValue(params["tcp_window_scaling"]))
-    default("ns3::TcpSocketBase::LimitedTransmit", ns.BooleanValue(params["tcp_limited_transmit"]))
-    default("ns3::TcpSocketBase::MinRto", ns.TimeValue(milliseconds(ns, params["tcp_min_rto_ms"])))
-    default(
-        "ns3::TcpSocketBase::ClockGranularity",
-        ns.TimeValue(milliseconds(ns, params["tcp_clock_granularity_ms"])),
-    )
-    default(
-        "ns3::RttEstimator::InitialEstimation",
-        ns.TimeValue(milliseconds(ns, params["tcp_initial_rto_ms"])),
+    """Attribute defaults for every TCP socket: the tcp_* parameters, whose defaults are
+    NS-2's Agent/TCP (:mod:`transportlab.ns3.ns2_tcp`; see ``analysis.TCP_DIFFERENCES``)."""
+    segment = params["tcp_segment_size"]
+    ssthresh = params["tcp_initial_ssthresh"] * segment
+    set_tcp_defaults(
+        ns,
+        TcpDefaults(
+            socket_type=f"ns3::{params['tcp_congestion']}",
+            recovery=f"ns3::{params['tcp_recovery']}",
+            segment_size=segment,
+            initial_cwnd=params["tcp_initial_cwnd"],
+            initial_ssthresh=ssthresh if ssthresh else 0xFFFFFFFF,
+            delack_count=params["tcp_delack_count"],
+            # The sink reads at once, so the advertised window is the whole receive buffer.
+            receive_buffer=params["tcp_window"] * segment,
+            sack=params["tcp_sack"],
+            timestamps=params["tcp_timestamps"],
+            window_scaling=params["tcp_window_scaling"],
+            limited_transmit=params["tcp_limited_transmit"],
+            min_rto_ns=round(params["tcp_min_rto_ms"] * 1e6),
+            clock_granularity_ns=round(params["tcp_clock_granularity_ms"] * 1e6),
+            initial_rto_ns=round(params["tcp_initial_rto_ms"] * 1e6),
+        ),
     )
 
 
@@ -142,7 +135,7 @@ def _install_sctp(ns, nodes, params: Mapping[str, Any]) -> None:
             "protocol='sctp' needs the SCTP model (src/sctp, ns3::SctpSocketFactory), "
             "which this build of transportlab does not contain"
         )
-    if params["sctp_profile"] == "ns2":
+    if params["stack_preset"] == "ns2":
         # Attribute defaults of ns-2.35's Agent/SCTP (src/sctp/helper/sctp-stack-helper.cc);
         # "rfc9260" keeps the model's own defaults, RFC 9260's protocol parameters.
         ns.SctpStackHelper.SetNs2Defaults("2.35")
@@ -218,8 +211,6 @@ def _install_applications(ns, params, pairs, net, starts):
 
 
 def _watch_packets(ns, pairs, net):
-    from transportlab.recording import PathRecorder  # noqa: PLC0415
-
     recorder = PathRecorder()
     for row in pairs.itertuples():
         recorder.origin(net.source_devices[row.flow], "MacTx", row.flow, "sent")
@@ -247,8 +238,6 @@ def _packets_frame(recorder) -> pd.DataFrame:
 
 
 def _watch_state(ns, params, pairs, net, starts):
-    from transportlab.recording import ValueRecorder  # noqa: PLC0415
-
     queue = ValueRecorder()
     device_queue = net.bottleneck.GetObject[ns.PointToPointNetDevice]().GetQueue()
     queue.watch(device_queue, "PacketsInQueue", "uint32", "device")

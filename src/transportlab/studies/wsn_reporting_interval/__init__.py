@@ -98,7 +98,7 @@ feedback, active route timeout 10 s, expanding ring 5/2/7, 3 RREQ retries,
 Reports: NS-2's CBR (``ns3::Ns2CbrApplication``): the first 256-byte report at the
 sensor's start, then one per interval.
 
-Transport (``transport_model``): ``ns2`` (default) is NS-2's Agent/TCP, i.e. Tahoe
+Transport (``stack_preset``): ``ns2`` (default) is NS-2's Agent/TCP, i.e. Tahoe
 (src/tcp-tahoe) with NS-2's defaults (1000-byte packets: each report becomes one, as
 NS-2's TCP counts packets; window 20, initial window 2, initial RTO 3 s, minimum RTO
 0.2 s, an ACK per packet, no give-up), and SCTP with the NS-2.35 preset; ``modern``
@@ -127,9 +127,10 @@ printed values are the real ones divided by 10: 10-200 s), 0.1 the opposite.
 
 Files: ``parameters.py`` (declared parameters, constants, which sensors report),
 ``network.py`` (placement and radio arithmetic, no ns-3), ``scenario.py`` (``run``:
-ns-3, cached; ``RunOptions`` for the speed options), ``analysis.py`` (per-run metrics,
-the rows compared with Tables 2-4; not cached), ``reproduction.py`` (the interval
-sweep, the comparison, ``summary.csv`` and the figures).
+ns-3, cached; ``RunOptions`` for the speed options), ``analysis.py`` (per-run metrics;
+not cached), ``comparison.py`` (Tables 2-4 against the interval sweep, and the seed's
+values beside ours), ``reproduction.py`` (the experiments, ``summary.csv`` and the other
+tables, the figures).
 """
 
 from __future__ import annotations
@@ -139,11 +140,12 @@ from typing import Any
 
 import pandas as pd
 
+from transportlab.engine.study import Study
+from transportlab.ns3.runtime import NS3
 from transportlab.studies.wsn_reporting_interval.analysis import analyse
 from transportlab.studies.wsn_reporting_interval.parameters import PARAMETERS
 from transportlab.studies.wsn_reporting_interval.reproduction import REPRODUCTION
 from transportlab.studies.wsn_reporting_interval.scenario import RunOptions, run, run_scenario
-from transportlab.study import Study
 
 __all__ = ["STUDY", "RunOptions", "simulate"]
 
@@ -158,6 +160,7 @@ STUDY = Study(
     reproduction=REPRODUCTION,
     description=__doc__.split("\n\n")[1],
     tags=("wireless", "aodv", "802.11", "energy"),
+    runtime=NS3,
 )
 
 

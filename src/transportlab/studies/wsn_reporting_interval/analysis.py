@@ -11,11 +11,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.stats import confidence_interval
 from transportlab.studies.wsn_reporting_interval.parameters import (
     MICA2,
     NS2_ENERGY,
-    PRINTED_INTERVALS,
     SINK,
     effective_interval_s,
     sources,
@@ -298,36 +296,3 @@ def per_interval(summary: pd.DataFrame) -> pd.DataFrame:
     return summary.groupby(["protocol", "reporting_interval"])[
         ["sent", "delivered", *METRICS]
     ].mean()
-
-
-# --------------------------------------------------------------------------- comparison
-
-
-def reproduced_rows(summary: pd.DataFrame) -> pd.DataFrame:
-    """One row per run and published number: ``protocol, metric, unit, row, run, value``.
-
-    ``row`` is the paper's ``data interval <printed interval>``. When every
-    printed interval ran, the ``Avg`` rows are added: per run, the mean over the
-    five intervals, as the paper's ``Avg`` rows are the mean of its five rows.
-    """
-    rows = []
-    for column, (metric, unit, _) in METRICS.items():
-        for _, r in summary.iterrows():
-            rows.append({
-                "protocol": r["protocol"].upper(), "metric": metric, "unit": unit,
-                "row": f"data interval {r['reporting_interval']:g}", "run": r["run"],
-                "value": r[column],
-            })  # fmt: skip
-    reproduced = pd.DataFrame(rows, columns=["protocol", "metric", "unit", "row", "run", "value"])
-    if set(summary["reporting_interval"]) == set(PRINTED_INTERVALS):
-        averages = reproduced.groupby(["protocol", "metric", "unit", "run"], as_index=False)[
-            "value"
-        ].mean()
-        reproduced = pd.concat([reproduced, averages.assign(row="Avg")], ignore_index=True)
-    return reproduced
-
-
-def half_width(values) -> float:
-    """Half the 95 % confidence interval of the mean (NaN with fewer than two values)."""
-    mean, _, high, _ = confidence_interval(values)
-    return high - mean

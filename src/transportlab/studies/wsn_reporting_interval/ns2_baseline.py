@@ -8,7 +8,7 @@ ns-3 column is the committed full-mode ``comparison.csv`` (in quick mode: the ns
 study's quick run). Per published row, :func:`baseline_table` (the wired study's, which
 is study-independent) gives the published value, NS-2's mean, 95 % interval and runs
 with the project's verdict of the published value against NS-2
-(:func:`transportlab.published.compare`, the same method and tolerance as the ns-3
+(:func:`transportlab.engine.verdicts.compare`, the same method and tolerance as the ns-3
 column's), ns-3's mean, interval, runs and verdict, and ns-3 / NS-2 with whether ns-3
 lies within the tolerance of NS-2 (``|ns3 - ns2| <= tol |ns2|``).
 
@@ -29,15 +29,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import files, paths, plotting
-from transportlab.figures import save_figure
+from transportlab.engine import files, paths, plotting
+from transportlab.engine.plotting import save_figure
+from transportlab.engine.results import Results, committed_comparison
+from transportlab.engine.stats import summarise_wide
+from transportlab.engine.study import Experiment, Reproduction
+from transportlab.ns2.baseline import agrees, baseline_counts, baseline_table, published_value
 from transportlab.ns2.study import ns2_study
-from transportlab.reproduction import Results, committed_comparison
-from transportlab.studies.wired_best_effort.ns2_baseline import (
-    NS2_COLOR,
-    baseline_counts,
-    baseline_table,
-)
 from transportlab.studies.wsn_reporting_interval import STUDY, analysis, network, ns2_scenario
 from transportlab.studies.wsn_reporting_interval.parameters import PRINTED_INTERVALS, SINK
 from transportlab.studies.wsn_reporting_interval.reproduction import (
@@ -46,7 +44,6 @@ from transportlab.studies.wsn_reporting_interval.reproduction import (
     fidelity_table,
     protocols,
 )
-from transportlab.study import Experiment, Reproduction
 
 __all__ = [
     "STUDY_NS2",
@@ -59,6 +56,7 @@ __all__ = [
 ]
 
 NAME = "ns2_baseline"
+NS2_COLOR = plotting.OTHER_COLORS[4]  # the palette's grey: the reference simulator, as wired's
 
 
 def priqueue_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -139,8 +137,7 @@ def baseline_figure(table: pd.DataFrame):
                     mine[f"{simulator}_ci_high"], capsize=2, linewidth=1.2, markersize=4,
                     label=name, **style,
                 )  # fmt: skip
-            published = pd.to_numeric(mine["published"].astype(str).str.lstrip("~<>="),
-                                      errors="coerce")  # fmt: skip
+            published = published_value(mine["published"])
             ax.scatter(mine["interval"], published, marker="x", color="black", zorder=4,
                        label="published")  # fmt: skip
             ax.set_xscale("log")
@@ -175,18 +172,13 @@ def _at_fidelity_intervals(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def _means(summary: pd.DataFrame, by: list[str], columns: list[str]) -> pd.DataFrame:
-    grouped = summary.groupby(by)
-    out = grouped[columns].mean()
-    for column in columns:
-        out[f"{column}_ci"] = grouped[column].agg(analysis.half_width)
-    out["n"] = grouped.size()
-    return out.reset_index()
+    return summarise_wide(summary, by, columns, sort=True)
 
 
 def fidelity_vs_ns2(ns3_results, ns2_results) -> pd.DataFrame:
     """Per protocol at 1 s and compared metric: NS-2 (its ``intervals`` runs), ns-3 with the
     declared configuration (its ``intervals`` runs) and with each of NS-2's models
-    switched back to ns-3's own (``ns2_fidelity``): means, 95 % half-widths, runs, ns-3 /
+    switched back to ns-3's own (``ns2_fidelity``): means, 95 % intervals, runs, ns-3 /
     NS-2 and whether ns-3 lies within the tolerance of NS-2."""
     columns = [*analysis.METRICS, *CHANNEL]
     ns3 = fidelity_table(ns3_results)
@@ -202,9 +194,12 @@ def fidelity_vs_ns2(ns3_results, ns2_results) -> pd.DataFrame:
             ns3_value, ns2_value = record.get(column, np.nan), reference[column]
             rows.append({
                 "protocol": record["protocol"].upper(), "variant": record["variant"],
-                "quantity": column, "ns3": ns3_value, "ns3_ci": record.get(f"{column}_ci"),
-                "ns3_runs": record["n"], "ns2": ns2_value, "ns2_ci": reference[f"{column}_ci"],
-                "ns2_runs": reference["n"], "ns3_over_ns2": ns3_value / ns2_value
+                "quantity": column, "ns3": ns3_value,
+                "ns3_ci_low": record.get(f"{column}_ci_low"),
+                "ns3_ci_high": record.get(f"{column}_ci_high"), "ns3_runs": record["n_runs"],
+                "ns2": ns2_value, "ns2_ci_low": reference[f"{column}_ci_low"],
+                "ns2_ci_high": reference[f"{column}_ci_high"],
+                "ns2_runs": reference["n_runs"], "ns3_over_ns2": ns3_value / ns2_value
                 if ns2_value else np.nan,
                 "within_tolerance": abs(ns3_value - ns2_value) <= TOLERANCE * abs(ns2_value),
             })  # fmt: skip
@@ -214,7 +209,7 @@ def fidelity_vs_ns2(ns3_results, ns2_results) -> pd.DataFrame:
 def priqueue_table(ns2_results) -> pd.DataFrame:
     """NS-2 at 1 s with PriQueue's routing priority (its default: ``intervals``) and
     without (``ns2_priqueue``, one FIFO as ns-3's wifi MAC queue): every compared metric
-    and the channel counts, mean and 95 % half-width over the runs."""
+    and the channel counts, mean and 95 % interval over the runs."""
     frame = pd.concat(
         [_at_fidelity_intervals(ns2_results["intervals"]["summary"]),
          ns2_results["ns2_priqueue"]["summary"]],
@@ -314,7 +309,8 @@ def _delivery_by_links(packets: pd.DataFrame, protocol: str, summary: pd.Series,
     sent = mine[mine["event"] == "sent"].groupby("flow").size()
     got = mine[mine["event"] == "received"].groupby("flow").size()
     got = got.reindex(sent.index, fill_value=0)
-    params = STUDY.validate({k: summary[k] for k in STUDY.parameters.params if k in summary})
+    declared = STUDY.parameters.params
+    params = STUDY.parameters.validate({k: summary[k] for k in declared if k in summary})
     one_way = _one_way_neighbours(params, int(summary["seed"]), run).reindex(sent.index)
     hears = one_way > 0
     return {
@@ -362,11 +358,11 @@ def key_numbers(baseline: pd.DataFrame, trace: pd.DataFrame) -> pd.DataFrame:
                           & (trace["quantity"] == "delivery ratio")]  # fmt: skip
         rows.append({
             "protocol": protocol, "rows": len(mine),
-            "paper_matches_ns2": int((mine["paper_vs_ns2"] == "matches").sum()),
-            "paper_matches_ns3": int((mine["paper_vs_ns3"] == "matches").sum()),
-            "ns3_within_tolerance_of_ns2": int(mine["ns3_within_tolerance_of_ns2"].sum()),
+            "paper_matches_ns2": int(agrees(mine["paper_vs_ns2"], mine["paper_vs_ns2_note"]).sum()),
+            "paper_matches_ns3": int(agrees(mine["paper_vs_ns3"], mine["paper_vs_ns3_note"]).sum()),
+            "ns3_within_tolerance_of_ns2": int((mine["ns3_within_tolerance_of_ns2"] == True).sum()),  # noqa: E712
             "median_published_over_ns2": float(
-                (pd.to_numeric(mine["published"], errors="coerce") / mine["ns2"]).median()),
+                (published_value(mine["published"]) / mine["ns2"]).median()),
             "median_ns3_over_ns2": float(mine["ns3_over_ns2"].median()),
             "traced_run_ns2_delivery": float(delivered["ns2"].iloc[0])
             if len(delivered) else np.nan,

@@ -38,7 +38,7 @@ forwards and drops at every level, receptions at the agents). At the end the scr
 prints each node's remaining energy.
 
 What NS-2 cannot express is rejected by :data:`PARAMETERS` before anything runs
-(:func:`ns2_problem`): ``transport_model`` ``modern`` (NS-2's agents only), and the ns-3
+(:func:`ns2_problem`): ``stack_preset`` ``modern`` (NS-2's agents only), and the ns-3
 settings that switch off one of NS-2's own models, which NS-2 always runs: its
 ``Mac802_11`` collision rule with the lock on undecodable frames (``reception_model``
 ``ns2_lock`` only), its retry counts (``retry_model`` ``ns2``), its ``WirelessChannel``
@@ -94,9 +94,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from transportlab.engine.params import Param, ParameterSpace
 from transportlab.ns2 import tcl, traces
 from transportlab.ns2.runner import ns2_run_step, run_script
-from transportlab.params import Param, ParameterSpace
+from transportlab.ns3 import ns2_tcp
 from transportlab.studies.wsn_reporting_interval.network import (
     node_ranges,
     positions,
@@ -110,7 +111,6 @@ from transportlab.studies.wsn_reporting_interval.parameters import (
     N_NODES,
     NS2_CAPTURE_THRESHOLD_DB,
     NS2_ENERGY,
-    NS2_TCP,
     SINK,
     effective_interval_s,
     sources,
@@ -184,9 +184,9 @@ def ns2_problem(values: Mapping[str, Any]) -> str | None:
     (neither of ``arp_model``'s readings): both are accepted and change nothing here.
     """
     problems = []
-    if values["transport_model"] != "ns2":
+    if values["stack_preset"] != "ns2":
         problems.append(
-            f"transport_model {values['transport_model']!r} (NS-2's Agent/TCP and Agent/SCTP "
+            f"stack_preset {values['stack_preset']!r} (NS-2's Agent/TCP and Agent/SCTP "
             "with their defaults: ns2)"
         )
     if values["reception_model"] != "ns2_lock":
@@ -237,12 +237,12 @@ def _agents(protocol: str) -> tuple[str, str, dict[str, Any]]:
             "Agent/TCP",
             "Agent/TCPSink",
             {
-                "packetSize_": NS2_TCP["packet_size"],
-                "window_": NS2_TCP["window"],
-                "windowInit_": NS2_TCP["window_init"],
-                "rtxcur_init_": tcl.seconds(NS2_TCP["initial_rto_s"]),
-                "minrto_": tcl.seconds(NS2_TCP["min_rto_s"]),
-                "tcpTick_": tcl.seconds(0.01),
+                "packetSize_": ns2_tcp.PACKET_SIZE,
+                "window_": ns2_tcp.WINDOW,
+                "windowInit_": ns2_tcp.WINDOW_INIT,
+                "rtxcur_init_": tcl.seconds(ns2_tcp.INITIAL_RTO_S),
+                "minrto_": tcl.seconds(ns2_tcp.MIN_RTO_S),
+                "tcpTick_": tcl.seconds(ns2_tcp.TICK_S),
             },
         )
     return "Agent/SCTP", "Agent/SCTP", {}

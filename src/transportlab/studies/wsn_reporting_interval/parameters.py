@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from transportlab.ns3util import SOCKET_FACTORIES, sctp_available
-from transportlab.params import Param, ParameterSpace
+from transportlab.engine.params import Param, ParameterSpace
 
 # --- the field -------------------------------------------------------------------------------
+from transportlab.ns3 import ns2_tcp
+from transportlab.ns3.capabilities import sctp_available
+from transportlab.ns3.helpers import SOCKET_FACTORIES
 
 FIELD_X_M = 800.0
 FIELD_Y_M = 400.0
@@ -48,16 +50,8 @@ DSSS_CHANNEL_WIDTH_MHZ = 22.0
 # --- transports and reports ------------------------------------------------------------------
 
 SINK_PORT_BASE = 5000
-TRANSPORT_MODELS = ("ns2", "modern")
-#: NS-2 Agent/TCP (ns2-defaults.md): packetSize_ 1000, window_ 20, windowInit_ 2,
-#: rtxcur_init_ 3 s, minrto_ 0.2 s, an ACK per packet (TCPSink)
-NS2_TCP = {
-    "packet_size": 1000,
-    "window": 20,
-    "window_init": 2,
-    "initial_rto_s": 3.0,
-    "min_rto_s": 0.2,
-}
+#: Values of ``stack_preset``: the defaults the TCP and SCTP stacks start from.
+STACK_PRESETS = ("ns2", "modern")
 #: Table 1's data reporting intervals (s), as printed
 PRINTED_INTERVALS = (1.0, 2.0, 5.0, 10.0, 20.0)
 
@@ -106,7 +100,7 @@ def sources(params: Mapping[str, Any]) -> list[int]:
     return sensors[:: max(1, len(sensors) // n)][:n]
 
 
-def ns2_tcp_write_bytes(app_bytes: int, packet_size: int = NS2_TCP["packet_size"]) -> int:
+def ns2_tcp_write_bytes(app_bytes: int, packet_size: int = ns2_tcp.PACKET_SIZE) -> int:
     """Bytes NS-2's Agent/TCP sends for one application write of ``app_bytes``.
 
     ``TcpAgent::sendmsg(nbytes)`` adds ``nbytes / size_ + (nbytes % size_ ? 1 : 0)``
@@ -120,7 +114,7 @@ def ns2_tcp_write_bytes(app_bytes: int, packet_size: int = NS2_TCP["packet_size"
 
 def write_bytes(params: Mapping[str, Any]) -> int:
     """Bytes one report hands to the transport: padded to NS-2's packets for TCP in ns2 mode."""
-    if params["protocol"] == "tcp" and params["transport_model"] == "ns2":
+    if params["protocol"] == "tcp" and params["stack_preset"] == "ns2":
         return ns2_tcp_write_bytes(params["packet_size"])
     return params["packet_size"]
 
@@ -280,17 +274,17 @@ PARAMETERS = ParameterSpace(
         "tcp_variant",
         "ns3::TcpNewReno",
         str,
-        "ns-3 TCP congestion control with transport_model 'modern' (ns2: Tahoe)",
+        "ns-3 TCP congestion control with stack_preset 'modern' (ns2: Tahoe)",
         choices=("ns3::TcpNewReno", "ns3::TcpCubic", "ns3::TcpLinuxReno"),
     ),
     Param(
-        "transport_model",
+        "stack_preset",
         "ns2",
         str,
         "ns2: NS-2's Agent/TCP (Tahoe, 1000-byte packets fed by the reports, initial RTO "
         "3 s, window 20) and the NS-2.35 SCTP preset; modern: tcp_variant with one report "
         "per segment and the SCTP model's RFC 9260 defaults",
-        choices=TRANSPORT_MODELS,
+        choices=STACK_PRESETS,
     ),
     Param(
         "reception_model",

@@ -12,7 +12,7 @@ shared between experiments are simulated once, the cache key being the parameter
   placement (a field per run), the ``clusters`` and ``columns`` placements and on random
   placements 1-5 (5 runs each): the sensitivity of every metric to where the nodes stand
   (Figure 1 is missing).
-- ``transport_models``: TCP and SCTP with ``transport_model`` ns2 and modern at
+- ``transport_models``: TCP and SCTP with ``stack_preset`` ns2 and modern at
   every interval.
 - ``interval_scale``: every protocol with the Annexure's "scaled down by the factor
   10" taken literally (``interval_scale`` 10: 10-200 s).
@@ -50,18 +50,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab import plotting, published
-from transportlab.ns3util import sctp_available
-from transportlab.studies.wsn_reporting_interval import analysis
+from transportlab.engine import plotting
+from transportlab.engine.stats import summarise_wide
+from transportlab.engine.study import Experiment, Reproduction
+from transportlab.ns3.capabilities import sctp_available
+from transportlab.studies.wsn_reporting_interval import analysis, comparison, network
 from transportlab.studies.wsn_reporting_interval.parameters import (
     MICA2,
     NS2_ENERGY,
+    PARAMETERS,
     PRINTED_INTERVALS,
-    TRANSPORT_MODELS,
+    STACK_PRESETS,
 )
-from transportlab.study import Experiment, Reproduction
 
-STUDY_NAME = "wsn_reporting_interval"
 QUICK_INTERVALS = (1.0, 20.0)
 FULL_RUNS = 5
 #: runs per point of ``intervals`` (the comparison with Tables 2-4): with 5, 14 of its 108
@@ -163,10 +164,10 @@ PLACEMENTS = Experiment(
 def transport_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     """TCP and SCTP (with the model) with NS-2's and modern transport settings, every interval."""
     return [
-        {"protocol": protocol, "transport_model": model, "reporting_interval": interval}
+        {"protocol": protocol, "stack_preset": model, "reporting_interval": interval}
         for protocol in protocols()
         if protocol != "udp"
-        for model in TRANSPORT_MODELS
+        for model in STACK_PRESETS
         for interval in PRINTED_INTERVALS
     ]
 
@@ -174,8 +175,8 @@ def transport_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
 def quick_transport_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     """TCP with both transport models at 1 s (quick mode)."""
     return [
-        {"protocol": "tcp", "transport_model": model, "reporting_interval": 1.0}
-        for model in TRANSPORT_MODELS
+        {"protocol": "tcp", "stack_preset": model, "reporting_interval": 1.0}
+        for model in STACK_PRESETS
     ]
 
 
@@ -362,14 +363,14 @@ def fidelity_variant(row: Mapping[str, Any]) -> str:
 def fidelity_table(results) -> pd.DataFrame:
     """Every compared metric and the channel counts per protocol at 1 s: the declared
     configuration (the runs of ``intervals``) and each NS-2 model switched back to ns-3's
-    own (``ns2_fidelity``), mean and 95 % half-width over the runs."""
+    own (``ns2_fidelity``), mean and 95 % interval over the runs."""
     frame = pd.concat(
         [results["intervals"]["summary"], results["ns2_fidelity"]["summary"]], ignore_index=True
     )
     frame = frame[frame["reporting_interval"].isin(FIDELITY_INTERVALS)].copy()
     frame["variant"] = [fidelity_variant(r) for r in frame.to_dict("records")]
-    return _mean_ci(frame, ["protocol", "variant", "reporting_interval"],
-                    [*analysis.METRICS, *_CHANNEL_COLUMNS])  # fmt: skip
+    return summarise_wide(frame, ["protocol", "variant", "reporting_interval"],
+                          [*analysis.METRICS, *_CHANNEL_COLUMNS], sort=True)  # fmt: skip
 
 
 START_MODE = _setting_experiment(
@@ -380,33 +381,14 @@ START_MODE = _setting_experiment(
 )
 
 
-def comparison(results) -> pd.DataFrame:
-    """Every number of Tables 2-4 against the mean over the runs (95 % Student-t interval)."""
-    reproduced = analysis.reproduced_rows(results["intervals"]["summary"])
-    return published.compare(STUDY_NAME, reproduced.drop(columns="run"), write=False)
-
-
 def summary(results) -> pd.DataFrame:
     """Every run: its parameters, seed, run and metrics (``analysis.summarise``)."""
     return results["intervals"]["summary"]
 
 
-def _mean_ci(frame: pd.DataFrame, by: list[str], columns: list[str]) -> pd.DataFrame:
-    """Mean and 95 % half-width of ``columns`` per ``by`` group, plus the number of values."""
-    grouped = frame.groupby(by)
-    out = grouped[columns].mean()
-    for column in columns:
-        out[f"{column}_ci"] = grouped[column].agg(analysis.half_width)
-    out["n"] = grouped.size()
-    return out.reset_index()
-
-
 def connectivity_table(results=None) -> pd.DataFrame:
     """Link facts of the declared placement's fields (runs 1..``COMPARISON_RUNS`` of seed 1,
     the fields of ``intervals``) and of every swept placement (no simulation)."""
-    from transportlab.studies.wsn_reporting_interval import network  # noqa: PLC0415
-    from transportlab.studies.wsn_reporting_interval.parameters import PARAMETERS  # noqa: PLC0415
-
     seed = getattr(results, "seed", 1) if results is not None else 1
     rows = [
         network.connectivity(PARAMETERS.validate({"placement": "field"}), seed, run)
@@ -425,10 +407,12 @@ def placement_table(results) -> pd.DataFrame:
     frame = results["placements"]["summary"].copy()
     frame["placement_label"] = [placement_label(r) for r in frame.to_dict("records")]
     columns = [*analysis.METRICS, *analysis.APP_METRICS, "delivery_ratio"]
-    per_placement = _mean_ci(frame, ["protocol", "reporting_interval", "placement_label"], columns)
+    per_placement = summarise_wide(
+        frame, ["protocol", "reporting_interval", "placement_label"], columns, sort=True
+    )
     randoms = per_placement[per_placement["placement_label"].str.startswith("random")]
     if len(randoms):
-        over = _mean_ci(randoms, ["protocol", "reporting_interval"], columns)
+        over = summarise_wide(randoms, ["protocol", "reporting_interval"], columns, sort=True)
         over["placement_label"] = "random (all)"
         per_placement = pd.concat([per_placement, over], ignore_index=True)
     return per_placement
@@ -438,7 +422,9 @@ def transport_table(results) -> pd.DataFrame:
     """Every metric for TCP and SCTP with ns2 and modern transport settings (mean, CI)."""
     frame = results["transport_models"]["summary"]
     columns = [*analysis.METRICS, *analysis.APP_METRICS, "delivery_ratio"]
-    return _mean_ci(frame, ["protocol", "transport_model", "reporting_interval"], columns)
+    return summarise_wide(
+        frame, ["protocol", "stack_preset", "reporting_interval"], columns, sort=True
+    )
 
 
 def scale_table(results) -> pd.DataFrame:
@@ -446,35 +432,20 @@ def scale_table(results) -> pd.DataFrame:
     frames = [results["intervals"]["summary"], results["interval_scale"]["summary"]]
     frame = pd.concat(frames, ignore_index=True)
     columns = [*analysis.METRICS, *analysis.APP_METRICS, "delivery_ratio", "sent"]
-    return _mean_ci(frame, ["protocol", "interval_scale", "reporting_interval"], columns)
-
-
-def _published_values(metric: str) -> dict[tuple[str, float], float]:
-    """(PROTOCOL, interval) -> the value of Tables 2-4 for ``metric``."""
-    pub = published.load(STUDY_NAME)
-    rows = pub[(pub["metric"] == metric) & pub["row"].str.startswith("data interval")
-               & pub["source"].str.startswith("Table")]  # fmt: skip
-    return {
-        (r["protocol"], float(r["row"].split()[-1])): float(r["value"]) for _, r in rows.iterrows()
-    }
-
-
-def _published_column(table: pd.DataFrame, metric: str) -> list[float]:
-    """The seed's value of ``metric`` for each row's protocol and interval (NaN if none)."""
-    values = _published_values(metric)
-    return [
-        values.get((p.upper(), i), np.nan)
-        for p, i in zip(table["protocol"], table["reporting_interval"], strict=True)
-    ]
+    return summarise_wide(
+        frame, ["protocol", "interval_scale", "reporting_interval"], columns, sort=True
+    )
 
 
 def agent_vs_app_table(results) -> pd.DataFrame:
     """Published throughput and delay next to the agent-level and application-level values."""
     frame = results["intervals"]["summary"]
     columns = ["throughput_kbps", "app_throughput_kbps", "mean_delay_ms", "app_delay_ms"]
-    table = _mean_ci(frame, ["protocol", "reporting_interval"], columns)
-    table["published_throughput_kbps"] = _published_column(table, "throughput")
-    table["published_delay_ms"] = _published_column(table, "e2e_delay")
+    table = summarise_wide(frame, ["protocol", "reporting_interval"], columns, sort=True)
+    table["published_throughput_kbps"] = comparison.published_column(
+        results.study, table, "throughput"
+    )
+    table["published_delay_ms"] = comparison.published_column(results.study, table, "e2e_delay")
     return table
 
 
@@ -504,7 +475,9 @@ def idle_power_table(results) -> pd.DataFrame:
     traffic = table["tx_energy_per_node_j"] + table["rx_energy_per_node_j"]
     for power in IDLE_POWERS_W:
         table[f"energy_j_at_{power:g}_w"] = traffic + power * table["idle_time_per_node_s"]
-    table["published_energy_j"] = _published_column(table, "consumed_energy")
+    table["published_energy_j"] = comparison.published_column(
+        results.study, table, "consumed_energy"
+    )
     table["implied_idle_power_w"] = (table["published_energy_j"] - traffic) / table[
         "idle_time_per_node_s"
     ]
@@ -524,15 +497,17 @@ def _carrier_sense_label(frame: pd.DataFrame) -> np.ndarray:
 _CHANNEL_COLUMNS = ["delivery_ratio", "routing_packets", "mac_drops", "ns2_collisions", "delivered"]
 
 
-def _channel_table(frame: pd.DataFrame, by: list[str], extra: tuple[str, ...] = ()) -> pd.DataFrame:
+def _channel_table(
+    study, frame: pd.DataFrame, by: list[str], extra: tuple[str, ...] = ()
+) -> pd.DataFrame:
     """Every metric, the channel counts and the ``extra`` columns per ``by`` at 1, 5 and
     20 s, beside the seed's routing load, MAC load and energy."""
     frame = frame[frame["reporting_interval"].isin(CARRIER_SENSE_INTERVALS)].copy()
     frame["carrier_sense"] = _carrier_sense_label(frame)
-    table = _mean_ci(frame, by, [*analysis.METRICS, *_CHANNEL_COLUMNS, *extra])
-    table["published_routing_load"] = _published_column(table, "routing_load")
-    table["published_mac_load"] = _published_column(table, "mac_load")
-    table["published_energy_j"] = _published_column(table, "consumed_energy")
+    table = summarise_wide(frame, by, [*analysis.METRICS, *_CHANNEL_COLUMNS, *extra], sort=True)
+    table["published_routing_load"] = comparison.published_column(study, table, "routing_load")
+    table["published_mac_load"] = comparison.published_column(study, table, "mac_load")
+    table["published_energy_j"] = comparison.published_column(study, table, "consumed_energy")
     return table
 
 
@@ -543,7 +518,7 @@ def carrier_sense_table(results) -> pd.DataFrame:
         [results["intervals"]["summary"], results["carrier_sense"]["summary"]],
         ignore_index=True,
     )
-    return _channel_table(frame, ["protocol", "carrier_sense", "reporting_interval"])
+    return _channel_table(results.study, frame, ["protocol", "carrier_sense", "reporting_interval"])
 
 
 def reception_table(results) -> pd.DataFrame:
@@ -554,7 +529,7 @@ def reception_table(results) -> pd.DataFrame:
         ignore_index=True,
     )
     return _channel_table(
-        frame, ["protocol", "reception_model", "carrier_sense", "reporting_interval"]
+        results.study, frame, ["protocol", "reception_model", "carrier_sense", "reporting_interval"]
     )
 
 
@@ -568,7 +543,10 @@ def receiver_lock_table(results) -> pd.DataFrame:
         ignore_index=True,
     )
     return _channel_table(
-        frame, ["protocol", "reception_model", "reporting_interval"], extra=("ns2_undecodable",)
+        results.study,
+        frame,
+        ["protocol", "reception_model", "reporting_interval"],
+        extra=("ns2_undecodable",),
     )
 
 
@@ -581,12 +559,13 @@ def start_mode_table(results) -> pd.DataFrame:
         ignore_index=True,
     )
     delay_shape = ["median_delay_ms", "p90_delay_ms"]
-    table = _mean_ci(frame, ["protocol", "start_mode", "reporting_interval"],
-                     [*analysis.METRICS, *_CHANNEL_COLUMNS, *delay_shape])  # fmt: skip
+    table = summarise_wide(frame, ["protocol", "start_mode", "reporting_interval"],
+                           [*analysis.METRICS, *_CHANNEL_COLUMNS, *delay_shape],
+                           sort=True)  # fmt: skip
     for column, metric in (("published_delay_ms", "e2e_delay"),
                            ("published_routing_load", "routing_load"),
                            ("published_throughput_kbps", "throughput")):  # fmt: skip
-        table[column] = _published_column(table, metric)
+        table[column] = comparison.published_column(results.study, table, metric)
     return table
 
 
@@ -603,18 +582,23 @@ def combined_table(results) -> pd.DataFrame:
         [results["intervals"]["summary"], results["carrier_sense"]["summary"]],
         ignore_index=True,
     )
-    frames.append(_mean_ci(clusters.assign(links="clusters (two-way)",
-                                           carrier_sense=_carrier_sense_label(clusters)),
-                           ["links", "carrier_sense", *by], columns))  # fmt: skip
+    frames.append(summarise_wide(clusters.assign(links="clusters (two-way)",
+                                                 carrier_sense=_carrier_sense_label(clusters)),
+                                 ["links", "carrier_sense", *by], columns,
+                                 sort=True))  # fmt: skip
     placements = results["placements"]["summary"]
     random = pd.concat(
         [placements[placements["placement"] == "random"], results["combined"]["summary"]],
         ignore_index=True,
     )
     random = random.assign(carrier_sense=_carrier_sense_label(random))
-    per_placement = _mean_ci(random, ["carrier_sense", "placement_seed", *by], columns)
+    per_placement = summarise_wide(
+        random, ["carrier_sense", "placement_seed", *by], columns, sort=True
+    )
     per_placement = per_placement.assign(links="random 1-5 (one-way)")
-    frames.append(_mean_ci(per_placement, ["links", "carrier_sense", *by], columns))
+    frames.append(
+        summarise_wide(per_placement, ["links", "carrier_sense", *by], columns, sort=True)
+    )
     table = pd.concat(frames, ignore_index=True)
     table = table[table["protocol"].isin(["tcp", "sctp"])
                   & table["reporting_interval"].isin(CARRIER_SENSE_INTERVALS)]  # fmt: skip
@@ -622,7 +606,7 @@ def combined_table(results) -> pd.DataFrame:
     for metric, name in (("routing_load", "routing_load"), ("mac_load", "mac_load"),
                          ("throughput", "throughput_kbps"), ("dropped_packets", "dropped_packets"),
                          ("consumed_energy", "energy_j"), ("e2e_delay", "delay_ms")):  # fmt: skip
-        table[f"published_{name}"] = _published_column(table, metric)
+        table[f"published_{name}"] = comparison.published_column(results.study, table, metric)
     return table
 
 
@@ -640,7 +624,7 @@ def implied_idle_power_table(results) -> pd.DataFrame:
     columns = ["tx_time_per_node_s", "rx_time_per_node_s", "idle_time_per_node_s"]
     times = frame.groupby(["protocol", "carrier_sense", "reporting_interval"])[columns].mean()
     times = times.reset_index()
-    published_energy = _published_column(times, "consumed_energy")
+    published_energy = comparison.published_column(results.study, times, "consumed_energy")
     rows = []
     for radio, (p_tx, p_rx) in RADIO_POWERS_W.items():
         table = times.copy()
@@ -655,27 +639,22 @@ def implied_idle_power_table(results) -> pd.DataFrame:
     return pd.concat(rows, ignore_index=True)
 
 
-def _published_rows(metric: str) -> pd.DataFrame:
-    pub = published.load(STUDY_NAME)
-    return pub[pub["metric"] == metric]
-
-
 def metrics_vs_interval_figure(results):
     """The paper's Figures 2-12 (even): each metric against the interval, ours and the paper's."""
     summary_ = results["intervals"]["summary"]
     fig, axes = plotting.subplots(2, 3, figsize=(13, 7))
     for ax, (column, (metric, _, label)) in zip(axes.flat, analysis.METRICS.items(), strict=True):
-        pub = _published_rows(metric)
+        pub = comparison.published_rows(results.study, metric)
         style = plotting.styles(sorted(summary_["protocol"].unique()))
         for protocol, group in summary_.groupby("protocol"):
-            stats_ = group.groupby("reporting_interval")[column].agg(["mean", analysis.half_width])
+            means = summarise_wide(group, "reporting_interval", column, sort=True)
             # Every metric here (throughput, energy, loads, drops, delay) is non-negative.
             plotting.errorbar(
                 ax,
-                stats_.index,
-                stats_["mean"],
-                stats_["mean"] - stats_["half_width"],
-                stats_["mean"] + stats_["half_width"],
+                means["reporting_interval"],
+                means[column],
+                means[f"{column}_ci_low"],
+                means[f"{column}_ci_high"],
                 **style[protocol],
                 label=f"{protocol.upper()} (ns-3)",
             )
@@ -712,16 +691,16 @@ def metric_averages_figure(results):
     fig, axes = plotting.subplots(2, 3, figsize=(13, 6))
     for ax, (column, (metric, _, label)) in zip(axes.flat, analysis.METRICS.items(), strict=True):
         # Per run the mean over the intervals (as the paper's Avg rows), then over the runs.
-        per_run = summary_.groupby(["protocol", "run"])[column].mean().groupby("protocol")
-        means, errors = per_run.mean(), per_run.agg(analysis.half_width)
+        per_run = summary_.groupby(["protocol", "run"])[column].mean().reset_index()
+        means = summarise_wide(per_run, "protocol", column, sort=True).set_index("protocol")
         x = np.arange(len(means))
         colors = [plotting.PROTOCOL_COLORS[p] for p in means.index]
-        ax.bar(x - 0.2, means.values, width=0.4, color=colors, label="ns-3")
+        ax.bar(x - 0.2, means[column].values, width=0.4, color=colors, label="ns-3")
         plotting.errorbar(
-            ax, x - 0.2, means.values, means.values - errors.values, means.values + errors.values,
+            ax, x - 0.2, means[column], means[f"{column}_ci_low"], means[f"{column}_ci_high"],
             fmt="none", color="black", linewidth=1,
         )  # fmt: skip
-        pub = _published_rows(metric)
+        pub = comparison.published_rows(results.study, metric)
         paper = pub[(pub["row"] == "Avg") & pub["source"].str.startswith("Table")].set_index(
             "protocol"
         )["value"]
@@ -746,6 +725,12 @@ def metric_averages_figure(results):
     return fig, results.runs("intervals")
 
 
+def _yerr(table: pd.DataFrame, column: str) -> np.ndarray:
+    """Error bars (below, above the mean) of ``column`` from its interval."""
+    mean = table[column].to_numpy()
+    return np.vstack([mean - table[f"{column}_ci_low"], table[f"{column}_ci_high"] - mean])
+
+
 def _grid_figure(table, x, series, title, x_log=True):
     """Each compared metric against ``x``, one line (with its CI) per value of ``series``."""
 
@@ -756,7 +741,7 @@ def _grid_figure(table, x, series, title, x_log=True):
             names = name if isinstance(name, tuple) else (name,)
             label_ = " ".join(str(v).upper() if v in ("udp", "tcp", "sctp") else str(v)
                               for v in names)  # fmt: skip
-            ax.errorbar(group[x], group[column], yerr=group[f"{column}_ci"], marker="o",
+            ax.errorbar(group[x], group[column], yerr=_yerr(group, column), marker="o",
                         capsize=3, label=label_)  # fmt: skip
         if x_log:
             ax.set_xscale("log")
@@ -782,7 +767,7 @@ def placement_figure(results):
             group = table.set_index(["protocol", "reporting_interval"]).loc[[key]]
             group = group.set_index("placement_label").reindex(labels)
             ax.bar(np.arange(len(labels)) + k * width, group[column], width=width,
-                   yerr=group[f"{column}_ci"], capsize=2,
+                   yerr=_yerr(group, column), capsize=2,
                    label=f"{key[0].upper()} {key[1]:g} s")  # fmt: skip
         ax.set_xticks(np.arange(len(labels)) + 0.4 - width / 2, labels, rotation=45, fontsize=7)
         ax.set_ylabel(label)
@@ -796,7 +781,7 @@ def placement_figure(results):
 def transport_figure(results):
     """Every metric for TCP and SCTP with NS-2's and modern transport settings."""
     table = transport_table(results)
-    fig = _grid_figure(table, "reporting_interval", ["protocol", "transport_model"],
+    fig = _grid_figure(table, "reporting_interval", ["protocol", "stack_preset"],
                        "Transport settings: ns2 (Agent/TCP Tahoe, 1000-B packets; NS-2.35 SCTP) "
                        "vs modern (95 % CI over runs)")  # fmt: skip
     return fig, results.runs("transport_models")
@@ -834,9 +819,10 @@ def idle_power_figure(results):
 
 
 def _interval_errorbar(ax, group: pd.DataFrame, column: str, **kwargs) -> None:
-    """``column`` of a :func:`_mean_ci` table against the reporting interval, with its CI."""
-    mean, half = group[column], group[f"{column}_ci"]
-    plotting.errorbar(ax, group["reporting_interval"], mean, mean - half, mean + half, **kwargs)
+    """``column`` of a :func:`~transportlab.engine.stats.summarise_wide` table against the
+    reporting interval, with its CI."""
+    low, high = group[f"{column}_ci_low"], group[f"{column}_ci_high"]
+    plotting.errorbar(ax, group["reporting_interval"], group[column], low, high, **kwargs)
 
 
 def carrier_sense_figure(results):
@@ -846,7 +832,7 @@ def carrier_sense_figure(results):
     fig, axes = plotting.subplots(2, 3, figsize=(13, 7))
     style = plotting.styles(sorted(table["protocol"].unique()))
     for ax, (column, (metric, _, label)) in zip(axes.flat, analysis.METRICS.items(), strict=True):
-        seed = _published_values(metric)
+        seed = comparison.published_values(results.study, metric)
         for (protocol, sense), group in table.groupby(["protocol", "carrier_sense"]):
             group = group.sort_values("reporting_interval")
             kwargs = dict(style[protocol])
@@ -866,13 +852,13 @@ def carrier_sense_figure(results):
     return fig, min(results.runs("intervals"), results.runs("carrier_sense"))
 
 
-def _per_protocol_grid(table, protocols_, rows, series, line, figsize):
+def _per_protocol_grid(study, table, protocols_, rows, series, line, figsize):
     """One log-log panel per metric (``rows``: table column -> published metric) and
     protocol: a line with its CI per ``series`` group (``line(protocol, key)`` gives its
     keyword arguments and label) and the seed's values in black."""
     fig, axes = plotting.subplots(len(rows), len(protocols_), figsize=figsize, squeeze=False)
     for row, (column, metric) in enumerate(rows.items()):
-        seed = _published_values(metric)
+        seed = comparison.published_values(study, metric)
         for ax, protocol in zip(axes[row], protocols_, strict=True):
             mine = table[table["protocol"] == protocol]
             for key, group in mine.groupby(series):
@@ -906,7 +892,7 @@ def reception_figure(results):
         kwargs["marker"] = "o" if sense == "NS-2 default" else "s"
         return kwargs, f"{rule} rule, CSThresh {sense}"
 
-    fig = _per_protocol_grid(table, protocols_, {"routing_load": "routing_load",
+    fig = _per_protocol_grid(results.study, table, protocols_, {"routing_load": "routing_load",
                                                  "mac_load": "mac_load"},
                              ["reception_model", "carrier_sense"], line,
                              (4.3 * len(protocols_), 7))  # fmt: skip
@@ -917,7 +903,7 @@ def reception_figure(results):
     return fig, runs
 
 
-def _variant_figure(table, series, variant, labels, rows, height, title):
+def _variant_figure(study, table, series, variant, labels, rows, height, title):
     """Per protocol (``_per_protocol_grid``), the declared value of ``series`` solid and
     ``variant`` dashed, labelled by ``labels``."""
     protocols_ = sorted(table["protocol"].unique())
@@ -928,7 +914,7 @@ def _variant_figure(table, series, variant, labels, rows, height, title):
         kwargs["linestyle"] = "--" if value == variant else "-"
         return kwargs, labels[value]
 
-    fig = _per_protocol_grid(table, protocols_, rows, series, line,
+    fig = _per_protocol_grid(study, table, protocols_, rows, series, line,
                              (4.3 * len(protocols_), height))  # fmt: skip
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
@@ -939,8 +925,8 @@ def receiver_lock_figure(results):
     """Routing load and agent delay against the interval per protocol: NS-2's collision
     rule with the lock on undecodable frames (solid, declared) and without (dashed); the
     seed's values dotted."""
-    fig = _variant_figure(receiver_lock_table(results), "reception_model", "ns2",
-                          {"ns2": "collision rule alone", "ns2_lock": "rule + lock"},
+    fig = _variant_figure(results.study, receiver_lock_table(results), "reception_model",
+                          "ns2", {"ns2": "collision rule alone", "ns2_lock": "rule + lock"},
                           {"routing_load": "routing_load", "mean_delay_ms": "e2e_delay"}, 7,
                           "NS-2's collision rule with its lock on undecodable frames (solid, "
                           "declared) and without (dashed); 95 % CI over runs")  # fmt: skip
@@ -950,7 +936,7 @@ def receiver_lock_figure(results):
 def start_mode_figure(results):
     """Agent delay, routing load and agent throughput against the interval per protocol
     with staggered (solid) and synchronized (dashed) first reports; the seed's dotted."""
-    fig = _variant_figure(start_mode_table(results), "start_mode", "synchronized",
+    fig = _variant_figure(results.study, start_mode_table(results), "start_mode", "synchronized",
                           {mode: f"{mode} starts" for mode in ("staggered", "synchronized")},
                           {"mean_delay_ms": "e2e_delay", "routing_load": "routing_load",
                            "throughput_kbps": "throughput"}, 10,
@@ -977,8 +963,8 @@ def combined_figure(results):
 
     rows = {"routing_load": "routing_load", "mac_load": "mac_load",
             "throughput_kbps": "throughput"}  # fmt: skip
-    fig = _per_protocol_grid(table, protocols_, rows, ["links", "carrier_sense"], line,
-                             (10, 10))  # fmt: skip
+    fig = _per_protocol_grid(results.study, table, protocols_, rows,
+                             ["links", "carrier_sense"], line, (10, 10))  # fmt: skip
     fig.suptitle("Mechanisms that break routes, alone and together (NS-2's collision rule; "
                  "95 % CI over runs, or over placements for random)", fontsize=10)  # fmt: skip
     fig.tight_layout()
@@ -1028,7 +1014,7 @@ REPRODUCTION = Reproduction(
         START_MODE,
         FIDELITY,
     ),
-    comparison=comparison,
+    comparison=comparison.comparison,
     tables={
         "summary": summary,
         "connectivity": connectivity_table,

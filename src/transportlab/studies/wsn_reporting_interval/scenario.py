@@ -14,13 +14,17 @@ import math
 import resource
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from transportlab.ns3util import SOCKET_FACTORIES, remove_queue_discipline, sctp_available
+from transportlab.ns3.capabilities import sctp_available
+from transportlab.ns3.helpers import SOCKET_FACTORIES, remove_queue_discipline
+from transportlab.ns3.ns2_tcp import ns2_tcp_defaults, set_tcp_defaults
+from transportlab.ns3.recording import PacketRecorder, _column
+from transportlab.ns3.simulation import simulation
 from transportlab.studies.wsn_reporting_interval.network import (
     node_ranges,
     positions,
@@ -36,7 +40,6 @@ from transportlab.studies.wsn_reporting_interval.parameters import (
     NS2_BASIC_MODE,
     NS2_CAPTURE_THRESHOLD_DB,
     NS2_DATA_MODE,
-    NS2_TCP,
     PARAMETERS,
     SINK,
     SINK_PORT_BASE,
@@ -113,48 +116,35 @@ def _config_defaults(ns, params: Mapping[str, Any]) -> None:
 
 
 def _config_tcp(ns, params: Mapping[str, Any]) -> None:
-    """TCP socket defaults for ``transport_model``.
+    """TCP socket defaults for ``stack_preset``.
 
-    ns2: NS-2's default one-way TCP, Agent/TCP + TCPSink (ns2-defaults.md): Tahoe's window
-    rules (src/tcp-tahoe), 1000-byte packets (each 256-byte report is padded to one, see
-    ``parameters.write_bytes``), window_ 20 packets (receive buffer and initial ssthresh),
-    windowInit_ 2, an ACK per packet, initial RTO 3 s (rtxcur_init_; the SYN timer too),
-    minrto_ 0.2 s, no SACK, timestamps or window scaling. NS-2's agent never gives up
-    a connection or a packet, so the retry limits are set out of reach.
-    modern: ``tcp_variant`` with one report per segment, as before this option existed.
+    ns2: NS-2's default one-way TCP, Agent/TCP + TCPSink, all of it
+    (:mod:`transportlab.ns3.ns2_tcp`): Tahoe (src/tcp-tahoe), 1000-byte packets (each
+    256-byte report is padded to one, see ``parameters.write_bytes``), window_ 20 packets
+    (receive buffer and initial ssthresh), windowInit_ 2, an ACK per packet, initial RTO
+    3 s (rtxcur_init_; the SYN timer too), minrto_ 0.2 s, tcpTick_ 0.01 s, no SACK,
+    timestamps or window scaling, no giving up. modern: ``tcp_variant`` with one report
+    per segment, as before this option existed: NS-2's window, initial window, minimum
+    RTO and ACKs, ns-3's recovery, timers and retry limits.
     """
-    uint, boolean, time_ = ns.UintegerValue, ns.BooleanValue, ns.TimeValue
-    cfg = ns.Config.SetDefault
-    if params["transport_model"] == "ns2":
-        segment = NS2_TCP["packet_size"]
-        window = NS2_TCP["window"]
-        cfg("ns3::TcpL4Protocol::SocketType", ns.StringValue("ns3::TcpTahoe"))
-        cfg("ns3::TcpL4Protocol::RecoveryType", ns.StringValue("ns3::TcpTahoeRecovery"))
-        cfg("ns3::TcpSocket::SegmentSize", uint(segment))
-        cfg("ns3::TcpSocket::InitialCwnd", uint(NS2_TCP["window_init"]))
-        cfg("ns3::TcpSocket::InitialSlowStartThreshold", uint(window * segment))
-        cfg("ns3::TcpSocket::RcvBufSize", uint(window * segment))
-        cfg("ns3::TcpSocket::ConnTimeout", time_(ns.Seconds(NS2_TCP["initial_rto_s"])))
-        cfg("ns3::TcpSocket::ConnCount", uint(1_000_000))
-        cfg("ns3::TcpSocket::DataRetries", uint(1_000_000))
-        cfg("ns3::RttEstimator::InitialEstimation", time_(ns.Seconds(NS2_TCP["initial_rto_s"])))
-        cfg("ns3::TcpSocketBase::MinRto", time_(ns.Seconds(NS2_TCP["min_rto_s"])))
-        cfg("ns3::TcpSocketBase::ClockGranularity", time_(ns.Seconds(0.01)))  # tcpTick_
+    if params["stack_preset"] == "ns2":
+        defaults = ns2_tcp_defaults()
     else:
-        segment = params["packet_size"]
-        variant = ns.TypeId.LookupByName(params["tcp_variant"])
-        cfg("ns3::TcpL4Protocol::SocketType", ns.TypeIdValue(variant))
-        cfg("ns3::TcpSocket::SegmentSize", uint(segment))
-        cfg("ns3::TcpSocket::InitialCwnd", uint(2))
-        cfg("ns3::TcpSocket::RcvBufSize", uint(20 * segment))
-        cfg("ns3::TcpSocketBase::MinRto", time_(ns.Seconds(0.2)))
-    cfg("ns3::TcpSocket::DelAckCount", uint(1))
-    cfg("ns3::TcpSocketBase::Sack", boolean(False))
-    cfg("ns3::TcpSocketBase::Timestamp", boolean(False))
-    cfg("ns3::TcpSocketBase::WindowScaling", boolean(False))
+        defaults = replace(
+            ns2_tcp_defaults(params["packet_size"]),
+            socket_type=params["tcp_variant"],
+            recovery=None,
+            initial_ssthresh=None,
+            initial_rto_ns=None,
+            clock_granularity_ns=None,
+            connection_timeout_ns=None,
+            connection_retries=None,
+            data_retries=None,
+        )
+    set_tcp_defaults(ns, defaults)
 
 
-def _install_transport(ns, protocol: str, transport_model: str, nodes) -> None:
+def _install_transport(ns, protocol: str, stack_preset: str, nodes) -> None:
     """Install the transport protocol's stack where ns-3's InternetStackHelper does not."""
     if protocol == "sctp":
         if not sctp_available() or not hasattr(ns, "SctpStackHelper"):
@@ -162,7 +152,7 @@ def _install_transport(ns, protocol: str, transport_model: str, nodes) -> None:
                 "SCTP is not available in this build: the sctp module (ns3::SctpSocketFactory, "
                 "ns3::SctpStackHelper) has not been merged yet"
             )
-        if transport_model == "ns2":
+        if stack_preset == "ns2":
             # NS-2.35's Agent/SCTP defaults (the seed ran NS-2's SCTP with its defaults).
             ns.SctpStackHelper.SetNs2Defaults()
         else:
@@ -371,7 +361,6 @@ def range_probe(
     must reach 59 m and not 61 m.
     """
     params = PARAMETERS.validate(params or {})
-    from transportlab.simulation import simulation  # noqa: PLC0415
 
     with simulation(seed=1, run=1, checksums=False) as ns:
         _config_defaults(ns, params)
@@ -421,9 +410,6 @@ def run_scenario(
     ``params`` are validated here (missing ones take their defaults), so the
     benchmark and tests can pass a few; :func:`run` is what the sweep calls.
     """
-    from transportlab.recording import PacketRecorder  # noqa: PLC0415
-    from transportlab.simulation import simulation  # noqa: PLC0415
-
     params = PARAMETERS.validate(params)
     with simulation(seed=seed, run=run, checksums=options.checksums) as ns:
         if options.purge_cancelled_events:
@@ -439,7 +425,7 @@ def run_scenario(
         stack = ns.InternetStackHelper()
         stack.SetRoutingHelper(ns.AodvHelper())
         stack.Install(nodes)
-        _install_transport(ns, params["protocol"], params["transport_model"], nodes)
+        _install_transport(ns, params["protocol"], params["stack_preset"], nodes)
         address = ns.Ipv4AddressHelper()
         address.SetBase(ns.Ipv4Address("10.1.0.0"), ns.Ipv4Mask("255.255.0.0"))
         interfaces = address.Assign(devices)
@@ -575,8 +561,6 @@ def _agent_frame(agents) -> pd.DataFrame:
 
     Node numbers come from the 10.1.0.0/16 addresses (node i has 10.1.0.(i+1)).
     """
-    from transportlab.recording import _column  # noqa: PLC0415
-
     base = (10 << 24) | (1 << 16)
     kinds = _column(agents.GetKinds(), np.uint8)
     return pd.DataFrame(
@@ -647,8 +631,6 @@ def _energy_reschedules(ns, models) -> dict[str, float]:
 
 
 def _counts_frame(ns, counter) -> pd.DataFrame:
-    from transportlab.recording import _column  # noqa: PLC0415
-
     sources_ = _column(counter.GetSources(), np.uint8)
     classes = _column(counter.GetClasses(), np.uint8)
     source_names = np.array([str(ns.PacketCounter.GetSourceName(i)) for i in range(16)])

@@ -1,0 +1,123 @@
+"""Published / NS-2 / ns-3 per published row: the table every study's NS-2 baseline writes.
+
+A study's ``ns2_baseline.py`` runs its NS-2 variant (:func:`transportlab.ns2.study.ns2_study`)
+and compares the published values with it through the study's own ``comparison``
+(so with the same metrics, method and tolerance as the ns-3 column), then puts that
+comparison beside the ns-3 one with :func:`baseline_table`: per published row the
+published value, NS-2's mean, 95 % interval, runs and the verdict *paper vs NS-2*,
+ns-3's mean, interval, runs and verdict, and ns-3 / NS-2 with whether ns-3 lies within
+the metric's tolerance of NS-2 (``|ns3 - ns2| <= tol |ns2|``: *ns-3 vs NS-2*, not a
+verdict of the comparison method). :func:`baseline_counts` counts both judgements.
+
+Where NS-2 cannot produce a published row, the row keeps an empty NS-2 value and says
+why (``ns2_note``; :func:`baseline_table`'s ``not_expressible``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+__all__ = ["KEY", "agrees", "baseline_counts", "baseline_table", "published_value"]
+
+KEY = ["seed_file", "source", "protocol", "metric", "row"]
+
+_COLUMNS = [
+    "unit", "kind", "published", "ns2", "ns2_ci_low", "ns2_ci_high", "ns2_runs",
+    "published_over_ns2", "paper_vs_ns2", "ns3", "ns3_ci_low", "ns3_ci_high", "ns3_runs",
+    "paper_vs_ns3", "ns3_over_ns2", "tolerance", "ns3_within_tolerance_of_ns2",
+    "paper_vs_ns2_note", "paper_vs_ns3_note",
+]  # fmt: skip
+
+
+def published_value(printed: pd.Series) -> pd.Series:
+    """A published value as a number (``~35`` -> 35, ``<=30`` -> 30, ``>3`` -> 3)."""
+    return pd.to_numeric(printed.astype(str).str.lstrip("~<>="), errors="coerce")
+
+
+def baseline_table(
+    ns2: pd.DataFrame,
+    ns3: pd.DataFrame,
+    *,
+    key: Sequence[str] = KEY,
+    not_expressible: Mapping[tuple, str] | None = None,
+) -> pd.DataFrame:
+    """One row per published row: published, NS-2 and ns-3 side by side (module docstring).
+
+    ``ns2`` is the comparison of the published values with NS-2's runs (a
+    ``comparison.csv``-shaped frame whose ``attrs["tolerance"]`` holds the tolerance),
+    ``ns3`` the same with ns-3's; both must have the ``key`` columns. Rows of ``ns3``
+    without an NS-2 counterpart are kept with an empty NS-2 column and, in
+    ``paper_vs_ns2_note``, the reason ``not_expressible[(protocol, metric, row)]`` gives
+    (or "no NS-2 run").
+    """
+    key = list(key)
+    tolerance = ns2.attrs.get("tolerance") or ns3.attrs.get("tolerance") or {
+        "default": 0.2, "per_metric": {}
+    }  # fmt: skip
+    left = ns2[[*key, "unit", "kind", "published", "reproduced", "ci_low", "ci_high", "n_runs",
+                "verdict", "note"]].rename(columns={
+        "reproduced": "ns2", "ci_low": "ns2_ci_low", "ci_high": "ns2_ci_high",
+        "n_runs": "ns2_runs", "verdict": "paper_vs_ns2", "note": "paper_vs_ns2_note",
+    })  # fmt: skip
+    right = ns3[[*key, "unit", "kind", "published", "reproduced", "ci_low", "ci_high", "n_runs",
+                 "verdict", "note"]].rename(columns={
+        "reproduced": "ns3", "ci_low": "ns3_ci_low", "ci_high": "ns3_ci_high",
+        "n_runs": "ns3_runs", "verdict": "paper_vs_ns3", "note": "paper_vs_ns3_note",
+    })  # fmt: skip
+    table = right.merge(left, on=[*key, "unit", "kind", "published"], how="outer",
+                        validate="one_to_one")  # fmt: skip
+    missing = table["ns2"].isna() & table["paper_vs_ns2"].isna()
+    reasons = not_expressible or {}
+    table.loc[missing, "paper_vs_ns2_note"] = [
+        reasons.get((r.protocol, r.metric, r.row), "no NS-2 run")
+        for r in table[missing].itertuples()
+    ]
+    table["published_over_ns2"] = published_value(table["published"]) / table["ns2"]
+    tol = table["metric"].map(lambda m: tolerance["per_metric"].get(m, tolerance["default"]))
+    table["tolerance"] = tol.astype(float)
+    table["ns3_over_ns2"] = table["ns3"] / table["ns2"]
+    within = (table["ns3"] - table["ns2"]).abs() <= table["tolerance"] * table["ns2"].abs()
+    table["ns3_within_tolerance_of_ns2"] = within.where(table["ns2"].notna() &
+                                                        table["ns3"].notna())  # fmt: skip
+    order = {tuple(row): i for i, row in enumerate(ns3[key].itertuples(index=False))}
+    table["_order"] = [order.get(tuple(row), len(order)) for row in
+                       table[key].itertuples(index=False)]  # fmt: skip
+    table = table.sort_values("_order", kind="stable").drop(columns="_order")
+    return table[[*key, *_COLUMNS]].reset_index(drop=True)
+
+
+def agrees(verdicts: pd.Series, notes: pd.Series | None = None) -> pd.Series:
+    """Whether a published row agrees with a simulator: verdict ``matches``, or a bound
+    that holds (``within-bound``) and not vacuously (the comparison's note says so when
+    the value lies 10x inside the bound: such a bound tells nothing)."""
+    notes = notes if notes is not None else pd.Series("", index=verdicts.index)
+    vacuous = notes.fillna("").astype(str).str.contains("vacuous")
+    return (verdicts == "matches") | ((verdicts == "within-bound") & ~vacuous)
+
+
+def baseline_counts(
+    table: pd.DataFrame, by: Sequence[str] = ("protocol", "metric")
+) -> pd.DataFrame:
+    """Per group of ``by``: published rows, rows with an NS-2 value, rows where the
+    published value matches NS-2 (:func:`agrees`), where it matches ns-3, and where ns-3
+    is within the tolerance of NS-2; a last row ``all``."""
+    by = list(by)
+    table = table.assign(
+        _ns2=agrees(table["paper_vs_ns2"], table.get("paper_vs_ns2_note")),
+        _ns3=agrees(table["paper_vs_ns3"], table.get("paper_vs_ns3_note")),
+    )
+    grouped = table.groupby(by, sort=True)
+    counts = pd.DataFrame({
+        "rows": grouped.size(),
+        "with_ns2": grouped["ns2"].apply(lambda v: int(v.notna().sum())),
+        "paper_matches_ns2": grouped["_ns2"].sum(),
+        "paper_matches_ns3": grouped["_ns3"].sum(),
+        "ns3_within_tolerance_of_ns2": grouped["ns3_within_tolerance_of_ns2"].apply(
+            lambda v: int((v == True).sum())  # noqa: E712 - True, not NaN
+        ),
+    })  # fmt: skip
+    total = ("all",) + ("",) * (len(by) - 1)
+    counts.loc[total if len(by) > 1 else "all", :] = counts.sum()
+    return counts.astype(int).reset_index()

@@ -1,0 +1,135 @@
+"""What SCTP associations did, as pandas DataFrames (``ns3::SctpEventRecorder``).
+
+Four tables, read once after the run:
+
+* ``chunks``: every chunk sent (or only DATA), with the destination (path) it went to
+  and whether it was a retransmission: TSN-versus-time plots per path;
+* ``paths``: path events (a destination becoming potentially failed (RFC 7829),
+  unreachable or available again, confirmed, made primary, chosen for new data):
+  failover and return times;
+* ``delivered``: messages handed to the receiving application's queue;
+* ``abandoned``: messages PR-SCTP gave up.
+
+``node`` is the tag given to :meth:`SctpRecorder.watch_node`, ``socket`` the socket's
+ordinal on that node (0 = the first socket created there, e.g. the listening one).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from transportlab.ns3 import native
+from transportlab.ns3.recording import _column
+
+#: ns3::SctpPathEvent names, by value.
+PATH_EVENTS = (
+    "AVAILABLE",
+    "UNREACHABLE",
+    "CONFIRMED",
+    "MADE_PRIMARY",
+    "DATA_PATH",
+    "POTENTIALLY_FAILED",
+)
+#: ns3::SctpPrPolicy names, by value.
+PR_POLICIES = ("NONE", "TTL", "RTX", "PRIORITY")
+#: SCTP chunk type names (RFC 9260, RFC 3758).
+CHUNK_TYPES = {
+    0: "DATA",
+    1: "INIT",
+    2: "INIT_ACK",
+    3: "SACK",
+    4: "HEARTBEAT",
+    5: "HEARTBEAT_ACK",
+    6: "ABORT",
+    7: "SHUTDOWN",
+    8: "SHUTDOWN_ACK",
+    9: "ERROR",
+    10: "COOKIE_ECHO",
+    11: "COOKIE_ACK",
+    14: "SHUTDOWN_COMPLETE",
+    192: "FORWARD_TSN",
+}
+
+
+def _ns():
+    return native.load()  # ns-3, loaded on first use
+
+
+def _names(codes: np.ndarray, table) -> np.ndarray:
+    lookup = table if isinstance(table, dict) else dict(enumerate(table))
+    return np.array([lookup.get(int(c), str(int(c))) for c in codes], dtype=object)
+
+
+class SctpRecorder:
+    """Records SCTP chunk, path, delivery and abandonment events of watched nodes."""
+
+    def __init__(self, data_chunks_only: bool = False) -> None:
+        ns = _ns()
+        self._recorder = ns.CreateObject[ns.SctpEventRecorder]()
+        self._recorder.SetDataChunksOnly(bool(data_chunks_only))
+
+    @property
+    def native(self):
+        return self._recorder
+
+    def watch_node(self, node, tag: int) -> None:
+        """Watch every SCTP socket created on ``node`` from now on."""
+        if not self._recorder.WatchNode(node, int(tag)):
+            raise ValueError("the node has no SCTP stack (SctpStackHelper.Install first)")
+
+    def chunks(self) -> pd.DataFrame:
+        r = self._recorder
+        types = _column(r.GetChunkTypes(), np.uint8)
+        return pd.DataFrame(
+            {
+                "time": _column(r.GetChunkTimesNs(), np.int64) / 1e9,
+                "node": _column(r.GetChunkNodes(), np.uint32).astype(np.int64),
+                "socket": _column(r.GetChunkSockets(), np.uint32).astype(np.int64),
+                "chunk": _names(types, CHUNK_TYPES),
+                "tsn": _column(r.GetChunkTsns(), np.uint32).astype(np.int64),
+                "path": _column(r.GetChunkPaths(), np.uint32).astype(np.int64),
+                "retransmission": _column(r.GetChunkRetransmissions(), np.uint8).astype(bool),
+            }
+        )
+
+    def paths(self) -> pd.DataFrame:
+        r = self._recorder
+        return pd.DataFrame(
+            {
+                "time": _column(r.GetPathTimesNs(), np.int64) / 1e9,
+                "node": _column(r.GetPathNodes(), np.uint32).astype(np.int64),
+                "socket": _column(r.GetPathSockets(), np.uint32).astype(np.int64),
+                "path": _column(r.GetPathIndices(), np.uint32).astype(np.int64),
+                "event": _names(_column(r.GetPathEvents(), np.uint8), PATH_EVENTS),
+            }
+        )
+
+    def delivered(self) -> pd.DataFrame:
+        r = self._recorder
+        return pd.DataFrame(
+            {
+                "time": _column(r.GetDeliverTimesNs(), np.int64) / 1e9,
+                "node": _column(r.GetDeliverNodes(), np.uint32).astype(np.int64),
+                "socket": _column(r.GetDeliverSockets(), np.uint32).astype(np.int64),
+                "tsn": _column(r.GetDeliverTsns(), np.uint32).astype(np.int64),
+                "stream": _column(r.GetDeliverStreams(), np.uint16).astype(np.int64),
+                "ssn": _column(r.GetDeliverSsns(), np.uint16).astype(np.int64),
+                "size": _column(r.GetDeliverSizes(), np.uint32).astype(np.int64),
+            }
+        )
+
+    def abandoned(self) -> pd.DataFrame:
+        r = self._recorder
+        return pd.DataFrame(
+            {
+                "time": _column(r.GetAbandonTimesNs(), np.int64) / 1e9,
+                "node": _column(r.GetAbandonNodes(), np.uint32).astype(np.int64),
+                "socket": _column(r.GetAbandonSockets(), np.uint32).astype(np.int64),
+                "stream": _column(r.GetAbandonStreams(), np.uint16).astype(np.int64),
+                "ssn": _column(r.GetAbandonSsns(), np.uint16).astype(np.int64),
+                "first_tsn": _column(r.GetAbandonTsns(), np.uint32).astype(np.int64),
+                "size": _column(r.GetAbandonSizes(), np.uint32).astype(np.int64),
+                "policy": _names(_column(r.GetAbandonPolicies(), np.uint8), PR_POLICIES),
+            }
+        )
