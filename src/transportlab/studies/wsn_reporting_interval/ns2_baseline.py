@@ -5,17 +5,18 @@ The NS-2 column is the study's experiment ``intervals`` (every protocol at each 
 (:mod:`~transportlab.studies.wsn_reporting_interval.ns2_scenario`: the same fields, start
 times and settings as the ns-3 runs) and analysed by the study's own ``analyse``; the
 ns-3 column is the committed full-mode ``comparison.csv`` (in quick mode: the ns-3
-study's quick run). Per published row, :func:`baseline_table` (the wired study's, which
-is study-independent) gives the published value, NS-2's mean, 95 % interval and runs
+study's quick run). Per published row, :func:`~transportlab.ns2.baseline.baseline_table`
+gives the published value, NS-2's mean, 95 % interval and runs
 with the project's verdict of the published value against NS-2
 (:func:`transportlab.engine.verdicts.compare`, the same method and tolerance as the ns-3
 column's), ns-3's mean, interval, runs and verdict, and ns-3 / NS-2 with whether ns-3
 lies within the tolerance of NS-2 (``|ns3 - ns2| <= tol |ns2|``).
 
-``python -m transportlab.studies.wsn_reporting_interval.ns2_baseline [--quick] [--runs N]``
-writes ``data/results[/quick]/wsn_reporting_interval/ns2_baseline.csv``, its counts
-``ns2_baseline_counts.csv`` and the figure ``figures[/quick]/wsn_reporting_interval/
-ns2_baseline.png`` (each atomically).
+``python -m transportlab.studies.wsn_reporting_interval.ns2_baseline [--quick] [--runs N]
+[--no-fidelity]`` writes ``data/results[/quick]/wsn_reporting_interval/ns2_baseline.csv``,
+its counts ``ns2_baseline_counts.csv``, the tables of the model differences
+(``ns2_baseline_fidelity``, ``_priqueue``, ``_trace``, ``_culling``) and the figure
+``figures[/quick]/wsn_reporting_interval/ns2_baseline.png`` (each atomically).
 """
 
 from __future__ import annotations
@@ -372,23 +373,29 @@ def key_numbers(baseline: pd.DataFrame, trace: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def write(quick: bool = False, runs: int | None = None, scheduler=None, progress=True) -> list:
+def write(
+    quick: bool = False, runs: int | None = None, scheduler=None, progress=True, fidelity=True
+) -> list:
     """Run (or load) both columns, write the table, its counts, the figure and the tables
-    of the model differences (``ns2_fidelity``, ``ns2_priqueue``, ``ns2_trace``,
-    ``ns2_culling``)."""
+    of the model differences (``<NAME>_fidelity`` from ns-3's ``ns2_fidelity`` unless
+    ``fidelity`` is false, ``<NAME>_priqueue``, ``<NAME>_trace``, ``<NAME>_culling``)."""
     folder = files.check_writable_folder(paths.results_dir(STUDY.name, quick))
     ns2 = ns2_results(quick=quick, runs=runs, scheduler=scheduler, progress=progress)
     table = baseline_table(
         ns2.comparison(), ns3_comparison(quick=quick, scheduler=scheduler, progress=progress)
     )
     ns3 = Results(STUDY, quick=quick, runs=runs, scheduler=scheduler, progress=progress)
-    written = [files.write_csv(table, folder / f"{NAME}.csv")]
-    written.append(files.write_csv(baseline_counts(table), folder / f"{NAME}_counts.csv"))
-    written.append(files.write_csv(fidelity_vs_ns2(ns3, ns2), folder / "ns2_fidelity_vs_ns2.csv"))
-    written.append(files.write_csv(priqueue_table(ns2), folder / "ns2_priqueue.csv"))
-    written.append(files.write_csv(trace_table(ns3, ns2), folder / "ns2_trace.csv"))
-    written.append(files.write_csv(culling_table(ns3, ns2), folder / "ns2_culling.csv"))
+    tables = {
+        NAME: table,
+        f"{NAME}_counts": baseline_counts(table),
+        f"{NAME}_priqueue": priqueue_table(ns2),
+        f"{NAME}_trace": trace_table(ns3, ns2),
+        f"{NAME}_culling": culling_table(ns3, ns2),
+    }
+    if fidelity:
+        tables[f"{NAME}_fidelity"] = fidelity_vs_ns2(ns3, ns2)
     fig, n_runs = baseline_figure(table)
+    written = [files.write_csv(frame, folder / f"{name}.csv") for name, frame in tables.items()]
     written.append(save_figure(fig, STUDY.name, NAME, quick=quick, n_runs=n_runs))
     return written
 
@@ -398,8 +405,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="quick mode (20-s runs, 1 run)")
     parser.add_argument("--runs", type=int, default=None, help="replications (default: 10)")
     parser.add_argument("--scheduler", default="serial", help="serial, local or an address")
+    parser.add_argument(
+        "--no-fidelity",
+        action="store_true",
+        help="without ns-3's ns2_fidelity experiment (36 runs in full mode)",
+    )
     args = parser.parse_args(argv)
-    for path in write(quick=args.quick, runs=args.runs, scheduler=args.scheduler):
+    for path in write(quick=args.quick, runs=args.runs, scheduler=args.scheduler,
+                      fidelity=not args.no_fidelity):  # fmt: skip
         print(Path(path))
     return 0
 
