@@ -362,3 +362,26 @@ def test_baseline_figure_puts_three_columns_per_metric():
     assert runs == 3 and len(fig.axes) == 2 * len(analysis.METRICS)
     plt.close(fig)
     assert math.isnan(ns2_baseline._interval("Avg"))
+
+
+def test_attribution_sorts_rows_by_their_two_judgements():
+    from transportlab.studies.wsn_reporting_interval import ns2_baseline
+
+    def row(metric, paper_vs_ns2, within, note="", ns2=1.0):
+        return {"protocol": "UDP", "metric": metric, "ns2": ns2, "ns3": 1.0,
+                "paper_vs_ns2": paper_vs_ns2, "paper_vs_ns2_note": note,
+                "ns3_within_tolerance_of_ns2": within}  # fmt: skip
+
+    table = pd.DataFrame([
+        row("throughput", "matches", True),
+        row("throughput", "matches", False),
+        row("throughput", "differs", True),
+        row("e2e_delay", "within-bound", False, note="vacuous: 10x inside the bound"),
+        row("e2e_delay", "same-direction", True),
+        row("e2e_delay", "differs", np.nan, ns2=np.nan),  # no NS-2 value: left out
+    ])  # fmt: skip
+    counts = ns2_baseline.attribution(table).set_index(["protocol", "metric"])
+    labels = list(ns2_baseline.ATTRIBUTIONS.values())
+    assert counts.loc[("UDP", "throughput"), labels].tolist() == [1, 1, 1, 0]
+    assert counts.loc[("UDP", "e2e_delay"), labels].tolist() == [0, 0, 1, 1]
+    assert counts.loc[("all", ""), labels].tolist() == [1, 1, 2, 1]

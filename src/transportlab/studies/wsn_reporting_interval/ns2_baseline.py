@@ -47,7 +47,9 @@ from transportlab.studies.wsn_reporting_interval.reproduction import (
 )
 
 __all__ = [
+    "ATTRIBUTIONS",
     "STUDY_NS2",
+    "attribution",
     "baseline_counts",
     "baseline_figure",
     "baseline_table",
@@ -371,6 +373,36 @@ def key_numbers(baseline: pd.DataFrame, trace: pd.DataFrame) -> pd.DataFrame:
             if len(delivered) else np.nan,
         })  # fmt: skip
     return pd.DataFrame(rows)
+
+
+#: what a published row's two judgements say about the cause of a gap
+ATTRIBUTIONS = {
+    (True, True): "paper = NS-2, ns-3 ~ NS-2: reproduced",
+    (True, False): "paper = NS-2, ns-3 off NS-2: our port",
+    (False, True): "paper != NS-2, ns-3 ~ NS-2: the paper",
+    (False, False): "paper != NS-2, ns-3 off NS-2: both",
+}
+
+
+def attribution(table: pd.DataFrame) -> pd.DataFrame:
+    """Per protocol and metric, the published rows with both simulators' values by what
+    their two judgements attribute a gap to (:data:`ATTRIBUTIONS`): the paper agrees with
+    NS-2 or not (:func:`~transportlab.ns2.baseline.agrees`), ns-3 lies within the tolerance
+    of NS-2 or not. Rows missing either value are left out."""
+    rows = table[table["ns2"].notna() & table["ns3"].notna()]
+    paper = agrees(rows["paper_vs_ns2"], rows["paper_vs_ns2_note"]).astype(bool)
+    port = (rows["ns3_within_tolerance_of_ns2"] == True).astype(bool)  # noqa: E712
+    labels = [ATTRIBUTIONS[(a, b)] for a, b in zip(paper, port, strict=True)]
+    counts = (
+        rows.assign(attribution=labels)
+        .groupby(["protocol", "metric", "attribution"], sort=True)
+        .size()
+        .unstack("attribution", fill_value=0)
+        .reindex(columns=list(ATTRIBUTIONS.values()), fill_value=0)
+    )
+    counts.loc[("all", ""), :] = counts.sum()
+    counts.columns.name = None
+    return counts.astype(int).reset_index()
 
 
 def write(
