@@ -209,12 +209,14 @@ def fidelity_vs_ns2(ns3_results, ns2_results) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def priqueue_table(ns2_results) -> pd.DataFrame:
-    """NS-2 at 1 s with PriQueue's routing priority (its default: ``intervals``) and
-    without (``ns2_priqueue``, one FIFO as ns-3's wifi MAC queue): every compared metric
-    and the channel counts, mean and 95 % interval over the runs."""
+def priqueue_table(ns2_results, baseline_results=None) -> pd.DataFrame:
+    """NS-2 at 1 s with PriQueue's routing priority (its default: ``intervals`` of
+    ``baseline_results``, default ``ns2_results``) and without (``ns2_priqueue`` of
+    ``ns2_results``, one FIFO as ns-3's wifi MAC queue): every compared metric and the
+    channel counts, mean and 95 % interval over the runs."""
+    baseline_results = ns2_results if baseline_results is None else baseline_results
     frame = pd.concat(
-        [_at_fidelity_intervals(ns2_results["intervals"]["summary"]),
+        [_at_fidelity_intervals(baseline_results["intervals"]["summary"]),
          ns2_results["ns2_priqueue"]["summary"]],
         ignore_index=True,
     )  # fmt: skip
@@ -406,21 +408,37 @@ def attribution(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def write(
-    quick: bool = False, runs: int | None = None, scheduler=None, progress=True, fidelity=True
+    quick: bool = False,
+    runs: int | None = None,
+    scheduler=None,
+    progress=True,
+    fidelity=True,
+    ns3_runs: int | None = None,
+    priqueue_runs: int | None = None,
 ) -> list:
     """Run (or load) both columns, write the table, its counts, the figure and the tables
     of the model differences (``<NAME>_fidelity`` from ns-3's ``ns2_fidelity`` unless
-    ``fidelity`` is false, ``<NAME>_priqueue``, ``<NAME>_trace``, ``<NAME>_culling``)."""
+    ``fidelity`` is false, ``<NAME>_priqueue``, ``<NAME>_trace``, ``<NAME>_culling``).
+
+    ``runs``: NS-2's replications per point; ``ns3_runs`` those of the ns-3 runs the trace,
+    culling and fidelity tables read, ``priqueue_runs`` those of ``ns2_priqueue`` (default:
+    ``runs``), for a re-run that could not give every experiment the same number."""
     folder = files.check_writable_folder(paths.results_dir(STUDY.name, quick))
+    ns3_runs = runs if ns3_runs is None else ns3_runs
+    priqueue_runs = runs if priqueue_runs is None else priqueue_runs
     ns2 = ns2_results(quick=quick, runs=runs, scheduler=scheduler, progress=progress)
     table = baseline_table(
         ns2.comparison(), ns3_comparison(quick=quick, scheduler=scheduler, progress=progress)
     )
-    ns3 = Results(STUDY, quick=quick, runs=runs, scheduler=scheduler, progress=progress)
+    ns3 = Results(STUDY, quick=quick, runs=ns3_runs, scheduler=scheduler, progress=progress)
+    priqueue = ns2
+    if priqueue_runs != runs:
+        priqueue = ns2_results(quick=quick, runs=priqueue_runs, scheduler=scheduler,
+                               progress=progress)  # fmt: skip
     tables = {
         NAME: table,
         f"{NAME}_counts": baseline_counts(table),
-        f"{NAME}_priqueue": priqueue_table(ns2),
+        f"{NAME}_priqueue": priqueue_table(priqueue, ns2),
         f"{NAME}_trace": trace_table(ns3, ns2),
         f"{NAME}_culling": culling_table(ns3, ns2),
     }
@@ -442,9 +460,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="without ns-3's ns2_fidelity experiment (36 runs in full mode)",
     )
+    parser.add_argument("--ns3-runs", type=int, default=None, help="ns-3 replications")
+    parser.add_argument("--priqueue-runs", type=int, default=None, help="of ns2_priqueue")
     args = parser.parse_args(argv)
-    for path in write(quick=args.quick, runs=args.runs, scheduler=args.scheduler,
-                      fidelity=not args.no_fidelity):  # fmt: skip
+    written = write(quick=args.quick, runs=args.runs, scheduler=args.scheduler,
+                    fidelity=not args.no_fidelity, ns3_runs=args.ns3_runs,
+                    priqueue_runs=args.priqueue_runs)  # fmt: skip
+    for path in written:
         print(Path(path))
     return 0
 
