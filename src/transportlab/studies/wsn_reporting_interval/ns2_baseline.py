@@ -415,10 +415,12 @@ def write(
     fidelity=True,
     ns3_runs: int | None = None,
     priqueue_runs: int | None = None,
+    priqueue: bool = True,
 ) -> list:
     """Run (or load) both columns, write the table, its counts, the figure and the tables
     of the model differences (``<NAME>_fidelity`` from ns-3's ``ns2_fidelity`` unless
-    ``fidelity`` is false, ``<NAME>_priqueue``, ``<NAME>_trace``, ``<NAME>_culling``).
+    ``fidelity`` is false, ``<NAME>_priqueue`` unless ``priqueue`` is false,
+    ``<NAME>_trace``, ``<NAME>_culling``).
 
     ``runs``: NS-2's replications per point; ``ns3_runs`` those of the ns-3 runs the trace,
     culling and fidelity tables read, ``priqueue_runs`` those of ``ns2_priqueue`` (default:
@@ -431,17 +433,18 @@ def write(
         ns2.comparison(), ns3_comparison(quick=quick, scheduler=scheduler, progress=progress)
     )
     ns3 = Results(STUDY, quick=quick, runs=ns3_runs, scheduler=scheduler, progress=progress)
-    priqueue = ns2
-    if priqueue_runs != runs:
-        priqueue = ns2_results(quick=quick, runs=priqueue_runs, scheduler=scheduler,
-                               progress=progress)  # fmt: skip
     tables = {
         NAME: table,
         f"{NAME}_counts": baseline_counts(table),
-        f"{NAME}_priqueue": priqueue_table(priqueue, ns2),
         f"{NAME}_trace": trace_table(ns3, ns2),
         f"{NAME}_culling": culling_table(ns3, ns2),
     }
+    if priqueue:
+        without = ns2
+        if priqueue_runs != runs:
+            without = ns2_results(quick=quick, runs=priqueue_runs, scheduler=scheduler,
+                                  progress=progress)  # fmt: skip
+        tables[f"{NAME}_priqueue"] = priqueue_table(without, ns2)
     if fidelity:
         tables[f"{NAME}_fidelity"] = fidelity_vs_ns2(ns3, ns2)
     fig, n_runs = baseline_figure(table)
@@ -462,10 +465,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--ns3-runs", type=int, default=None, help="ns-3 replications")
     parser.add_argument("--priqueue-runs", type=int, default=None, help="of ns2_priqueue")
+    parser.add_argument("--no-priqueue", action="store_true", help="without ns2_priqueue")
     args = parser.parse_args(argv)
     written = write(quick=args.quick, runs=args.runs, scheduler=args.scheduler,
                     fidelity=not args.no_fidelity, ns3_runs=args.ns3_runs,
-                    priqueue_runs=args.priqueue_runs)  # fmt: skip
+                    priqueue_runs=args.priqueue_runs,
+                    priqueue=not args.no_priqueue)  # fmt: skip
     for path in written:
         print(Path(path))
     return 0
