@@ -75,7 +75,7 @@ def test_the_variant_study_keeps_analysis_and_main_experiment():
     study = ns2_study(wbe.STUDY, ns2_scenario.run, ns2_scenario.PARAMETERS, ["main"])
     assert study.name == "wired_best_effort.ns2" and study.analyse is wbe.STUDY.analyse
     assert [e.name for e in study.reproduction.experiments] == ["main"]
-    assert study.reproduction.comparison is wbe.STUDY.reproduction.comparison
+    assert study.reproduction.comparison.__wrapped__ is wbe.STUDY.reproduction.comparison
     with pytest.raises(ValueError, match="not marked"):
         ns2_study(wbe.STUDY, wbe.STUDY.run)
 

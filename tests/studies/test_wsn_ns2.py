@@ -82,7 +82,7 @@ def test_the_variant_study_keeps_analysis_and_the_compared_experiment():
     study = ns2_baseline.STUDY_NS2
     assert study.name == "wsn_reporting_interval.ns2" and study.analyse is wsn.analyse
     assert [e.name for e in study.reproduction.experiments] == ["intervals", "ns2_priqueue"]
-    assert study.reproduction.comparison is wsn.REPRODUCTION.comparison
+    assert study.reproduction.comparison.__wrapped__ is wsn.REPRODUCTION.comparison
     # NS-2 without PriQueue's routing priority: a setting only NS-2 has
     points = study.reproduction.experiment("ns2_priqueue").point_list(
         ns2_scenario.PARAMETERS.validate({}), quick=False
@@ -385,3 +385,22 @@ def test_attribution_sorts_rows_by_their_two_judgements():
     assert counts.loc[("UDP", "throughput"), labels].tolist() == [1, 1, 1, 0]
     assert counts.loc[("UDP", "e2e_delay"), labels].tolist() == [0, 0, 1, 1]
     assert counts.loc[("all", ""), labels].tolist() == [1, 1, 2, 1]
+
+
+def test_the_variants_comparison_reads_the_studys_published_values():
+    # A hand-made summary, one run per point: the comparison of the NS-2 variant judges
+    # it against data/published/wsn_reporting_interval.csv, named as the study's rows.
+    from transportlab.studies.wsn_reporting_interval import ns2_baseline
+
+    class Fake:
+        study = ns2_baseline.STUDY_NS2
+
+        def __getitem__(self, name):
+            rows = [{"protocol": p, "reporting_interval": i, "run": 1,
+                     **{column: 1.0 for column in analysis.METRICS}}
+                    for p in ("udp", "tcp", "sctp") for i in wsn_params.PRINTED_INTERVALS]  # fmt: skip
+            return {"summary": pd.DataFrame(rows)}
+
+    rows = ns2_baseline.STUDY_NS2.reproduction.comparison(Fake())
+    assert set(rows["study"]) == {"wsn_reporting_interval"} and len(rows) == 108
+    assert set(rows["verdict"]) == {"too-few-runs"}

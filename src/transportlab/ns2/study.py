@@ -39,7 +39,7 @@ from transportlab.engine.study import Reproduction, Study
 from transportlab.ns2 import runner
 from transportlab.ns2.runner import ns2_run_step
 
-__all__ = ["NS2", "SUFFIX", "Ns2Runtime", "ns2_run_step", "ns2_study"]
+__all__ = ["NS2", "SUFFIX", "Ns2Runtime", "compared_as", "ns2_run_step", "ns2_study"]
 
 SUFFIX = ".ns2"
 
@@ -60,6 +60,34 @@ class Ns2Runtime(Runtime):
 NS2 = Ns2Runtime()
 
 
+class _AsStudy:
+    """The NS-2 variant's results as its study's comparison must see them: the variant's
+    experiments and runs, but ``study`` the original one, whose published values
+    (``data/published/<study>.csv``) and name the comparison looks up."""
+
+    def __init__(self, results, study: Study) -> None:
+        self._results = results
+        self.study = study
+
+    def __getitem__(self, name: str):
+        return self._results[name]
+
+    def __getattr__(self, name: str):
+        return getattr(self._results, name)
+
+
+def compared_as(study: Study) -> Callable:
+    """``study``'s comparison applied to the results of its NS-2 variant (see
+    :class:`_AsStudy`); the function keeps the original as ``__wrapped__``."""
+    comparison = study.reproduction.comparison
+
+    def compare(results):
+        return comparison(_AsStudy(results, study))
+
+    compare.__wrapped__ = comparison
+    return compare
+
+
 def ns2_study(
     study: Study,
     run: Callable,
@@ -71,9 +99,10 @@ def ns2_study(
     ``parameters`` (default: the study's) may add checks for what NS-2 cannot express,
     so that a sweep rejects such a point before anything runs. ``experiments`` names
     the study's experiments NS-2 can run (default: all); the variant's reproduction
-    has those and the study's ``comparison`` (which then compares the published values
-    with NS-2's), not its tables and figures (they may read other experiments). So
-    ``Results(ns2_study(...))["main"]`` and ``.comparison()`` work as for the study.
+    has those and the study's ``comparison`` (:func:`compared_as`: it compares the
+    study's published values with NS-2's runs), not its tables and figures (they may read
+    other experiments). So ``Results(ns2_study(...))["main"]`` and ``.comparison()`` work
+    as for the study.
     """
     if getattr(run, "simulator_versions", None) is not runner.versions:
         raise ValueError(f"{run.__module__}.{run.__name__} is not marked with @ns2_run_step")
@@ -86,7 +115,7 @@ def ns2_study(
         title=f"{study.title} (NS-2.35 re-run)",
         run=run,
         parameters=parameters or study.parameters,
-        reproduction=Reproduction(experiments=chosen, comparison=study.reproduction.comparison),
+        reproduction=Reproduction(experiments=chosen, comparison=compared_as(study)),
         tags=(*study.tags, "ns2-baseline"),
         runtime=NS2,
     )
