@@ -106,7 +106,12 @@ def ns2_results(quick: bool = False, runs: int | None = None, scheduler=None, pr
 def ns3_comparison(quick: bool = False, scheduler=None, progress=True) -> pd.DataFrame:
     """The ns-3 column: the committed full-mode comparison, or the quick run's."""
     if not quick:
-        return committed_comparison(STUDY)
+        table = committed_comparison(STUDY)
+        # the published value as printed (text, as the NS-2 comparison has it), not parsed
+        path = paths.results_dir(STUDY.name) / "comparison.csv"
+        table["published"] = pd.read_csv(path, usecols=["published"], dtype=str,
+                                         keep_default_na=False)["published"]  # fmt: skip
+        return table
     return Results(STUDY, quick=True, scheduler=scheduler, progress=progress).comparison()
 
 
