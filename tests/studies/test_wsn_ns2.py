@@ -396,9 +396,10 @@ def test_the_variants_comparison_reads_the_studys_published_values():
         study = ns2_baseline.STUDY_NS2
 
         def __getitem__(self, name):
+            intervals = wsn_params.PRINTED_INTERVALS
             rows = [{"protocol": p, "reporting_interval": i, "run": 1,
                      **{column: 1.0 for column in analysis.METRICS}}
-                    for p in ("udp", "tcp", "sctp") for i in wsn_params.PRINTED_INTERVALS]  # fmt: skip
+                    for p in ("udp", "tcp", "sctp") for i in intervals]  # fmt: skip
             return {"summary": pd.DataFrame(rows)}
 
     rows = ns2_baseline.STUDY_NS2.reproduction.comparison(Fake())
