@@ -4,21 +4,24 @@ Prints, per scenario, the wall time of one replication of each simulator's run s
 the sweep calls it (ns-3: the study's ``run``, building, simulating and collecting the
 raw tables in this process; NS-2: the study's ``ns2_scenario.run``, writing the Tcl,
 running ``ns`` and parsing its traces into the same tables) and the ratio ns-3 / NS-2.
-For the wired study it also prints the part spent inside the simulator (ns-3's
-``Simulator::Run``; the ``ns`` process), which its raw tables record. Scenarios:
+Where a study's raw tables record the part spent inside the simulator (ns-3's
+``Simulator::Run``; the ``ns`` process) it is printed too. Scenarios:
 
 * ``wired``: the dumbbell of seeds 000/004 (FTP over TCP or SCTP, CBR/UDP cross traffic),
   ``--duration`` s;
 * ``voip``: the 48 voice calls of seed 001 (homogeneous reading) over UDP, TCP and SCTP,
   ``--voip-duration`` s of voice;
 * ``lossy``: seed 002 section 3.5's transfer under 15 % loss, single- and multi-homed
-  SCTP, ``--lossy-duration`` s.
+  SCTP, ``--lossy-duration`` s;
+* ``wsn``: the sensor study's field (the declared placement: run 1's field and start
+  times, the same in both), UDP, TCP and SCTP at the 1-s reporting interval,
+  ``--wsn-duration`` s (the seed's 100 by default).
 
 ns-3 is imported once before the first measurement (not counted). Every configuration
 runs ``--repeat`` times, alternating the simulators, in this one process; the machine is
 shared, so the load average is printed with the times.
 
-    .venv/bin/python benchmarks/ns2_vs_ns3.py [--only wired,voip,lossy] [--repeat 1]
+    .venv/bin/python benchmarks/ns2_vs_ns3.py [--only wired,voip,lossy,wsn] [--repeat 1]
 """
 
 from __future__ import annotations
@@ -31,6 +34,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+SCENARIOS = ("wired", "voip", "lossy", "wsn")
+
+
+def _run_seconds(raw) -> float:
+    return float(raw["run"]["run_seconds"].iloc[0])
+
+
+def _performance_seconds(raw) -> float:
+    return float(raw["performance"]["wall_s"].iloc[0])
+
 
 @dataclass
 class Case:
@@ -40,7 +53,8 @@ class Case:
     ns3_params: Mapping[str, Any]
     ns2_run: Callable
     ns2_params: Mapping[str, Any]
-    inner: bool = False  # the raw tables record the time inside the simulator
+    #: The seconds spent inside the simulator, from the raw tables (None: not recorded).
+    inner: Callable | None = None
 
 
 def cases(args) -> list[Case]:
@@ -51,6 +65,8 @@ def cases(args) -> list[Case]:
     from transportlab.studies.voip_cjm import ns2_scenario as voip_ns2
     from transportlab.studies.wired_best_effort import STUDY as WIRED
     from transportlab.studies.wired_best_effort import ns2_scenario as wired_ns2
+    from transportlab.studies.wsn_reporting_interval import STUDY as WSN
+    from transportlab.studies.wsn_reporting_interval import ns2_scenario as wsn_ns2
 
     sctp = sctp_available()
     out = []
@@ -59,7 +75,7 @@ def cases(args) -> list[Case]:
             values = {"protocol": protocol, "duration": args.duration}
             out.append(Case("wired", protocol, WIRED.run, WIRED.parameters.validate(values),
                             wired_ns2.run, wired_ns2.PARAMETERS.validate(values),
-                            inner=True))  # fmt: skip
+                            inner=_run_seconds))  # fmt: skip
     if "voip" in args.only:
         for protocol in ["udp", "tcp"] + (["sctp"] if sctp else []):
             values = {"protocol": protocol, "duration": args.voip_duration}
@@ -70,18 +86,32 @@ def cases(args) -> list[Case]:
             values = {"scenario": "lossy", "homing": homing, "duration": args.lossy_duration}
             out.append(Case("lossy", homing, MH.run, MH.parameters.validate(values),
                             mh_ns2.run, mh_ns2.PARAMETERS.validate(values)))  # fmt: skip
+    if "wsn" in args.only:
+        for protocol in ["udp", "tcp"] + (["sctp"] if sctp else []):
+            values = {"protocol": protocol, "reporting_interval": 1.0,
+                      "duration": args.wsn_duration}  # fmt: skip
+            params = WSN.parameters.validate(values)
+            out.append(Case("wsn", protocol, WSN.run, params, wsn_ns2.run,
+                            wsn_ns2.PARAMETERS.validate(dict(params)),
+                            inner=_performance_seconds))  # fmt: skip
+    if not sctp:
+        print("sctp cases: not measured (the SCTP model is not built into this library)")
     return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="wired,voip,lossy", help="scenarios, comma-separated")
+    parser.add_argument("--only", default=",".join(SCENARIOS), help="scenarios, comma-separated")
     parser.add_argument("--duration", type=float, default=1000.0, help="wired: simulated s")
     parser.add_argument("--voip-duration", type=float, default=60.0, help="voip: s of voice")
     parser.add_argument("--lossy-duration", type=float, default=20.0, help="lossy: simulated s")
+    parser.add_argument("--wsn-duration", type=float, default=100.0, help="wsn: simulated s")
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
     args.only = set(args.only.split(","))
+    unknown = args.only - set(SCENARIOS)
+    if unknown:
+        parser.error(f"unknown scenario(s) {sorted(unknown)}; choose from {', '.join(SCENARIOS)}")
 
     from transportlab import ns  # noqa: F401
     from transportlab.ns2 import runner
@@ -99,13 +129,13 @@ def main() -> None:
             raw = case.ns3_run(case.ns3_params, 1, 1)
             ns3_times.append(time.perf_counter() - start)
             if case.inner:
-                ns3_inner.append(float(raw["run"]["run_seconds"].iloc[0]))
+                ns3_inner.append(case.inner(raw))
             del raw
             start = time.perf_counter()
             raw = case.ns2_run(case.ns2_params, 1, 1)
             ns2_times.append(time.perf_counter() - start)
             if case.inner:
-                ns2_inner.append(float(raw["run"]["run_seconds"].iloc[0]))
+                ns2_inner.append(case.inner(raw))
             del raw
         ns3, ns2 = statistics.median(ns3_times), statistics.median(ns2_times)
         inner3 = f"{statistics.median(ns3_inner):10.2f}" if ns3_inner else f"{'-':>10}"

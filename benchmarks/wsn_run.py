@@ -26,11 +26,13 @@ loaded, as the local cluster's workers run: :mod:`transportlab.ns3.allocator`,
   ratios then measure that option alone; use ``--repeat`` 3 or more).
 
 ``--reception`` is the study's ``reception_model`` of every variant (default: the study's,
-``ns2``). NS-2's collision rule lives in the filtered PHY, so with ``ns2`` the variants
-that run the stock YansWifiPhy (``issue 6 before``, ``ns-3 stock``, ``filter_weak_signals``
-off) are skipped, as with ``ns2_lock`` (the rule plus NS-2's lock on undecodable frames);
-``--reception ns3`` runs them all (ns-3's reception, as before issue 13's
-last change).
+``ns2_lock`` since issue 25). NS-2's collision rule and its carrier-sense culling live in
+the filtered PHY, so with ``ns2`` or ``ns2_lock`` the variants that run the stock
+YansWifiPhy (``issue 6 before``, ``ns-3 stock``, ``filter_weak_signals`` off) are skipped;
+``--reception ns3`` runs them all, with ns-3's reception and without the culling
+(``carrier_sense_culling`` none), as before issues 13 and 25. Every other setting is the
+study's declared one (since issue 25: 802.11 at 1 Mb/s, NS-2's retry counts, preloaded
+neighbour caches).
 
 Memory: the peak RSS of the child, and at the end of the run its anonymous memory (heap:
 ns-3's objects, Python's) and its file-backed memory (the ns-3 libraries and cling's
@@ -174,8 +176,9 @@ def main() -> int:
     parser.add_argument(
         "--reception",
         choices=("ns2", "ns3", "ns2_lock"),
-        default="ns2",
-        help="the study's reception_model for every variant (ns2: the default)",
+        default=None,
+        help="the study's reception_model for every variant (default: the study's, ns2_lock "
+        "since issue 25)",
     )
     parser.add_argument("--repeat", type=int, default=1, help="interleaved runs per variant")
     parser.add_argument(
@@ -208,18 +211,18 @@ def main() -> int:
     )
     failures = 0
     for protocol in args.protocol:
-        params = {
-            "protocol": protocol,
-            "reporting_interval": args.interval,
-            "duration": args.duration,
-            "reception_model": args.reception,
-        }
+        params = {"protocol": protocol, "reporting_interval": args.interval,
+                  "duration": args.duration}  # fmt: skip
+        if args.reception is not None:
+            params["reception_model"] = args.reception
+        if args.reception == "ns3":
+            params["carrier_sense_culling"] = "none"
         runs: dict[str, list[dict]] = {}
         chosen = variants(args.compare, extra, args.ab)
-        if args.reception in ("ns2", "ns2_lock"):
+        if args.reception != "ns3":
             stock_phy = [v for v in chosen if v[1].get("filter_weak_signals") is False]
             for label, _, _ in stock_phy:
-                print(f"# skipped {label!r}: the stock PHY has no NS-2 collision rule")
+                print(f"# skipped {label!r}: the stock PHY has no NS-2 collision rule or culling")
             chosen = [v for v in chosen if v not in stock_phy]
         reference = None
         for _ in range(args.repeat):

@@ -54,22 +54,44 @@ def figure_runs(svg: Path) -> int | None:
 def own_writer(study: str, stem: str) -> str | None:
     """The command of a study module that writes ``<stem>.csv``/``.png`` itself, run as a
     script, or None: a module named ``<stem>`` (e.g. ``studies/wired_best_effort/
-    ns2_baseline.py``) or one whose ``OUTPUTS`` names the stem (e.g. voip_cjm's
-    ``ns2_baseline`` also writes ``ns2_network.csv``); its ``COMMAND_ARGS``, if any, are
-    the options the committed files were written with."""
+    ns2_baseline.py``), one whose ``OUTPUTS`` names the stem (e.g. voip_cjm's
+    ``ns2_baseline`` also writes ``ns2_network.csv``), or one whose name and ``_`` begin
+    the stem (``ns2_baseline_counts.csv``: ``ns2_baseline.py``); its ``COMMAND_ARGS``, if
+    any, are the options the committed files were written with."""
     import importlib  # noqa: PLC0415
 
     import transportlab.studies  # noqa: PLC0415
 
     folder = Path(transportlab.studies.__file__).parent / study
-    for module in sorted(folder.glob("*.py")):
-        if '__name__ == "__main__"' not in module.read_text(encoding="utf-8"):
-            continue
-        name = f"transportlab.studies.{study}.{module.stem}"
-        imported = importlib.import_module(name)
+    scripts = [
+        module
+        for module in sorted(folder.glob("*.py"))
+        if '__name__ == "__main__"' in module.read_text(encoding="utf-8")
+    ]
+
+    def command(module: Path) -> str:
+        imported = importlib.import_module(f"transportlab.studies.{study}.{module.stem}")
+        return " ".join(["python", "-m", imported.__name__, *getattr(imported, "COMMAND_ARGS", ())])
+
+    for module in scripts:
+        imported = importlib.import_module(f"transportlab.studies.{study}.{module.stem}")
         if stem == module.stem or stem in getattr(imported, "OUTPUTS", ()):
-            return " ".join(["python", "-m", name, *getattr(imported, "COMMAND_ARGS", ())])
+            return command(module)
+    for module in sorted(scripts, key=lambda m: -len(m.stem)):
+        if stem.startswith(module.stem + "_"):
+            return command(module)
     return None
+
+
+def parse_written_by(values: list[str]) -> dict[str, str]:
+    """``STEM[,STEM...]=TEXT`` options -> {stem: text}."""
+    written_by = {}
+    for value in values:
+        stems, sep, text = value.partition("=")
+        if not sep or not stems or not text:
+            raise SystemExit(f"--written-by needs STEM[,STEM...]=TEXT, got {value!r}")
+        written_by.update(dict.fromkeys(stems.split(","), text))
+    return written_by
 
 
 def runs_columns(path: Path) -> int | dict | None:
@@ -88,8 +110,14 @@ def runs_columns(path: Path) -> int | dict | None:
     return low if low == high else {"min": low, "max": high}
 
 
-def derive(name: str, head: str) -> tuple[dict | None, list[str]]:
-    """(provenance document of ``name``'s committed full-mode files, files left out)."""
+def derive(
+    name: str, head: str, written_by: dict[str, str] | None = None, note: str | None = None
+) -> tuple[dict | None, list[str]]:
+    """(provenance document of ``name``'s committed full-mode files, files left out).
+
+    ``written_by`` (stem -> text) says per output what wrote it where that is not the
+    plain ``transportlab reproduce`` of the code at this commit (a partial re-run, or a
+    file kept from older code), ``note`` is added to the document's note."""
     study = get(name)
     results_dir, figures_dir = paths.results_dir(name), paths.figures_dir(name)
     if not results_dir.is_dir() or not any(results_dir.glob("*.csv")):
@@ -126,6 +154,9 @@ def derive(name: str, head: str) -> tuple[dict | None, list[str]]:
             left_out.append(str(path.relative_to(root)))
     for output in outputs:
         output["commit"] = git("log", "-1", "--format=%H", "--", output["path"]) or None
+        stem = Path(output["path"]).stem
+        if written_by and stem in written_by:
+            output["written_by"] = written_by[stem]
     results = Results(study, quick=False, progress=False)
     document = {
         "format": provenance.FORMAT,
@@ -150,6 +181,7 @@ def derive(name: str, head: str) -> tuple[dict | None, list[str]]:
             "Derived after the fact from the committed files: each output's commit is the one "
             "that last changed it; parameters and experiments are those the code declares at "
             f"{head[:12]} in full mode without overrides (how transportlab reproduce wrote them)."
+            + (f" {note}" if note else "")
         ),
     }
     return document, left_out
@@ -161,14 +193,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--force", action="store_true", help="replace a provenance.json that Results.write recorded"
     )
+    parser.add_argument(
+        "--written-by", action="append", default=[], metavar="STEM[,STEM...]=TEXT",
+        help="what wrote these outputs, where not the plain reproduce of this commit (repeatable)",
+    )  # fmt: skip
+    parser.add_argument("--note", help="added to the document's note")
     args = parser.parse_args(argv)
+    written_by = parse_written_by(args.written_by)
     head = git("rev-parse", "HEAD")
     for name in args.study or names():
         existing = provenance.read_provenance(paths.results_dir(name))
         if existing and not existing.get("unknown") and not args.force:
             print(f"{name}: keeps its recorded provenance.json (--force replaces it)")
             continue
-        document, left_out = derive(name, head)
+        document, left_out = derive(name, head, written_by, args.note)
         if document is None:
             print(f"{name}: no committed full-mode results")
             continue

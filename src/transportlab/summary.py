@@ -431,7 +431,9 @@ def _totals_block(counts: pd.DataFrame, rows: pd.DataFrame) -> str:
 
 def _ns2_baseline_block(folder: Path) -> str:
     """Per seed study, both judgements of its committed ``ns2_baseline.csv``
-    (:func:`transportlab.ns2.baseline.baseline_counts`); a study without one is named."""
+    (:func:`transportlab.ns2.baseline.baseline_counts`; in brackets the further rows whose
+    mean lies within the tolerance while its interval does not, ``consistent``); a study
+    without one is named."""
     rows = []
     for name in seed_studies():
         path = folder / name / "ns2_baseline.csv"
@@ -443,13 +445,19 @@ def _ns2_baseline_block(folder: Path) -> str:
         runs = pd.to_numeric(table["ns2_runs"], errors="coerce").dropna()
         spread = f"{int(runs.min())}" if runs.min() == runs.max() else (
             f"{int(runs.min())}-{int(runs.max())}")  # fmt: skip
+        consistent = {
+            column: int((table[f"paper_vs_{column}"] == "consistent").sum())
+            for column in ("ns2", "ns3")
+        }
         rows.append([
             f"`{name}`", total["rows"], total["with_ns2"], spread,
-            total["paper_matches_ns2"], total["paper_matches_ns3"],
+            f"{total['paper_matches_ns2']} (+{consistent['ns2']})",
+            f"{total['paper_matches_ns3']} (+{consistent['ns3']})",
             total["ns3_within_tolerance_of_ns2"],
         ])  # fmt: skip
-    header = ["study", "published rows", "with NS-2", "NS-2 runs", "paper agrees with NS-2",
-              "paper agrees with ns-3", "ns-3 within tolerance of NS-2"]  # fmt: skip
+    header = ["study", "published rows", "with NS-2", "NS-2 runs",
+              "paper agrees with NS-2 (+consistent)", "paper agrees with ns-3 (+consistent)",
+              "ns-3 within tolerance of NS-2"]  # fmt: skip
     return _markdown(header, rows)
 
 

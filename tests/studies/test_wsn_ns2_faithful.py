@@ -34,9 +34,55 @@ def _receives(params, a, b, pos, ranges):
     )
 
 
+CLUSTERS = dict(DEFAULTS, placement="clusters")
+
+
+def test_declared_fields_follow_the_placement_rule():
+    """The rule of the package docstring: in the area; each gateway within 150 m of the sink
+    or an earlier gateway; each sensor within 60 m of a 150-m node; one-way links left."""
+    assert (DEFAULTS["placement"], DEFAULTS["placement_seed"]) == ("field", 0)
+    one_way = 0
+    for run in range(1, 11):
+        pos = network.positions(DEFAULTS, 1, run)
+        assert len(pos) == 56 and len(set(pos)) == 56
+        assert all(0 <= x <= 800 and 0 <= y <= 400 for x, y in pos)
+        for g in wsn_params.GATEWAYS:
+            assert min(math.dist(pos[g], pos[h]) for h in range(g)) <= 150.0
+        for s in range(8, 56):
+            assert min(math.dist(pos[s], pos[h]) for h in range(8)) <= 60.0
+        facts = network.connectivity(DEFAULTS, 1, run)
+        assert facts["connected_sensors"] == 55  # follows from the rule
+        one_way += facts["asymmetric_links"]
+    assert one_way > 0  # the seed's mixed ranges, not removed
+
+
+def test_a_field_per_replication_the_same_for_both_simulators():
+    assert network.positions(DEFAULTS, 1, 3) == network.positions(DEFAULTS, 1, 3)
+    assert network.positions(DEFAULTS, 1, 3) != network.positions(DEFAULTS, 1, 4)
+    assert network.positions(DEFAULTS, 1, 3) != network.positions(DEFAULTS, 2, 3)
+    fixed = dict(DEFAULTS, placement_seed=7)
+    assert (
+        network.positions(fixed, 1, 1) == network.positions(fixed, 2, 5) == network.positions(fixed)
+    )
+    with pytest.raises(ValueError, match="draws a field per replication"):
+        network.positions(DEFAULTS)
+    # the streams of one replication are independent of each other and of other replications
+    first = network.replication_seed_sequence(1, 1, network.FIELD_STREAM).generate_state(2)
+    start = network.replication_seed_sequence(1, 1, network.START_STREAM).generate_state(2)
+    assert list(first) != list(start)
+    with pytest.raises(ValueError, match="run must be an int >= 1"):
+        network.replication_seed_sequence(1, 0, network.FIELD_STREAM)
+
+
+def test_field_rule_follows_the_declared_ranges():
+    short = dict(DEFAULTS, short_range_m=30.0, long_range_m=100.0)
+    pos = network.positions(short, 1, 1)
+    assert all(min(math.dist(pos[s], pos[h]) for h in range(8)) <= 30.0 for s in range(8, 56))
+    assert all(min(math.dist(pos[g], pos[h]) for h in range(g)) <= 100.0 for g in range(1, 8))
+
+
 def test_every_link_of_the_cluster_grid_is_symmetric_under_the_two_ray_ranges():
-    params = DEFAULTS
-    assert params["placement"] == "clusters"
+    params = CLUSTERS
     pos = network.positions(params)
     ranges = network.node_ranges(params)
     assert len(pos) == 56 and len(set(pos)) == 56
@@ -59,8 +105,8 @@ def test_every_link_of_the_cluster_grid_is_symmetric_under_the_two_ray_ranges():
                 assert abs(d - ranges[a]) >= 4.0
 
 
-def test_every_sensor_has_a_two_way_route_only_in_the_declared_default():
-    facts = network.connectivity(DEFAULTS)
+def test_every_sensor_has_a_two_way_route_and_no_one_way_link_in_clusters():
+    facts = network.connectivity(CLUSTERS)
     assert facts["asymmetric_links"] == 0 and facts["connected_sensors"] == 55
     # Sensor -> head -> at most 4 backbone hops to the sink (the sink is 4th of 8).
     assert facts["max_hops"] == 5
@@ -70,6 +116,10 @@ def test_every_sensor_has_a_two_way_route_only_in_the_declared_default():
 
 
 def test_random_placements_are_reproducible_and_differ_by_seed():
+    # stop 18's fields 1-5 are kept as they were (placements, combined)
+    assert network.positions(dict(DEFAULTS, placement="random", placement_seed=1))[1] == (
+        pytest.approx(network._random_positions(np.random.default_rng(1))[1])
+    )
     one = network.positions(dict(DEFAULTS, placement="random", placement_seed=3))
     again = network.positions(dict(DEFAULTS, placement="random", placement_seed=3))
     other = network.positions(dict(DEFAULTS, placement="random", placement_seed=4))
@@ -174,8 +224,8 @@ def test_agent_level_delay_on_a_three_node_chain_udp():
     assert metrics["mean_delay_ms"] == pytest.approx(_one_way(284) * 1000, abs=1e-6)
     assert _one_way(284) * 1000 == pytest.approx(24.576)
     assert (metrics["agent_sent"], metrics["agent_received"]) == (4, 4)
-    # NS-2's Agent/UDP adds no header bytes: 4 x 256 B in 5 s.
-    assert metrics["throughput_kbps"] == pytest.approx(4 * 256 * 8 / 5.0 / 1000)
+    # NS-2's Agent/UDP adds no header bytes, AODV its 20-byte IP header: 4 x 276 B in 5 s.
+    assert metrics["throughput_kbps"] == pytest.approx(4 * 276 * 8 / 5.0 / 1000)
     # For UDP the agent sends when the application writes: same delay at both levels.
     received = packets[packets["event"] == "received"]
     assert received["delay"].mean() * 1000 == pytest.approx(metrics["mean_delay_ms"], abs=1e-6)
@@ -297,17 +347,18 @@ def test_synchronized_sensors_all_report_at_start_time_staggered_ones_within_an_
 def test_ns2_lock_receives_undecodable_frames_to_their_end():
     # Three UDP sensors for 8 s: frames between CSThresh and RXThresh reach every node.
     params = STUDY.parameters.validate(dict(SHORT, protocol="udp"))
+    assert params["reception_model"] == "ns2_lock"  # NS-2's lock, declared since issue 25
     declared = STUDY.analyse(STUDY.run(params, 1, 1), params)["summary"].iloc[0]
-    params = STUDY.parameters.validate(dict(SHORT, protocol="udp", reception_model="ns2_lock"))
-    locked = STUDY.analyse(STUDY.run(params, 1, 1), params)["summary"].iloc[0]
-    assert declared["ns2_undecodable"] == 0
-    assert locked["ns2_undecodable"] > 0
+    params = STUDY.parameters.validate(dict(SHORT, protocol="udp", reception_model="ns2"))
+    unlocked = STUDY.analyse(STUDY.run(params, 1, 1), params)["summary"].iloc[0]
+    assert unlocked["ns2_undecodable"] == 0
+    assert declared["ns2_undecodable"] > 0
 
 
 def test_exchange_time_of_one_report_by_hand():
-    # 256 B + 8 UDP + 20 IP: DIFS 50 + backoff 310 + RTS 352 + CTS 304 + DATA
-    # (192 + 320 x 4 = 1472) + ACK 304 + 3 SIFS 30 = 2822 us
-    assert analysis.exchange_time_s(284) == pytest.approx(2822e-6)
-    # TCP's 1040-byte packet (5846 us) and its 40-byte ACK (1846 us)
+    # 256 B + 8 UDP + 20 IP at NS-2's 1 Mb/s: DIFS 50 + backoff 310 + RTS 352 + CTS 304 +
+    # DATA (192 + 320 x 8 = 2752) + ACK 304 + 3 SIFS 30 = 4102 us
+    assert analysis.exchange_time_s(284) == pytest.approx(4102e-6)
+    # TCP's 1040-byte packet (DATA 192 + 1076 x 8: 10150 us) and its 40-byte ACK (2150 us)
     tcp = analysis.exchange_time_s(1040) + analysis.exchange_time_s(40)
-    assert tcp == pytest.approx(5846e-6 + 1846e-6)
+    assert tcp == pytest.approx(10150e-6 + 2150e-6)

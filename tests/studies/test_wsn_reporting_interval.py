@@ -143,20 +143,25 @@ def test_declaration_and_quick_parameters():
         "combined",
         "receiver_lock",
         "start_mode",
+        "ns2_fidelity",
     ]
     assert set(STUDY.reproduction.tables) == {
         "summary", "connectivity", "placements", "transport_models", "interval_scale",
         "agent_vs_app", "energy_states", "idle_power", "carrier_sense", "implied_idle_power",
-        "reception_model", "combined", "receiver_lock", "start_mode",
+        "reception_model", "combined", "receiver_lock", "start_mode", "ns2_fidelity",
     }  # fmt: skip
     assert set(STUDY.reproduction.figures) == {
         "metrics_vs_interval", "metric_averages", "placements", "transport_models",
         "interval_scale", "idle_power", "carrier_sense", "implied_idle_power", "reception_model",
         "combined", "receiver_lock", "start_mode",
     }  # fmt: skip
-    # the declared defaults: NS-2's agents, the placement with only two-way links
-    assert (DEFAULTS["stack_preset"], DEFAULTS["placement"]) == ("ns2", "clusters")
-    assert (DEFAULTS["reception_model"], DEFAULTS["start_mode"]) == ("ns2", "staggered")
+    # the declared defaults: NS-2's agents, the placement rule's fields (one per run)
+    assert (DEFAULTS["stack_preset"], DEFAULTS["placement"]) == ("ns2", "field")
+    assert DEFAULTS["placement_seed"] == 0
+    assert (DEFAULTS["reception_model"], DEFAULTS["start_mode"]) == ("ns2_lock", "staggered")
+    # NS-2's models where ns-3 can follow them (issue 25)
+    assert (DEFAULTS["retry_model"], DEFAULTS["carrier_sense_culling"]) == ("ns2", "ns2")
+    assert DEFAULTS["arp_model"] == "preloaded"
     assert (DEFAULTS["energy_model"], DEFAULTS["idle_power_w"]) == ("ns2", 0.0)
 
 
@@ -174,10 +179,11 @@ def test_quick_and_full_points_and_runs():
     assert quick == [{"protocol": p, "reporting_interval": i} for p in protocols for i in (1, 20)]
     for e in STUDY.reproduction.experiments:
         # the compared experiment has 10 runs per point (intervals narrower than 20 %)
-        assert (e.runs, e.quick_runs) == (10 if e.name == "intervals" else 5, 1), e.name
+        expected = {"intervals": 10, "ns2_fidelity": 3}.get(e.name, 5)
+        assert (e.runs, e.quick_runs) == (expected, 1), e.name
     placements = STUDY.reproduction.experiment("placements").point_list(DEFAULTS, quick=False)
-    # every protocol x 2 intervals x (clusters, columns, random 1-5)
-    assert len(placements) == len(protocols) * 2 * 7
+    # every protocol x 2 intervals x (field, clusters, columns, random 1-5)
+    assert len(placements) == len(protocols) * 2 * 8
 
 
 def test_the_run_step_imports_no_analysis():
@@ -287,8 +293,9 @@ def test_analyse_computes_the_papers_metrics_by_hand():
     assert s["interval_s"] == 2.0 and s["delivery_ratio"] == 0.5
     assert s["app_throughput_kbps"] == pytest.approx(256 * 8 / 10.0 / 1000)
     assert s["app_delay_ms"] == pytest.approx(40.0)
-    # agent level: the received datagram (id 1) was sent at 2.0 s
-    assert s["throughput_kbps"] == pytest.approx(256 * 8 / 10.0 / 1000)
+    # agent level: the received datagram (id 1) was sent at 2.0 s; NS-2's r AGT line holds
+    # the 256-byte report and the 20-byte IP header AODV added
+    assert s["throughput_kbps"] == pytest.approx(276 * 8 / 10.0 / 1000)
     assert s["mean_delay_ms"] == pytest.approx(30.0)
     assert (s["agent_sent"], s["agent_received"]) == (2, 1)
     # NS-2.35 charging: tx 0.660 W, rx + busy 0.395 W, idle 0
@@ -388,7 +395,7 @@ def test_reception_points_run_ns3s_rule_at_both_carrier_sense_thresholds():
     rx = DEFAULTS["rx_threshold_w"]
     full = experiment.point_list(DEFAULTS, quick=False)
     protocols = ["udp", "tcp"] + (["sctp"] if sctp_available() else [])
-    assert DEFAULTS["reception_model"] == "ns2"  # NS-2's rule is the declared one
+    assert DEFAULTS["reception_model"] == "ns2_lock"  # NS-2's rule and lock: declared
     assert full == [
         {"protocol": p, "reporting_interval": i, "reception_model": "ns3", **sense}
         for sense in ({}, {"cs_threshold_w": rx})
@@ -506,13 +513,27 @@ def test_combined_table_averages_random_placements_over_placements():
     assert (table["published_routing_load"] == seed).all()
 
 
+def test_fidelity_points_switch_one_ns2_model_back_at_a_time():
+    points = STUDY.reproduction.experiment("ns2_fidelity").point_list(DEFAULTS, quick=False)
+    protocols = ["udp", "tcp"] + (["sctp"] if sctp_available() else [])
+    assert len(points) == 4 * len(protocols)
+    for point in points:
+        full = STUDY.parameters.validate(point)
+        switched = [n for n, v in reproduction.NS3_OWN_MODELS.items() if full[n] == v]
+        assert len(switched) == 1 and reproduction.fidelity_variant(full) == (
+            f"{switched[0]} {reproduction.NS3_OWN_MODELS[switched[0]]}")  # fmt: skip
+    assert reproduction.fidelity_variant(DEFAULTS) == "declared"
+
+
 def test_receiver_lock_and_start_mode_points():
     protocols = ["udp", "tcp"] + (["sctp"] if sctp_available() else [])
     lock = STUDY.reproduction.experiment("receiver_lock").point_list(DEFAULTS, quick=False)
     assert [(p["protocol"], p["reporting_interval"]) for p in lock] == [
         (p, i) for p in protocols for i in (1.0, 5.0, 20.0)
     ]
-    assert {p["reception_model"] for p in lock} == {"ns2_lock"}
+    # the lock is declared: the experiment runs the rule without it
+    assert DEFAULTS["reception_model"] == "ns2_lock"
+    assert {p["reception_model"] for p in lock} == {"ns2"}
     start = STUDY.reproduction.experiment("start_mode").point_list(DEFAULTS, quick=False)
     assert len(start) == len(protocols) * len(wsn_params.PRINTED_INTERVALS)
     assert {p["start_mode"] for p in start} == {"synchronized"}
@@ -568,19 +589,21 @@ def test_start_mode_table_sets_staggered_and_synchronized_side_by_side():
     assert (table["published_delay_ms"] == published_delay).all()
 
 
-def test_receiver_lock_table_leaves_out_drops_under_the_lock():
-    results = FakeResults(_mode_summary("reception_model", "ns2", [1.0, 3.0], [20.0, 40.0]))
-    results.tables["receiver_lock"] = {
-        "summary": _mode_summary(
+def test_receiver_lock_table_sets_the_rule_with_and_without_the_lock_side_by_side():
+    results = FakeResults(
+        _mode_summary(
             "reception_model", "ns2_lock", [2.0, 2.0], [10.0, 30.0], ns2_undecodable=[1000, 3000]
-        )  # fmt: skip
+        )
+    )
+    results.tables["receiver_lock"] = {
+        "summary": _mode_summary("reception_model", "ns2", [1.0, 3.0], [20.0, 40.0])
     }
     fig, n_runs = reproduction.receiver_lock_figure(results)
     assert (n_runs, len(fig.axes)) == (2, 2)  # routing load and delay of UDP
     _close(fig)
     table = reproduction.receiver_lock_table(results).set_index("reception_model")
-    assert table.loc["ns2", "dropped_packets"] == 1.0
-    assert np.isnan(table.loc["ns2_lock", "dropped_packets"])
+    # NS-2's trace-visible drops under both (analysis._trace_drops)
+    assert table.loc["ns2", "dropped_packets"] == table.loc["ns2_lock", "dropped_packets"] == 1.0
     assert table.loc["ns2_lock", "ns2_undecodable"] == 2000.0
     assert table.loc["ns2", "ns2_undecodable"] == 0.0
     assert (table.loc["ns2_lock", "routing_load"], table.loc["ns2_lock", "n_runs"]) == (2.0, 2)
@@ -648,8 +671,9 @@ def test_short_udp_run_delivers_reports(short_raw):
     assert s["sent"] == 20
     assert 0 < s["delivered"] <= s["sent"]
     assert s["app_throughput_kbps"] == pytest.approx(s["delivered"] * 256 * 8 / 6.0 / 1000)
-    # UDP: the agent level sees the same reports (NS-2 counts no UDP header bytes)
-    assert s["throughput_kbps"] == pytest.approx(s["app_throughput_kbps"])
+    # UDP: the agent level sees the same reports, with AODV's IP header (NS-2 counts no UDP
+    # header bytes)
+    assert s["throughput_kbps"] == pytest.approx(s["app_throughput_kbps"] * 276 / 256)
     assert s["routing_packets"] > 0 and s["mac_frames"] > s["data_frames"] > 0
     assert 0 < s["mean_delay_ms"] < 1000
     # every radio's states add up to the run; NS-2.35 charging: tx 0.660 W, rx 0.395 W

@@ -19,6 +19,11 @@ Modules (none imports ns-3):
   without simulating and lists its links, queues, agents, applications, schedule and
   every bound variable (to compare a generated script with a seed's);
   ``class_defaults(classes)`` reads NS-2's defaults.
+* :mod:`~transportlab.ns2.wireless`: ``describe_wireless(tcl)``, the same for a wireless
+  script, with every mobile node's position and the bound variables of its radio, MAC,
+  interface queue and link layer, its routing agent and the ``node-config`` settings.
+* :mod:`~transportlab.ns2.baseline`: ``baseline_table(ns2, ns3)``, published / NS-2 /
+  ns-3 per published row with both judgements, and ``baseline_counts``.
 * :mod:`~transportlab.ns2.study`: ``@ns2_run_step`` and ``ns2_study(study, run, ...)``:
   the NS-2 run step cached and swept like the ns-3 one.
 * :mod:`~transportlab.ns2.baseline`: ``baseline_table(ns2, ns3)``, published / NS-2 /
@@ -47,8 +52,13 @@ Adding the NS-2 scenario of a study (``studies/<study>/ns2_scenario.py``, see
    when an experiment mixes such points, give the variant its own experiment of the
    points it can run (``multihoming_failover.ns2_baseline.LOSSY``).
 5. Tests: the generated script against the seed's where the seed has one
-   (``structure.describe`` on both), the raw tables against hand-made trace lines, and
+   (``structure.describe`` on both; ``wireless.describe_wireless`` for a wireless script,
+   against the study's parameters), the raw tables against hand-made trace lines, and
    a short NS-2 run marked ``@pytest.mark.ns2``.
+
+The sensor study (``studies/wsn_reporting_interval/ns2_scenario.py``) is the wireless
+example: positions and start times passed in from the study's own draws, so a replication
+is the same field in both simulators.
 """
 
 from transportlab.ns2.runner import Ns2Error, Ns2NotFoundError, available, run_script, versions

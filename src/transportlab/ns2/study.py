@@ -71,9 +71,10 @@ def ns2_study(
     ``parameters`` (default: the study's) may add checks for what NS-2 cannot express,
     so that a sweep rejects such a point before anything runs. ``experiments`` names
     the study's experiments NS-2 can run (default: all); the variant's reproduction
-    has those and the study's ``comparison`` (which then compares the published values
-    with NS-2's), not its tables and figures (they may read other experiments). So
-    ``Results(ns2_study(...))["main"]`` and ``.comparison()`` work as for the study.
+    has those and the study's ``comparison`` (which compares the study's published values,
+    ``published_as``, with NS-2's runs), not its tables and figures (they may read other
+    experiments). So ``Results(ns2_study(...))["main"]`` and ``.comparison()`` work
+    as for the study.
     """
     if getattr(run, "simulator_versions", None) is not runner.versions:
         raise ValueError(f"{run.__module__}.{run.__name__} is not marked with @ns2_run_step")

@@ -1,6 +1,7 @@
 #include "sensitivity-filtered-yans-wifi-phy.h"
 
 #include "ns3/boolean.h"
+#include "ns3/constant-position-mobility-model.h"
 #include "ns3/double.h"
 #include "ns3/interference-helper.h"
 #include "ns3/wifi-phy-state-helper.h"
@@ -16,6 +17,7 @@
 #include "ns3/wifi-utils.h"
 #include "ns3/yans-wifi-channel.h"
 
+#include <cmath>
 #include <map>
 
 namespace ns3
@@ -24,6 +26,25 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("SensitivityFilteredYansWifiPhy");
 NS_OBJECT_ENSURE_REGISTERED(SensitivityFilteredYansWifiPhy);
 NS_OBJECT_ENSURE_REGISTERED(Ns2CollisionErrorModel);
+
+namespace
+{
+/**
+ * The culling distance NS-2 fixes for a channel (a static of WirelessChannel there),
+ * aggregated to the YansWifiChannel so that it lives and dies with the channel.
+ */
+class Ns2CullingState : public Object
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::Ns2CullingState").SetParent<Object>().SetGroupName("Wifi");
+        return tid;
+    }
+
+    double m_distance{-1.0}; //!< metres; negative until the first transmission
+};
+} // namespace
 
 TypeId
 Ns2CollisionErrorModel::GetTypeId()
@@ -96,6 +117,19 @@ SensitivityFilteredYansWifiPhy::GetTypeId()
                           DoubleValue(-1000.0),
                           MakeDoubleAccessor(&SensitivityFilteredYansWifiPhy::m_ns2RxThresholdDbm),
                           MakeDoubleChecker<double>())
+            .AddAttribute("Ns2CarrierSenseCulling",
+                          "Deliver a transmission only to the PHYs NS-2's WirelessChannel "
+                          "delivers it to: those whose x and y both lie within D + 5 m of the "
+                          "sender's (a square, getAffectedNodes), where D is fixed at the "
+                          "first transmission on the channel as the distance at which that "
+                          "first sender's signal falls to its sensing threshold "
+                          "(calcHighestAntennaZ: distCST_ from the first transmitter's Pt_ and "
+                          "CSThresh_). With nodes of different powers, a low-power first "
+                          "sender keeps the others' frames from distant PHYs that would "
+                          "sense them. Needs FilterBelowSensitivity.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&SensitivityFilteredYansWifiPhy::m_ns2Culling),
+                          MakeBooleanChecker())
             .AddTraceSource("Ns2Collision",
                             "A reception lost to NS-2's collision rule (Ns2Capture).",
                             MakeTraceSourceAccessor(
@@ -112,7 +146,10 @@ SensitivityFilteredYansWifiPhy::SensitivityFilteredYansWifiPhy()
       m_collisions(0),
       m_undecodable(0),
       m_scheduled(0),
-      m_skipped(0)
+      m_skipped(0),
+      m_ns2Culling(false),
+      m_culled(0),
+      m_ns2CollisionDrops(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -150,6 +187,66 @@ SensitivityFilteredYansWifiPhy::GetArrivalsSkipped() const
     return m_skipped;
 }
 
+uint64_t
+SensitivityFilteredYansWifiPhy::GetArrivalsCulled() const
+{
+    return m_culled;
+}
+
+double
+SensitivityFilteredYansWifiPhy::GetNs2CullingDistance() const
+{
+    auto channel = DynamicCast<YansWifiChannel>(GetChannel());
+    auto state = channel ? channel->GetObject<Ns2CullingState>() : nullptr;
+    return state ? state->m_distance : -1.0;
+}
+
+double
+SensitivityFilteredYansWifiPhy::Ns2CullingDistance(Ptr<YansWifiChannel> channel,
+                                                   Ptr<const WifiPpdu> ppdu,
+                                                   dBm_u txPower,
+                                                   Ptr<PropagationLossModel> loss)
+{
+    auto state = channel->GetObject<Ns2CullingState>();
+    if (!state)
+    {
+        state = CreateObject<Ns2CullingState>();
+        channel->AggregateObject(state);
+    }
+    if (state->m_distance >= 0.0)
+    {
+        return state->m_distance;
+    }
+    // The distance at which the received power falls to the sender's own sensing
+    // threshold, by bisection on the channel's loss model (NS-2 inverts its propagation
+    // formula; both antennas at the sender's height, as NS-2 takes the highest antenna).
+    const dBm_u threshold = SensitivityThreshold(this, ppdu);
+    const double z = GetMobility()->GetPosition().z;
+    auto from = CreateObject<ConstantPositionMobilityModel>();
+    auto to = CreateObject<ConstantPositionMobilityModel>();
+    from->SetPosition(Vector(0.0, 0.0, z));
+    auto senses = [&](double d) {
+        to->SetPosition(Vector(d, 0.0, z));
+        return loss->CalcRxPower(txPower, from, to) >= threshold;
+    };
+    double low = 0.0;
+    double high = 1.0;
+    while (senses(high) && high < 1e9)
+    {
+        low = high;
+        high *= 2.0;
+    }
+    for (int i = 0; i < 100; ++i)
+    {
+        const double middle = 0.5 * (low + high);
+        (senses(middle) ? low : high) = middle;
+    }
+    state->m_distance = low;
+    NS_LOG_INFO("NS-2 culling distance fixed by node " << GetDevice()->GetNode()->GetId()
+                                                       << ": " << low << " m");
+    return low;
+}
+
 dBm_u
 SensitivityFilteredYansWifiPhy::SensitivityThreshold(Ptr<const YansWifiPhy> receiver,
                                                      Ptr<const WifiPpdu> ppdu)
@@ -163,6 +260,12 @@ uint64_t
 SensitivityFilteredYansWifiPhy::GetNs2Collisions() const
 {
     return m_collisions;
+}
+
+uint64_t
+SensitivityFilteredYansWifiPhy::GetNs2CollisionDrops() const
+{
+    return m_ns2CollisionDrops;
 }
 
 uint64_t
@@ -209,9 +312,19 @@ SensitivityFilteredYansWifiPhy::ApplyNs2CollisionRule(dBm_u arrivingPower)
         return; // capture: the frame survives; the stock code drops the newcomer (RXING)
     }
     NS_LOG_DEBUG("NS-2 collision: margin " << margin << " dB < " << m_captureThresholdDb);
+    // Mac802_11::collision discards both frames with a COL trace line, but discard() frees
+    // a frame flagged as an error (below RXThresh_) without one.
+    if (arrivingPower >= dBm_u{m_ns2RxThresholdDbm})
+    {
+        ++m_ns2CollisionDrops;
+    }
     if (m_collidedEvent == m_currentEvent)
     {
         return; // already lost to an earlier arrival
+    }
+    if (WToDbm(m_currentEvent->GetRxPower()) >= dBm_u{m_ns2RxThresholdDbm})
+    {
+        ++m_ns2CollisionDrops;
     }
     ++m_collisions;
     m_collidedEvent = m_currentEvent;
@@ -240,6 +353,7 @@ SensitivityFilteredYansWifiPhy::StartTx(Ptr<const WifiPpdu> ppdu)
     NS_LOG_FUNCTION(this << ppdu);
     if (!m_filter)
     {
+        NS_ABORT_MSG_IF(m_ns2Culling, "Ns2CarrierSenseCulling needs FilterBelowSensitivity");
         YansWifiPhy::StartTx(ppdu);
         return;
     }
@@ -320,6 +434,10 @@ SensitivityFilteredYansWifiPhy::SendToSensingPhys(Ptr<const WifiPpdu> ppdu, dBm_
     Ptr<MobilityModel> senderMobility = GetMobility();
     NS_ASSERT(senderMobility);
     const uint8_t channelNumber = GetChannelNumber();
+    // NS-2's square: x and y within the culling distance + 5 m ("safety") of the sender's.
+    const double culling =
+        m_ns2Culling ? Ns2CullingDistance(channel, ppdu, txPower, loss) + 5.0 : -1.0;
+    const Vector here = senderMobility->GetPosition();
     for (const auto& receiver : m_channelPhys)
     {
         if (PeekPointer(receiver) == this)
@@ -332,6 +450,15 @@ SensitivityFilteredYansWifiPhy::SendToSensingPhys(Ptr<const WifiPpdu> ppdu, dBm_
             continue;
         }
         Ptr<MobilityModel> receiverMobility = receiver->GetMobility()->GetObject<MobilityModel>();
+        if (culling >= 0.0)
+        {
+            const Vector there = receiverMobility->GetPosition();
+            if (std::abs(there.x - here.x) > culling || std::abs(there.y - here.y) > culling)
+            {
+                ++m_culled;
+                continue;
+            }
+        }
         const Time delay = delayModel->GetDelay(senderMobility, receiverMobility);
         const dBm_u rxPower = loss->CalcRxPower(txPower, senderMobility, receiverMobility);
         if (rxPower + receiver->GetRxGain() < SensitivityThreshold(receiver, ppdu))

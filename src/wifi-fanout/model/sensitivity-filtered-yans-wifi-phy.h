@@ -91,6 +91,23 @@ class SensitivityFilteredYansWifiPhy : public YansWifiPhy
     uint64_t GetNs2Collisions() const;
 
     /**
+     * The frames NS-2's trace would show dropped by collisions at this PHY (a COL line):
+     * with Ns2Capture, each frame at or above Ns2RxThreshold lost to the rule, the one
+     * being received and every newcomer that collides with it (NS-2 frees a frame below
+     * RXThresh_ without a trace line).
+     */
+    uint64_t GetNs2CollisionDrops() const;
+
+    /**
+     * With Ns2CarrierSenseCulling: the culling distance of this PHY's channel (m), fixed
+     * at the first transmission on the channel; negative before it (or without culling).
+     */
+    double GetNs2CullingDistance() const;
+
+    /** Arrival events this PHY's transmissions did not schedule because of the culling. */
+    uint64_t GetArrivalsCulled() const;
+
+    /**
      * Frames below Ns2RxThreshold that this PHY received to their end and reported lost
      * (NS-2's receiver locked on a frame it can sense but not decode). Counted only where
      * ns-3's own SINR model would have received the frame (the PHY asks its
@@ -133,6 +150,17 @@ class SensitivityFilteredYansWifiPhy : public YansWifiPhy
      */
     void ApplyNs2CollisionRule(dBm_u arrivingPower);
 
+    /**
+     * NS-2's culling distance of the channel (WirelessChannel::calcHighestAntennaZ): at the
+     * first transmission on the channel, the distance at which that transmitter's signal
+     * falls to its own sensing threshold (NS-2: the transmitter's CSThresh_ and Pt_);
+     * kept for the channel's life (an object aggregated to the channel).
+     */
+    double Ns2CullingDistance(Ptr<YansWifiChannel> channel,
+                              Ptr<const WifiPpdu> ppdu,
+                              dBm_u txPower,
+                              Ptr<PropagationLossModel> loss);
+
     /** Install the error model that reports NS-2's lost receptions (once). */
     void InstallNs2ErrorModel();
 
@@ -158,6 +186,9 @@ class SensitivityFilteredYansWifiPhy : public YansWifiPhy
     std::vector<Ptr<YansWifiPhy>> m_channelPhys; //!< the channel's PHYs, in its order
     uint64_t m_scheduled;                    //!< arrival events scheduled
     uint64_t m_skipped;                      //!< arrival events not scheduled
+    bool m_ns2Culling;                       //!< attribute Ns2CarrierSenseCulling
+    uint64_t m_culled;                       //!< arrivals not scheduled by the culling
+    uint64_t m_ns2CollisionDrops;            //!< frames NS-2 would trace as COL drops
 };
 
 } // namespace ns3

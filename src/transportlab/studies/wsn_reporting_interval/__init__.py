@@ -6,20 +6,50 @@ CBR reports of 256 bytes to one sink) for five data reporting intervals. This
 module rebuilds that network with ns-3's real models. Where the paper leaves a
 choice open, the decision is made here, in one place, and stated:
 
-Placement (``placement``; Figure 1, the field, is missing from the seed). The text fixes
-node 0 as the sink, nodes 1-7 as gateways, 150 m for them and 60 m for the 48 other
-sensors, 56 nodes on 800 m x 400 m. The default, ``clusters``, is chosen by link facts
-(``network.connectivity``), not by results: it is the placement offered in which every
-link works both ways and every sensor has a two-way route to the sink. A 60-m sensor
-that hears a 150-m node must be within 60 m of it, and one two 60-m hops from a 150-m
-node is within 120 m of it, so each sensor sits within 60 m of one 150-m node and
-more than 150 m from the others: the sink and gateways form a zig-zag backbone (105 m
-apart in x, alternately 50 m above and below y = 200 m: 145 m per hop; the sink is the
-4th of 8), each with six sensors in a 3 x 2 grid on its outer side (<= 52.2 m from
-their head, >= 154 m from any other 150-m node). ``columns`` is the earlier layout
-(7 columns x 8 rows, one gateway per column, the sink at (400, 225); 150-m gateways
-reach 60-m sensors of the next columns one way); ``random`` draws a deployment from
-``placement_seed`` (``network._random_positions``).
+Placement (``placement``; Figure 1, the field, is missing from the seed). **The placement
+rule**, written down before the study was compared with the paper under it (issue 25):
+the declared placement follows what the seed states and nothing else. The seed states:
+56 nodes on a topographical area of 800 m x 400 m (Table 1); node 0 is the sink; sensor
+nodes 1-7 have the higher transmission power (150 m, as the sink) and "act as gate way to
+sink node"; the rest "are normal nodes and can transmit only to a short distance" (60 m).
+So, in the declared placement ``field``:
+
+1. every node lies in the 800 m x 400 m area;
+2. the sink is anywhere in it;
+3. gateway k (1..7, in turn) is anywhere within 150 m of the sink or of a gateway placed
+   before it: every gateway reaches the sink over 150-m nodes (the gateways' role);
+4. each of the 48 sensors is anywhere within 60 m of the sink or of a gateway: a sensor
+   transmits to a 150-m node (the short distance it can transmit, to the gateways that
+   carry its data to the sink);
+5. "anywhere" is uniform over the part of the area the node's condition allows (drawn
+   uniform over the area, drawn again until the condition holds), from numpy's PCG64;
+6. nothing else: the seed states no spacing, no margin and no symmetry, so a sensor
+   within 150 m but beyond 60 m of another 150-m node hears it one way only (the
+   one-way links the seed's mixed ranges create), as they fall;
+7. the seed's one field is unknown, so each replication draws its own (``placement_seed``
+   0: from the replication's seed and run, ``network.replication_seed_sequence``), and a
+   mean over the runs is a mean over fields the text allows. ns-3 and NS-2 get the same
+   positions for the same replication (``network.positions(params, seed, run)``).
+
+The other placements are parameters and stay experiments: ``clusters`` (stop 19's default)
+removes one-way links by a criterion of ours, which the seed does not state: each sensor
+within 60 m of one 150-m node and more than 150 m from the others, the sink and gateways in
+a zig-zag backbone (105 m apart in x, alternately 50 m above and below y = 200 m: 145 m per
+hop; the sink is the 4th of 8), six sensors in a 3 x 2 grid on each one's outer side
+(<= 52.2 m from their head, >= 154 m from any other 150-m node). ``columns`` is the earlier
+layout (7 columns x 8 rows, one gateway per column, the sink at (400, 225); 150-m gateways
+reach 60-m sensors of the next columns one way); ``random`` is stop 18's random layout
+(sink at the centre, gateways 100-145 m apart, sensors within 55 m of a 150-m node: our
+spacing and margins), ``placement_seed`` k >= 1 a fixed field.
+
+One-way links and AODV. Neither simulator's AODV avoids them: NS-2.35's AODV has no
+blacklist, and ns-3.44's requests a RREP-ACK only when an intermediate node answers for a
+one-hop destination and arms the timer that would blacklist the neighbour on a copy of the
+routing entry without ever scheduling it (``aodv-routing-protocol.cc``,
+``SendReplyByIntermediateNode``; ``MarkLinkAsUnidirectional`` is never reached). So in both,
+a sensor that hears a gateway's rebroadcast RREQ one way takes that gateway as the next hop
+of its reverse route, and a RREP or data sent over it fails at the MAC (no CTS) until the
+route discovery retries or the route times out.
 
 Radio (Table 1 and NS-2's defaults). NS-2's receive threshold RXThresh =
 3.652e-10 W (Table 1) and carrier-sense threshold CSThresh = 1.559e-11 W
@@ -37,7 +67,7 @@ a frame being received is lost when a signal arrives during it that is not at le
 CPThresh_ = 10 dB weaker (``Ns2Capture`` of ``ns3::SensitivityFilteredYansWifiPhy``),
 and a frame starting during another signal needs 10 dB over it at its preamble
 (ThresholdPreambleDetectionModel Threshold = 10 dB). ``ns3`` leaves the decision to
-ns-3's DSSS error model, under which a 2 Mb/s frame survives interference a few dB
+ns-3's DSSS error model, under which a DSSS frame survives interference a few dB
 weaker than itself (processing gain). ns-3's ErrorRateModel cannot carry NS-2's rule:
 it computes DSSS chunks itself and never asks a subclass. Two differences remain: NS-2's
 MAC also locks on an undecodable frame (between CSThresh and RXThresh) and then loses a
@@ -53,9 +83,10 @@ Start times (``start_mode``). The seed does not say when its sources start. ``st
 ``synchronized`` starts all at ``start_time``, as an NS-2 script that starts every CBR at
 one time (CBR's default ``random_`` 0 then keeps them in step for the whole run).
 
-MAC: 802.11b DSSS, data (unicast and broadcast) at 2 Mb/s, control frames at
-1 Mb/s, long PLCP preamble, RTS/CTS for every unicast frame (NS-2's
-RTSThreshold_ 0), retry limits 7/4. Interface queue: the wifi MAC queue,
+MAC: 802.11b DSSS at NS-2.35's Mac/802_11 rates: data (unicast and broadcast) and control
+frames at 1 Mb/s (``dataRate_`` and ``basicRate_`` 1Mb; until issue 25 the data went at
+2 Mb/s, from a reference that was wrong), long PLCP preamble, RTS/CTS for every unicast
+frame (NS-2's RTSThreshold_ 0). Interface queue: the wifi MAC queue,
 50 packets drop-tail, no queue-time limit, no traffic-control layer on top
 (NS-2's PriQueue also gives routing packets priority; ns-3's DCF queue does
 not).

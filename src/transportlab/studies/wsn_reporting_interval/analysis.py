@@ -38,10 +38,15 @@ APP_METRICS = {
 
 TCP, UDP, SCTP = 6, 17, 132
 SCTP_DATA_CHUNK = 0
-#: bytes an NS-2 trace line shows beyond ns-3's transport bytes: the 20-byte IP header
-#: (TCP: 1000 + 20 TCP + 20 IP = NS-2's 1040; SCTP: chunks + 12 + 20 as sctp.cc), and
-#: for UDP none of the headers (NS-2's Agent/UDP adds no header bytes: the payload)
-NS2_TRACE_EXTRA = {TCP: 20, SCTP: 20}
+#: bytes NS-2's ``r AGT`` line of a packet shows beyond ns-3's transport bytes (TCP, SCTP)
+#: or beyond the payload (UDP): TCP 1000 + 40 = 1040 (Agent/TCP's header holds the IP
+#: header: + 20); SCTP chunks + 12 + ipHeaderSize_ 20, and on the way AODV::recv adds its
+#: own 20-byte IP header to every packet a node originates that is not TCP (+ 40); UDP:
+#: NS-2's Agent/UDP adds no header bytes, AODV adds 20 (+ 20 to the payload: 276 for a
+#: 256-byte report). Checked against NS-2's trace (tests/studies/test_wsn_ns2.py); until
+#: issue 25 the AODV header was left out (UDP 256, SCTP chunks + 32).
+NS2_TRACE_EXTRA = {TCP: 20, SCTP: 40}
+NS2_UDP_TRACE_EXTRA = 20
 
 # Drops that NS-2's trace would show as a "D" line: collisions and receptions lost while busy
 # (PHY), queue overflow and retry-limit drops (MAC), no-route/TTL drops (IP/AODV) and ARP drops.
@@ -63,15 +68,15 @@ DATA_CLASSES = ("tcp-data", "udp-data", "sctp-data")
 
 # --------------------------------------------------------------------------- channel time
 
-#: 802.11b DSSS as the study runs it: long PLCP preamble and header (192 us), control
-#: frames at 1 Mb/s, data at 2 Mb/s, SIFS 10 us, DIFS 50 us, slot 20 us, CWmin 31
+#: 802.11b DSSS as the study runs it (NS-2.35's Mac/802_11): long PLCP preamble and header
+#: (192 us), control frames and data at 1 Mb/s, SIFS 10 us, DIFS 50 us, slot 20 us, CWmin 31
 PLCP_S, SIFS_S, DIFS_S, SLOT_S, CW_MIN = 192e-6, 10e-6, 50e-6, 20e-6, 31
 RTS_BYTES, CTS_BYTES, ACK_BYTES = 20, 14, 14
 #: MAC header and FCS (28) and LLC/SNAP (8) around an IP packet in a data frame
 DATA_FRAME_OVERHEAD_BYTES = 28 + 8
 
 
-def exchange_time_s(ip_bytes: int, control_bps: float = 1e6, data_bps: float = 2e6) -> float:
+def exchange_time_s(ip_bytes: int, control_bps: float = 1e6, data_bps: float = 1e6) -> float:
     """Time one unicast IP packet holds the channel on one hop with nobody else sending:
     DIFS, the mean backoff (CWmin / 2 slots), RTS, SIFS, CTS, SIFS, DATA, SIFS, ACK."""
 
@@ -97,13 +102,15 @@ def exchange_time_s(ip_bytes: int, control_bps: float = 1e6, data_bps: float = 2
 def analyse(raw: Mapping[str, pd.DataFrame], params: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     """One replication's tables: ``summary`` (one row, :func:`summarise`), ``energy_states``
     (:func:`energy_breakdown`) and the raw tables."""
-    events = int(raw["performance"]["events"].iloc[0])
+    # NS-2 does not count its events (NaN in its run step's performance table)
+    events = float(raw["performance"]["events"].iloc[0])
     summary = summarise(params, raw["packets"], raw["counts"], events)
     summary.update(agent_metrics(raw["agent"], params))
     # receptions NS-2's collision rule lost (reception_model ns2; 0 under ns3's rule)
     summary["ns2_collisions"] = float(raw["performance"]["ns2_collisions"].iloc[0])
     # frames below RXThresh received to their end (reception_model ns2_lock; 0 otherwise)
     summary["ns2_undecodable"] = float(raw["performance"]["ns2_undecodable"].iloc[0])
+    summary.update(_trace_drops(raw, summary["dropped_packets"]))
     breakdown = energy_breakdown(raw["states"], params)
     summary["energy_per_node_j"] = float(breakdown["energy_j"].mean())
     if len(raw["energy"]):  # ns-3's own energy models ran (RunOptions.ns3_energy_models)
@@ -116,11 +123,36 @@ def analyse(raw: Mapping[str, pd.DataFrame], params: Mapping[str, Any]) -> dict[
     return tables
 
 
+#: drops that are not the PHY's: NS-2's RET, IFQ, router and ARP lines
+NON_PHY_DROP_SOURCES = ("wifi-mac-drop", "ipv4-drop", "arp-drop")
+
+
+def _trace_drops(raw: Mapping[str, pd.DataFrame], every_drop: int) -> dict[str, float]:
+    """``dropped_packets`` as NS-2's trace counts it, where the run counted its PHY's drops
+    the NS-2 way (``ns2_collision_drops``: the decodable frames lost in collisions, as
+    Mac802_11 traces a COL line for each and frees a frame below RXThresh_, or one that
+    arrives while the node sends, without one), plus the MAC's, IP's and ARP's drops.
+    ``phy_drop_events`` keeps every drop event of ns-3's PHY and the rest (the definition
+    used until issue 25, which also counted ns-3's drops of frames NS-2 frees untraced).
+    An NS-2 run's counts are its trace lines already."""
+    performance = raw["performance"]
+    if "ns2_collision_drops" not in performance or pd.isna(
+        performance["ns2_collision_drops"].iloc[0]
+    ):
+        return {"phy_drop_events": float(every_drop)}
+    counts = raw["counts"]
+    others = int(counts.loc[counts["source"].isin(NON_PHY_DROP_SOURCES), "count"].sum())
+    return {
+        "phy_drop_events": float(every_drop),
+        "dropped_packets": int(performance["ns2_collision_drops"].iloc[0]) + others,
+    }
+
+
 def summarise(
     params: Mapping[str, Any],
     packets: pd.DataFrame,
     counts: pd.DataFrame,
-    events: int,
+    events: float,
 ) -> dict[str, Any]:
     """The metrics of one run, as the paper defines them.
 
@@ -208,7 +240,7 @@ def agent_metrics(agent: pd.DataFrame, params: Mapping[str, Any]) -> dict[str, A
     )
     extra = matched["ip_protocol"].map(NS2_TRACE_EXTRA).fillna(0)
     udp = matched["ip_protocol"] == UDP
-    trace_bytes = np.where(udp, matched["payload"], matched["size"] + extra)
+    trace_bytes = np.where(udp, matched["payload"] + NS2_UDP_TRACE_EXTRA, matched["size"] + extra)
     delays = (matched["time"] - matched["sent_time"]).dropna()
     duration = params["duration"]
     return {

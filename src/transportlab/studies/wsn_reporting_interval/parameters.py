@@ -27,9 +27,12 @@ ANTENNA_HEIGHT_M = 1.5  # NS-2 Antenna/OmniAntenna Z_
 
 # --- placements (network.positions) ---------------------------------------------------------
 
-PLACEMENTS = ("clusters", "columns", "random")
-#: every link symmetric and every sensor routable (network.connectivity); not chosen by results
-DEFAULT_PLACEMENT = "clusters"
+PLACEMENTS = ("field", "clusters", "columns", "random")
+#: the placement rule of the package docstring: what the seed states (area, roles, ranges),
+#: random where it is silent, a field per replication; decided before any comparison
+DEFAULT_PLACEMENT = "field"
+LONG_RANGE_M = 150.0  # Table 1: the sink and sensor nodes 1-7
+SHORT_RANGE_M = 60.0  # Table 1: the other sensor nodes
 CLUSTER_DX_M = 105.0  # backbone spacing in x
 CLUSTER_DY_M = 50.0  # backbone nodes alternately 50 m above and below y = 200 m
 CLUSTER_SENSOR_DX_M = (-15.0, 0.0, 15.0)
@@ -61,9 +64,17 @@ NS2_ENERGY = {
     "sleep_power_w": 0.0,
 }
 ENERGY_MODELS = ("ns2", "mica2")
+ARP_MODELS = ("ns3", "preloaded")
+CULLING_MODELS = ("none", "ns2")
+RETRY_MODELS = ("ns3", "ns2")
 RECEPTION_MODELS = ("ns3", "ns2", "ns2_lock")
 START_MODES = ("staggered", "synchronized")
 NS2_CAPTURE_THRESHOLD_DB = 10.0  # NS-2 default CPThresh_ (a power ratio of 10)
+#: NS-2.35's Mac/802_11 rates (tcl/lan/ns-mac.tcl: dataRate_ 1Mb, basicRate_ 1Mb): unicast
+#: DATA at dataRate_, RTS/CTS/ACK and broadcast DATA (AODV's RREQs) at basicRate_
+#: (mac-802_11.cc, sendDATA); tests/ns2/test_defaults.py asks NS-2
+NS2_DATA_MODE = "DsssRate1Mbps"
+NS2_BASIC_MODE = "DsssRate1Mbps"
 
 # --- energy: MICA2 (Crossbow MPR400 datasheet) -------------------------------------------------
 
@@ -223,8 +234,15 @@ PARAMETERS = ParameterSpace(
         maximum=10000,
         unit="packets",
     ),
-    Param("long_range_m", 150.0, float, "range of the sink and nodes 1-7", minimum=1.0, unit="m"),
-    Param("short_range_m", 60.0, float, "range of nodes 8-55", minimum=1.0, unit="m"),
+    Param(
+        "long_range_m",
+        LONG_RANGE_M,
+        float,
+        "range of the sink and nodes 1-7",
+        minimum=1.0,
+        unit="m",
+    ),
+    Param("short_range_m", SHORT_RANGE_M, float, "range of nodes 8-55", minimum=1.0, unit="m"),
     Param(
         "frequency_hz",
         2.4e9,
@@ -270,30 +288,66 @@ PARAMETERS = ParameterSpace(
     ),
     Param(
         "reception_model",
+        "ns2_lock",
+        str,
+        "ns2_lock (NS-2's Mac802_11): a frame is lost when a signal arriving during it comes "
+        "within CPThresh_ = 10 dB of it (SensitivityFilteredYansWifiPhy Ns2Capture), and the "
+        "receiver also locks on frames it senses but cannot decode (between CSThresh and "
+        "RXThresh: received to their end, lost, and a frame arriving during them collides); "
+        "ns2: the collision rule without the lock; ns3: ns-3's DSSS error model alone (a "
+        "frame survives interference a few dB weaker)",
+        choices=RECEPTION_MODELS,
+    ),
+    Param(
+        "retry_model",
         "ns2",
         str,
-        "ns2: NS-2's collision rule, a frame is lost when a signal arriving during it comes "
-        "within CPThresh_ = 10 dB of it (SensitivityFilteredYansWifiPhy Ns2Capture); ns3: "
-        "ns-3's DSSS error model alone (a frame survives interference a few dB weaker); "
-        "ns2_lock: ns2 plus NS-2's lock on frames it senses but cannot decode (between "
-        "CSThresh and RXThresh: received to their end, lost, and a frame arriving during "
-        "them collides)",
-        choices=RECEPTION_MODELS,
+        "ns3: ns-3.44's one retry count per frame (RTS and DATA failures together, the frame "
+        "dropped at WifiMac FrameRetryLimit 7); ns2: NS-2's Mac802_11 counts, RTS failures "
+        "since the last CTS up to ShortRetryLimit_ 7 and DATA failures since the last ACK "
+        "up to LongRetryLimit_ 4 (ns3::Ns2ConstantRateWifiManager)",
+        choices=RETRY_MODELS,
+    ),
+    Param(
+        "carrier_sense_culling",
+        "ns2",
+        str,
+        "ns2: NS-2's WirelessChannel delivers a frame only to nodes whose x and y lie within "
+        "D + 5 m of the sender's, D fixed at the first transmission as the distance at which "
+        "that first sender's signal falls to CSThresh (a 60-m sensor first: 256 m, which "
+        "keeps the 150-m nodes' frames from nodes 261-405 m away that would sense them); "
+        "none: every node that senses a frame gets it",
+        choices=CULLING_MODELS,
+    ),
+    Param(
+        "arp_model",
+        "preloaded",
+        str,
+        "ns3: ns-3's ARP (a request a second, 3 retries, then every packet to that neighbour "
+        "dropped for DeadTimeout 100 s, AODV not told); preloaded: every node knows every "
+        "neighbour's MAC address from the start (NeighborCacheHelper; no ARP frames), so a "
+        "next hop that cannot answer is found by the MAC's retry limit and AODV repairs the "
+        "route, as NS-2's ARP hands AODV the failure after three requests",
+        choices=ARP_MODELS,
     ),
     Param(
         "placement",
         DEFAULT_PLACEMENT,
         str,
-        "node placement: clusters (every link symmetric), columns (the earlier layout, "
-        "asymmetric 150-m/60-m links), random (placement_seed)",
+        "node placement: field (the declared rule: uniform over the 800 x 400 m field, each "
+        "gateway within 150 m of the sink or an earlier gateway, each sensor within 60 m of a "
+        "150-m node; one-way links as they fall), clusters (our layout without one-way "
+        "links), columns (the earlier layout), random (stop 18's random layout)",
         choices=PLACEMENTS,
     ),
     Param(
         "placement_seed",
-        1,
+        0,
         int,
-        "seed of the random placement (ignored by the others)",
-        minimum=1,
+        "field and random: 0 = each replication its own field, drawn from its seed and run "
+        "(the same field in ns-3 and NS-2); k >= 1 = the one field k in every run (ignored by "
+        "clusters and columns)",
+        minimum=0,
     ),
     Param(
         "energy_model",

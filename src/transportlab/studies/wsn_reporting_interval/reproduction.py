@@ -6,11 +6,12 @@ were often wider than the 20 % tolerance with 5, and 5 per point elsewhere; quic
 shared between experiments are simulated once, the cache key being the parameters):
 
 - ``intervals``: every protocol this build has (UDP, TCP and, with the SCTP model,
-  SCTP) at each of Table 1's intervals, with the declared defaults (placement
-  ``clusters``, NS-2 transports). The comparison with Tables 2-4 uses it.
-- ``placements``: every protocol at the intervals 1 and 20 s on the ``clusters``
-  and ``columns`` placements and on random placements 1-5 (5 runs each): the
-  sensitivity of every metric to where the nodes stand (Figure 1 is missing).
+  SCTP) at each of Table 1's intervals, with the declared defaults (placement ``field``,
+  a field per replication, NS-2 transports). The comparison with Tables 2-4 uses it.
+- ``placements``: every protocol at the intervals 1 and 20 s on the declared ``field``
+  placement (a field per run), the ``clusters`` and ``columns`` placements and on random
+  placements 1-5 (5 runs each): the sensitivity of every metric to where the nodes stand
+  (Figure 1 is missing).
 - ``transport_models``: TCP and SCTP with ``stack_preset`` ns2 and modern at
   every interval.
 - ``interval_scale``: every protocol with the Annexure's "scaled down by the factor
@@ -24,11 +25,16 @@ shared between experiments are simulated once, the cache key being the parameter
 - ``reception_model``: every protocol at 1, 5 and 20 s under ns-3's reception
   (``reception_model`` ns3: the DSSS error model alone) instead of NS-2's collision
   rule, with both carrier-sense thresholds: what the rule does to route breaks.
-- ``receiver_lock``: every protocol at 1, 5 and 20 s with NS-2's lock on undecodable
-  frames added to its collision rule (``reception_model`` ns2_lock).
+- ``receiver_lock``: every protocol at 1, 5 and 20 s with NS-2's collision rule alone,
+  without its lock on undecodable frames (``reception_model`` ns2; the lock, ``ns2_lock``,
+  is declared since issue 25).
 - ``start_mode``: every protocol at each of Table 1's intervals with every sensor's
   first report at one time (``start_mode`` synchronized) instead of staggered over the
   first interval: the seed does not say when its sources start.
+- ``ns2_fidelity``: every protocol at 1 s (3 runs) with one of the settings by which
+  ns-3 follows NS-2's models (:data:`NS3_OWN_MODELS`: the receiver lock, NS-2's retry
+  counts, its carrier-sense culling, ARP failures reaching AODV) switched back to ns-3's
+  own: what each one changes.
 
 The idle-power sweep (``idle_power`` table) and the radio-power readings
 (``implied_idle_power``) need no simulation: energy is computed from the time each radio
@@ -117,19 +123,20 @@ INTERVALS = Experiment(
 
 
 def placement_label(point: Mapping[str, Any]) -> str:
-    """``clusters``, ``columns`` or ``random 3`` (the placement seed)."""
+    """``field`` (a field per run), ``clusters``, ``columns`` or ``random 3`` (the seed)."""
     if point["placement"] == "random":
         return f"random {point['placement_seed']}"
     return point["placement"]
 
 
 def _placements(randoms: int) -> list[dict[str, Any]]:
-    fixed = [{"placement": "clusters"}, {"placement": "columns"}]
+    fixed = [{"placement": "field"}, {"placement": "clusters"}, {"placement": "columns"}]
     return fixed + [{"placement": "random", "placement_seed": k} for k in range(1, randoms + 1)]
 
 
 def placement_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Every protocol at 1 and 20 s on clusters, columns and random placements 1-5."""
+    """Every protocol at 1 and 20 s on the declared fields, clusters, columns and random
+    placements 1-5."""
     return [
         {"protocol": protocol, "reporting_interval": interval, **placement}
         for protocol in protocols()
@@ -139,13 +146,14 @@ def placement_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def quick_placement_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """UDP at 1 s on clusters, columns and random placements 1-2 (quick mode)."""
+    """UDP at 1 s on the declared fields, clusters, columns and random placements 1-2
+    (quick mode)."""
     return [{"protocol": "udp", "reporting_interval": 1.0, **p} for p in _placements(2)]
 
 
 PLACEMENTS = Experiment(
     name="placements",
-    description="every metric on the clusters, columns and five random placements",
+    description="every metric on the declared fields, clusters, columns and five random placements",
     points=placement_points,
     quick_points=quick_placement_points,
     runs=FULL_RUNS,
@@ -301,10 +309,69 @@ RECEPTION = Experiment(
 
 RECEIVER_LOCK = _setting_experiment(
     "receiver_lock",
-    "NS-2's receiver locks on frames it senses but cannot decode (ns2_lock)",
+    "without NS-2's lock on frames a receiver senses but cannot decode (ns2, the default "
+    "of stops 21-24; the lock is declared since issue 25)",
     CARRIER_SENSE_INTERVALS,
-    reception_model="ns2_lock",
+    reception_model="ns2",
 )
+
+#: the settings by which ns-3 follows NS-2's models (declared since issue 25), each with
+#: ns-3's own: ``ns2_fidelity`` switches one back at a time
+NS3_OWN_MODELS = {
+    "reception_model": "ns2",  # no lock on undecodable frames
+    "retry_model": "ns3",  # one retry count per frame, FrameRetryLimit 7
+    "carrier_sense_culling": "none",  # every node that senses a frame gets it
+    "arp_model": "ns3",  # ns-3's ArpCache: AODV never hears of an unresolved neighbour
+}
+FIDELITY_INTERVALS = (1.0,)
+FIDELITY_RUNS = 3
+
+
+def fidelity_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every protocol at 1 s with one of NS-2's models switched back to ns-3's own."""
+    return [
+        dict(p, **{name: value})
+        for name, value in NS3_OWN_MODELS.items()
+        for p in _points(FIDELITY_INTERVALS)
+    ]
+
+
+def quick_fidelity_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """UDP at 1 s with ns-3's ARP (quick)."""
+    return [{"protocol": "udp", "reporting_interval": 1.0, "arp_model": "ns3"}]
+
+
+FIDELITY = Experiment(
+    name="ns2_fidelity",
+    description="each of NS-2's models (lock, retry counts, culling, ARP to AODV) switched back "
+    "to ns-3's own",
+    points=fidelity_points,
+    quick_points=quick_fidelity_points,
+    runs=FIDELITY_RUNS,
+    quick_runs=1,
+)
+
+
+def fidelity_variant(row: Mapping[str, Any]) -> str:
+    """``declared`` or the one setting a point of ``ns2_fidelity`` switched back."""
+    for name, value in NS3_OWN_MODELS.items():
+        if row[name] == value:
+            return f"{name} {value}"
+    return "declared"
+
+
+def fidelity_table(results) -> pd.DataFrame:
+    """Every compared metric and the channel counts per protocol at 1 s: the declared
+    configuration (the runs of ``intervals``) and each NS-2 model switched back to ns-3's
+    own (``ns2_fidelity``), mean and 95 % interval over the runs."""
+    frame = pd.concat(
+        [results["intervals"]["summary"], results["ns2_fidelity"]["summary"]], ignore_index=True
+    )
+    frame = frame[frame["reporting_interval"].isin(FIDELITY_INTERVALS)].copy()
+    frame["variant"] = [fidelity_variant(r) for r in frame.to_dict("records")]
+    return summarise_wide(frame, ["protocol", "variant", "reporting_interval"],
+                          [*analysis.METRICS, *_CHANNEL_COLUMNS], sort=True)  # fmt: skip
+
 
 START_MODE = _setting_experiment(
     "start_mode",
@@ -320,10 +387,16 @@ def summary(results) -> pd.DataFrame:
 
 
 def connectivity_table(results=None) -> pd.DataFrame:
-    """Link facts of every swept placement (no simulation): what the default was chosen by."""
-    rows = []
+    """Link facts of the declared placement's fields (runs 1..``COMPARISON_RUNS`` of seed 1,
+    the fields of ``intervals``) and of every swept placement (no simulation)."""
+    seed = getattr(results, "seed", 1) if results is not None else 1
+    rows = [
+        network.connectivity(PARAMETERS.validate({"placement": "field"}), seed, run)
+        for run in range(1, COMPARISON_RUNS + 1)
+    ]
     for placement in _placements(RANDOM_PLACEMENTS):
-        rows.append(network.connectivity(PARAMETERS.validate(placement)))
+        if placement["placement"] != "field":  # a field per run: listed above
+            rows.append(network.connectivity(PARAMETERS.validate(placement)))
     return pd.DataFrame(rows)
 
 
@@ -461,16 +534,14 @@ def reception_table(results) -> pd.DataFrame:
 
 
 def receiver_lock_table(results) -> pd.DataFrame:
-    """NS-2's collision rule (``intervals``) against the rule plus NS-2's lock on
-    undecodable frames (``receiver_lock``) at 1, 5 and 20 s, with the undecodable frames
-    the PHYs received to their end. Dropped packets are left out under the lock: NS-2's
-    MAC frees an errored frame without a trace line, and the packet counter here cannot
-    tell a frame below RXThresh from a decodable one."""
+    """NS-2's collision rule with its lock on undecodable frames (``intervals``, the
+    declared reception since issue 25) against the rule alone (``receiver_lock``) at 1, 5
+    and 20 s, with the undecodable frames the PHYs received to their end. Dropped packets
+    count, under both, the drops NS-2's trace would show (``analysis._trace_drops``)."""
     frame = pd.concat(
         [results["intervals"]["summary"], results["receiver_lock"]["summary"]],
         ignore_index=True,
     )
-    frame.loc[frame["reception_model"] == "ns2_lock", "dropped_packets"] = np.nan
     return _channel_table(
         results.study,
         frame,
@@ -852,13 +923,13 @@ def _variant_figure(study, table, series, variant, labels, rows, height, title):
 
 def receiver_lock_figure(results):
     """Routing load and agent delay against the interval per protocol: NS-2's collision
-    rule (solid) and the rule plus the lock on undecodable frames (dashed); the seed's
-    values dotted."""
+    rule with the lock on undecodable frames (solid, declared) and without (dashed); the
+    seed's values dotted."""
     fig = _variant_figure(results.study, receiver_lock_table(results), "reception_model",
-                          "ns2_lock", {"ns2": "collision rule", "ns2_lock": "rule + lock"},
+                          "ns2", {"ns2": "collision rule alone", "ns2_lock": "rule + lock"},
                           {"routing_load": "routing_load", "mean_delay_ms": "e2e_delay"}, 7,
-                          "NS-2's lock on undecodable frames (dashed) added to its collision "
-                          "rule; 95 % CI over runs")  # fmt: skip
+                          "NS-2's collision rule with its lock on undecodable frames (solid, "
+                          "declared) and without (dashed); 95 % CI over runs")  # fmt: skip
     return fig, min(results.runs("intervals"), results.runs("receiver_lock"))
 
 
@@ -941,6 +1012,7 @@ REPRODUCTION = Reproduction(
         COMBINED,
         RECEIVER_LOCK,
         START_MODE,
+        FIDELITY,
     ),
     comparison=comparison.comparison,
     tables={
@@ -956,6 +1028,7 @@ REPRODUCTION = Reproduction(
         "reception_model": reception_table,
         "combined": combined_table,
         "receiver_lock": receiver_lock_table,
+        "ns2_fidelity": fidelity_table,
         "start_mode": start_mode_table,
         "implied_idle_power": implied_idle_power_table,
     },

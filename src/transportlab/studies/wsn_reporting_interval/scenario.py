@@ -28,6 +28,7 @@ from transportlab.ns3.simulation import simulation
 from transportlab.studies.wsn_reporting_interval.network import (
     node_ranges,
     positions,
+    start_times,
     tx_power_for_range_w,
     w_to_dbm,
 )
@@ -36,7 +37,9 @@ from transportlab.studies.wsn_reporting_interval.parameters import (
     DSSS_CHANNEL_WIDTH_MHZ,
     MICA2,
     N_NODES,
+    NS2_BASIC_MODE,
     NS2_CAPTURE_THRESHOLD_DB,
+    NS2_DATA_MODE,
     PARAMETERS,
     SINK,
     SINK_PORT_BASE,
@@ -104,6 +107,9 @@ def _config_defaults(ns, params: Mapping[str, Any]) -> None:
         "ns3::aodv::RoutingProtocol::BlackListTimeout",
         time_(ns.Seconds(rreq_retries * net_traversal)),
     )
+    # NS-2.35's AODV sends no gratuitous RREP to the destination when an intermediate node
+    # answers (RREQ_GRAT_RREP is commented out in aodv_packet.h); ns-3's default does.
+    cfg("ns3::aodv::RoutingProtocol::GratuitousReply", boolean(False))
     cfg("ns3::aodv::RoutingProtocol::MaxQueueLen", uint(64))
     cfg("ns3::aodv::RoutingProtocol::MaxQueueTime", time_(ns.Seconds(30)))
     _config_tcp(ns, params)
@@ -193,8 +199,11 @@ def _wifi(
         # ... unless the receiver locks, as NS-2's MAC does, on every frame it senses (the
         # PHY's filter already drops those below CSThresh; 0.01 dB absorbs rounding) and
         # reports those below RXThresh lost at their end.
-        phy.Set("Ns2RxThreshold", ns.DoubleValue(rx_dbm))
         min_rssi_dbm = cs_dbm - 0.01
+    if params["reception_model"] in ("ns2", "ns2_lock"):
+        # RXThresh tells the decodable frames (NS-2 traces their collision drops) from the
+        # others; under ns2 no frame below it is ever received, so nothing else changes.
+        phy.Set("Ns2RxThreshold", ns.DoubleValue(rx_dbm))
     if params["reception_model"] in ("ns2", "ns2_lock"):
         if not filter_weak_signals:
             raise ValueError(
@@ -205,6 +214,13 @@ def _wifi(
         # NS-2's Mac802_11 loses the frame being received when a signal arrives within
         # CPThresh_ of it, and a frame that starts during another one in the same case.
         phy.Set("Ns2Capture", ns.BooleanValue(True))
+    if params["carrier_sense_culling"] == "ns2":
+        if not filter_weak_signals:
+            raise ValueError(
+                "carrier_sense_culling 'ns2' needs RunOptions(filter_weak_signals=True): "
+                "NS-2's culling lives in ns3::SensitivityFilteredYansWifiPhy"
+            )
+        phy.Set("Ns2CarrierSenseCulling", ns.BooleanValue(True))
         phy.Set("CaptureThreshold", ns.DoubleValue(NS2_CAPTURE_THRESHOLD_DB))
         preamble_threshold = ["Threshold", ns.DoubleValue(NS2_CAPTURE_THRESHOLD_DB)]
     phy.SetPreambleDetectionModel(
@@ -215,14 +231,19 @@ def _wifi(
     )
     wifi = ns.WifiHelper()
     wifi.SetStandard(ns.WIFI_STANDARD_80211b)
+    manager = (
+        "ns3::Ns2ConstantRateWifiManager"
+        if params["retry_model"] == "ns2"
+        else "ns3::ConstantRateWifiManager"
+    )
     wifi.SetRemoteStationManager(
-        "ns3::ConstantRateWifiManager",
+        manager,
         "DataMode",
-        ns.StringValue("DsssRate2Mbps"),
+        ns.StringValue(NS2_DATA_MODE),
         "ControlMode",
-        ns.StringValue("DsssRate1Mbps"),
+        ns.StringValue(NS2_BASIC_MODE),
         "NonUnicastMode",
-        ns.StringValue("DsssRate2Mbps"),
+        ns.StringValue(NS2_BASIC_MODE),
         "RtsCtsThreshold",
         ns.UintegerValue(0),
     )
@@ -239,9 +260,9 @@ def _wifi(
     return devices
 
 
-def _mobility(ns, params, nodes) -> None:
+def _mobility(ns, params, nodes, seed: int, run: int) -> None:
     alloc = ns.CreateObject[ns.ListPositionAllocator]()
-    for x, y in positions(params):
+    for x, y in positions(params, seed, run):
         alloc.Add(ns.Vector(x, y, 0.0))
     mobility = ns.MobilityHelper()
     mobility.SetPositionAllocator(alloc)
@@ -291,18 +312,18 @@ def _counter(ns):
     return counter
 
 
-def _applications(ns, params, nodes, interfaces, recorder):
+def _applications(ns, params, nodes, interfaces, recorder, starts: Mapping[int, float]):
     """One NS-2 CBR source (ns3::Ns2CbrApplication) per sensor, one PacketSink each at the sink.
 
     As NS-2's Application/Traffic/CBR, each source writes its first report when it
     starts and one per interval after that (ns-3's OnOff would wait one interval
     first). A report is ``packet_size`` bytes, handed to TCP in ns2 mode as one
-    1000-byte packet (``parameters.write_bytes``).
+    1000-byte packet (``parameters.write_bytes``). ``starts``: each sensor's start time
+    (``network.start_times``, the same as the NS-2 run's).
     """
     factory = SOCKET_FACTORIES[params["protocol"]]
     interval = effective_interval_s(params)
     size = write_bytes(params)
-    start_rv = ns.CreateObject[ns.UniformRandomVariable]()
     sink_address = interfaces.GetAddress(SINK)
     apps = []
     for node in sources(params):
@@ -323,10 +344,7 @@ def _applications(ns, params, nodes, interfaces, recorder):
         app.SetAttribute("Interval", ns.TimeValue(ns.Seconds(interval)))
         app.SetAttribute("EnableSeqTsSizeHeader", ns.BooleanValue(True))
         nodes.Get(node).AddApplication(app)
-        start = params["start_time"]
-        if params["start_mode"] == "staggered":
-            start += start_rv.GetValue(0.0, interval)
-        app.SetStartTime(ns.Seconds(start))
+        app.SetStartTime(ns.Seconds(starts[node]))
         app.SetStopTime(ns.Seconds(params["duration"]))
         recorder.watch_sender(app, node)
         apps.append(app)
@@ -402,7 +420,7 @@ def run_scenario(
         _config_defaults(ns, params)
         nodes = ns.NodeContainer()
         nodes.Create(N_NODES)
-        _mobility(ns, params, nodes)
+        _mobility(ns, params, nodes, seed, run)
         devices = _wifi(ns, params, nodes, node_ranges(params), options.filter_weak_signals)
         stack = ns.InternetStackHelper()
         stack.SetRoutingHelper(ns.AodvHelper())
@@ -411,6 +429,8 @@ def run_scenario(
         address = ns.Ipv4AddressHelper()
         address.SetBase(ns.Ipv4Address("10.1.0.0"), ns.Ipv4Mask("255.255.0.0"))
         interfaces = address.Assign(devices)
+        if params["arp_model"] == "preloaded":
+            ns.NeighborCacheHelper().PopulateNeighborCache()
         # The wifi MAC queue is NS-2's interface queue: no queue disc in front of it.
         remove_queue_discipline(ns, devices)
         if options.ns3_energy_models:
@@ -421,7 +441,7 @@ def run_scenario(
         state_times = _state_times(ns, devices)
         agents = _agent_trace(ns, nodes, interfaces)
         recorder = PacketRecorder()
-        _applications(ns, params, nodes, interfaces, recorder)
+        _applications(ns, params, nodes, interfaces, recorder, start_times(params, seed, run))
 
         wall0, cpu0 = time.perf_counter(), _cpu_s()
         progress = []
@@ -559,10 +579,12 @@ def _agent_frame(agents) -> pd.DataFrame:
 
 
 def _arrival_counts(ns, devices) -> dict[str, float]:
-    """Signal arrivals scheduled and skipped by SensitivityFilteredYansWifiPhy, the
-    receptions its NS-2 collision rule lost and the undecodable frames it received to
-    their end (NaN if stock)."""
-    scheduled = skipped = collisions = undecodable = 0
+    """Signal arrivals scheduled, skipped and culled (NS-2's culling) by
+    SensitivityFilteredYansWifiPhy, the culling distance, the receptions its NS-2 collision
+    rule lost, the decodable frames NS-2 would trace as collision drops and the undecodable
+    frames it received to their end (NaN if stock)."""
+    scheduled = skipped = collisions = undecodable = culled = trace_drops = 0
+    culling = np.nan
     for i in range(devices.GetN()):
         phy = ns.DynamicCast[ns.SensitivityFilteredYansWifiPhy](
             ns.DynamicCast[ns.WifiNetDevice](devices.Get(i)).GetPhy()
@@ -573,16 +595,26 @@ def _arrival_counts(ns, devices) -> dict[str, float]:
                 "arrivals_skipped": np.nan,
                 "ns2_collisions": np.nan,
                 "ns2_undecodable": np.nan,
+                "arrivals_culled": np.nan,
+                "ns2_culling_distance_m": np.nan,
+                "ns2_collision_drops": np.nan,
             }
         scheduled += int(phy.GetArrivalsScheduled())
+        culled += int(phy.GetArrivalsCulled())
+        if phy.GetNs2CullingDistance() >= 0:
+            culling = float(phy.GetNs2CullingDistance())
         skipped += int(phy.GetArrivalsSkipped())
         collisions += int(phy.GetNs2Collisions())
+        trace_drops += int(phy.GetNs2CollisionDrops())
         undecodable += int(phy.GetNs2UndecodableReceptions())
     return {
         "ns2_undecodable": undecodable,
         "arrivals_scheduled": scheduled,
         "arrivals_skipped": skipped,
         "ns2_collisions": collisions,
+        "arrivals_culled": culled,
+        "ns2_culling_distance_m": culling,
+        "ns2_collision_drops": trace_drops,
     }
 
 
