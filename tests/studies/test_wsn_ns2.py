@@ -82,7 +82,9 @@ def test_the_variant_study_keeps_analysis_and_the_compared_experiment():
     study = ns2_baseline.STUDY_NS2
     assert study.name == "wsn_reporting_interval.ns2" and study.analyse is wsn.analyse
     assert [e.name for e in study.reproduction.experiments] == ["intervals", "ns2_priqueue"]
-    assert study.reproduction.comparison.__wrapped__ is wsn.REPRODUCTION.comparison
+    assert study.reproduction.comparison is wsn.REPRODUCTION.comparison
+    # compared with the study's published values, under its own (cache) name
+    assert study.published_as == "wsn_reporting_interval" == study.published_name
     # NS-2 without PriQueue's routing priority: a setting only NS-2 has
     points = study.reproduction.experiment("ns2_priqueue").point_list(
         ns2_scenario.PARAMETERS.validate({}), quick=False
@@ -389,7 +391,8 @@ def test_attribution_sorts_rows_by_their_two_judgements():
 
 def test_the_variants_comparison_reads_the_studys_published_values():
     # A hand-made summary, one run per point: the comparison of the NS-2 variant judges
-    # it against data/published/wsn_reporting_interval.csv, named as the study's rows.
+    # it against data/published/wsn_reporting_interval.csv (Study.published_as), its rows
+    # named by the variant.
     from transportlab.studies.wsn_reporting_interval import ns2_baseline
 
     class Fake:
@@ -403,5 +406,9 @@ def test_the_variants_comparison_reads_the_studys_published_values():
             return {"summary": pd.DataFrame(rows)}
 
     rows = ns2_baseline.STUDY_NS2.reproduction.comparison(Fake())
-    assert set(rows["study"]) == {"wsn_reporting_interval"} and len(rows) == 108
-    assert set(rows["verdict"]) == {"too-few-runs"}
+    assert set(rows["study"]) == {"wsn_reporting_interval.ns2"} and len(rows) == 108
+    # one run: too few for a verdict, except the rows the configuration was chosen from
+    # (the UDP throughput decided the interval reading: input whatever the runs)
+    inputs = rows[rows["verdict"] == "input"]
+    assert set(rows["verdict"]) == {"too-few-runs", "input"}
+    assert set(zip(inputs["protocol"], inputs["metric"])) == {("UDP", "throughput")}
