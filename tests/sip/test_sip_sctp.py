@@ -80,6 +80,20 @@ def test_rfc4168_single_unordered_mapping_puts_everything_on_stream_0(ns):
     assert set(calls["bye_status"]) == {200}
 
 
+def test_a_finished_call_gives_its_stream_back_on_every_side(ns):
+    """One call at a time: each call takes the lowest free stream, and every element
+    (caller, proxy, callee) frees it when the call ends, so all calls use stream 0.
+
+    The callee used to release a key read from the call it had just erased (freed
+    memory): under glibc its stream stayed taken and its next call moved to stream 1."""
+    messages, calls, _, _ = run(ns, max_calls=3, until=10.0)
+    assert len(calls) == 6 and set(calls["bye_status"]) == {200}
+    sent = messages[messages["direction"] == "sent"]
+    assert sent["call_id"].nunique() == 3 + 2  # three calls and the two registrations
+    streams = sent.groupby(["endpoint", "call_id"], sort=False)["stream"].unique()
+    assert set(sent["stream"]) == {0}, streams[streams.map(lambda s: list(s) != [0])]
+
+
 @pytest.mark.parametrize("transport", ["udp", "sctp"])
 def test_messages_larger_than_the_mtu_arrive_whole(ns, transport):
     """A 3.6 kB INVITE: IP fragmentation over UDP, DATA chunk fragmentation over SCTP."""

@@ -561,8 +561,12 @@ SipUserAgent::HandleByeResponse(Ptr<SipClientTransaction> transaction, Ptr<SipMe
 }
 
 void
-SipUserAgent::FinishCall(const std::string& callId)
+SipUserAgent::FinishCall(std::string callId)
 {
+    // callId is a copy: a reference could point into the Call erased below (HandleBye
+    // passes call.record.callId), and releasing the stream key then read freed memory,
+    // so whether the callee's SCTP stream was freed depended on the allocator (glibc's
+    // free overwrites the string's first bytes, jemalloc's leaves them).
     auto it = m_calls.find(callId);
     if (it == m_calls.end())
     {

@@ -116,7 +116,13 @@ class SipUserAgent : public Application
     void SendAck(Call& call);
     void SendBye(std::string callId);
     void HandleByeResponse(Ptr<SipClientTransaction> transaction, Ptr<SipMessage> response);
-    void FinishCall(const std::string& callId);
+    /**
+     * End call \p callId: cancel its timers, erase it, release its SCTP stream key,
+     * fire CallEnd and (as caller) schedule the next call.
+     * \param callId taken by value: callers may pass the erased call's own Call-ID
+     *        (HandleBye passes call.record.callId), which a reference would leave dangling
+     */
+    void FinishCall(std::string callId);
     void SetupTimedOut(std::string callId);
     void ScheduleNextCall();
 
