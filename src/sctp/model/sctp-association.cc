@@ -551,6 +551,8 @@ SctpAssociation::NewAssociation(uint32_t localTag, uint32_t localInitialTsn)
     m_localTieTag = 0;
     m_peerTieTag = 0;
     m_localInitialTsn = localInitialTsn;
+    // Each association gets its own scheduler (RFC 8260 3), as it gets its own queue.
+    m_sender.SetStreamScheduler(m_socket->CreateStreamScheduler());
     m_sender.Initialize(localInitialTsn, GetConfig().outboundStreams);
     m_assocErrorCount = 0;
     m_outStreams = GetConfig().outboundStreams;
