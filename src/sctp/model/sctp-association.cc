@@ -284,6 +284,12 @@ SctpAssociation::IsPrSctpActive() const
 }
 
 bool
+SctpAssociation::IsIDataNegotiated() const
+{
+    return GetConfig().iDataSupported && m_peerIData;
+}
+
+bool
 SctpAssociation::IsClosing() const
 {
     return m_shutdownSend || m_closeRequested;
@@ -906,6 +912,10 @@ SctpAssociation::SendInit()
     if (config.prSctpEnabled)
     {
         init.parameters.emplace_back(SctpTlv::FORWARD_TSN_SUPPORTED, std::vector<uint8_t>());
+    }
+    if (config.iDataSupported)
+    {
+        init.parameters.push_back(SctpTlv::SupportedExtensions({SctpChunk::I_DATA}));
     }
     std::vector<uint8_t> chunk;
     SctpByteWriter w(chunk);

@@ -306,6 +306,16 @@ SctpSocket::GetTypeId()
                           MakeNestedAttributeAccessor<BooleanValue>(&SctpSocket::m_config,
                                                        &SctpAssociationConfig::prSctpEnabled),
                           MakeBooleanChecker())
+            .AddAttribute("IDataSupported",
+                          "Announce I-DATA (RFC 8260) in INIT / INIT ACK (Supported "
+                          "Extensions listing chunk type 64); the association records whether "
+                          "both ends did (SctpAssociation::IsIDataNegotiated). Negotiation "
+                          "only: DATA chunks are still sent, so leave it off against a peer "
+                          "that enforces I-DATA once negotiated.",
+                          BooleanValue(false),
+                          MakeNestedAttributeAccessor<BooleanValue>(&SctpSocket::m_config,
+                                                       &SctpAssociationConfig::iDataSupported),
+                          MakeBooleanChecker())
             .AddAttribute("PrPolicy",
                           "PR-SCTP policy of messages sent without an SctpSendInfoTag: NONE, "
                           "TTL (lifetime, PrValue in ms), RTX (at most PrValue "
