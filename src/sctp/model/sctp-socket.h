@@ -118,8 +118,9 @@ class SctpSocket : public Socket
     int SetStreamWeight(uint16_t streamId, uint16_t weight);
     uint16_t GetStreamWeight(uint16_t streamId) const;
     /**
-     * The stream scheduler of the association (a new instance of the StreamScheduler
-     * attribute's TypeId for every association; nullptr before the first).
+     * The stream scheduler of the association: a new instance of the StreamScheduler
+     * attribute's TypeId for every association (before the first, a first-come
+     * first-served placeholder that the association replaces).
      */
     Ptr<SctpStreamScheduler> GetStreamScheduler() const;
 
