@@ -54,6 +54,7 @@ def test_every_module_has_a_suite():
         "sctp-loss-recovery",
         "sctp-potentially-failed",
         "sctp-congestion-ops",
+        "sctp-stream-scheduler",
     } <= sctp
 
 

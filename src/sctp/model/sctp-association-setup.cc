@@ -19,6 +19,19 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("SctpAssociationSetup");
 
+namespace
+{
+
+/** An INIT or INIT ACK whose Supported Extensions parameter lists I-DATA (RFC 8260 2.2). */
+bool
+ListsIData(const SctpInitChunk& init)
+{
+    const SctpTlv* extensions = init.Find(SctpTlv::SUPPORTED_EXTENSIONS);
+    return extensions && extensions->ListsChunkType(SctpChunk::I_DATA);
+}
+
+} // namespace
+
 // ------------------------------------------------------------------ INIT
 
 bool
@@ -134,6 +147,7 @@ SctpAssociation::CollectPeerAddresses(const SctpInitChunk& init,
         case SctpTlv::UNRECOGNIZED_PARAMETER:
         case SctpTlv::COOKIE_PRESERVATIVE:
         case SctpTlv::FORWARD_TSN_SUPPORTED:
+        case SctpTlv::SUPPORTED_EXTENSIONS:
         case SctpTlv::ECN_CAPABLE:
             break;
         default: {
@@ -289,6 +303,7 @@ SctpAssociation::HandleInit(const SctpCommonHeader& header,
     cookie.localPort = header.destinationPort;
     cookie.peerPort = header.sourcePort;
     cookie.peerForwardTsn = init.Find(SctpTlv::FORWARD_TSN_SUPPORTED) != nullptr;
+    cookie.peerIData = ListsIData(init);
     cookie.peerAddresses = addresses;
 
     SctpInitChunk ack;
@@ -306,6 +321,10 @@ SctpAssociation::HandleInit(const SctpCommonHeader& header,
     if (config.prSctpEnabled)
     {
         ack.parameters.emplace_back(SctpTlv::FORWARD_TSN_SUPPORTED, std::vector<uint8_t>());
+    }
+    if (config.iDataSupported)
+    {
+        ack.parameters.push_back(SctpTlv::SupportedExtensions({SctpChunk::I_DATA}));
     }
     for (const auto& u : unrecognized)
     {
@@ -372,6 +391,7 @@ SctpAssociation::HandleInitAck(const SctpChunk& chunk, const Address& source)
     }
     m_peerTag = ack.initiateTag;
     m_peerForwardTsn = ack.Find(SctpTlv::FORWARD_TSN_SUPPORTED) != nullptr;
+    m_peerIData = ListsIData(ack);
     Address primary = m_pathManager.IsEmpty() ? source : m_pathManager.GetPrimaryPath()->GetAddress();
     if (std::find(addresses.begin(), addresses.end(), primary) == addresses.end())
     {
@@ -595,6 +615,7 @@ SctpAssociation::EstablishFromCookie(const SctpCookie& cookie,
     NewAssociation(cookie.localTag, cookie.localInitialTsn);
     m_peerTag = cookie.peerTag;
     m_peerForwardTsn = cookie.peerForwardTsn;
+    m_peerIData = cookie.peerIData;
     Address primary = source;
     if (std::find(cookie.peerAddresses.begin(), cookie.peerAddresses.end(), source) ==
         cookie.peerAddresses.end())

@@ -284,6 +284,12 @@ SctpAssociation::IsPrSctpActive() const
 }
 
 bool
+SctpAssociation::IsIDataNegotiated() const
+{
+    return GetConfig().iDataSupported && m_peerIData;
+}
+
+bool
 SctpAssociation::IsClosing() const
 {
     return m_shutdownSend || m_closeRequested;
@@ -551,6 +557,8 @@ SctpAssociation::NewAssociation(uint32_t localTag, uint32_t localInitialTsn)
     m_localTieTag = 0;
     m_peerTieTag = 0;
     m_localInitialTsn = localInitialTsn;
+    // Each association gets its own scheduler (RFC 8260 3), as it gets its own queue.
+    m_sender.SetStreamScheduler(m_socket->CreateStreamScheduler());
     m_sender.Initialize(localInitialTsn, GetConfig().outboundStreams);
     m_assocErrorCount = 0;
     m_outStreams = GetConfig().outboundStreams;
@@ -904,6 +912,10 @@ SctpAssociation::SendInit()
     if (config.prSctpEnabled)
     {
         init.parameters.emplace_back(SctpTlv::FORWARD_TSN_SUPPORTED, std::vector<uint8_t>());
+    }
+    if (config.iDataSupported)
+    {
+        init.parameters.push_back(SctpTlv::SupportedExtensions({SctpChunk::I_DATA}));
     }
     std::vector<uint8_t> chunk;
     SctpByteWriter w(chunk);

@@ -125,6 +125,12 @@ class SctpAssociation : public Object
     uint16_t GetInboundStreams() const;
     /** Both ends announced Forward-TSN-Supported (RFC 3758). */
     bool IsPrSctpActive() const;
+    /**
+     * Both endpoints announced I-DATA (RFC 8260 2.2): this endpoint's IDataSupported and
+     * chunk type 64 in the peer's Supported Extensions. Negotiation only: the
+     * association still sends DATA chunks.
+     */
+    bool IsIDataNegotiated() const;
     /** The user asked to shut down sending (Close, ShutdownSend). */
     bool IsClosing() const;
     uint32_t GetRestartCount() const;
@@ -319,6 +325,7 @@ class SctpAssociation : public Object
     uint16_t m_outStreams{0};
     uint16_t m_inStreams{0};
     bool m_peerForwardTsn{false};
+    bool m_peerIData{false}; //!< the peer listed I-DATA in Supported Extensions
     uint32_t m_assocErrorCount{0};
     bool m_closeRequested{false};
     bool m_shutdownSend{false};

@@ -35,6 +35,10 @@ SctpChunk::TypeName(uint8_t type)
     {
         return "FORWARD_TSN";
     }
+    if (type == I_DATA)
+    {
+        return "I_DATA";
+    }
     return "UNKNOWN(" + std::to_string(type) + ")";
 }
 
@@ -104,6 +108,48 @@ SctpDataChunk::Deserialize(const SctpChunk& chunk)
     payload = r.GetCurrent();
     payloadLength = static_cast<uint16_t>(r.GetRemaining());
     return r.IsOk();
+}
+
+bool
+SctpIDataChunk::Deserialize(const SctpChunk& chunk)
+{
+    if (chunk.type != SctpChunk::I_DATA ||
+        chunk.valueLength < HEADER_SIZE - SctpChunk::HEADER_SIZE)
+    {
+        return false;
+    }
+    SctpByteReader r(chunk.value, chunk.valueLength);
+    flags = chunk.flags;
+    tsn = r.ReadU32();
+    streamId = r.ReadU16();
+    r.ReadU16(); // reserved: ignored on receipt (RFC 8260 2.1)
+    mid = r.ReadU32();
+    uint32_t field = r.ReadU32();
+    bool first = (flags & FLAG_B) != 0;
+    ppid = first ? field : 0;
+    fsn = first ? 0 : field;
+    payload = r.GetCurrent();
+    payloadLength = static_cast<uint16_t>(r.GetRemaining());
+    return r.IsOk();
+}
+
+void
+SctpIDataChunk::SerializeHeader(SctpByteWriter& w,
+                                uint8_t flags,
+                                uint32_t tsn,
+                                uint16_t streamId,
+                                uint32_t mid,
+                                uint32_t ppidOrFsn,
+                                uint16_t payloadLength)
+{
+    w.WriteU8(SctpChunk::I_DATA);
+    w.WriteU8(flags);
+    w.WriteU16(static_cast<uint16_t>(HEADER_SIZE + payloadLength));
+    w.WriteU32(tsn);
+    w.WriteU16(streamId);
+    w.WriteU16(0);
+    w.WriteU32(mid);
+    w.WriteU32(ppidOrFsn);
 }
 
 void

@@ -41,6 +41,7 @@ class SctpChunk
         ECNE = 12,
         CWR = 13,
         SHUTDOWN_COMPLETE = 14,
+        I_DATA = 64, //!< RFC 8260 2.1 (format only: the model does not send or accept it)
         FORWARD_TSN = 192,
     };
 
@@ -104,6 +105,47 @@ class SctpDataChunk
                                 uint16_t streamId,
                                 uint16_t ssn,
                                 uint32_t ppid,
+                                uint16_t payloadLength);
+};
+
+/**
+ * \ingroup sctp
+ * \brief I-DATA chunk (RFC 8260 section 2.1): DATA with a 32-bit Message Identifier
+ *        (MID) in place of the SSN, and the PPID only in the first fragment (B bit);
+ *        the other fragments carry their Fragment Sequence Number (FSN) there. The
+ *        format only: associations negotiate I-DATA (SctpSocket IDataSupported) but
+ *        still send DATA, and a received I-DATA chunk is an unrecognised chunk.
+ */
+class SctpIDataChunk
+{
+  public:
+    static constexpr uint8_t FLAG_E = SctpDataChunk::FLAG_E;
+    static constexpr uint8_t FLAG_B = SctpDataChunk::FLAG_B;
+    static constexpr uint8_t FLAG_U = SctpDataChunk::FLAG_U;
+    static constexpr uint8_t FLAG_I = SctpDataChunk::FLAG_I;
+    static constexpr uint32_t HEADER_SIZE = 20;
+
+    uint8_t flags{0};
+    uint32_t tsn{0};
+    uint16_t streamId{0};
+    uint32_t mid{0};
+    uint32_t ppid{0}; //!< when the B bit is set (0 otherwise)
+    uint32_t fsn{0};  //!< when the B bit is clear (the first fragment's FSN is 0)
+    const uint8_t* payload{nullptr}; //!< view into the received packet
+    uint16_t payloadLength{0};
+
+    /** \return false if the chunk is not I-DATA or is shorter than its 20-byte header. */
+    bool Deserialize(const SctpChunk& chunk);
+    /**
+     * Write the 20-byte header (reserved field 0); the caller appends \p payloadLength
+     * bytes and pads. \p ppidOrFsn is the PPID if \p flags has B, else the FSN.
+     */
+    static void SerializeHeader(SctpByteWriter& w,
+                                uint8_t flags,
+                                uint32_t tsn,
+                                uint16_t streamId,
+                                uint32_t mid,
+                                uint32_t ppidOrFsn,
                                 uint16_t payloadLength);
 };
 

@@ -192,7 +192,9 @@ SctpCookie::Seal(const std::vector<uint8_t>& key) const
     w.WriteU32(peerTieTag);
     w.WriteU16(localPort);
     w.WriteU16(peerPort);
-    w.WriteU8(peerForwardTsn ? 1 : 0);
+    // One byte of peer capabilities (bit 0 PR-SCTP, bit 1 I-DATA): the cookie's size and,
+    // without I-DATA, its bytes are those of the model before I-DATA existed.
+    w.WriteU8((peerForwardTsn ? 1 : 0) | (peerIData ? 2 : 0));
     w.WriteU8(static_cast<uint8_t>(std::min<std::size_t>(peerAddresses.size(), 255)));
     for (std::size_t i = 0; i < peerAddresses.size() && i < 255; ++i)
     {
@@ -237,7 +239,9 @@ SctpCookie::Open(const std::vector<uint8_t>& key, const std::vector<uint8_t>& se
     peerTieTag = r.ReadU32();
     localPort = r.ReadU16();
     peerPort = r.ReadU16();
-    peerForwardTsn = r.ReadU8() != 0;
+    uint8_t capabilities = r.ReadU8();
+    peerForwardTsn = (capabilities & 1) != 0;
+    peerIData = (capabilities & 2) != 0;
     uint8_t n = r.ReadU8();
     peerAddresses.clear();
     for (uint8_t i = 0; i < n && r.IsOk(); ++i)

@@ -1,5 +1,7 @@
 #include "sctp-parameter.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -62,6 +64,19 @@ SctpTlv::SupportedAddressTypes(bool ipv4, bool ipv6)
         w.WriteU16(IPV6_ADDRESS);
     }
     return SctpTlv(SUPPORTED_ADDRESS_TYPES, std::move(v));
+}
+
+SctpTlv
+SctpTlv::SupportedExtensions(const std::vector<uint8_t>& chunkTypes)
+{
+    return SctpTlv(SUPPORTED_EXTENSIONS, chunkTypes);
+}
+
+bool
+SctpTlv::ListsChunkType(uint8_t chunkType) const
+{
+    return type == SUPPORTED_EXTENSIONS &&
+           std::find(value.begin(), value.end(), chunkType) != value.end();
 }
 
 SctpTlv

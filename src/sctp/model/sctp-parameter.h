@@ -36,6 +36,7 @@ class SctpTlv
         HOST_NAME_ADDRESS = 11,
         SUPPORTED_ADDRESS_TYPES = 12,
         ECN_CAPABLE = 0x8000,
+        SUPPORTED_EXTENSIONS = 0x8008, //!< RFC 5061 4.2.7: chunk types the sender supports
         FORWARD_TSN_SUPPORTED = 0xC000,
     };
 
@@ -85,6 +86,10 @@ class SctpTlv
     static SctpTlv Ipv6Address(const ns3::Ipv6Address& address);
     static SctpTlv CookiePreservative(uint32_t incrementMs);
     static SctpTlv SupportedAddressTypes(bool ipv4, bool ipv6);
+    /** Supported Extensions (RFC 5061 4.2.7): one byte per chunk type. */
+    static SctpTlv SupportedExtensions(const std::vector<uint8_t>& chunkTypes);
+    /** \return true if this is a Supported Extensions parameter listing \p chunkType. */
+    bool ListsChunkType(uint8_t chunkType) const;
     static SctpTlv Cause(uint16_t code, const std::vector<uint8_t>& info = {});
     static SctpTlv CauseU32(uint16_t code, uint32_t value);
     static SctpTlv InvalidStream(uint16_t streamId);

@@ -102,6 +102,7 @@ struct SctpAssociationConfig
     int32_t changePrimaryThresh{-1};   //!< NS-2 changePrimaryThresh_ (-1: never)
     bool sourceAddressFailover{true};  //!< another source address after a T3-rtx (6.4.1)
     bool prSctpEnabled{true};          //!< announce and use PR-SCTP (RFC 3758)
+    bool iDataSupported{false};        //!< announce I-DATA (RFC 8260; negotiation only)
 };
 
 } // namespace ns3

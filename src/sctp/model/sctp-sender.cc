@@ -68,6 +68,12 @@ SctpSender::SetStreamScheduler(Ptr<SctpStreamScheduler> scheduler)
     m_txQueue.SetScheduler(scheduler);
 }
 
+Ptr<SctpStreamScheduler>
+SctpSender::GetStreamScheduler() const
+{
+    return m_txQueue.GetScheduler();
+}
+
 void
 SctpSender::Enqueue(Ptr<SctpOutboundMessage> message)
 {
@@ -480,6 +486,7 @@ SctpSender::BuildAndSendPacket(SctpPath& path,
         // New data (section 6.1 rules A and B).
         if (!fastRetransmitOnly && allowNewData)
         {
+            bool newDataInPacket = false;
             uint32_t maxPayload = GetMaxPayload(path);
             while (m_txQueue.HasUnsentData())
             {
@@ -506,6 +513,11 @@ SctpSender::BuildAndSendPacket(SctpPath& path,
                 TransmitChunk(c, path, false);
                 anyData = true;
                 sentNewData = true;
+                newDataInPacket = true;
+            }
+            if (newDataInPacket)
+            {
+                m_txQueue.PacketDone(); // the round robin per packet scheduler moves on
             }
         }
     }

@@ -51,6 +51,7 @@ class SctpSender
     void Reset();
     /** The stream scheduler of SctpTxQueue (the default is first-come first-served). */
     void SetStreamScheduler(Ptr<SctpStreamScheduler> scheduler);
+    Ptr<SctpStreamScheduler> GetStreamScheduler() const;
 
     /** Queue a user message (the association checked it). */
     void Enqueue(Ptr<SctpOutboundMessage> message);

@@ -9,6 +9,7 @@
 #include "sctp-message-tag.h"
 #include "sctp-nested-accessor.h"
 
+#include "ns3/abort.h"
 #include "ns3/address.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -18,6 +19,8 @@
 #include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+#include "ns3/type-id.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -303,6 +306,16 @@ SctpSocket::GetTypeId()
                           MakeNestedAttributeAccessor<BooleanValue>(&SctpSocket::m_config,
                                                        &SctpAssociationConfig::prSctpEnabled),
                           MakeBooleanChecker())
+            .AddAttribute("IDataSupported",
+                          "Announce I-DATA (RFC 8260) in INIT / INIT ACK (Supported "
+                          "Extensions listing chunk type 64); the association records whether "
+                          "both ends did (SctpAssociation::IsIDataNegotiated). Negotiation "
+                          "only: DATA chunks are still sent, so leave it off against a peer "
+                          "that enforces I-DATA once negotiated.",
+                          BooleanValue(false),
+                          MakeNestedAttributeAccessor<BooleanValue>(&SctpSocket::m_config,
+                                                       &SctpAssociationConfig::iDataSupported),
+                          MakeBooleanChecker())
             .AddAttribute("PrPolicy",
                           "PR-SCTP policy of messages sent without an SctpSendInfoTag: NONE, "
                           "TTL (lifetime, PrValue in ms), RTX (at most PrValue "
@@ -323,6 +336,19 @@ SctpSocket::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&SctpSocket::m_defaultPrValue),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("StreamScheduler",
+                          "The stream scheduler of RFC 8260 section 3 (which stream the next "
+                          "message is sent from), a subclass of ns3::SctpStreamScheduler: "
+                          "ns3::SctpFcfsStreamScheduler (first come, first served), "
+                          "ns3::SctpRoundRobinStreamScheduler, "
+                          "ns3::SctpRoundRobinPacketStreamScheduler, "
+                          "ns3::SctpPriorityStreamScheduler, "
+                          "ns3::SctpFairCapacityStreamScheduler or "
+                          "ns3::SctpWfqStreamScheduler. Per-stream priorities and weights: "
+                          "SetStreamPriority, SetStreamWeight.",
+                          TypeIdValue(SctpFcfsStreamScheduler::GetTypeId()),
+                          MakeTypeIdAccessor(&SctpSocket::m_streamSchedulerType),
+                          MakeTypeIdChecker())
             // Trace sources
             .AddTraceSource("State",
                             "Association state",
@@ -413,6 +439,9 @@ SctpSocket::SctpSocket(const SctpSocket& o)
       m_defaultUnordered(o.m_defaultUnordered),
       m_defaultPrPolicy(o.m_defaultPrPolicy),
       m_defaultPrValue(o.m_defaultPrValue),
+      m_streamSchedulerType(o.m_streamSchedulerType),
+      m_streamPriorities(o.m_streamPriorities),
+      m_streamWeights(o.m_streamWeights),
       m_node(o.m_node),
       m_sctp(o.m_sctp),
       m_boundDevice(o.m_boundDevice),
@@ -479,6 +508,73 @@ Ptr<SctpCongestionOps>
 SctpSocket::GetCongestionOps() const
 {
     return m_association->GetCongestionOps();
+}
+
+int
+SctpSocket::SetStreamPriority(uint16_t streamId, uint16_t priority)
+{
+    m_streamPriorities[streamId] = priority;
+    if (Ptr<SctpStreamScheduler> scheduler = GetStreamScheduler())
+    {
+        scheduler->SetStreamPriority(streamId, priority);
+    }
+    return 0;
+}
+
+uint16_t
+SctpSocket::GetStreamPriority(uint16_t streamId) const
+{
+    auto it = m_streamPriorities.find(streamId);
+    return it == m_streamPriorities.end() ? 0 : it->second;
+}
+
+int
+SctpSocket::SetStreamWeight(uint16_t streamId, uint16_t weight)
+{
+    if (weight == 0)
+    {
+        m_errno = ERROR_INVAL;
+        return -1;
+    }
+    m_streamWeights[streamId] = weight;
+    if (Ptr<SctpStreamScheduler> scheduler = GetStreamScheduler())
+    {
+        scheduler->SetStreamWeight(streamId, weight);
+    }
+    return 0;
+}
+
+uint16_t
+SctpSocket::GetStreamWeight(uint16_t streamId) const
+{
+    auto it = m_streamWeights.find(streamId);
+    return it == m_streamWeights.end() ? 1 : it->second;
+}
+
+Ptr<SctpStreamScheduler>
+SctpSocket::GetStreamScheduler() const
+{
+    return m_association ? m_association->GetSender().GetStreamScheduler() : nullptr;
+}
+
+Ptr<SctpStreamScheduler>
+SctpSocket::CreateStreamScheduler() const
+{
+    NS_ABORT_MSG_UNLESS(m_streamSchedulerType.IsChildOf(SctpStreamScheduler::GetTypeId()),
+                        "SctpSocket::StreamScheduler: " << m_streamSchedulerType.GetName()
+                                                        << " is not an ns3::SctpStreamScheduler");
+    ObjectFactory factory;
+    factory.SetTypeId(m_streamSchedulerType);
+    Ptr<SctpStreamScheduler> scheduler = factory.Create<SctpStreamScheduler>();
+    for (const auto& [stream, priority] : m_streamPriorities)
+    {
+        scheduler->SetStreamPriority(stream, priority);
+    }
+    for (const auto& [stream, weight] : m_streamWeights)
+    {
+        scheduler->SetStreamWeight(stream, weight);
+    }
+    return scheduler;
 }
 
 Ptr<SctpAssociation>

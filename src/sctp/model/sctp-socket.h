@@ -12,6 +12,7 @@
 #define SCTP_SOCKET_H
 
 #include "sctp-association.h"
+#include "sctp-stream-scheduler.h"
 
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
@@ -22,6 +23,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -104,6 +106,25 @@ class SctpSocket : public Socket
     Ptr<SctpCongestionOps> GetCongestionOps() const;
 
     /**
+     * Per-stream values of the stream scheduler (RFC 8260 4.3.3,
+     * SCTP_STREAM_SCHEDULER_VALUE): the priority the priority scheduler reads (a lower
+     * value is served first; default 0) and the weight of weighted fair queueing (>= 1;
+     * default 1). They hold for the association running now and for later ones (and
+     * for the associations a listening socket accepts). \return 0, or -1 (ERROR_INVAL)
+     * for a weight of 0.
+     */
+    int SetStreamPriority(uint16_t streamId, uint16_t priority);
+    uint16_t GetStreamPriority(uint16_t streamId) const;
+    int SetStreamWeight(uint16_t streamId, uint16_t weight);
+    uint16_t GetStreamWeight(uint16_t streamId) const;
+    /**
+     * The stream scheduler of the association: a new instance of the StreamScheduler
+     * attribute's TypeId for every association (before the first, a first-come
+     * first-served placeholder that the association replaces).
+     */
+    Ptr<SctpStreamScheduler> GetStreamScheduler() const;
+
+    /**
      * The association of this socket: its state, tags, streams, sender (TSNs, windows,
      * retransmission counters, PR-SCTP), receiver and destinations (paths).
      */
@@ -181,6 +202,8 @@ class SctpSocket : public Socket
     void NotifyMessagesReady();
     void CancelWindowUpdate();
     void OnWindowUpdate();
+    /** A new scheduler of the StreamScheduler TypeId with this socket's stream values. */
+    Ptr<SctpStreamScheduler> CreateStreamScheduler() const;
 
     // Attributes: the association's configuration, and the defaults of Send()
     SctpProtocolParameters m_parameters;
@@ -191,6 +214,9 @@ class SctpSocket : public Socket
     bool m_defaultUnordered;
     SctpPrPolicy m_defaultPrPolicy;
     uint32_t m_defaultPrValue;
+    TypeId m_streamSchedulerType;
+    std::map<uint16_t, uint16_t> m_streamPriorities;
+    std::map<uint16_t, uint16_t> m_streamWeights;
 
     // Endpoint
     Ptr<Node> m_node;

@@ -2,6 +2,8 @@
 
 #include "sctp-tx-queue.h"
 
+#include "ns3/abort.h"
+
 #include <algorithm>
 
 namespace ns3
@@ -19,6 +21,39 @@ SctpStreamScheduler::GetTypeId()
 }
 
 SctpStreamScheduler::~SctpStreamScheduler() = default;
+
+void
+SctpStreamScheduler::PacketDone()
+{
+}
+
+void
+SctpStreamScheduler::SetStreamPriority(uint16_t streamId, uint16_t priority)
+{
+    m_priorities[streamId] = priority;
+}
+
+uint16_t
+SctpStreamScheduler::GetStreamPriority(uint16_t streamId) const
+{
+    auto it = m_priorities.find(streamId);
+    return it == m_priorities.end() ? 0 : it->second;
+}
+
+void
+SctpStreamScheduler::SetStreamWeight(uint16_t streamId, uint16_t weight)
+{
+    NS_ABORT_MSG_IF(weight == 0, "SctpStreamScheduler: the weight of stream " << streamId
+                                                                              << " must be >= 1");
+    m_weights[streamId] = weight;
+}
+
+uint16_t
+SctpStreamScheduler::GetStreamWeight(uint16_t streamId) const
+{
+    auto it = m_weights.find(streamId);
+    return it == m_weights.end() ? 1 : it->second;
+}
 
 TypeId
 SctpFcfsStreamScheduler::GetTypeId()

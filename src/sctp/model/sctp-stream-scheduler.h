@@ -6,9 +6,11 @@
  * with DATA chunks (no interleaving) a scheduler decides between whole messages.
  *
  * SctpFcfsStreamScheduler (first come, first served: RFC 8260 3.1, SCTP_SS_FCFS) is the
- * model's scheduler. Round robin, priority or weighted fair queueing (RFC 8260 3.2-3.6)
- * are further subclasses; with I-DATA (RFC 8260 2.1) a scheduler may also switch
- * between messages after any chunk, which ChunkCut() tells it about.
+ * model's default. Round robin, round robin per packet, priority, fair capacity and
+ * weighted fair queueing (RFC 8260 3.2-3.6) are in sctp-stream-schedulers.h; the socket's
+ * StreamScheduler attribute chooses one. Every scheduler keeps a per-stream priority and
+ * weight (RFC 8260 4.3.3's SCTP_STREAM_SCHEDULER_VALUE, split into the two values the
+ * schedulers read); the ones that do not use them ignore them.
  */
 #ifndef SCTP_STREAM_SCHEDULER_H
 #define SCTP_STREAM_SCHEDULER_H
@@ -16,7 +18,9 @@
 #include "ns3/object.h"
 #include "ns3/ptr.h"
 
+#include <cstdint>
 #include <deque>
+#include <map>
 #include <vector>
 
 namespace ns3
@@ -48,8 +52,24 @@ class SctpStreamScheduler : public Object
     virtual bool IsEmpty() const = 0;
     /** Every queued message, in the order Send() accepted them (oldest first). */
     virtual std::vector<Ptr<SctpOutboundMessage>> GetMessages() const = 0;
-    /** Forget every message (a new association). */
+    /** Forget every message (a new association); stream priorities and weights stay. */
     virtual void Clear() = 0;
+    /**
+     * The sender closed a packet that carries DATA cut from this scheduler's messages
+     * (the round robin per packet scheduler changes streams here; others ignore it).
+     */
+    virtual void PacketDone();
+
+    /** Priority of \p streamId: a lower value is served first (default 0). */
+    void SetStreamPriority(uint16_t streamId, uint16_t priority);
+    uint16_t GetStreamPriority(uint16_t streamId) const;
+    /** Weight of \p streamId (>= 1, default 1): its share of the capacity under WFQ. */
+    void SetStreamWeight(uint16_t streamId, uint16_t weight);
+    uint16_t GetStreamWeight(uint16_t streamId) const;
+
+  private:
+    std::map<uint16_t, uint16_t> m_priorities; //!< streams without an entry: 0
+    std::map<uint16_t, uint16_t> m_weights;    //!< streams without an entry: 1
 };
 
 /**

@@ -105,6 +105,12 @@ SctpTxQueue::NextChunk(uint32_t maxPayload)
     return m_outstanding.back();
 }
 
+void
+SctpTxQueue::PacketDone()
+{
+    m_scheduler->PacketDone();
+}
+
 std::deque<SctpTxChunk>&
 SctpTxQueue::GetOutstanding()
 {

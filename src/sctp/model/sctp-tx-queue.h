@@ -96,6 +96,8 @@ class SctpTxQueue
      * scheduler chooses, give it the next TSN and append it to the outstanding chunks.
      */
     SctpTxChunk& NextChunk(uint32_t maxPayload);
+    /** The packet being built, which holds chunks NextChunk() cut, is closed. */
+    void PacketDone();
 
     std::deque<SctpTxChunk>& GetOutstanding();
     const std::deque<SctpTxChunk>& GetOutstanding() const;

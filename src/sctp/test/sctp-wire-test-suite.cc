@@ -1,10 +1,12 @@
 /*
  * Wire format: CRC32c against the RFC 3720 vectors, the checksum's place and byte order
  * (RFC 9260 appendix A), chunk serialization and parsing (DATA, INIT with parameters,
- * SACK with gap blocks and duplicates, FORWARD TSN) and the bounds checks that keep a
- * malformed packet from being read past its end.
+ * SACK with gap blocks and duplicates, FORWARD TSN), the I-DATA chunk and Supported
+ * Extensions parameter of RFC 8260 (with the State Cookie's capability bits), and the
+ * bounds checks that keep a malformed packet from being read past its end.
  */
 #include "ns3/sctp-chunk.h"
+#include "ns3/sctp-cookie.h"
 #include "ns3/sctp-crc32c.h"
 #include "ns3/sctp-header.h"
 #include "ns3/sctp-parameter.h"
@@ -213,6 +215,127 @@ class SctpMalformedTestCase : public TestCase
     }
 };
 
+/**
+ * I-DATA (RFC 8260 2.1): a first fragment carries the PPID, a later one its FSN, in the
+ * same place; the 20-byte header byte by byte; a chunk shorter than the header and a
+ * DATA chunk are refused. Supported Extensions (RFC 5061 4.2.7) listing chunk type 64 in
+ * an INIT, and the State Cookie keeping the peer's I-DATA and PR-SCTP support in the one
+ * byte PR-SCTP had.
+ */
+class SctpIDataWireTestCase : public TestCase
+{
+  public:
+    SctpIDataWireTestCase()
+        : TestCase("I-DATA chunk and Supported Extensions round trips")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::vector<uint8_t> bytes;
+        SctpByteWriter w(bytes);
+        const uint8_t payload[3] = {0xAA, 0xBB, 0xCC};
+        SctpIDataChunk::SerializeHeader(w,
+                                        SctpIDataChunk::FLAG_B | SctpIDataChunk::FLAG_U,
+                                        0x80000001,
+                                        513,
+                                        0xFFFFFFFF,
+                                        51, // PPID (WebRTC string)
+                                        3);
+        w.WriteBytes(payload, 3);
+        w.PadTo4();
+        NS_TEST_ASSERT_MSG_EQ(bytes.size(), 24u, "20-byte header + 3 bytes + 1 padding");
+        const std::vector<uint8_t> header = {64,   0x06, 0,    23,   0x80, 0,    0,    1,
+                                             0x02, 0x01, 0,    0,    0xFF, 0xFF, 0xFF, 0xFF,
+                                             0,    0,    0,    51};
+        NS_TEST_EXPECT_MSG_EQ((std::vector<uint8_t>(bytes.begin(), bytes.begin() + 20) == header),
+                              true,
+                              "type 64, flags U|B, length 23, TSN, SID 513, reserved 0, MID, PPID");
+        SctpIDataChunk::SerializeHeader(w, SctpIDataChunk::FLAG_E, 0x80000002, 513, 0xFFFFFFFF, 7, 0);
+
+        std::vector<SctpChunk> chunks;
+        NS_TEST_ASSERT_MSG_EQ(SctpSplitChunks(bytes.data(), bytes.size(), chunks), true, "split");
+        NS_TEST_ASSERT_MSG_EQ(chunks.size(), 2u, "two chunks");
+        NS_TEST_EXPECT_MSG_EQ(SctpChunk::TypeName(chunks[0].type), "I_DATA", "type name");
+        SctpIDataChunk first;
+        NS_TEST_ASSERT_MSG_EQ(first.Deserialize(chunks[0]), true, "first fragment parses");
+        NS_TEST_EXPECT_MSG_EQ(first.tsn, 0x80000001u, "TSN");
+        NS_TEST_EXPECT_MSG_EQ(first.streamId, 513, "stream");
+        NS_TEST_EXPECT_MSG_EQ(first.mid, 0xFFFFFFFFu, "MID");
+        NS_TEST_EXPECT_MSG_EQ(first.ppid, 51u, "B set: the field is the PPID");
+        NS_TEST_EXPECT_MSG_EQ(first.fsn, 0u, "the first fragment's FSN is 0");
+        NS_TEST_EXPECT_MSG_EQ(first.flags, (SctpIDataChunk::FLAG_B | SctpIDataChunk::FLAG_U), "flags");
+        NS_TEST_EXPECT_MSG_EQ(first.payloadLength, 3, "user data without padding");
+        NS_TEST_EXPECT_MSG_EQ(first.payload[2], 0xCC, "user data");
+        SctpIDataChunk last;
+        NS_TEST_ASSERT_MSG_EQ(last.Deserialize(chunks[1]), true, "last fragment parses");
+        NS_TEST_EXPECT_MSG_EQ(last.fsn, 7u, "B clear: the field is the FSN");
+        NS_TEST_EXPECT_MSG_EQ(last.ppid, 0u, "no PPID");
+        NS_TEST_EXPECT_MSG_EQ(last.payloadLength, 0, "no user data");
+
+        // 19 bytes: one short of the header.
+        std::vector<uint8_t> shortChunk(header.begin(), header.begin() + 19);
+        shortChunk[3] = 19;
+        shortChunk.push_back(0);
+        std::vector<SctpChunk> views;
+        SctpSplitChunks(shortChunk.data(), shortChunk.size(), views);
+        NS_TEST_ASSERT_MSG_EQ(views.size(), 1u, "the chunk itself is well framed");
+        SctpIDataChunk truncated;
+        NS_TEST_EXPECT_MSG_EQ(truncated.Deserialize(views[0]), false, "shorter than 20 bytes");
+        std::vector<uint8_t> dataBytes;
+        SctpByteWriter dw(dataBytes);
+        SctpDataChunk::SerializeHeader(dw, SctpDataChunk::FLAG_B, 1, 0, 0, 0, 4);
+        dw.WriteU32(0);
+        std::vector<SctpChunk> dataViews;
+        SctpSplitChunks(dataBytes.data(), dataBytes.size(), dataViews);
+        NS_TEST_ASSERT_MSG_EQ(dataViews.size(), 1u, "one DATA chunk");
+        NS_TEST_EXPECT_MSG_EQ(truncated.Deserialize(dataViews[0]), false, "DATA is not I-DATA");
+
+        // Supported Extensions in an INIT.
+        SctpInitChunk init;
+        init.initiateTag = 1;
+        init.parameters.push_back(SctpTlv::SupportedExtensions({SctpChunk::I_DATA}));
+        std::vector<uint8_t> initBytes;
+        SctpByteWriter iw(initBytes);
+        init.Serialize(iw);
+        NS_TEST_EXPECT_MSG_EQ(initBytes.size(), 28u, "INIT 20 + parameter 5, padded to 8");
+        NS_TEST_EXPECT_MSG_EQ(initBytes[20], 0x80, "parameter type 0x8008");
+        NS_TEST_EXPECT_MSG_EQ(initBytes[21], 0x08, "parameter type 0x8008");
+        NS_TEST_EXPECT_MSG_EQ(initBytes[23], 5, "parameter length 5");
+        NS_TEST_EXPECT_MSG_EQ(initBytes[24], 64, "lists chunk type 64");
+        std::vector<SctpChunk> initViews;
+        SctpSplitChunks(initBytes.data(), initBytes.size(), initViews);
+        SctpInitChunk parsed;
+        NS_TEST_ASSERT_MSG_EQ(parsed.Deserialize(initViews[0]), true, "INIT parses");
+        const SctpTlv* extensions = parsed.Find(SctpTlv::SUPPORTED_EXTENSIONS);
+        NS_TEST_ASSERT_MSG_EQ((extensions != nullptr), true, "Supported Extensions found");
+        NS_TEST_EXPECT_MSG_EQ(extensions->ListsChunkType(SctpChunk::I_DATA), true, "I-DATA");
+        NS_TEST_EXPECT_MSG_EQ(extensions->ListsChunkType(SctpChunk::FORWARD_TSN), false, "only 64");
+
+        // The cookie: both capabilities survive sealing and opening; the size does not
+        // change with them.
+        std::vector<uint8_t> key(32, 7);
+        SctpCookie cookie;
+        cookie.peerForwardTsn = false;
+        cookie.peerIData = true;
+        cookie.peerAddresses = {Ipv4Address("10.1.1.1")}; // Open needs one
+        std::vector<uint8_t> sealed = cookie.Seal(key);
+        SctpCookie plain;
+        plain.peerForwardTsn = true;
+        plain.peerAddresses = cookie.peerAddresses;
+        NS_TEST_EXPECT_MSG_EQ(plain.Seal(key).size(), sealed.size(), "same cookie size");
+        SctpCookie opened;
+        NS_TEST_ASSERT_MSG_EQ(opened.Open(key, sealed), true, "the cookie opens");
+        NS_TEST_EXPECT_MSG_EQ(opened.peerIData, true, "peer supports I-DATA");
+        NS_TEST_EXPECT_MSG_EQ(opened.peerForwardTsn, false, "peer without PR-SCTP");
+        SctpCookie opened2;
+        NS_TEST_ASSERT_MSG_EQ(opened2.Open(key, plain.Seal(key)), true, "opens");
+        NS_TEST_EXPECT_MSG_EQ(opened2.peerIData, false, "no I-DATA");
+        NS_TEST_EXPECT_MSG_EQ(opened2.peerForwardTsn, true, "PR-SCTP");
+    }
+};
+
 /** \ingroup sctp-tests The wire format of RFC 9260 section 3 and appendix A. */
 class SctpWireTestSuite : public TestSuite
 {
@@ -224,6 +347,7 @@ class SctpWireTestSuite : public TestSuite
         AddTestCase(new SctpChecksumPlacementTestCase(), TestCase::Duration::QUICK);
         AddTestCase(new SctpChunkRoundTripTestCase(), TestCase::Duration::QUICK);
         AddTestCase(new SctpMalformedTestCase(), TestCase::Duration::QUICK);
+        AddTestCase(new SctpIDataWireTestCase(), TestCase::Duration::QUICK);
     }
 };
 
