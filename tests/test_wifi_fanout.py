@@ -13,8 +13,10 @@ import pytest
 
 from transportlab.studies import wsn_reporting_interval as wsn
 
-# ns-3's reception rule: NS-2's (the study's default) lives in the filtered PHY only.
-SHORT = {"protocol": "udp", "duration": 3.0, "reporting_interval": 1.0, "reception_model": "ns3"}
+# ns-3's reception rule and no carrier-sense culling: NS-2's (the study's defaults since
+# issue 25) live in the filtered PHY only.
+SHORT = {"protocol": "udp", "duration": 3.0, "reporting_interval": 1.0, "reception_model": "ns3",
+         "carrier_sense_culling": "none"}  # fmt: skip
 OFF = wsn.RunOptions(filter_weak_signals=False, energy_horizon=False)
 ON = wsn.RunOptions(filter_weak_signals=True, energy_horizon=False)
 
@@ -34,10 +36,15 @@ def test_filtered_phy_simulates_exactly_what_the_stock_phy_does(runs):
     for table in ("packets", "counts", "energy"):
         assert filtered[table].equals(stock[table]), table
     # the event count differs (below); only the filtered PHY counts NS-2 collisions and
-    # undecodable receptions (none here)
+    # undecodable receptions (none here). dropped_packets is NS-2's count of trace lines
+    # where the PHY counts them NS-2's way (the filtered PHY only), every drop event of
+    # the PHY otherwise: the drop events themselves are the same in both.
     ns2_counts = ("ns2_collisions", "ns2_undecodable")
-    summary_columns = [c for c in stock["summary"].columns if c not in ("events", *ns2_counts)]
+    summary_columns = [c for c in stock["summary"].columns
+                       if c not in ("events", "dropped_packets", *ns2_counts)]  # fmt: skip
     assert filtered["summary"][summary_columns].equals(stock["summary"][summary_columns])
+    drop_events = filtered["summary"]["phy_drop_events"].iloc[0]
+    assert drop_events == stock["summary"]["dropped_packets"].iloc[0] > 0
     for column in ns2_counts:
         assert filtered["summary"][column].iloc[0] == 0
         assert np.isnan(stock["summary"][column].iloc[0])

@@ -168,6 +168,19 @@ def _wifi(
     ``filter_weak_signals`` installs ``ns3::SensitivityFilteredYansWifiPhy`` (same results,
     no arrival events for signals below the receivers' sensitivity) instead of YansWifiPhy.
     """
+    # NS-2's models live in the filtered PHY only: refuse before any ns-3 object is set
+    # (an attribute the stock PHY lacks would end the process with NS_FATAL_ERROR).
+    if not filter_weak_signals and params["reception_model"] in ("ns2", "ns2_lock"):
+        raise ValueError(
+            f"reception_model {params['reception_model']!r} needs "
+            "RunOptions(filter_weak_signals=True): NS-2's "
+            "collision rule lives in ns3::SensitivityFilteredYansWifiPhy"
+        )
+    if not filter_weak_signals and params["carrier_sense_culling"] == "ns2":
+        raise ValueError(
+            "carrier_sense_culling 'ns2' needs RunOptions(filter_weak_signals=True): "
+            "NS-2's culling lives in ns3::SensitivityFilteredYansWifiPhy"
+        )
     frequency = params["frequency_hz"]
     channel = ns.YansWifiChannelHelper()
     channel.SetPropagationDelay("ns3::ConstantSpeedPropagationDelayModel")
@@ -205,21 +218,10 @@ def _wifi(
         # others; under ns2 no frame below it is ever received, so nothing else changes.
         phy.Set("Ns2RxThreshold", ns.DoubleValue(rx_dbm))
     if params["reception_model"] in ("ns2", "ns2_lock"):
-        if not filter_weak_signals:
-            raise ValueError(
-                f"reception_model {params['reception_model']!r} needs "
-                "RunOptions(filter_weak_signals=True): NS-2's "
-                "collision rule lives in ns3::SensitivityFilteredYansWifiPhy"
-            )
         # NS-2's Mac802_11 loses the frame being received when a signal arrives within
         # CPThresh_ of it, and a frame that starts during another one in the same case.
         phy.Set("Ns2Capture", ns.BooleanValue(True))
     if params["carrier_sense_culling"] == "ns2":
-        if not filter_weak_signals:
-            raise ValueError(
-                "carrier_sense_culling 'ns2' needs RunOptions(filter_weak_signals=True): "
-                "NS-2's culling lives in ns3::SensitivityFilteredYansWifiPhy"
-            )
         phy.Set("Ns2CarrierSenseCulling", ns.BooleanValue(True))
         phy.Set("CaptureThreshold", ns.DoubleValue(NS2_CAPTURE_THRESHOLD_DB))
         preamble_threshold = ["Threshold", ns.DoubleValue(NS2_CAPTURE_THRESHOLD_DB)]
