@@ -340,12 +340,12 @@ def test_explore_a_point_from_its_controls(notebook_page, project):
     assert figure.parents[1].name.startswith("quick-")  # keyed by the parameters
     # the progress bar is tqdm's widget (a label, a bar, a count), full, and nothing went
     # to stderr (where tqdm's text bars go)
+    stderr = output.locator(f'.jp-OutputArea-output[data-mime-type="{STDERR}"]')
+    assert stderr.count() == 0, stderr.all_text_contents()
     bar = output.locator(".widget-hbox", has=page.locator(".widget-hprogress")).last
     assert bar.count() == 1, "no progress bar widget"
     assert bar.locator(".progress-bar").evaluate("bar => bar.style.width") == "100%"
     assert re.search(r"bottleneck_example/main:\s*100%.*\b(\d+)/\1\b", bar.text_content())
-    stderr = output.locator(f'.jp-OutputArea-output[data-mime-type="{STDERR}"]')
-    assert stderr.count() == 0, stderr.all_text_contents()
     # the point beside the committed figure, as images
     assert output.locator(".widget-image").count() == 2
     # nothing committed changed: not in the served copy, not in this checkout
