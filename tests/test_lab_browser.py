@@ -216,9 +216,8 @@ _CELLS = """() => Array.from(document.querySelectorAll('.jp-Notebook .jp-CodeCel
 
 #: a Run All has finished: the kernel is idle, no cell waits or runs ([*]), and the last
 #: code cell ran after ``since`` or a cell shows a traceback (which stops Run All)
-_RUN_ALL_DONE = (
-    "(since) => {\n  const kernelIdle = " + _KERNEL_IDLE + ";\n"
-    + """
+_RUN_ALL_DONE = """(since) => {
+  const kernelIdle = KERNEL_IDLE;
   const prompts = Array.from(document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt'))
     .map(p => p.textContent);
   if (!kernelIdle() || prompts.length === 0 || prompts.some(p => p.includes('*'))) return false;
@@ -227,8 +226,7 @@ _RUN_ALL_DONE = (
     '.jp-Notebook .jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'))
     .some(o => o.textContent.includes('Traceback'));
   return last > since || traceback;
-}"""
-)
+}""".replace("KERNEL_IDLE", _KERNEL_IDLE)
 
 
 def _cells(page) -> list[dict]:
