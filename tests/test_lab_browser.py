@@ -294,6 +294,9 @@ def test_run_all_twice_in_one_kernel(notebook_page):
     for attempt in (1, 2):
         cells = _run_all(page)
         assert not _tracebacks(cells), f"Run All #{attempt}:\n" + "\n".join(_tracebacks(cells))
+        # nothing red: the simulation cell's progress bar is a widget, not stderr text
+        stderr = [o["text"] for c in cells for o in c["outputs"] if o["mime"] == STDERR]
+        assert not stderr, f"Run All #{attempt}: stderr output {stderr}"
         counts = [_count(cell["prompt"]) for cell in cells]
         # every code cell ran in this Run All, in order, in the same kernel
         assert counts == sorted(counts) and min(counts) > previous, counts
