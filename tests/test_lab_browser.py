@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
 import os
 import re
 import secrets
@@ -339,6 +340,8 @@ def test_explore_a_point_from_its_controls(notebook_page, project):
     figure = project / saved.group(1)
     assert figure.is_file(), f"{figure} does not exist"
     assert figure.parents[1].name.startswith("quick-")  # keyed by the parameters
+    provenance = json.loads((figure.parents[1] / "provenance.json").read_text())
+    assert provenance["overrides"] == {"queue_packets": 20}  # the parameters beside it
     # the progress bar is tqdm's widget (a label, a bar, a count), full, and nothing went
     # to stderr (where tqdm's text bars go)
     stderr = output.locator(f'.jp-OutputArea-output[data-mime-type="{STDERR}"]')
