@@ -107,6 +107,11 @@ def test_run_draws_the_point_beside_the_committed_figure():
     assert "data/explore/bottleneck_example/quick-" in folder.as_posix()
     assert (folder / "figures" / "goodput_delay.png").is_file()
     assert "saved to" in explorer.status.value
+    # the parameters beside the figure (issue 27: an exploration records what it ran)
+    provenance = json.loads((folder / "provenance.json").read_text())
+    assert provenance["overrides"] == {"queue_packets": 20} and provenance["mode"] == "quick"
+    figure = next(o for o in provenance["outputs"] if o["path"].endswith("goodput_delay.png"))
+    assert figure["kind"] == "figure" and figure["n_runs"] == explored.runs("main")
 
 
 @pytest.mark.slow

@@ -130,6 +130,25 @@ def test_start_ignores_the_notebooks_own_globals_in_a_kernel():
     assert notebooks.start("bottleneck_example", namespace).quick
 
 
+def test_start_draws_progress_as_a_widget_in_a_kernel_only():
+    """Issue 27 item 3: in JupyterLab the notebooks' own simulation cells printed tqdm's
+    text bar to stderr (red, like an error); in a kernel the bar is tqdm's widget."""
+    from tqdm.notebook import tqdm
+
+    class ZMQInteractiveShell:  # what ipykernel's get_ipython() returns (by its name)
+        pass
+
+    class TerminalInteractiveShell:
+        pass
+
+    in_kernel = _kernel_namespace("", get_ipython=ZMQInteractiveShell)
+    assert notebooks.start("bottleneck_example", in_kernel).progress_bar is tqdm
+    in_terminal = _kernel_namespace("", get_ipython=TerminalInteractiveShell)
+    assert notebooks.start("bottleneck_example", in_terminal).progress_bar is None
+    plain = {"quick": True, "scheduler": None, "runs": None, "params": {}}
+    assert notebooks.start("bottleneck_example", plain).progress_bar is None
+
+
 @pytest.mark.parametrize(
     ("injected", "message"),
     [

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import shlex
 import subprocess
+from pathlib import Path
 
 import fake_study
 import pandas as pd
@@ -96,6 +97,23 @@ def test_write_leaves_provenance_of_every_file(project):
     assert outputs[f"{here}/comparison.csv"]["n_runs"] is None
     # not a git checkout: no commit to name
     assert document["commit"] is None and document["dirty"] is None
+
+
+def test_a_figure_saved_alone_keeps_the_folders_other_outputs_listed(project):
+    """The Explorer saves one figure into a point's folder, maybe the one results.write()
+    filled: with keep, the tables stay listed; without, only what was written now."""
+    results, written = _write(params={"scale": 2.0})
+    figure = next(path for path in written if path.suffix == ".png")
+    provenance.write_provenance(results, [figure], keep=True)
+    listed = {o["path"] for o in json.loads(_provenance_file(results).read_text())["outputs"]}
+    assert len(listed) == 4 and any(path.endswith("values.csv") for path in listed)
+    (results.results_dir() / "values.csv").unlink()  # a file gone is no longer listed
+    provenance.write_provenance(results, [figure], keep=True)
+    listed = {o["path"] for o in json.loads(_provenance_file(results).read_text())["outputs"]}
+    assert len(listed) == 3 and not any(path.endswith("values.csv") for path in listed)
+    provenance.write_provenance(results, [figure])
+    listed = {o["path"] for o in json.loads(_provenance_file(results).read_text())["outputs"]}
+    assert {Path(path).suffix for path in listed} == {".png", ".svg"}
 
 
 def test_the_recorded_command_parses_back_to_the_same_run(project):

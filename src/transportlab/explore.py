@@ -29,6 +29,7 @@ import ipywidgets as widgets
 from transportlab.cli import parse_value
 from transportlab.engine import paths
 from transportlab.engine.params import Param, ParameterError
+from transportlab.engine.provenance import write_provenance
 from transportlab.engine.results import Results
 
 __all__ = ["Explorer", "control", "explorable_parameters"]
@@ -194,6 +195,8 @@ class Explorer(widgets.VBox):
         self.explored = explored
         self.figures.children = self._side_by_side(figure)
         folder = explored.figures_dir() / f"{self.figure_name}.png"
+        # the point's parameters beside its figure, as results.write() records them
+        write_provenance(explored, [folder], keep=True)
         self.status.value = (
             f"Done: {self.figure_name} for {_escape(str(explored.overrides or 'the defaults'))}"
             f", {_runs(explored)}; saved to <code>{_relative(folder)}</code>."

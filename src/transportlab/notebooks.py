@@ -94,8 +94,22 @@ def start(study: str | Study, namespace: Mapping[str, Any]):
         raise NotebookParameterError(f"{study.name} notebook: " + "; ".join(problems))
     publish = os.environ.get(PUBLISH_ENV) == "1"
     return Results(
-        study, quick=quick, params=params, runs=runs, scheduler=scheduler, publish=publish
-    )
+        study, quick=quick, params=params, runs=runs, scheduler=scheduler, publish=publish,
+        progress_bar=notebook_progress_bar(namespace),
+    )  # fmt: skip
+
+
+def notebook_progress_bar(namespace: Mapping[str, Any]):
+    """tqdm's notebook bar (an ipywidgets widget) when ``namespace`` is the globals of a
+    Jupyter kernel (IPython's ``get_ipython`` there returns a ZMQ shell), else None
+    (tqdm's text bar on stderr): JupyterLab shows stderr as red text, like an error."""
+    get_ipython = namespace.get("get_ipython")
+    shell = get_ipython() if callable(get_ipython) else None
+    if shell is None or type(shell).__name__ != "ZMQInteractiveShell":
+        return None
+    from tqdm.notebook import tqdm  # noqa: PLC0415 - ipywidgets, only in a kernel
+
+    return tqdm
 
 
 #: Set (to "1") by :func:`execute` for ``transportlab reproduce --notebook`` only: then a

@@ -266,10 +266,24 @@ def dumps(document: Mapping[str, Any]) -> str:
     return json.dumps(_jsonable(document), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def write_provenance(results: Results, written: Iterable[Path]) -> Path:
-    """Write ``provenance.json`` into the study's results folder (atomically)."""
+def write_provenance(results: Results, written: Iterable[Path], keep: bool = False) -> Path:
+    """Write ``provenance.json`` into the study's results folder (atomically). With
+    ``keep``, the outputs an earlier provenance.json there lists (and that still exist)
+    stay listed: a figure saved on its own (the Explorer's) does not drop the tables
+    ``results.write()`` wrote into the same folder (same parameters, same folder)."""
     document = provenance_of(results, written)
-    return write_text(results.results_dir() / PROVENANCE_FILE, dumps(document))
+    folder = results.results_dir()
+    previous = read_provenance(folder) if keep else None
+    if previous:
+        root = paths.project_root()
+        new = {output["path"] for output in document["outputs"]}
+        kept = [
+            output
+            for output in previous.get("outputs", [])
+            if output["path"] not in new and (root / output["path"]).is_file()
+        ]
+        document["outputs"] = sorted(kept + document["outputs"], key=lambda o: o["path"])
+    return write_text(folder / PROVENANCE_FILE, dumps(document))
 
 
 def read_provenance(folder: str | Path) -> dict[str, Any] | None:
