@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +25,29 @@ def test_default_and_all_load_every_module():
     wheel = _native.ns3_wheel_dir()
     assert _native.selected_modules(wheel, "") is None
     assert _native.selected_modules(wheel, "all") is None
+
+
+def _fake_wheel(root, modules=("core", "network")):
+    wheel = root / "ns3"
+    (wheel / "lib64").mkdir(parents=True)
+    (wheel / "include" / "ns3").mkdir(parents=True)
+    for module in modules:
+        (wheel / "lib64" / f"libns3.44-{module}.so").write_bytes(b"")
+        (wheel / "include" / "ns3" / f"{module}-module.h").write_text("")
+    return wheel
+
+
+def test_under_a_path_with_test_every_module_is_loaded_by_transportlab(tmp_path, monkeypatch):
+    # The wheel's loader drops every library whose path contains "test": there the
+    # package loads the modules itself instead of `from ns import ns`.
+    monkeypatch.delenv(_native.MODULES_VARIABLE, raising=False)
+    plain = Path("/home/alice/venv/lib/python3.11/site-packages/ns3")  # only its name counts
+    assert _native.wheel_loader_finds_libraries(plain)
+    assert _native.modules_to_load(plain) is None
+    shadowed = _fake_wheel(tmp_path / "home" / "tester" / "venv")
+    assert not _native.wheel_loader_finds_libraries(shadowed)
+    assert _native.modules_to_load(shadowed) == ["core", "network"]
+    assert _native.modules_to_load(shadowed, ns_loaded=True) is None
 
 
 def test_the_study_modules_are_closed_under_linking():

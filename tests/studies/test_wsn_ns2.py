@@ -411,4 +411,5 @@ def test_the_variants_comparison_reads_the_studys_published_values():
     # (the UDP throughput decided the interval reading: input whatever the runs)
     inputs = rows[rows["verdict"] == "input"]
     assert set(rows["verdict"]) == {"too-few-runs", "input"}
-    assert set(zip(inputs["protocol"], inputs["metric"])) == {("UDP", "throughput")}
+    pairs = set(zip(inputs["protocol"], inputs["metric"], strict=True))
+    assert pairs == {("UDP", "throughput")}

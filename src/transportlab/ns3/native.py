@@ -421,6 +421,27 @@ def _load_ns3_modules(wheel: Path, modules: list[str]):
     return ns
 
 
+def wheel_loader_finds_libraries(wheel: Path) -> bool:
+    """Whether ``from ns import ns`` can load the wheel's libraries: its loader
+    (``ns3/ns/__init__.py``, ns3 3.44.post0) drops every library whose *path* contains
+    "test", so under a folder such as ``/home/tester`` or pytest's ``/tmp/pytest-of-...``
+    it loads none and cling falls back on whatever ns-3 the system has."""
+    return "test" not in str(wheel / "lib64")
+
+
+def modules_to_load(wheel: Path, ns_loaded: bool = False) -> list[str] | None:
+    """The ns-3 modules :func:`load` loads itself, or None for the wheel's own loader:
+    ``$TRANSPORTLAB_NS3_MODULES`` (:func:`selected_modules`); None once ns-3 is loaded;
+    every module where the wheel's loader would find no library
+    (:func:`wheel_loader_finds_libraries`)."""
+    if ns_loaded:
+        return None  # ns-3 is already loaded, the wheel's way
+    modules = selected_modules(wheel)
+    if modules is None and not wheel_loader_finds_libraries(wheel):
+        modules = ns3_modules(wheel)
+    return modules
+
+
 def load():
     """Import ns-3 (with the PCH when possible) and load our library; returns ``ns``."""
     global _loaded, load_seconds, used_pch, loaded_modules
@@ -430,9 +451,7 @@ def load():
     wheel = ns3_wheel_dir()
     native = native_dir()
     include_dir = native / "include"
-    modules = selected_modules(wheel)
-    if "ns" in sys.modules:
-        modules = None  # ns-3 is already loaded, the wheel's way
+    modules = modules_to_load(wheel, ns_loaded="ns" in sys.modules)
     if "cppyy" not in sys.modules and "CLING_STANDARD_PCH" not in os.environ:
         used_pch = ensure_pch(wheel, include_dir, modules=modules)
         if used_pch is not None:
