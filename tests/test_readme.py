@@ -169,3 +169,30 @@ def test_the_readme_python_examples_run(clone, index):
     assert result.returncode == 0, result.stderr[-2000:]
     if "SCTP bytes received" in PYTHON[index]:
         assert result.stdout.strip().endswith("SCTP bytes received: 100000")
+
+
+def _planned_simulations(quick: bool) -> dict[str, int]:
+    from transportlab import studies
+    from transportlab.engine.plan import simulation_count
+    from transportlab.engine.results import Results
+
+    counts = {}
+    for name in studies.names():
+        results = Results(studies.get(name), quick=quick)
+        counts[name] = sum(simulation_count(tasks) for tasks in results.plan().values())
+    return counts
+
+
+def test_the_simulation_counts_the_readme_states_are_the_plans():
+    """The README says how many simulations `make reproduce` (quick) and full mode run,
+    and the sensor study's share: they must be what `transportlab reproduce --dry-run`
+    plans (they went stale once: 233/2057/940 after new experiments)."""
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    quick, full = _planned_simulations(quick=True), _planned_simulations(quick=False)
+    stated_quick = re.search(r"quick mode\* \((\d+) short simulations", text)
+    stated_full = re.search(r"reproduce`: (\d+) simulations on a local Dask cluster", text)
+    stated_wsn = re.search(r"the sensor study's (\d+) ", text)
+    assert stated_quick and stated_full and stated_wsn, "the README no longer states the counts"
+    assert int(stated_quick.group(1)) == sum(quick.values())
+    assert int(stated_full.group(1)) == sum(full.values())
+    assert int(stated_wsn.group(1)) == full["wsn_reporting_interval"]
