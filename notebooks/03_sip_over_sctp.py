@@ -508,11 +508,16 @@ print(quick_comparison[["source", "protocol", "metric", "row", "unit", "publishe
 # `data/results/sip_over_sctp/comparison.csv` and counted in the README's results table:
 
 # %%
+import pandas as pd
+from IPython.display import display
+
 from transportlab.engine.results import committed_comparison
 
 full_comparison = committed_comparison("sip_over_sctp")
 print(full_comparison["verdict"].value_counts().to_string())
-full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3)
+# every column with a value (pandas would hide the middle ones of this wide table)
+with pd.option_context("display.max_columns", None):
+    display(full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3))
 
 # %% [markdown]
 # **Every verdict, explained.** The single-session rows are `by-construction`: their

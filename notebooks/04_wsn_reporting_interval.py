@@ -318,11 +318,16 @@ shown.round(2)
 # `data/results/wsn_reporting_interval/comparison.csv` and counted in the README's results table:
 
 # %%
+import pandas as pd
+from IPython.display import display
+
 from transportlab.engine.results import committed_comparison
 
 full_comparison = committed_comparison("wsn_reporting_interval")
 print(full_comparison["verdict"].value_counts().to_string())
-full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3)
+# every column with a value (pandas would hide the middle ones of this wide table)
+with pd.option_context("display.max_columns", None):
+    display(full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3))
 
 # %% [markdown]
 # ## 6. Figures (the paper's Figures 2-13)
