@@ -22,7 +22,10 @@ from transportlab.studies import wsn_reporting_interval as wsn
 from transportlab.studies.wsn_reporting_interval.parameters import MICA2
 
 # the stock PHY (filter_weak_signals off) has ns-3's reception only
-SHORT = {"protocol": "udp", "duration": 3.0, "reporting_interval": 1.0, "reception_model": "ns3"}
+# ns-3's reception rule and no carrier-sense culling: the stock PHY has neither of NS-2's
+# (the study's defaults since issue 25).
+SHORT = {"protocol": "udp", "duration": 3.0, "reporting_interval": 1.0, "reception_model": "ns3",
+         "carrier_sense_culling": "none"}  # fmt: skip
 STOCK = wsn.RunOptions(filter_weak_signals=False, ns3_energy_models=True, energy_horizon=False)
 HORIZON = wsn.RunOptions(filter_weak_signals=False, ns3_energy_models=True, energy_horizon=True)
 

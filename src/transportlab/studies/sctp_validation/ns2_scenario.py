@@ -343,7 +343,8 @@ def read_variables(path) -> pd.DataFrame:
     give cwnd, ssthresh and the sender's view of the peer's window (``peerRwnd``);
     ``rto_`` gives rto (seconds) and srtt; ``rwnd_`` the peer window; ``timeoutCount_``
     its count; ``frCount_`` lines mark fast retransmissions (NS-2 prints the counter's
-    value uninitialised: only the time is kept). Undecodable bytes are replaced, and
+    value uninitialised: only the time is kept); the peer window printed when the trace is
+    attached is uninitialised too and left out. Undecodable bytes are replaced, and
     stray bytes before a line's ``time:`` are skipped."""
     rows = []
     with open(path, errors="replace") as stream:
@@ -367,6 +368,13 @@ def read_variables(path) -> pd.DataFrame:
                 rows.append((time, "fast_rtx", "1"))
     frame = pd.DataFrame(rows, columns=["time", "name", "value"])
     frame["value"] = frame["value"].astype(float)
+    if len(frame):
+        # `trace rwnd_` prints the member when the trace is attached, before any INIT ACK
+        # can have set it: NS-2 leaves it uninitialised (0 or any 32-bit garbage), so the
+        # peer's window is only known from the first line after that instant.
+        attached = frame["time"].iloc[0]
+        frame = frame[~((frame["name"] == "peer_rwnd") & (frame["time"] <= attached))]
+        frame = frame.reset_index(drop=True)
     return frame
 
 
