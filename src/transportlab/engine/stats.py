@@ -48,21 +48,36 @@ BOOTSTRAP_RESAMPLES = 9999
 BOOTSTRAP_SEED = 26
 
 
+def _check_level(level: float) -> None:
+    if not 0 < level < 1:
+        raise ValueError(f"level must be between 0 and 1, got {level}")
+
+
+def _finite_values(values) -> np.ndarray:
+    """The finite values as a flat array: what every estimate here starts from (a NaN or
+    infinite value is a run without a value, left out rather than spoiling the mean)."""
+    x = np.asarray(values, dtype=float).ravel()
+    return x[np.isfinite(x)]
+
+
+def _without_interval(x: np.ndarray) -> tuple[float, float, float, int]:
+    """``(mean, low, high, n)`` of fewer than two values: no interval exists, so the bounds
+    are NaN (never zero), and so is the mean of no value."""
+    mean = float(x.mean()) if x.size else math.nan
+    return mean, math.nan, math.nan, int(x.size)
+
+
 def confidence_interval(values, level: float = 0.95) -> tuple[float, float, float, int]:
     """``(mean, low, high, n)`` of the finite values: Student's t interval on the mean.
 
     With one value the bounds are NaN; without values everything is NaN and n = 0.
     """
-    if not 0 < level < 1:
-        raise ValueError(f"level must be between 0 and 1, got {level}")
-    x = np.asarray(values, dtype=float).ravel()
-    x = x[np.isfinite(x)]
+    _check_level(level)
+    x = _finite_values(values)
+    if x.size < 2:
+        return _without_interval(x)
     n = int(x.size)
-    if n == 0:
-        return math.nan, math.nan, math.nan, 0
     mean = float(x.mean())
-    if n == 1:
-        return mean, math.nan, math.nan, 1
     half = float(stdtrit(n - 1, 0.5 + level / 2)) * float(x.std(ddof=1)) / math.sqrt(n)
     return mean, mean - half, mean + half, n
 
@@ -74,8 +89,7 @@ def standard_error(ci_low: float, ci_high: float, n: int, level: float = 0.95) -
     recovers the spread of committed results (which keep the interval, not the values).
     NaN when the interval is undefined (fewer than two values).
     """
-    if not 0 < level < 1:
-        raise ValueError(f"level must be between 0 and 1, got {level}")
+    _check_level(level)
     if not (n >= 2 and math.isfinite(ci_low) and math.isfinite(ci_high)):
         return math.nan
     if ci_high < ci_low:
@@ -192,16 +206,12 @@ def bootstrap_interval(values, level: float = 0.95) -> tuple[float, float, float
     resamples from a generator seeded with :data:`BOOTSTRAP_SEED` (deterministic). Below
     two finite values the bounds are NaN, as with :func:`confidence_interval`.
     """
-    if not 0 < level < 1:
-        raise ValueError(f"level must be between 0 and 1, got {level}")
-    x = np.asarray(values, dtype=float).ravel()
-    x = x[np.isfinite(x)]
+    _check_level(level)
+    x = _finite_values(values)
+    if x.size < 2:
+        return _without_interval(x)
     n = int(x.size)
-    if n == 0:
-        return math.nan, math.nan, math.nan, 0
     mean = float(x.mean())
-    if n == 1:
-        return mean, math.nan, math.nan, 1
     if np.all(x == x[0]):
         return mean, mean, mean, n
     generator = np.random.default_rng(BOOTSTRAP_SEED)
@@ -221,8 +231,7 @@ def exceedance_probability(
     """
     from scipy.stats import binomtest  # noqa: PLC0415
 
-    x = np.asarray(values, dtype=float).ravel()
-    x = x[np.isfinite(x)]
+    x = _finite_values(values)
     n = int(x.size)
     if n == 0:
         return math.nan, math.nan, math.nan, 0, 0
