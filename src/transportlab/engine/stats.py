@@ -136,6 +136,19 @@ def mean_ci(values, level: float = 0.95) -> pd.Series:
     return pd.Series({"mean": mean, "ci_low": low, "ci_high": high, "n_runs": n})
 
 
+def _summary_columns(
+    frame: pd.DataFrame, by: str | Sequence[str], columns: str | Iterable[str]
+) -> tuple[list[str], list[str]]:
+    """``by`` and ``columns`` of both summary layouts as lists (one name may stand alone),
+    checked against the table before anything is grouped."""
+    by = [by] if isinstance(by, str) else list(by)
+    columns = [columns] if isinstance(columns, str) else list(columns)
+    missing = [c for c in [*by, *columns] if c not in frame.columns]
+    if missing:
+        raise KeyError(f"columns {missing} not in the table (has {list(frame.columns)})")
+    return by, columns
+
+
 def summarise(
     frame: pd.DataFrame,
     by: str | Sequence[str],
@@ -150,11 +163,7 @@ def summarise(
     keep their order of appearance, or are sorted with ``sort``; only groups that
     occur are summarised (also for categorical columns).
     """
-    by = [by] if isinstance(by, str) else list(by)
-    columns = [columns] if isinstance(columns, str) else list(columns)
-    missing = [c for c in [*by, *columns] if c not in frame.columns]
-    if missing:
-        raise KeyError(f"columns {missing} not in the table (has {list(frame.columns)})")
+    by, columns = _summary_columns(frame, by, columns)
     rows = []
     for key, group in frame.groupby(by, sort=sort, dropna=False, observed=True):
         key = key if isinstance(key, tuple) else (key,)
@@ -179,11 +188,7 @@ def summarise_wide(
     a value is NaN). Groups keep their order of appearance, or are sorted with ``sort``;
     only groups that occur are summarised (also for categorical columns).
     """
-    by = [by] if isinstance(by, str) else list(by)
-    columns = [columns] if isinstance(columns, str) else list(columns)
-    missing = [c for c in [*by, *columns] if c not in frame.columns]
-    if missing:
-        raise KeyError(f"columns {missing} not in the table (has {list(frame.columns)})")
+    by, columns = _summary_columns(frame, by, columns)
     names = [*by]
     for column in columns:
         names += [column, f"{column}_ci_low", f"{column}_ci_high"]
