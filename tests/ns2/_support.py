@@ -91,6 +91,18 @@ set a [$ns node]
 set b [$ns node]
 $a set X_ 10.0; $a set Y_ 10.0; $a set Z_ 0.0
 $b set X_ 100.0; $b set Y_ 10.0; $b set Z_ 0.0
+{cbr_over_udp(256, "interval_ 0.5")}
+$ns at 1.0 "$cbr start"
+{end}
+$ns run
+"""
+
+
+def cbr_over_udp(packet_size: int, pacing: str) -> str:
+    """Tcl of a CBR application over UDP from node ``$a`` to a null agent on ``$b``, the
+    flow the small NS-2 scripts of these tests send; ``pacing`` is its ``interval_`` or
+    ``rate_`` setting (e.g. ``"interval_ 0.5"``). Started by the script (``$cbr start``)."""
+    return f"""\
 set udp [new Agent/UDP]
 $ns attach-agent $a $udp
 set null [new Agent/Null]
@@ -98,9 +110,5 @@ $ns attach-agent $b $null
 $ns connect $udp $null
 set cbr [new Application/Traffic/CBR]
 $cbr attach-agent $udp
-$cbr set packetSize_ 256
-$cbr set interval_ 0.5
-$ns at 1.0 "$cbr start"
-{end}
-$ns run
-"""
+$cbr set packetSize_ {packet_size}
+$cbr set {pacing}"""

@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from tests.ns2._support import NS2, two_wireless_nodes
+from tests.ns2._support import NS2, cbr_over_udp, two_wireless_nodes
 from transportlab.ns2 import structure, tcl
 from transportlab.ns2.runner import run_script
 from transportlab.ns3 import ns2_tcp
@@ -240,15 +240,7 @@ set b [$ns node]
 $ns duplex-link $a $b 1Mb 10ms DropTail
 $ns queue-limit $a $b {limit}
 $ns trace-queue $a $b $trace
-set udp [new Agent/UDP]
-$ns attach-agent $a $udp
-set null [new Agent/Null]
-$ns attach-agent $b $null
-$ns connect $udp $null
-set cbr [new Application/Traffic/CBR]
-$cbr attach-agent $udp
-$cbr set packetSize_ 1000
-$cbr set rate_ 2Mb
+{cbr_over_udp(1000, "rate_ 2Mb")}
 $ns at 0.0 "$cbr start"
 $ns at 1.0 "$ns flush-trace; close $trace; exit 0"
 $ns run

@@ -7,7 +7,7 @@ import re
 import pandas as pd
 import pytest
 
-from tests.ns2._support import NS2, two_wireless_nodes
+from tests.ns2._support import NS2, cbr_over_udp, two_wireless_nodes
 from transportlab.ns2 import runner, tcl, traces
 from transportlab.ns2.runner import Ns2Error, Ns2NotFoundError, run_script
 
@@ -16,22 +16,14 @@ pytestmark = NS2
 # Two nodes, 1 Mb/s and 10 ms; a CBR of 1000-byte packets every 0.5 s from 1 s; the run
 # ends at 2.2 s. NS-2's UDP adds no header, so a packet is 8 ms on the link and arrives
 # 18 ms after it was sent: at 1.018, 1.518 and 2.018 s.
-WIRED = """\
+WIRED = f"""\
 set ns [new Simulator]
 set trace [open out.tr w]
 $ns trace-all $trace
 set a [$ns node]
 set b [$ns node]
 $ns duplex-link $a $b 1Mb 10ms DropTail
-set udp [new Agent/UDP]
-$ns attach-agent $a $udp
-set null [new Agent/Null]
-$ns attach-agent $b $null
-$ns connect $udp $null
-set cbr [new Application/Traffic/CBR]
-$cbr attach-agent $udp
-$cbr set packetSize_ 1000
-$cbr set interval_ 0.5
+{cbr_over_udp(1000, "interval_ 0.5")}
 $ns at 1.0 "$cbr start"
 $ns at 2.2 "$ns flush-trace; close $trace; exit 0"
 puts "built"
