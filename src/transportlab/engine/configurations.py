@@ -11,7 +11,8 @@ declared configuration's comparison is.
 
 Ranking (:data:`RANKING`): the most claims within the tolerance (``matches``,
 ``consistent`` or ``within-bound``: "agreeing"), then the most ``matches``, then the
-fewest ``contradicts``, then the smallest median distance ``|log(reproduced /
+fewest ``contradicts``, then the fewest claims without a value, then the smallest median
+distance ``|log(reproduced /
 published)|`` over the claims with a number, then the declared default before any other
 (a tie never moves the study off its declared configuration), then the label. Claims a
 configuration has no value for are counted (``claims_without_value``), never filled in.
@@ -42,7 +43,8 @@ AGREEING = ("matches", "consistent", "within-bound")
 #: The ranking, in order (the docstring above says it in words).
 RANKING = (
     "most agreeing claims", "most matches", "fewest contradicts",
-    "smallest median |log(reproduced/published)|", "declared default first", "label",
+    "fewest claims without a value", "smallest median |log(reproduced/published)|",
+    "declared default first", "label",
 )  # fmt: skip
 #: The verdicts counted per configuration.
 COUNTED_VERDICTS = (
@@ -122,8 +124,16 @@ def rank_configurations(
         _distance=table["median_log_distance"].fillna(math.inf),
         _not_default=~table["is_default"],
     ).sort_values(
-        ["agreeing", "matches", "contradicts", "_distance", "_not_default", "configuration"],
-        ascending=[False, False, True, True, True, True],
+        [
+            "agreeing",
+            "matches",
+            "contradicts",
+            "claims_without_value",
+            "_distance",
+            "_not_default",
+            "configuration",
+        ],
+        ascending=[False, False, True, True, True, True, True],
         kind="mergesort",
     )
     table["rank"] = 0
