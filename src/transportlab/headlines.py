@@ -256,8 +256,8 @@ def _multihoming_headline(folder: Path) -> tuple[str, str]:
     lifetime, reliable, udp = five.loc["ttl(150)"], five.loc["reliable(0)"], five.loc["udp(0)"]
     exceed = _exceedance_text(folder)
     probability = c[c["metric"] == "P(transmission_stall > 3 s)"]
-    derived = (f" (the derived row `P(transmission_stall > 3 s)` > 0: "
-               f"`{probability['verdict'].iloc[0]}`)" if len(probability) else "")  # fmt: skip
+    derived = (f"; the derived row `P(transmission_stall > 3 s)` against > 0: "
+               f"`{probability['verdict'].iloc[0]}`" if len(probability) else "")  # fmt: skip
     inside = timers["in_window"].astype(str).eq("True")
     outside = timers[~inside]
     timers_text = (
@@ -268,7 +268,7 @@ def _multihoming_headline(folder: Path) -> tuple[str, str]:
     headline = (
         f"Brennan et al. under 15 % loss, with the seed's statistic (the stall around the first "
         f"loss, not the longest gap of a run). The seed's `>3` is one trace, so it is judged as "
-        f"a probability: {exceed}{derived} Judged as a bound on the mean stall (the claim's "
+        f"a probability: {exceed}{derived}. Judged as a bound on the mean stall (the claim's "
         f"verdict, `{single['verdict']}`): single-homed "
         f"{single['reproduced']:.2f} s ({_interval_text(folder, 'single-homed')}; median "
         f"{medians.loc[('single-homed', 'transmission_stall')]:.2f}) vs > 3 s, multi-homed "
