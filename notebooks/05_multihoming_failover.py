@@ -173,17 +173,35 @@ fig = results.figure("failover_timers")
 # $2^{PMR+1}$ RTO.Min: with the RFC defaults (Path.Max.Retrans 5, RTO.Min 1 s) a dead
 # primary costs about a minute before new data moves, which is why deployments lower
 # Path.Max.Retrans or RTO.Min, or use the potentially-failed state of RFC 7829 (section
-# 1c). A 1 s heartbeat interval brought the failover below the window (10.8 s
-# against 14-15 s: unanswered heartbeats to the stalled primary added errors); from 2 s
-# on it made no difference here. The return after the repair (full mode: 2.4, 22.8, 3.1
-# and 9.3 s for HB.interval 1, 2, 5 and 30 s) is decided by when the next heartbeat to
-# the inactive path leaves, i.e. by its backed-off RTO and the jitter more than by
-# HB.interval, and stays far inside the bound. Deliveries
+# 1c). A 1 s heartbeat interval brought the failover below the window (unanswered
+# heartbeats to the stalled primary added errors); from 2 s on it made no difference
+# here (the committed full-mode numbers are printed after this text). The return after
+# the repair is decided by when the next heartbeat to the inactive path leaves, i.e. by
+# its backed-off RTO and the jitter more than by HB.interval, and stays far inside the
+# bound. Deliveries
 # resume earlier than the failover, after the first timeout (`resume_s` ≈ one RTO),
 # because retransmissions already go to the alternate address; new data keeps going to
 # the dead primary until the failover, so deliveries stall again at every backoff.
 # Each point is one deterministic run (nothing random in these runs).
-#
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from transportlab.engine.results import committed_table
+
+full_timers = committed_table("multihoming_failover", "failover_timers")
+heartbeats = full_timers[full_timers["return_s"].notna()]
+print(
+    f"full mode: failover inside the window in {int(full_timers['in_window'].sum())} of "
+    f"{len(full_timers)} settings; Path.Max.Retrans 3, RTO.Min 1 s:"
+)
+for r in heartbeats.itertuples():
+    print(
+        f"  HB.interval {r.hb_interval:g} s: failover {r.failover_s:.1f} s (window "
+        f"{r.window_low_s:g}-{r.window_high_s:g} s), return {r.return_s:.1f} s after the repair "
+        f"(bound {r.return_bound_s:.0f} s)"
+    )
+
+# %% [markdown]
 # ### 1c. The same failure under named stack presets: RFC 9260, Linux, FreeBSD
 #
 # `ns.SctpStackHelper.SetPreset(name)` sets the socket defaults of a named stack, every
@@ -213,30 +231,42 @@ fig = results.figure("presets_tsn")
 # What the timers predict, and what the runs show (full mode gives the same numbers:
 # nothing is random here). The RTT is 20 ms, so every preset's RTO is RTO.Min = 1 s
 # when the primary dies (RTO.Initial, 1 s or 3 s, only matters before the first RTT
-# sample). **Delivery resumes** in all three one RTO after the failure (0.99 s), on
-# path 1: the first T3-rtx expiry sends the outstanding chunks to the alternate. **Where
+# sample). **Delivery resumes** in all three one RTO after the failure, on
+# path 1 (the committed full-mode numbers are printed after this text): the first
+# T3-rtx expiry sends the outstanding chunks to the alternate. **Where
 # new data goes** is what differs:
 #
 # * `rfc9260` and `freebsd` (no SCTP-PF): each expiry counts one error on the primary
 #   and doubles its RTO, but the primary stays the destination of new data until the
 #   sixth consecutive error (Path.Max.Retrans 5 + 1) marks it inactive: at 1 + 2 + 4 + 8
-#   + 16 + 32 = 63 s, inside the window 62-63 s of section 1b (full mode: 62.98 s). At
-#   every expiry a few new chunks go to the dead primary (13 in all) and wait for the
-#   next, doubled, timeout before their retransmission on the alternate, so delivery
-#   stalls for up to 32 s and only 0.8-0.9 MB arrive in the 70 s. FreeBSD and RFC 9260
-#   differ only in the initial cwnd, HB.Max.Burst and the socket buffers: the timers and
-#   the failover are identical; FreeBSD delivers a little more (0.92 against 0.79 MB)
-#   because its socket buffers are 256 KiB against the model's 128 KiB (the RFC 9260
-#   preset with 256 KiB buffers also delivers 0.92 MB).
+#   + 16 + 32 = 63 s, inside the window 62-63 s of section 1b. At every expiry a few new
+#   chunks go to the dead primary and wait for the next, doubled, timeout before their
+#   retransmission on the alternate, so delivery stalls for up to the last backoff and
+#   little arrives in the 70 s. FreeBSD and RFC 9260 differ only in the initial cwnd,
+#   HB.Max.Burst and the socket buffers: the timers and the failover are identical;
+#   FreeBSD delivers a little more because its socket buffers are 256 KiB against the
+#   model's 128 KiB (the RFC 9260 preset with 256 KiB buffers delivers as much).
 # * `linux` (`pf_enable` 1, `pf_retrans` 0, i.e. PFMR 0): the first expiry makes the
-#   primary *potentially failed* (RFC 7829 5.1, 0.98 s after the failure), and new data
-#   moves to the alternate at once: only the 3 chunks sent before it went to the dead
-#   path, the longest stall is that first RTO (0.99 s), and 6.9 MB arrive, all that the
-#   source offered. The PF primary then gets a HEARTBEAT every RTO (2 s after the one
-#   backoff) without further backoff; five unanswered ones complete Path.Max.Retrans + 1
-#   errors, 1 + 5 x 2 = 11 s after the failure (10.98 s). Its RTO.Initial of 3 s
-#   changes nothing here (the association had RTT samples long before).
-#
+#   primary *potentially failed* (RFC 7829 5.1) one RTO after the failure, and new data
+#   moves to the alternate at once: only the chunks sent before it went to the dead
+#   path, the longest stall is that first RTO, and all that the source offered arrives.
+#   The PF primary then gets a HEARTBEAT every RTO (2 s after the one backoff) without
+#   further backoff; five unanswered ones complete Path.Max.Retrans + 1 errors,
+#   1 + 5 x 2 = 11 s after the failure. Its RTO.Initial of 3 s changes nothing here (the
+#   association had RTT samples long before).
+
+# %%
+# NBVAL_CHECK_OUTPUT
+for r in committed_table("multihoming_failover", "presets").itertuples():
+    pf = "" if pd.isna(r.pf_s) else f", potentially failed at {r.pf_s:.2f} s"
+    print(
+        f"full mode, {r.stack_preset}: resumes {r.resume_s:.2f} s after the failure on path "
+        f"{r.resume_path}{pf}, inactive (failover) at {r.failover_s:.2f} s; "
+        f"{r.new_data_to_primary} new chunks to the dead primary, longest stall "
+        f"{r.max_stall_s:.2f} s, {r.delivered_MB:.2f} MB delivered"
+    )
+
+# %% [markdown]
 # ## 2. Single- vs multi-homed under 15 % loss (seed 002 section 3.5, Brennan et al.)
 #
 # A bulk transfer, 8 s (quick) or 20 s per run: single-homed, multi-homed with SCTP-PF
@@ -323,8 +353,6 @@ fig = results.figure("stall_lengths")
 
 # %%
 # NBVAL_CHECK_OUTPUT
-from transportlab.engine.results import committed_table
-
 brennan = committed_table("multihoming_failover", "lossy_brennan").set_index(["config", "metric"])
 stalls = committed_table("multihoming_failover", "lossy_stalls").set_index("config")
 print("full mode, committed (lossy_brennan.csv, lossy_stalls.csv):")
