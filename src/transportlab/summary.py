@@ -421,7 +421,7 @@ def _totals_block(counts: pd.DataFrame, rows: pd.DataFrame) -> str:
     claims, derived = by.loc[("all", "claims")], by.loc[("all", "derived")]
     qualitative = by.loc[("all", "qualitative")]
     return (
-        f"the same {rows.set_index('study').loc['all', 'total']} comparison rows "
+        f"the {rows.set_index('study').loc['all', 'total']} comparison rows "
         f"(`summary-row-counts.csv`) are {claims['total']} claims ({claims['matches']} "
         f"`matches`, {claims['consistent']} `consistent`, {claims['contradicts']} "
         f"`contradicts`, {claims['by-construction']} `by-construction`), {derived['total']} "
