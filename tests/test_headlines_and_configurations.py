@@ -183,6 +183,7 @@ def test_the_headlines_follow_the_committed_tables(tmp_path):
     exceedance = pd.read_csv(path)
     exceedance.loc[exceedance["config"] == "single-homed", ["runs_above", "p_above"]] = (9, 0.3)
     exceedance.to_csv(path, index=False)
-    assert "single-homed 9 of 30 runs stall more than 3 s" in headlines.headline_blocks(folder)[
-        "results-headlines"
-    ]
+    assert (
+        "single-homed 9 of 30 runs stall more than 3 s"
+        in headlines.headline_blocks(folder)["results-headlines"]
+    )

@@ -755,7 +755,7 @@ def _printed(printed) -> tuple[float, str]:
     text = str(printed).strip()
     for qualifier in sorted((*BOUNDS, "~"), key=len, reverse=True):
         if text.startswith(qualifier):
-            return float(text[len(qualifier):]), qualifier
+            return float(text[len(qualifier) :]), qualifier
     return float(text), ""
 
 

@@ -347,9 +347,13 @@ def lossy_runs(summary: pd.DataFrame) -> pd.DataFrame:
     :data:`RUN_COLUMNS`: the per-run values behind ``lossy_stalls.csv``, which
     distribution statistics (probabilities, bootstrap intervals) need."""
     runs = summary.assign(config=lossy_config(summary))
-    return runs[["config", "run", *RUN_COLUMNS]].sort_values(
-        ["config", "run"], key=lambda c: c.map(_CONFIG_ORDER) if c.name == "config" else c
-    ).reset_index(drop=True)
+    return (
+        runs[["config", "run", *RUN_COLUMNS]]
+        .sort_values(
+            ["config", "run"], key=lambda c: c.map(_CONFIG_ORDER) if c.name == "config" else c
+        )
+        .reset_index(drop=True)
+    )
 
 
 _CONFIG_ORDER = {"single-homed": 0, "multi-homed": 1, "multi-homed + SCTP-PF": 2}
