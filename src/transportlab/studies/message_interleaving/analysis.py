@@ -1,0 +1,109 @@
+"""Analysis of the message interleaving study: per-message latency and head-of-line
+blocking of the small messages (not cached: changing anything here costs no simulation).
+
+The latency of a message is the time from the moment the sending application produced
+it (its scheduled time, before any queueing in the application or the transport) to the
+moment the receiving application had all of it (ns-3's PacketSink reporting the whole
+message). Only the small messages produced in the measurement window
+``[first message + warmup, duration)`` count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from transportlab.studies.message_interleaving.parameters import (
+    FIRST_MESSAGE_SECONDS,
+    LARGE_STREAM,
+    SMALL_STREAM,
+)
+
+#: Percentiles of the small messages' latency each run reports.
+PERCENTILES = (50, 95, 99)
+
+
+def delivery_table(messages: pd.DataFrame, packets: pd.DataFrame) -> pd.DataFrame:
+    """Every message produced with its delivery: the columns of ``messages`` (``seq, time,
+    size, stream``) and ``delivered`` (s; NaN if it never arrived) and ``latency`` (s)."""
+    received = packets[packets["event"] == "received"]
+    if received["seq"].duplicated().any():
+        raise ValueError("a message was delivered twice")
+    delivered = received.set_index("seq")["time"]
+    table = messages.copy()
+    table["delivered"] = table["seq"].map(delivered).astype(float)
+    table["latency"] = table["delivered"] - table["time"]
+    return table
+
+
+def behind_large(deliveries: pd.DataFrame) -> pd.Series:
+    """For each small message: whether it was delivered after a large message that had
+    been produced before it and was not yet delivered when it was produced (it waited
+    for that message: head-of-line blocking between messages). Indexed like the small
+    messages of ``deliveries`` (:func:`delivery_table`); NaN for one never delivered."""
+    large = deliveries[deliveries["stream"] == LARGE_STREAM]
+    small = deliveries[deliveries["stream"] == SMALL_STREAM]
+    large_time = large["time"].to_numpy()
+    large_done = large["delivered"].fillna(np.inf).to_numpy()
+    out = {}
+    for index, row in small.iterrows():
+        if np.isnan(row["delivered"]):
+            out[index] = np.nan
+            continue
+        pending = (large_time <= row["time"]) & (large_done > row["time"])
+        out[index] = float(np.any(pending & (large_done <= row["delivered"])))
+    return pd.Series(out, dtype=float)
+
+
+def in_window(deliveries: pd.DataFrame, params: Mapping[str, Any]) -> pd.Series:
+    """Messages produced in the measurement window."""
+    start = FIRST_MESSAGE_SECONDS + params["warmup"]
+    return (deliveries["time"] >= start) & (deliveries["time"] < params["duration"])
+
+
+def latency_summary(
+    latencies: Sequence[float] | np.ndarray, percentiles: Sequence[int] = PERCENTILES
+) -> dict[str, float]:
+    """Mean, percentiles (numpy's linear interpolation) and maximum in ms of the latencies
+    (s) of the delivered messages (NaN entries: not delivered, left out)."""
+    x = np.asarray(latencies, dtype=float)
+    x = x[np.isfinite(x)] * 1e3
+    out = {"latency_mean_ms": float(x.mean()) if x.size else np.nan}
+    for p in percentiles:
+        out[f"latency_p{p}_ms"] = float(np.percentile(x, p)) if x.size else np.nan
+    out["latency_max_ms"] = float(x.max()) if x.size else np.nan
+    return out
+
+
+def analyse(raw: Mapping[str, pd.DataFrame], params: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
+    """One replication's tables: ``summary`` (one row), ``small`` (every small message
+    of the window: seq, time, delivered, latency, behind_large) and ``sender``."""
+    deliveries = delivery_table(raw["messages"], raw["packets"])
+    window = in_window(deliveries, params)
+    small = deliveries[(deliveries["stream"] == SMALL_STREAM) & window].copy()
+    small["behind_large"] = behind_large(deliveries).reindex(small.index)
+    large = deliveries[(deliveries["stream"] == LARGE_STREAM) & window]
+    summary = {
+        "small_messages": len(small),
+        "small_delivered": int(small["delivered"].notna().sum()),
+        **latency_summary(small["latency"]),
+        "behind_large_fraction": float(small["behind_large"].mean()),
+        "large_messages": len(large),
+        "large_delivered": int(large["delivered"].notna().sum()),
+        "large_latency_mean_ms": float(large["latency"].mean() * 1e3),
+        "send_errors": int(raw["sender"]["send_errors"].iloc[0]),
+        "idata_negotiated": bool(raw["sender"]["idata_negotiated"].iloc[0]),
+        # DATA chunks the sender sent (SCTP; 0 for TCP): an association that sends
+        # I-DATA sends none.
+        "data_chunks": int(raw["chunks"].loc[raw["chunks"]["chunk"] == "DATA", "count"].sum()),
+    }
+    return {
+        "summary": pd.DataFrame([summary]),
+        "small": small[["seq", "time", "delivered", "latency", "behind_large"]].reset_index(
+            drop=True
+        ),
+        "sender": raw["sender"],
+    }
