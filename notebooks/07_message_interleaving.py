@@ -40,8 +40,10 @@
 # buffer has room; ns-3's `PacketSink` reports a message when all of it has arrived. The
 # **latency** of a message runs from its production to its delivery to the receiving
 # application: what a user of the messages sees, queueing in the sender included. A small
-# message is **blocked** when it waited for a large message that was produced before it and
-# still undelivered when it was produced (`analysis.behind_large`).
+# message is **exposed** when a large message was pending (produced before it, not yet
+# delivered) when it was produced; it **overtook** when it arrived before the oldest such
+# large message (`analysis.overtaking`). Head-of-line blocking between messages is an
+# overtaking fraction of 0: the transport keeps the production order across streams.
 #
 # Transports: one SCTP association (large messages on stream 0, small on stream 1) with
 # DATA chunks or with I-DATA negotiated (`IDataSupported` on both ends), under each stream
@@ -116,14 +118,14 @@ print(f"sizes: {len(results.points('sizes'))} points x {results.runs('sizes')} r
 # ## 4. Small-message latency per transport and scheduler
 #
 # In this notebook's mode (quick: a check of the pipeline, not a result): mean, median,
-# 95th and 99th percentile and maximum of the small messages' latency (ms), the fraction
-# blocked behind a large message, and the runs behind each row.
+# 95th and 99th percentile and maximum of the small messages' latency (ms), the fractions
+# exposed to a large message and overtaking it, and the runs behind each row.
 
 # %%
 # NBVAL_CHECK_OUTPUT
 latency = results.table("latency")
 columns = ["path", "transport", "scheduler", "latency_mean_ms", "latency_p95_ms",
-           "behind_large_fraction", "n_runs"]
+           "exposed_fraction", "overtook_fraction", "n_runs"]
 print(latency[columns].round(1).to_string(index=False))
 
 # %%

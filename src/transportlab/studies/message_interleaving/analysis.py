@@ -39,23 +39,28 @@ def delivery_table(messages: pd.DataFrame, packets: pd.DataFrame) -> pd.DataFram
     return table
 
 
-def behind_large(deliveries: pd.DataFrame) -> pd.Series:
-    """For each small message: whether it was delivered after a large message that had
-    been produced before it and was not yet delivered when it was produced (it waited
-    for that message: head-of-line blocking between messages). Indexed like the small
-    messages of ``deliveries`` (:func:`delivery_table`); NaN for one never delivered."""
-    large = deliveries[deliveries["stream"] == LARGE_STREAM]
+def overtaking(deliveries: pd.DataFrame) -> pd.DataFrame:
+    """For each small message of ``deliveries`` (:func:`delivery_table`): ``exposed``, a
+    large message was pending when it was produced (produced before it, not yet
+    delivered), and ``overtook``, it was delivered before the oldest such large message
+    (NaN when not exposed or never delivered). Head-of-line blocking between messages
+    is ``overtook`` = 0: the transport keeps the order in which the messages were
+    produced across streams (DATA with FCFS, one TCP byte stream)."""
+    large = deliveries[deliveries["stream"] == LARGE_STREAM].sort_values("time")
     small = deliveries[deliveries["stream"] == SMALL_STREAM]
     large_time = large["time"].to_numpy()
     large_done = large["delivered"].fillna(np.inf).to_numpy()
-    out = {}
-    for index, row in small.iterrows():
-        if np.isnan(row["delivered"]):
-            out[index] = np.nan
-            continue
-        pending = (large_time <= row["time"]) & (large_done > row["time"])
-        out[index] = float(np.any(pending & (large_done <= row["delivered"])))
-    return pd.Series(out, dtype=float)
+    exposed, overtook = {}, {}
+    for index, time, delivered in zip(small.index, small["time"], small["delivered"],
+                                      strict=True):
+        pending = np.flatnonzero((large_time <= time) & (large_done > time))
+        exposed[index] = float(pending.size > 0)
+        if pending.size == 0 or np.isnan(delivered):
+            overtook[index] = np.nan
+        else:
+            overtook[index] = float(delivered < large_done[pending[0]])
+    return pd.DataFrame({"exposed": pd.Series(exposed, dtype=float),
+                         "overtook": pd.Series(overtook, dtype=float)}).reindex(small.index)
 
 
 def in_window(deliveries: pd.DataFrame, params: Mapping[str, Any]) -> pd.Series:
@@ -80,17 +85,20 @@ def latency_summary(
 
 def analyse(raw: Mapping[str, pd.DataFrame], params: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     """One replication's tables: ``summary`` (one row), ``small`` (every small message
-    of the window: seq, time, delivered, latency, behind_large) and ``sender``."""
+    of the window: seq, time, delivered, latency, exposed, overtook) and ``sender``."""
     deliveries = delivery_table(raw["messages"], raw["packets"])
     window = in_window(deliveries, params)
     small = deliveries[(deliveries["stream"] == SMALL_STREAM) & window].copy()
-    small["behind_large"] = behind_large(deliveries).reindex(small.index)
+    small[["exposed", "overtook"]] = overtaking(deliveries).reindex(small.index)
     large = deliveries[(deliveries["stream"] == LARGE_STREAM) & window]
     summary = {
         "small_messages": len(small),
         "small_delivered": int(small["delivered"].notna().sum()),
         **latency_summary(small["latency"]),
-        "behind_large_fraction": float(small["behind_large"].mean()),
+        # produced while a large message was pending, and of those the share that
+        # arrived before it
+        "exposed_fraction": float(small["exposed"].mean()),
+        "overtook_fraction": float(small["overtook"].mean()),
         "large_messages": len(large),
         "large_delivered": int(large["delivered"].notna().sum()),
         "large_latency_mean_ms": float(large["latency"].mean() * 1e3),
@@ -102,7 +110,7 @@ def analyse(raw: Mapping[str, pd.DataFrame], params: Mapping[str, Any]) -> dict[
     }
     return {
         "summary": pd.DataFrame([summary]),
-        "small": small[["seq", "time", "delivered", "latency", "behind_large"]].reset_index(
+        "small": small[["seq", "time", "delivered", "latency", "exposed", "overtook"]].reset_index(
             drop=True
         ),
         "sender": raw["sender"],

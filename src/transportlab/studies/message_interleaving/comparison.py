@@ -88,13 +88,13 @@ def findings(latency: pd.DataFrame, ratios: pd.DataFrame) -> str:
         lines.append(
             f"{path} path ({runs} runs per point): with DATA and FCFS the small messages "
             f"take {fcfs['latency_mean_ms']:.0f} ms on average (95th percentile "
-            f"{fcfs['latency_p95_ms']:.0f} ms; {fcfs['behind_large_fraction']:.0%} wait for "
-            f"a large message); the best DATA scheduler, {best['scheduler']}, gives "
+            f"{fcfs['latency_p95_ms']:.0f} ms; of those produced while a large message was "
+            f"pending, {fcfs['overtook_fraction']:.0%} arrive before it); the best DATA scheduler, {best['scheduler']}, gives "
             f"{best['latency_mean_ms']:.0f} ms (p95 {best['latency_p95_ms']:.0f} ms). TCP "
             f"with one connection: {shared['latency_mean_ms']:.0f} ms "
-            f"({shared['behind_large_fraction']:.0%} blocked); one connection per kind: "
+            f"({shared['overtook_fraction']:.0%} overtake); one connection per kind: "
             f"{per_stream['latency_mean_ms']:.0f} ms "
-            f"({per_stream['behind_large_fraction']:.0%} blocked)."
+            f"({per_stream['overtook_fraction']:.0%} overtake)."
         )
         mean = ratios[(ratios["path"] == path) & (ratios["statistic"] == "latency_mean_ms")]
         if not mean.empty:

@@ -26,7 +26,7 @@ LARGE_SIZES = (65536, 262144, 1048576)
 KEY = ["error_rate", "transport", "scheduler"]
 METRICS = (
     "latency_mean_ms", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "latency_max_ms",
-    "behind_large_fraction", "large_latency_mean_ms",
+    "exposed_fraction", "overtook_fraction", "large_latency_mean_ms",
 )  # fmt: skip
 
 
@@ -107,7 +107,7 @@ def latency_table(results) -> pd.DataFrame:
 def sizes_table(results) -> pd.DataFrame:
     summary = results["sizes"]["summary"]
     return summarise_wide(summary, ["large_size", "transport"], ("latency_mean_ms",
-                          "latency_p95_ms", "behind_large_fraction"))
+                          "latency_p95_ms", "overtook_fraction"))
 
 
 def sending_table(results) -> pd.DataFrame:
