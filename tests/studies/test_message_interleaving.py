@@ -157,12 +157,14 @@ def test_published_ratios_and_ours_from_a_hand_made_table():
 
 def test_the_experiments_are_planned_without_running():
     quick, full = Results(STUDY, quick=True), Results(STUDY)
-    assert [len(t) for t in quick.plan().values()] == [2 * (2 * 3 + 2), 9]
-    assert [len(t) for t in full.plan().values()] == [2 * (2 * 6 + 2) * 2, 9]
-    points = full.points("schedulers")
-    assert {p["scheduler"] for p in points} == set(parameters.SCHEDULERS)
-    assert {p["error_rate"] for p in points} == {0.0, 0.001}
-    assert {t.params["duration"] for t in quick.plan()["schedulers"]} == {8.0}
+    # wired: deterministic, one run; lossy: 10 runs (1 quick); sizes: 3 sizes x 3 transports
+    assert [len(t) for t in quick.plan().values()] == [2 * 3 + 2, 2 * 3 + 2, 9]
+    assert [len(t) for t in full.plan().values()] == [2 * 6 + 2, (2 * 6 + 2) * 10, 9]
+    for name, error_rate in (("wired", 0.0), ("lossy", 0.001)):
+        points = full.points(name)
+        assert {p["scheduler"] for p in points} == set(parameters.SCHEDULERS)
+        assert {p["error_rate"] for p in points} == {error_rate}
+    assert {t.params["duration"] for t in quick.plan()["lossy"]} == {8.0}
 
 
 def test_an_override_the_experiment_sets_itself_is_refused():

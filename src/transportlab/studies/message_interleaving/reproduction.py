@@ -42,34 +42,33 @@ def _transport_points(schedulers) -> list[dict[str, Any]]:
     ]
 
 
-def schedulers_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Every SCTP scheduler with DATA and with I-DATA, and both TCP set-ups, on both paths."""
-    return [
-        dict(point, error_rate=error_rate)
-        for error_rate in PATHS
-        for point in _transport_points(tuple(SCHEDULERS))
-    ]
+def _path_experiment(name: str, error_rate: float, runs: int) -> Experiment:
+    lossless = error_rate == 0.0
+
+    def points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return [dict(p, error_rate=error_rate) for p in _transport_points(tuple(SCHEDULERS))]
+
+    def quick_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return [dict(p, error_rate=error_rate) for p in _transport_points(QUICK_SCHEDULERS)]
+
+    return Experiment(
+        name=name,
+        description=f"small messages behind large ones on the {PATHS[error_rate]} path: SCTP "
+        "DATA and I-DATA with each stream scheduler, TCP with one connection and with one "
+        "per kind of message",
+        points=points,
+        quick_points=quick_points,
+        runs=1 if lossless else runs,
+        quick_runs=1,
+        available=sctp_available,
+        # Without packet errors nothing in the scenario is random: one run says it all.
+        deterministic=lossless,
+    )
 
 
-def schedulers_quick_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    return [
-        dict(point, error_rate=error_rate)
-        for error_rate in PATHS
-        for point in _transport_points(QUICK_SCHEDULERS)
-    ]
-
-
-SCHEDULERS_EXPERIMENT = Experiment(
-    name="schedulers",
-    description="small messages behind large ones: SCTP DATA and I-DATA with each stream "
-    "scheduler, TCP with one connection and with one per kind of message, on the wired "
-    "and the lossy path",
-    points=schedulers_points,
-    quick_points=schedulers_quick_points,
-    runs=2,
-    quick_runs=1,
-    available=sctp_available,
-)
+WIRED = _path_experiment("wired", 0.0, 1)
+LOSSY = _path_experiment("lossy", LOSSY_ERROR_RATE, 10)
+PATH_EXPERIMENTS = ("wired", "lossy")
 
 
 def sizes_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -89,16 +88,22 @@ SIZES_EXPERIMENT = Experiment(
     runs=1,
     quick_runs=1,
     available=sctp_available,
+    deterministic=True,
 )
 
 
 # --------------------------------------------------------------------------- tables
 
 
+def _pooled(results, table: str) -> pd.DataFrame:
+    """``table`` of both path experiments, one after the other."""
+    return pd.concat([results[name][table] for name in PATH_EXPERIMENTS], ignore_index=True)
+
+
 def latency_table(results) -> pd.DataFrame:
     """Small-message latency per path, transport and scheduler: mean over the runs of each
     run's statistic, with its confidence interval, and the runs behind it."""
-    summary = results["schedulers"]["summary"].copy()
+    summary = _pooled(results, "summary")
     table = summarise_wide(summary, KEY, METRICS)
     table.insert(0, "path", table["error_rate"].map(PATHS))
     return table
@@ -113,7 +118,7 @@ def sizes_table(results) -> pd.DataFrame:
 def sending_table(results) -> pd.DataFrame:
     """Per SCTP transport: whether I-DATA was negotiated and how many DATA chunks were sent
     (an association that interleaves sends I-DATA chunks instead)."""
-    summary = results["schedulers"]["summary"]
+    summary = _pooled(results, "summary")
     sctp = summary[summary["transport"].str.startswith("sctp")]
     return (
         sctp.groupby("transport")
@@ -140,10 +145,10 @@ def _label(row) -> str:
 
 def latency_figure(results):
     """Distribution (ECDF) of the small messages' latency per transport, wired and lossy."""
-    small = results["schedulers"]["small"]
+    small = _pooled(results, "small")
     paths = [p for p in PATHS if (small["error_rate"] == p).any()]
     fig, axes = plotting.subplots(1, len(paths), figsize=(11, 4.2), sharey=True, squeeze=False)
-    n_runs = results.runs("schedulers")
+    runs = {0.0: results.runs("wired"), LOSSY_ERROR_RATE: results.runs("lossy")}
     for ax, error_rate in zip(axes[0], paths, strict=True):
         here = small[small["error_rate"] == error_rate]
         for (transport, scheduler), group in here.groupby(["transport", "scheduler"], sort=True):
@@ -159,11 +164,11 @@ def latency_figure(results):
         ax.set_xscale("log")
         ax.set_xlabel("small-message latency, produced to delivered (ms)")
         ax.set_title(f"{PATHS[error_rate]} path (error rate {error_rate:g}), "
-                     f"{n_runs} run(s) pooled", fontsize=9)
+                     f"{runs[error_rate]} run(s) pooled", fontsize=9)
     axes[0][0].set_ylabel("fraction of small messages")
     axes[0][-1].legend(fontsize=7, loc="lower right")
     fig.tight_layout()
-    return fig, n_runs
+    return fig, max(runs[p] for p in paths)
 
 
 def sizes_figure(results):
@@ -187,7 +192,7 @@ def sizes_figure(results):
 
 
 REPRODUCTION = Reproduction(
-    experiments=(SCHEDULERS_EXPERIMENT, SIZES_EXPERIMENT),
+    experiments=(WIRED, LOSSY, SIZES_EXPERIMENT),
     tables={
         "latency": latency_table,
         "sizes": sizes_table,
