@@ -149,6 +149,24 @@ print(comparison.interleaving_sentence(FULL_SENDING))
 FULL[columns + ["latency_p50_ms", "latency_p99_ms", "latency_max_ms"]].round(1)
 
 # %% [markdown]
+# **Reading the table** (the numbers are in the lines printed above it):
+#
+# * With DATA no scheduler lets a small message overtake a large one pending at its
+#   production on the wired path: a message once started is finished first (consecutive
+#   TSNs), and the large messages start in order. What the schedulers change is what
+#   waits *behind* the message in progress.
+# * Priority, fair capacity and WFQ give the same numbers here: with two streams, each of
+#   them serves the small stream's head message first whenever one waits.
+# * Round robin (per message, RFC 8260 3.2) is the worst once large messages queue up (the
+#   lossy path's loss recoveries let them accumulate): it sends one small message, then a
+#   whole large one, then the next small one. Round robin per packet is better, FCFS
+#   between them.
+# * TCP with one connection per kind avoids the wait at the sender; its small messages
+#   still queue in the bottleneck behind the large connection's packets. On the lossy path
+#   that queue is shorter (the large transfer's window stays small), so they are faster
+#   than on the wired path.
+
+# %% [markdown]
 # ## 5. Against libdatachannel's published I-DATA benchmark
 #
 # libdatachannel pull request #1602 (https://github.com/paullouisageneau/libdatachannel/pull/1602,

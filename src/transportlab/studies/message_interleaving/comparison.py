@@ -97,6 +97,13 @@ def findings(latency: pd.DataFrame, ratios: pd.DataFrame) -> str:
             f"{per_stream['latency_mean_ms']:.0f} ms "
             f"({per_stream['overtook_fraction']:.0%} overtake)."
         )
+        same = [
+            ", ".join(group["scheduler"])
+            for _, group in data.groupby("latency_mean_ms", sort=True)
+            if len(group) > 1
+        ]
+        if same:
+            lines.append("  DATA schedulers with identical results: " + "; ".join(same) + ".")
         mean = ratios[(ratios["path"] == path) & (ratios["statistic"] == "latency_mean_ms")]
         if not mean.empty:
             lines.append(
