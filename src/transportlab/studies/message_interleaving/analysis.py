@@ -51,16 +51,16 @@ def overtaking(deliveries: pd.DataFrame) -> pd.DataFrame:
     large_time = large["time"].to_numpy()
     large_done = large["delivered"].fillna(np.inf).to_numpy()
     exposed, overtook = {}, {}
-    for index, time, delivered in zip(small.index, small["time"], small["delivered"],
-                                      strict=True):
+    for index, time, delivered in zip(small.index, small["time"], small["delivered"], strict=True):
         pending = np.flatnonzero((large_time <= time) & (large_done > time))
         exposed[index] = float(pending.size > 0)
         if pending.size == 0 or np.isnan(delivered):
             overtook[index] = np.nan
         else:
             overtook[index] = float(delivered < large_done[pending[0]])
-    return pd.DataFrame({"exposed": pd.Series(exposed, dtype=float),
-                         "overtook": pd.Series(overtook, dtype=float)}).reindex(small.index)
+    return pd.DataFrame(
+        {"exposed": pd.Series(exposed, dtype=float), "overtook": pd.Series(overtook, dtype=float)}
+    ).reindex(small.index)
 
 
 def in_window(deliveries: pd.DataFrame, params: Mapping[str, Any]) -> pd.Series:

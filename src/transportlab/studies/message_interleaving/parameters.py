@@ -63,42 +63,141 @@ def _messages_before_stop(values: Mapping[str, Any]) -> str | None:
 
 
 PARAMETERS = ParameterSpace(
-    Param("transport", "sctp-data", str, "how the two kinds of message travel: one SCTP "
-          "association with DATA or I-DATA, one TCP connection, or one TCP connection per "
-          "kind", choices=TRANSPORTS),
-    Param("scheduler", "fcfs", str, "SCTP stream scheduler (RFC 8260 section 3); TCP "
-          "ignores it", choices=tuple(SCHEDULERS)),
-    Param("stack_preset", "rfc9260", str, "SCTP protocol parameters: the model's named "
-          "preset (SctpStackHelper::SetPreset: RFC 9260 section 16, or the Linux or FreeBSD "
-          "defaults); TCP keeps ns-3's defaults (NewReno-style ns-3.44 TcpSocketBase with "
-          "its default congestion control)", choices=("rfc9260", "linux", "freebsd")),
-    Param("small_size", 100, int, "bytes per small (control or voice) message, header "
-          "included", minimum=SEQ_TS_SIZE_HEADER, maximum=1400, unit="bytes"),
-    Param("small_interval_ms", 20.0, float, "a small message every this many ms",
-          minimum=1.0, unit="ms"),
-    Param("large_size", 262144, int, "bytes per large message (64 KB to 1 MB)",
-          minimum=65536, maximum=1048576, unit="bytes"),
-    Param("large_load", 0.8, float, "large messages offered per second, as a fraction of "
-          "the bottleneck rate (one every large_size * 8 / (load * rate) s)",
-          minimum=0.0, exclusive_minimum=True, maximum=0.95),
-    Param("bottleneck_rate_mbps", 10.0, float, "rate of the router-receiver link",
-          minimum=0.0, exclusive_minimum=True, unit="Mb/s"),
-    Param("bottleneck_delay_ms", 20.0, float, "propagation delay of the router-receiver "
-          "link", minimum=0.0, unit="ms"),
-    Param("access_rate_mbps", 100.0, float, "rate of the sender-router link",
-          minimum=0.0, exclusive_minimum=True, unit="Mb/s"),
-    Param("access_delay_ms", 1.0, float, "propagation delay of the sender-router link",
-          minimum=0.0, unit="ms"),
-    Param("queue_packets", 100, int, "DropTail queue limit of every interface",
-          minimum=1, unit="packets"),
-    Param("error_rate", 0.0, float, "packet error rate on the bottleneck's receiving "
-          "interface (RateErrorModel): the lossy path", minimum=0.0, maximum=0.2),
-    Param("duration", 30.0, float, "messages are produced from 1.5 s until this time; the "
-          "run goes on until every message produced has been delivered or 30 s more have "
-          "passed", quick=8.0, minimum=0.0, exclusive_minimum=True, unit="s"),
-    Param("warmup", 1.0, float, "small messages produced in the first warmup seconds "
-          "after the first message are left out of the latency statistics (slow start)",
-          minimum=0.0, unit="s", analysis_only=True),
+    Param(
+        "transport",
+        "sctp-data",
+        str,
+        "how the two kinds of message travel: one SCTP "
+        "association with DATA or I-DATA, one TCP connection, or one TCP connection per "
+        "kind",
+        choices=TRANSPORTS,
+    ),
+    Param(
+        "scheduler",
+        "fcfs",
+        str,
+        "SCTP stream scheduler (RFC 8260 section 3); TCP ignores it",
+        choices=tuple(SCHEDULERS),
+    ),
+    Param(
+        "stack_preset",
+        "rfc9260",
+        str,
+        "SCTP protocol parameters: the model's named "
+        "preset (SctpStackHelper::SetPreset: RFC 9260 section 16, or the Linux or FreeBSD "
+        "defaults); TCP keeps ns-3's defaults (NewReno-style ns-3.44 TcpSocketBase with "
+        "its default congestion control)",
+        choices=("rfc9260", "linux", "freebsd"),
+    ),
+    Param(
+        "small_size",
+        100,
+        int,
+        "bytes per small (control or voice) message, header included",
+        minimum=SEQ_TS_SIZE_HEADER,
+        maximum=1400,
+        unit="bytes",
+    ),
+    Param(
+        "small_interval_ms",
+        20.0,
+        float,
+        "a small message every this many ms",
+        minimum=1.0,
+        unit="ms",
+    ),
+    Param(
+        "large_size",
+        262144,
+        int,
+        "bytes per large message (64 KB to 1 MB)",
+        minimum=65536,
+        maximum=1048576,
+        unit="bytes",
+    ),
+    Param(
+        "large_load",
+        0.8,
+        float,
+        "large messages offered per second, as a fraction of "
+        "the bottleneck rate (one every large_size * 8 / (load * rate) s)",
+        minimum=0.0,
+        exclusive_minimum=True,
+        maximum=0.95,
+    ),
+    Param(
+        "bottleneck_rate_mbps",
+        10.0,
+        float,
+        "rate of the router-receiver link",
+        minimum=0.0,
+        exclusive_minimum=True,
+        unit="Mb/s",
+    ),
+    Param(
+        "bottleneck_delay_ms",
+        20.0,
+        float,
+        "propagation delay of the router-receiver link",
+        minimum=0.0,
+        unit="ms",
+    ),
+    Param(
+        "access_rate_mbps",
+        100.0,
+        float,
+        "rate of the sender-router link",
+        minimum=0.0,
+        exclusive_minimum=True,
+        unit="Mb/s",
+    ),
+    Param(
+        "access_delay_ms",
+        1.0,
+        float,
+        "propagation delay of the sender-router link",
+        minimum=0.0,
+        unit="ms",
+    ),
+    Param(
+        "queue_packets",
+        100,
+        int,
+        "DropTail queue limit of every interface",
+        minimum=1,
+        unit="packets",
+    ),
+    Param(
+        "error_rate",
+        0.0,
+        float,
+        "packet error rate on the bottleneck's receiving "
+        "interface (RateErrorModel): the lossy path",
+        minimum=0.0,
+        maximum=0.2,
+    ),
+    Param(
+        "duration",
+        30.0,
+        float,
+        "messages are produced from 1.5 s until this time; the "
+        "run goes on until every message produced has been delivered or 30 s more have "
+        "passed",
+        quick=8.0,
+        minimum=0.0,
+        exclusive_minimum=True,
+        unit="s",
+    ),
+    Param(
+        "warmup",
+        1.0,
+        float,
+        "small messages produced in the first warmup seconds "
+        "after the first message are left out of the latency statistics (slow start)",
+        minimum=0.0,
+        unit="s",
+        analysis_only=True,
+    ),
     consistency=[_valid_load, _messages_before_stop],
 )
 

@@ -111,8 +111,11 @@ def latency_table(results) -> pd.DataFrame:
 
 def sizes_table(results) -> pd.DataFrame:
     summary = results["sizes"]["summary"]
-    return summarise_wide(summary, ["large_size", "transport"], ("latency_mean_ms",
-                          "latency_p95_ms", "overtook_fraction"))
+    return summarise_wide(
+        summary,
+        ["large_size", "transport"],
+        ("latency_mean_ms", "latency_p95_ms", "overtook_fraction"),
+    )
 
 
 def sending_table(results) -> pd.DataFrame:
@@ -122,8 +125,11 @@ def sending_table(results) -> pd.DataFrame:
     sctp = summary[summary["transport"].str.startswith("sctp")]
     return (
         sctp.groupby("transport")
-        .agg(idata_negotiated=("idata_negotiated", "all"), data_chunks=("data_chunks", "sum"),
-             n_runs=("data_chunks", "size"))
+        .agg(
+            idata_negotiated=("idata_negotiated", "all"),
+            data_chunks=("data_chunks", "sum"),
+            n_runs=("data_chunks", "size"),
+        )
         .reset_index()
     )
 
@@ -159,12 +165,20 @@ def latency_figure(results):
                 continue
             label = _label({"transport": transport, "scheduler": scheduler})
             style = {"linestyle": "--"} if transport.startswith("tcp") else {}
-            ax.step(latency, np.arange(1, latency.size + 1) / latency.size, where="post",
-                    label=label, **style)
+            ax.step(
+                latency,
+                np.arange(1, latency.size + 1) / latency.size,
+                where="post",
+                label=label,
+                **style,
+            )
         ax.set_xscale("log")
         ax.set_xlabel("small-message latency, produced to delivered (ms)")
-        ax.set_title(f"{PATHS[error_rate]} path (error rate {error_rate:g}), "
-                     f"{runs[error_rate]} run(s) pooled", fontsize=9)
+        ax.set_title(
+            f"{PATHS[error_rate]} path (error rate {error_rate:g}), "
+            f"{runs[error_rate]} run(s) pooled",
+            fontsize=9,
+        )
     axes[0][0].set_ylabel("fraction of small messages")
     axes[0][-1].legend(fontsize=7, loc="lower right")
     fig.tight_layout()
@@ -178,8 +192,7 @@ def sizes_figure(results):
     for transport, group in table.groupby("transport", sort=True):
         kb = group["large_size"] / 1024
         ax.plot(kb, group["latency_mean_ms"], marker="o", label=f"{transport} mean")
-        ax.plot(kb, group["latency_p95_ms"], marker="x", linestyle=":",
-                label=f"{transport} p95")
+        ax.plot(kb, group["latency_p95_ms"], marker="x", linestyle=":", label=f"{transport} p95")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("large message size (KiB)")

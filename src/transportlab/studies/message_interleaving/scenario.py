@@ -58,10 +58,12 @@ def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFram
         if sctp:
             ns.SctpStackHelper.SetPreset(params["stack_preset"])
             prefix = "ns3::SctpSocket::"
-            ns.Config.SetDefault(prefix + "StreamScheduler",
-                                 ns.StringValue(SCHEDULERS[params["scheduler"]]))
-            ns.Config.SetDefault(prefix + "IDataSupported",
-                                 ns.BooleanValue(params["transport"] == "sctp-idata"))
+            ns.Config.SetDefault(
+                prefix + "StreamScheduler", ns.StringValue(SCHEDULERS[params["scheduler"]])
+            )
+            ns.Config.SetDefault(
+                prefix + "IDataSupported", ns.BooleanValue(params["transport"] == "sctp-idata")
+            )
             ns.Config.SetDefault(prefix + "SndBufSize", ns.UintegerValue(SCTP_BUFFER_BYTES))
             ns.Config.SetDefault(prefix + "RcvBufSize", ns.UintegerValue(SCTP_BUFFER_BYTES))
             helper = ns.SctpStackHelper()
@@ -134,8 +136,12 @@ def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFram
             association = socket.GetAssociation()
             counters["idata_negotiated"] = bool(association.IsIDataNegotiated())
             sent_chunks = (
-                chunks.chunks()["chunk"].astype(str).value_counts().rename_axis("chunk")
-                .reset_index(name="count").sort_values("chunk", ignore_index=True)
+                chunks.chunks()["chunk"]
+                .astype(str)
+                .value_counts()
+                .rename_axis("chunk")
+                .reset_index(name="count")
+                .sort_values("chunk", ignore_index=True)
             )
         return {
             "messages": messages,
