@@ -480,6 +480,9 @@ class SctpIDataLossTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(run->Check(), "", "every message intact, ordered ones in order");
         NS_TEST_EXPECT_MSG_EQ(run->received.size(), messages.size(), "all delivered");
         NS_TEST_EXPECT_MSG_EQ(run->heldAtEnd, 0u, "nothing left in reassembly");
+        NS_TEST_EXPECT_MSG_LT(run->FirstOf(1),
+                              run->FirstOf(0),
+                              "interleaved: stream 1 overtook the first 20 KB message");
         std::set<uint8_t> types(run->txTypes.begin(), run->txTypes.end());
         NS_TEST_EXPECT_MSG_EQ(types.count(SctpChunk::DATA), 0u, "retransmitted as I-DATA");
     }
