@@ -27,9 +27,7 @@ def transfer(pcap, drop_packets=(), pr_sctp=False):
         for s in (server, client):
             s.SetAttribute("IDataSupported", ns.BooleanValue(True))
             s.SetAttribute("PrSctpEnabled", ns.BooleanValue(pr_sctp))
-        client.SetAttribute(
-            "StreamScheduler", ns.StringValue("ns3::SctpRoundRobinStreamScheduler")
-        )
+        client.SetAttribute("StreamScheduler", ns.StringValue("ns3::SctpRoundRobinStreamScheduler"))
         pair.p2p.EnablePcap(str(pcap), pair.devices.Get(0), True)
         if drop_packets:
             pair.drop_received(1, list(drop_packets))
