@@ -138,7 +138,8 @@ SctpIDataReassemblyQueue::Add(const SctpIDataChunk& chunk, std::deque<SctpReceiv
         p.haveLast = true;
         p.lastFsn = fsn;
     }
-    p.fragments.emplace(fsn, std::vector<uint8_t>(chunk.payload, chunk.payload + chunk.payloadLength));
+    p.fragments.emplace(fsn,
+                        std::vector<uint8_t>(chunk.payload, chunk.payload + chunk.payloadLength));
     p.bytes += chunk.payloadLength;
     m_bufferedBytes += chunk.payloadLength;
     if (!p.haveFirst || !p.haveLast || p.fragments.size() != p.lastFsn + 1)

@@ -53,7 +53,10 @@ class SctpIDataReassemblyQueue
      * for ordered messages, what is held up to \p mid is delivered and delivery goes on
      * after it.
      */
-    void Skip(uint16_t streamId, bool unordered, uint32_t mid, std::deque<SctpReceivedMessage>& out);
+    void Skip(uint16_t streamId,
+              bool unordered,
+              uint32_t mid,
+              std::deque<SctpReceivedMessage>& out);
 
   private:
     /** A message being reassembled. */

@@ -132,7 +132,12 @@ SctpReceiver::HandleData(const SctpChunk& chunk, bool& needImmediateSack, bool& 
         a.ProtocolViolation("DATA chunk on an association that uses I-DATA");
         return false;
     }
-    switch (Accept(data.tsn, data.flags, data.streamId, data.payloadLength, needImmediateSack, gotNewData))
+    switch (Accept(data.tsn,
+                   data.flags,
+                   data.streamId,
+                   data.payloadLength,
+                   needImmediateSack,
+                   gotNewData))
     {
     case ABORTED:
         return false;
@@ -167,7 +172,12 @@ SctpReceiver::HandleIData(const SctpChunk& chunk, bool& needImmediateSack, bool&
         a.ProtocolViolation("I-DATA chunk on an association that did not negotiate it");
         return false;
     }
-    switch (Accept(data.tsn, data.flags, data.streamId, data.payloadLength, needImmediateSack, gotNewData))
+    switch (Accept(data.tsn,
+                   data.flags,
+                   data.streamId,
+                   data.payloadLength,
+                   needImmediateSack,
+                   gotNewData))
     {
     case ABORTED:
         return false;

@@ -399,7 +399,8 @@ class IDataRun : public SimpleRefCount<IDataRun>
             in.index = static_cast<uint32_t>(m_messages.size());
             for (uint32_t i = 0; i < m_messages.size(); ++i)
             {
-                if (m_messages[i].size == in.bytes.size() && Pattern(i, m_messages[i].size) == in.bytes)
+                if (m_messages[i].size == in.bytes.size() &&
+                    Pattern(i, m_messages[i].size) == in.bytes)
                 {
                     in.index = i;
                     break;
