@@ -11,6 +11,7 @@ import gc
 from tests.sctp._support import assert_pcap_clean, make_pair, needs_tshark, tshark_fields
 from tests.sctp.test_streams import identify
 from tests.sctp.test_streams import setup as setup_pair
+from transportlab.ns3.sctp_recording import SctpRecorder
 from transportlab.ns3.simulation import run_until, simulation
 
 DATA, I_DATA, FORWARD_TSN, I_FORWARD_TSN = 0, 64, 192, 194
@@ -18,11 +19,14 @@ RTX = 2  # SctpPrPolicy::RTX
 LARGE = 20000
 
 
-def transfer(pcap, drop_packets=(), pr_sctp=False):
+def transfer(pcap, drop_packets=(), pr_sctp=False, recorded=None):
     """Message 0 (stream 0, LARGE bytes, no retransmission when pr_sctp) then five
-    200-byte messages on stream 1. Returns the received message indices in order."""
+    200-byte messages on stream 1. Returns the received message indices in order; the
+    client's data chunks (SctpRecorder) go into ``recorded`` if given."""
     with simulation(seed=1, run=1) as ns:
         pair = make_pair("10Mbps", "10ms")
+        recorder = SctpRecorder(data_chunks_only=True)
+        recorder.watch_node(pair.nodes.Get(0), 0)
         server, client, collector, sender = setup_pair(ns, pair)
         for s in (server, client):
             s.SetAttribute("IDataSupported", ns.BooleanValue(True))
@@ -40,7 +44,9 @@ def transfer(pcap, drop_packets=(), pr_sctp=False):
         run_until(5.0)
         negotiated = bool(client.GetAssociation().IsIDataNegotiated())
         order = identify(collector, range(6))
-        del pair, server, client, collector, sender
+        if recorded is not None:
+            recorded.append(recorder.chunks())
+        del pair, server, client, collector, sender, recorder
     gc.collect()
     assert negotiated
     return order
@@ -59,7 +65,10 @@ def _chunk_rows(pcap):
 
 @needs_tshark
 def test_idata_interleaved_on_the_wire(tmp_path):
-    order = transfer(tmp_path / "idata")
+    recorded = []
+    order = transfer(tmp_path / "idata", recorded=recorded)
+    # The recorder keeps the I-DATA chunks with a data-only filter, under their name.
+    assert set(recorded[0]["chunk"]) == {"I_DATA"}
     # The small messages overtake the large one queued before them.
     assert order[-1] == 0 and sorted(order) == list(range(6))
     pcap = tmp_path / "idata-0-0.pcap"
