@@ -9,6 +9,8 @@
 #include "sctp-test-network.h"
 
 #include "ns3/sctp-idata-reassembly-queue.h"
+#include "ns3/sctp-stream-schedulers.h"
+#include "ns3/sctp-tx-queue.h"
 #include "ns3/test.h"
 
 #include <map>
@@ -144,6 +146,129 @@ class SctpIDataReassemblyQueueTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(q.Add(Fragment(E, 33, 0, 3, 1, big, 1000, 1000), out),
                               false,
                               "a late fragment of a skipped message is refused");
+    }
+};
+
+/**
+ * The sender's side on a hand-built queue: with I-DATA (SctpIDataChunkFormat and an
+ * interleaving scheduler) the schedulers switch streams between chunks of a message, and
+ * every chunk carries its message's MID and its FSN; with DATA they do not.
+ */
+class SctpIDataSchedulingTestCase : public TestCase
+{
+  public:
+    SctpIDataSchedulingTestCase()
+        : TestCase("I-DATA: schedulers interleave chunks, MIDs per stream and ordering, FSNs")
+    {
+    }
+
+  private:
+    /** (label, stream, size, unordered) */
+    struct Message
+    {
+        char label;
+        uint16_t stream;
+        uint32_t size;
+        bool unordered{false};
+    };
+
+    struct Queue
+    {
+        SctpTxQueue queue;
+        std::map<const SctpOutboundMessage*, char> labels;
+
+        Queue(Ptr<SctpStreamScheduler> scheduler, bool iData)
+        {
+            queue.SetScheduler(scheduler);
+            queue.Initialize(1000, 4);
+            if (iData)
+            {
+                queue.SetDataFormat(Create<SctpIDataChunkFormat>());
+            }
+            scheduler->SetInterleaving(queue.GetDataFormat()->AllowsInterleaving());
+        }
+
+        void Add(const Message& m)
+        {
+            auto msg = Create<SctpOutboundMessage>();
+            msg->streamId = m.stream;
+            msg->data.assign(m.size, 0);
+            msg->unordered = m.unordered;
+            labels[PeekPointer(msg)] = m.label;
+            queue.Enqueue(msg);
+        }
+
+        /** Cut up to \p count chunks of at most 1000 bytes; their labels. */
+        std::string Cut(uint32_t count = 100)
+        {
+            std::string order;
+            for (uint32_t i = 0; i < count && queue.HasUnsentData(); ++i)
+            {
+                order += labels.at(PeekPointer(queue.NextChunk(1000).message));
+            }
+            return order;
+        }
+    };
+
+    void DoRun() override
+    {
+        // A: 3 chunks on stream 0; B: 1 and C: 2 chunks on stream 1; D: 1 on stream 2.
+        std::vector<Message> messages{{'A', 0, 3000},
+                                      {'B', 1, 1000},
+                                      {'C', 1, 1500},
+                                      {'D', 2, 500}};
+        for (bool iData : {false, true})
+        {
+            Queue q(CreateObject<SctpRoundRobinStreamScheduler>(), iData);
+            for (const auto& m : messages)
+            {
+                q.Add(m);
+            }
+            // Round robin over streams 0, 1, 2: per chunk with I-DATA, per message with
+            // DATA (the last stream served is the last message's).
+            NS_TEST_EXPECT_MSG_EQ(q.Cut(), iData ? "ABDACAC" : "AAABDCC", "round robin");
+        }
+        {
+            Queue q(CreateObject<SctpRoundRobinStreamScheduler>(), true);
+            for (const auto& m : messages)
+            {
+                q.Add(m);
+            }
+            q.Add({'E', 1, 100, true}); // unordered: stream 1's own unordered MID 0
+            q.Cut();
+            std::map<char, std::vector<uint32_t>> fsns;
+            std::map<char, uint32_t> mids;
+            uint32_t expectedTsn = 1000;
+            for (const auto& c : q.queue.GetOutstanding())
+            {
+                char label = q.labels.at(PeekPointer(c.message));
+                fsns[label].push_back(c.fsn);
+                mids[label] = c.message->mid;
+                NS_TEST_EXPECT_MSG_EQ(c.tsn, expectedTsn++, "TSNs count every chunk");
+                uint32_t wire = (20u + c.length + 3u) & ~3u; // I-DATA header: 20 bytes
+                NS_TEST_EXPECT_MSG_EQ(c.GetWireSize(), wire, "I-DATA wire size");
+            }
+            NS_TEST_EXPECT_MSG_EQ((fsns['A'] == std::vector<uint32_t>{0, 1, 2}), true, "FSN");
+            NS_TEST_EXPECT_MSG_EQ((fsns['C'] == std::vector<uint32_t>{0, 1}), true, "FSN");
+            NS_TEST_EXPECT_MSG_EQ(mids['A'], 0u, "stream 0 MID 0");
+            NS_TEST_EXPECT_MSG_EQ(mids['B'], 0u, "stream 1 ordered MID 0");
+            NS_TEST_EXPECT_MSG_EQ(mids['C'], 1u, "stream 1 ordered MID 1");
+            NS_TEST_EXPECT_MSG_EQ(mids['E'], 0u, "stream 1 unordered MID 0 (own counter)");
+            NS_TEST_EXPECT_MSG_EQ(mids['D'], 0u, "stream 2 MID 0");
+        }
+        for (bool iData : {false, true})
+        {
+            // Priority: A (stream 0, priority 1) has started when B arrives on stream 1
+            // (priority 0): with I-DATA B goes before A's remaining chunks.
+            Ptr<SctpPriorityStreamScheduler> prio = CreateObject<SctpPriorityStreamScheduler>();
+            prio->SetStreamPriority(0, 1);
+            Queue q(prio, iData);
+            q.Add({'A', 0, 3000});
+            std::string order = q.Cut(1);
+            q.Add({'B', 1, 1000});
+            order += q.Cut();
+            NS_TEST_EXPECT_MSG_EQ(order, iData ? "ABAA" : "AAAB", "priority preempts");
+        }
     }
 };
 
@@ -570,6 +695,7 @@ class SctpIDataTestSuite : public TestSuite
         : TestSuite("sctp-idata", Type::SYSTEM)
     {
         AddTestCase(new SctpIDataReassemblyQueueTestCase(), TestCase::Duration::QUICK);
+        AddTestCase(new SctpIDataSchedulingTestCase(), TestCase::Duration::QUICK);
         AddTestCase(new SctpIDataInterleavingTestCase(), TestCase::Duration::QUICK);
         AddTestCase(new SctpIDataLossTestCase(), TestCase::Duration::QUICK);
         AddTestCase(new SctpIDataUnorderedTestCase(), TestCase::Duration::QUICK);
