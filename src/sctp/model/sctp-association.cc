@@ -577,6 +577,9 @@ SctpAssociation::InitializeTransfer(uint32_t peerInitialTsn,
 {
     m_receiver.Initialize(peerInitialTsn, inboundStreams);
     m_sender.SetPeerInitialWindow(peerRwnd);
+    // RFC 8260 2.2: both ends announced I-DATA, so user data goes in I-DATA both ways.
+    m_sender.SetIData(IsIDataNegotiated());
+    m_receiver.SetIData(IsIDataNegotiated());
     m_outStreams = outboundStreams;
     m_inStreams = inboundStreams;
     if (!m_congestionOps)
@@ -1178,7 +1181,7 @@ SctpAssociation::ProcessChunks(const SctpCommonHeader& header,
         {
             break;
         }
-        if (c.type != SctpChunk::DATA)
+        if (c.type != SctpChunk::DATA && c.type != SctpChunk::I_DATA)
         {
             traces.rxChunk(c.type, c.flags, c.length, 0);
         }
@@ -1188,6 +1191,25 @@ SctpAssociation::ProcessChunks(const SctpCommonHeader& header,
         case SctpChunk::DATA:
             hadData = true;
             keepGoing = m_receiver.HandleData(c, immediateSack, newData);
+            break;
+        case SctpChunk::I_DATA:
+            hadData = true;
+            keepGoing = m_receiver.HandleIData(c, immediateSack, newData); // RFC 8260 2.1
+            break;
+        case SctpChunk::I_FORWARD_TSN:
+            if (GetConfig().prSctpEnabled && IsIDataNegotiated())
+            {
+                bool sack = false;
+                m_receiver.HandleIForwardTsn(c, sack); // RFC 8260 2.3
+                if (sack)
+                {
+                    m_receiver.RequestSack();
+                }
+            }
+            else
+            {
+                keepGoing = HandleUnknownChunk(c, unrecognized);
+            }
             break;
         case SctpChunk::INIT:
             HandleInit(header, c, source, destination);

@@ -24,7 +24,8 @@ struct SctpReceivedMessage
 {
     Ptr<Packet> data;
     uint16_t streamId{0};
-    uint16_t ssn{0};
+    uint16_t ssn{0}; //!< with I-DATA: the low 16 bits of the MID
+    uint32_t mid{0}; //!< I-DATA message identifier (RFC 8260 2.1); 0 with DATA
     uint32_t tsn{0}; //!< TSN of the first fragment
     uint32_t ppid{0};
     bool unordered{false};

@@ -309,9 +309,10 @@ SctpSocket::GetTypeId()
             .AddAttribute("IDataSupported",
                           "Announce I-DATA (RFC 8260) in INIT / INIT ACK (Supported "
                           "Extensions listing chunk type 64); the association records whether "
-                          "both ends did (SctpAssociation::IsIDataNegotiated). Negotiation "
-                          "only: DATA chunks are still sent, so leave it off against a peer "
-                          "that enforces I-DATA once negotiated.",
+                          "both ends did (SctpAssociation::IsIDataNegotiated). When both did, "
+                          "user messages go in I-DATA chunks (RFC 8260 2.1: the stream "
+                          "scheduler may interleave fragments of messages of different "
+                          "streams) and PR-SCTP uses I-FORWARD-TSN (2.3).",
                           BooleanValue(false),
                           MakeNestedAttributeAccessor<BooleanValue>(&SctpSocket::m_config,
                                                        &SctpAssociationConfig::iDataSupported),
