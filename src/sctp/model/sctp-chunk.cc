@@ -39,6 +39,10 @@ SctpChunk::TypeName(uint8_t type)
     {
         return "I_DATA";
     }
+    if (type == RE_CONFIG)
+    {
+        return "RE_CONFIG";
+    }
     return "UNKNOWN(" + std::to_string(type) + ")";
 }
 

@@ -42,6 +42,7 @@ class SctpChunk
         CWR = 13,
         SHUTDOWN_COMPLETE = 14,
         I_DATA = 64, //!< RFC 8260 2.1 (format only: the model does not send or accept it)
+        RE_CONFIG = 130, //!< RFC 6525 3.1 (sctp-reconfig-chunk.h)
         FORWARD_TSN = 192,
     };
 
