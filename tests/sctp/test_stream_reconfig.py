@@ -123,7 +123,9 @@ def test_negotiated_only_when_both_announce(client_on, server_on, negotiated):
 @needs_tshark
 def test_tshark_decodes_re_config(tmp_path):
     run(None, None, pcap=tmp_path / "default")
-    rows = tshark_fields(tmp_path / "default-0-0.pcap", "sctp.chunk_type", "sctp.supported_chunk_type")
+    rows = tshark_fields(
+        tmp_path / "default-0-0.pcap", "sctp.chunk_type", "sctp.supported_chunk_type"
+    )
     assert not any(str(RE_CONFIG) in r[0].split(",") or r[1] for r in rows)
 
     run(True, True, pcap=tmp_path / "reconfig")
