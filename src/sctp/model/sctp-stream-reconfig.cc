@@ -387,6 +387,9 @@ SctpStreamReconfig::Answered(uint32_t sequenceNumber, uint32_t result)
                                        request.type,
                                        sequenceNumber,
                                        result);
+    // An answer proves the peer alive: the expiries of this request's timer so far do
+    // not count towards Association.Max.Retrans any more (as a SACK's, RFC 9260 8.1).
+    m_association.ResetAssociationErrors();
     if (result == SctpReconfigParameter::IN_PROGRESS)
     {
         // 5.2.2: the peer deferred the reset; it answers again once performed, and the
@@ -398,7 +401,6 @@ SctpStreamReconfig::Answered(uint32_t sequenceNumber, uint32_t result)
     {
         Simulator::Cancel(m_timer);
     }
-    m_association.ResetAssociationErrors();
     bool performed = result == SctpReconfigParameter::SUCCESS_PERFORMED ||
                      result == SctpReconfigParameter::SUCCESS_NOTHING_TO_DO;
     SctpTxQueue& txQueue = m_association.GetSender().GetTxQueue();
