@@ -37,7 +37,9 @@ inline void AddAt(double t, Ptr<SctpSocket> s, uint16_t out, uint16_t in) {
 /** The StreamReconfig trace as "event type seq-offset result" lines. */
 struct Log {
     std::vector<std::string> lines;
+    std::vector<double> times;
     void Record(SctpReconfigEvent e, uint16_t type, uint32_t, uint32_t result) {
+        times.push_back(Simulator::Now().GetSeconds());
         lines.push_back(SctpReconfigEventName(e) + " " + std::to_string(type) + " " +
                         std::to_string(result));
     }

@@ -70,6 +70,7 @@ def run_usrsctp(direction: int) -> dict:
         "events": [(r.event, r.dir, int(r.value)) for r in events.itertuples()],
         "request_s": float(events[events.event == "reset_request"].time_ns.iloc[0]) / 1e9,
         "done_s": float(events[events.event == "reset_event"].time_ns.iloc[-1]) / 1e9,
+        "last_delivery_s": float(ssn.time_ns.iloc[-1]) / 1e9,
     }
 
 
@@ -109,6 +110,9 @@ def run_model(direction: int) -> dict:
             "client": [str(line) for line in client_log.lines],
             "server": [str(line) for line in server_log.lines],
             "delivered": int(collector.Count()),
+            "request_s": float(client_log.times[0] if direction == 1 else server_log.times[0]),
+            "done_s": float(list(client_log.times)[-1]),
+            "last_delivery_s": float(list(collector.times)[-1]),
         }
         del pair, server, client, collector, sender, client_log, server_log
     gc.collect()
@@ -130,6 +134,11 @@ def test_stream_reset_mid_transfer_agrees_with_usrsctp(direction):
         assert reference["ssns"][stream] == expected_ssns(stream), f"usrsctp stream {stream}"
         assert model["ssns"][stream] == reference["ssns"][stream], f"model stream {stream}"
     assert model["delivered"] == MESSAGES
+    for name, run in (("usrsctp", reference), ("model", model)):
+        print(
+            f"{name}: reset requested {run['request_s']:.4f} s, done {run['done_s']:.4f} s, "
+            f"last message {run['last_delivery_s']:.4f} s"
+        )
     # The model's outgoing request was performed; in the incoming direction it answered
     # the server's request (5.2.3) and the server saw that as the answer.
     assert "RESPONSE_RECEIVED 13 1" in model["client"]
