@@ -73,6 +73,8 @@ SctpStreamReconfig::Reset()
     m_heldBytes = 0;
     m_deferred = false;
     m_deferredStreams.clear();
+    m_performedTsnReset.clear();
+    m_answerHasTsns = false;
 }
 
 void
@@ -170,10 +172,14 @@ SctpStreamReconfig::RequestSsnTsnReset()
     {
         return Socket::ERROR_NOTCONN;
     }
-    if (HasOutstandingRequest())
+    // 5.1.4 renumbers both directions: the request goes only when none of our data is
+    // queued or unacknowledged, and new messages wait for the answer.
+    if (HasOutstandingRequest() || !m_association.GetSender().IsEmpty() || !m_held.empty())
     {
         return Socket::ERROR_AGAIN;
     }
+    m_resetStreams.clear();
+    m_holding = true;
     SendRequest({SctpReconfigParameter::SsnTsnReset(m_nextRequestSeq++)});
     m_association.SendPending();
     return Socket::ERROR_NOTERROR;
@@ -423,6 +429,21 @@ SctpStreamReconfig::Answered(uint32_t sequenceNumber, uint32_t result)
         }
         ReleaseHeld();
         break;
+    case SctpTlv::SSN_TSN_RESET_REQUEST:
+        if (result == SctpReconfigParameter::SUCCESS_PERFORMED && m_answerHasTsns)
+        {
+            // 5.2.4 G1-G5 seen from the requester (as Linux and usrsctp do): the peer
+            // sends from its Sender's Next TSN on, we from its Receiver's Next TSN; every
+            // SSN starts again at 0.
+            // No delayed SACK of the old numbering may follow.
+            m_association.GetReceiver().CancelTimers();
+            m_association.GetReceiver().Initialize(m_answerSenderNextTsn,
+                                                   m_association.GetInboundStreams());
+            m_association.GetSender().Initialize(m_answerReceiverNextTsn,
+                                                 m_association.GetOutboundStreams());
+        }
+        ReleaseHeld();
+        break;
     case SctpTlv::ADD_OUTGOING_STREAMS_REQUEST:
         if (performed)
         {
@@ -432,7 +453,7 @@ SctpStreamReconfig::Answered(uint32_t sequenceNumber, uint32_t result)
         break;
     default:
         // Incoming SSN reset and Add Incoming Streams: the peer's own request follows
-        // (5.2.3, 5.2.6); SSN/TSN reset: the model does not perform it.
+        // (5.2.3, 5.2.6).
         break;
     }
 }
@@ -466,6 +487,9 @@ SctpStreamReconfig::HandleChunk(const SctpChunk& chunk)
     {
         if (!p.IsRequest())
         {
+            m_answerHasTsns = p.hasNextTsns;
+            m_answerSenderNextTsn = p.senderNextTsn;
+            m_answerReceiverNextTsn = p.receiverNextTsn;
             Answered(p.sequenceNumber, p.result);
             continue;
         }
@@ -500,7 +524,13 @@ SctpStreamReconfig::HandleRequest(const SctpReconfigParameter& request,
     }
     else if (auto it = m_lastResults.find(request.sequenceNumber); it != m_lastResults.end())
     {
-        // 5.2.1: a retransmission of one of the last two requests gets the same answer.
+        // 5.2.1: a retransmission of one of the last two requests gets the same answer,
+        // but an SSN/TSN reset that waited for our data to be acknowledged is tried again.
+        if (it->second == SctpReconfigParameter::IN_PROGRESS &&
+            request.type == SctpTlv::SSN_TSN_RESET_REQUEST)
+        {
+            it->second = ProcessRequest(request, respond);
+        }
         result = it->second;
         respond = result != ANSWERED_BY_REQUEST;
         NS_LOG_LOGIC(this << " retransmitted request seq " << request.sequenceNumber);
@@ -517,6 +547,14 @@ SctpStreamReconfig::HandleRequest(const SctpReconfigParameter& request,
     if (respond)
     {
         response = SctpReconfigParameter::Response(request.sequenceNumber, result);
+        if (request.type == SctpTlv::SSN_TSN_RESET_REQUEST &&
+            result == SctpReconfigParameter::SUCCESS_PERFORMED)
+        {
+            // 4.4: the answer to an SSN/TSN reset carries both new TSNs.
+            response.hasNextTsns = true;
+            response.senderNextTsn = m_tsnResetSenderNext;
+            response.receiverNextTsn = m_tsnResetReceiverNext;
+        }
     }
     return respond;
 }
@@ -585,9 +623,30 @@ SctpStreamReconfig::ProcessRequest(const SctpReconfigParameter& request, bool& r
         m_holding = true;
         respond = false;
         return SctpReconfigParameter::SUCCESS_PERFORMED;
-    case SctpTlv::SSN_TSN_RESET_REQUEST:
-        // 5.2.4 lets the receiver refuse; the model does not renumber TSNs.
-        return SctpReconfigParameter::DENIED;
+    case SctpTlv::SSN_TSN_RESET_REQUEST: {
+        if (m_performedTsnReset.count(request.sequenceNumber))
+        {
+            return SctpReconfigParameter::SUCCESS_PERFORMED; // already done, same TSNs
+        }
+        // Our own data must be acknowledged first (as Linux does): "In progress" until
+        // then, and the peer's retransmission tries again.
+        if (!m_association.GetSender().IsEmpty() || HasOutstandingRequest())
+        {
+            return SctpReconfigParameter::IN_PROGRESS;
+        }
+        // 5.2.4 G1: the peer's next TSN is the smallest we have not acknowledged plus
+        // 2^31; G2: ours is the next we would have sent; G3, G4: as if a SACK and a
+        // FORWARD TSN up to those had arrived (nothing is outstanding either way);
+        // G5: every SSN starts again at 0.
+        SctpReceiver& receiver = m_association.GetReceiver();
+        m_tsnResetReceiverNext = receiver.GetCumulativeTsn() + 1 + (1u << 31);
+        m_tsnResetSenderNext = m_association.GetSender().GetNextTsn();
+        receiver.CancelTimers(); // no delayed SACK of the old numbering may follow
+        receiver.Initialize(m_tsnResetReceiverNext, inbound);
+        m_association.GetSender().Initialize(m_tsnResetSenderNext, outbound);
+        m_performedTsnReset.insert(request.sequenceNumber);
+        return SctpReconfigParameter::SUCCESS_PERFORMED;
+    }
     case SctpTlv::ADD_OUTGOING_STREAMS_REQUEST:
         // 5.2.5: the peer adds outgoing streams, so we add incoming ones.
         if (uint32_t(inbound) + request.newStreams > 65535)

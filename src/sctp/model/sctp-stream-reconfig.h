@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <set>
 #include <vector>
 
 namespace ns3
@@ -77,7 +78,8 @@ class SctpStreamReconfig
     Socket::SocketErrno RequestStreamReset(const std::vector<uint16_t>& streams,
                                            bool outgoing,
                                            bool incoming);
-    /** SSN/TSN Reset Request (5.1.4). */
+    /** SSN/TSN Reset Request (5.1.4): only when none of our data is queued or
+     *  unacknowledged (else ERROR_AGAIN); new messages wait for the answer. */
     Socket::SocketErrno RequestSsnTsnReset();
     /** Add Outgoing (5.1.5) and / or Incoming (5.1.6) Streams Requests. */
     Socket::SocketErrno RequestAddStreams(uint16_t outgoing, uint16_t incoming);
@@ -155,6 +157,14 @@ class SctpStreamReconfig
     bool m_holding{false};                   //!< new messages on m_resetStreams are held
     std::deque<Ptr<SctpOutboundMessage>> m_held;
     uint32_t m_heldBytes{0};
+
+    // SSN/TSN reset (5.2.4): the TSNs of the answer we gave, and of the answer we got
+    uint32_t m_tsnResetSenderNext{0};
+    uint32_t m_tsnResetReceiverNext{0};
+    std::set<uint32_t> m_performedTsnReset;
+    bool m_answerHasTsns{false};
+    uint32_t m_answerSenderNextTsn{0};
+    uint32_t m_answerReceiverNextTsn{0};
 
     // A reset of incoming streams deferred until the cumulative TSN reaches the
     // Sender's Last Assigned TSN (5.2.2)

@@ -3,7 +3,8 @@
  * and the procedures of section 5 between two model endpoints: an outgoing SSN reset in
  * the middle of a transfer (with and without a loss before the reset point), an
  * incoming SSN reset request, adding streams both ways, a lost request retransmitted on
- * its timer, the SSN/TSN reset denied, and every request refused without negotiation.
+ * its timer, the SSN/TSN reset renumbering both directions, and every request refused
+ * without negotiation.
  */
 #include "sctp-test-network.h"
 
@@ -61,6 +62,7 @@ struct Received
     uint16_t stream;
     uint16_t ssn;
     uint32_t index;
+    uint32_t tsn;
 };
 
 /** Accepts one association, reads every message and logs its StreamReconfig trace. */
@@ -93,7 +95,7 @@ class Reader : public SimpleRefCount<Reader>
             p->CopyData(b, 4);
             uint32_t index = (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) |
                              (uint32_t(b[2]) << 8) | b[3];
-            messages.push_back({tag.streamId, tag.ssn, index});
+            messages.push_back({tag.streamId, tag.ssn, index, tag.tsn});
         }
     }
 
@@ -499,14 +501,13 @@ class SctpIncomingResetTestCase : public TestCase
 /**
  * Add Outgoing and Incoming Streams (5.1.5, 5.1.6, 5.2.5, 5.2.6): the client has 2
  * outbound streams, adds 2 and asks the server for 1 more of its own; a message on the
- * new stream 3 arrives on stream 3. The SSN/TSN reset, which the model does not
- * perform, is answered "Denied".
+ * new stream 3 arrives on stream 3.
  */
 class SctpAddStreamsTestCase : public TestCase
 {
   public:
     SctpAddStreamsTestCase()
-        : TestCase("add outgoing and incoming streams, SSN-TSN reset denied")
+        : TestCase("add outgoing and incoming streams")
     {
     }
 
@@ -517,13 +518,11 @@ class SctpAddStreamsTestCase : public TestCase
         int before = 0;
         int add = -2;
         int after = -2;
-        int tsnReset = -2;
         Simulator::Schedule(Seconds(1), [&]() {
             before = Bench::Send(bench.client, 3, 1);
             add = bench.client->AddStreams(2, 1);
         });
         Simulator::Schedule(Seconds(2), [&]() { after = Bench::Send(bench.client, 3, 2); });
-        Simulator::Schedule(Seconds(3), [&]() { tsnReset = bench.client->ResetAssociation(); });
         Simulator::Stop(Seconds(5));
         Simulator::Run();
 
@@ -543,12 +542,82 @@ class SctpAddStreamsTestCase : public TestCase
                                                        SctpTlv::ADD_OUTGOING_STREAMS_REQUEST),
                               1,
                               "the server added its outgoing streams by request (5.2.6)");
-        NS_TEST_EXPECT_MSG_EQ(tsnReset, 0, "SSN/TSN reset requested");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * SSN/TSN reset (5.1.4, 5.2.4): refused while the client's data is unacknowledged; once
+ * it is, both directions are renumbered. The client's next message carries the
+ * server's Receiver's Next TSN (the server's cumulative TSN + 1 + 2^31) and SSN 0, the
+ * server's next message the TSN it would have used anyway and SSN 0.
+ */
+class SctpSsnTsnResetTestCase : public TestCase
+{
+  public:
+    SctpSsnTsnResetTestCase()
+        : TestCase("SSN-TSN reset renumbers both directions")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Bench bench(true, true);
+        Ptr<Reader> clientReader = Create<Reader>();
+        int busy = 0;
+        Socket::SocketErrno busyErrno = Socket::ERROR_NOTERROR;
+        int reset = -2;
+        uint32_t serverNextTsn = 0;
+        Simulator::Schedule(Seconds(1), [&]() {
+            bench.client->SetRecvCallback(MakeCallback(&Reader::Read, clientReader));
+            for (uint32_t i = 0; i < 5; ++i)
+            {
+                Bench::Send(bench.client, 0, i);
+                Bench::Send(bench.server->accepted, 0, 100 + i);
+            }
+            busy = bench.client->ResetAssociation();
+            busyErrno = bench.client->GetErrno();
+        });
+        Simulator::Schedule(Seconds(2), [&]() {
+            serverNextTsn = bench.server->accepted->GetAssociation()->GetSender().GetNextTsn();
+            reset = bench.client->ResetAssociation();
+            Bench::Send(bench.client, 0, 5); // held until the answer
+        });
+        Simulator::Schedule(Seconds(3), [&]() {
+            Bench::Send(bench.client, 0, 6);
+            Bench::Send(bench.server->accepted, 0, 105);
+        });
+        Simulator::Stop(Seconds(5));
+        Simulator::Run();
+
+        NS_TEST_EXPECT_MSG_EQ(busy, -1, "refused while data is unacknowledged");
+        NS_TEST_EXPECT_MSG_EQ(busyErrno, Socket::ERROR_AGAIN, "try again later");
+        NS_TEST_EXPECT_MSG_EQ(reset, 0, "accepted once all is acknowledged");
         NS_TEST_EXPECT_MSG_EQ(bench.clientLog->Count(SctpReconfigEvent::RESPONSE_RECEIVED,
                                                      SctpTlv::SSN_TSN_RESET_REQUEST,
-                                                     Param::DENIED),
+                                                     Param::SUCCESS_PERFORMED),
                               1,
-                              "and denied");
+                              "performed");
+        NS_TEST_EXPECT_MSG_EQ((bench.server->Ssns(0) == Concat(Range(5), Range(2))),
+                              true,
+                              "client to server: SSN 0-4, then 0-1");
+        NS_TEST_EXPECT_MSG_EQ((clientReader->Ssns(0) == Concat(Range(5), Range(1))),
+                              true,
+                              "server to client: SSN 0-4, then 0");
+        Ptr<SctpAssociation> s = bench.server->accepted->GetAssociation();
+        Ptr<SctpAssociation> c = bench.client->GetAssociation();
+        NS_TEST_ASSERT_MSG_EQ(bench.server->messages.size(), 7, "every client message");
+        NS_TEST_ASSERT_MSG_EQ(clientReader->messages.size(), 6, "every server message");
+        // One chunk per message: the server's cumulative TSN was message 4's TSN.
+        const auto& in = bench.server->messages;
+        NS_TEST_EXPECT_MSG_EQ(in[5].tsn, in[4].tsn + 1 + (1u << 31), "G1: + 2^31");
+        NS_TEST_EXPECT_MSG_EQ(in[6].tsn, in[5].tsn + 1, "then consecutive");
+        const auto& out = clientReader->messages;
+        NS_TEST_EXPECT_MSG_EQ(out[5].tsn, serverNextTsn, "G2: the server's next TSN");
+        NS_TEST_EXPECT_MSG_EQ(out[5].index, 105, "the server's message after the reset");
+        NS_TEST_EXPECT_MSG_EQ(c->CheckInvariants(), "", "client");
+        NS_TEST_EXPECT_MSG_EQ(s->CheckInvariants(), "", "server");
         Simulator::Destroy();
     }
 };
@@ -658,6 +727,7 @@ class SctpStreamReconfigTestSuite : public TestSuite
         AddTestCase(new SctpOutgoingResetTestCase(true), TestCase::Duration::QUICK);
         AddTestCase(new SctpIncomingResetTestCase(), TestCase::Duration::QUICK);
         AddTestCase(new SctpAddStreamsTestCase(), TestCase::Duration::QUICK);
+        AddTestCase(new SctpSsnTsnResetTestCase(), TestCase::Duration::QUICK);
         AddTestCase(new SctpReconfigRetransmitTestCase(), TestCase::Duration::QUICK);
         AddTestCase(new SctpReconfigNotNegotiatedTestCase(), TestCase::Duration::QUICK);
     }
