@@ -34,6 +34,9 @@ inline void ResetAt(double t, Ptr<SctpSocket> s, std::vector<uint16_t> streams, 
 inline void AddAt(double t, Ptr<SctpSocket> s, uint16_t out, uint16_t in) {
     Simulator::Schedule(Seconds(t) - Simulator::Now(), [s, out, in]() { s->AddStreams(out, in); });
 }
+inline void AssocResetAt(double t, Ptr<SctpSocket> s) {
+    Simulator::Schedule(Seconds(t) - Simulator::Now(), [s]() { s->ResetAssociation(); });
+}
 /** The StreamReconfig trace as "event type seq-offset result" lines. */
 struct Log {
     std::vector<std::string> lines;
@@ -66,9 +69,9 @@ def _helpers():
 
 def run(client_on: bool | None, server_on: bool | None, pcap=None):
     """Messages on stream 1 around an outgoing + incoming reset of stream 1 at 1 s, then
-    one more outgoing and incoming stream at 2 s. ``None`` leaves the attribute alone.
-    Returns (negotiated at client, at server, request result, client trace, delivered,
-    client outbound streams)."""
+    one more outgoing and incoming stream at 2 s, an SSN/TSN reset at 3 s. ``None`` leaves
+    the attribute alone. Returns (negotiated at client, at server, request result, client
+    trace, delivered, client outbound streams)."""
     import cppyy
 
     h = _helpers()
@@ -89,6 +92,7 @@ def run(client_on: bool | None, server_on: bool | None, pcap=None):
         for k in range(3, 5):
             sender.At(1.0, 500, 1, False, k)
         h.AddAt(2.0, client, 1, 1)
+        h.AssocResetAt(3.0, client)  # everything is acknowledged by then
         run_until(4.0)
         accepted = ns.DynamicCast[ns.SctpSocket](collector.accepted[0])
         result = (
@@ -116,6 +120,7 @@ def test_negotiated_only_when_both_announce(client_on, server_on, negotiated):
         assert "RESPONSE_RECEIVED 13 1" in lines  # outgoing reset: Success - Performed
         assert "REQUEST_RECEIVED 13 1" in lines  # the server's answer to our incoming one
         assert "RESPONSE_RECEIVED 17 1" in lines  # one more outgoing stream
+        assert "RESPONSE_RECEIVED 15 1" in lines  # SSN/TSN reset performed
         assert outbound == 4
     else:
         assert lines == []  # refused before anything was sent
@@ -150,14 +155,27 @@ def test_tshark_decodes_re_config(tmp_path):
     reconfig = [r for r in rows if str(RE_CONFIG) in r[0].split(",")]
     assert reconfig, "no RE-CONFIG chunk in the capture"
     parameter_types = {int(p, 0) for r in reconfig for p in r[1].split(",") if p}
-    # outgoing and incoming reset, responses, add outgoing and incoming streams
-    assert {13, 14, 16, 17, 18} <= parameter_types
+    # outgoing, incoming and SSN/TSN reset, responses, add outgoing and incoming streams
+    assert {13, 14, 15, 16, 17, 18} <= parameter_types
     results = {int(x) for r in reconfig for x in r[3].split(",") if x}
     assert 1 in results  # Success - Performed
     streams = {int(x, 0) for r in reconfig for x in r[4].split(",") if x}
     assert streams == {1}
     assert {r[5] for r in rows} == {"1"}  # CRC32c good in every frame
     assert all(r[6] == "" and r[7] == "" for r in reconfig)  # not malformed, no expert info
+    # The answer to the SSN/TSN reset carries both new TSNs (4.4): the client's next TSN
+    # is 2^31 past what the server had acknowledged.
+    frames = tshark_fields(
+        pcap, "sctp.data_tsn_raw", "sctp.parameter_receivers_next_tsn", "sctp.chunk_type"
+    )
+    data_tsns, answers = [], []
+    for data, receivers_next, _ in frames:
+        data_tsns += [int(t) for t in data.split(",") if t]
+        if receivers_next:
+            answers.append((int(receivers_next), max(data_tsns)))
+    assert len(answers) == 1
+    receivers_next, last_data = answers[0]
+    assert receivers_next == (last_data + 1 + 2**31) % 2**32
 
     # On the wire, stream 1's SSNs start again at 0 after the reset.
     data = tshark_fields(pcap, "sctp.data_sid", "sctp.data_ssn", extra=("-Y", "sctp.data_sid"))
