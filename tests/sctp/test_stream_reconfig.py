@@ -61,9 +61,10 @@ def _helpers():
 
     from transportlab import ns  # noqa: F401  (loads our library)
 
-    if not _defined:
+    # once per process, also when this module is imported under a second name
+    if not _defined and not hasattr(cppyy.gbl, "reconfigtest"):
         cppyy.cppdef(_HELPERS)
-        _defined = True
+    _defined = True
     return cppyy.gbl.reconfigtest
 
 
