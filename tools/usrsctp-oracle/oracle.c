@@ -57,6 +57,11 @@ struct scenario {
 	long cwnd_maxburst;       /* usrsctp sctp_use_cwnd_based_maxburst (-1 = default) */
 	long peer_chunk_oh;       /* usrsctp sctp_peer_chunk_oh (-1 = default) */
 	double stop_s;            /* give up after this much simulated time */
+	/* Stream reset (RFC 6525), off unless reset_dir is set: 1 = the client resets its
+	 * outgoing stream reset_stream once it has written reset_after messages; 2 = the
+	 * server asks for its incoming stream reset_stream to be reset once it has received
+	 * reset_after messages, and the client writes the rest after its reset event. */
+	long reset_dir, reset_after, reset_stream;
 };
 
 static struct scenario sc = {
@@ -66,6 +71,7 @@ static struct scenario sc = {
 	.rto_max_ms = 60000, .sack_delay_ms = 200, .sack_freq = 2, .sndbuf = 131072,
 	.rcvbuf = 131072, .max_burst = 4, .initial_cwnd_mtus = 0, .abc_l = -1,
 	.cwnd_maxburst = -1, .peer_chunk_oh = -1, .stop_s = 600,
+	.reset_dir = 0, .reset_after = 0, .reset_stream = 1,
 };
 
 static void print_help(void)
@@ -78,12 +84,17 @@ static void print_help(void)
 	     "      loss_rate loss_seed seed rto_initial_ms rto_min_ms rto_max_ms\n"
 	     "      sack_delay_ms sack_freq sndbuf rcvbuf max_burst initial_cwnd_mtus abc_l\n"
 	     "      cwnd_maxburst peer_chunk_oh stop_s\n"
+	     "      reset_dir (0 none, 1 client outgoing, 2 server incoming) reset_after\n"
+	     "      reset_stream (stream reset, RFC 6525; see struct scenario)\n"
 	     "output: CSV time_ns,event,dir,tsn,value,kind with events\n"
 	     "  pkt_tx/pkt_rx (value = frame bytes, kind = chunk types, tsn = first DATA TSN or\n"
 	     "  SACK cumulative TSN ack, relative to the first DATA TSN), pkt_drop (kind = list,\n"
 	     "  tsn, random, queue), data_tx (value = payload, kind = new/fast/t3), cwnd, rto_ms,\n"
 	     "  srtt_ms, peer_rwnd, t3_timeout, fast_rtx (value = cumulative count),\n"
-	     "  deliver (value = bytes), established, complete, end (kind = ok/timeout)");
+	     "  deliver (value = bytes), established, complete, end (kind = ok/timeout);\n"
+	     "  with reset_dir: deliver_ssn (value = SSN, kind = stream), reset_request\n"
+	     "  (dir fwd = client, rev = server; value = 0 or errno), reset_event (value =\n"
+	     "  usrsctp strreset_flags, kind = the first stream listed)");
 }
 
 static void die(const char *fmt, ...)
@@ -152,6 +163,9 @@ static void parse_arg(const char *arg)
 	L(cwnd_maxburst, -1, 1)
 	L(peer_chunk_oh, -1, 65536)
 	D(stop_s, 0.001, 1e6)
+	L(reset_dir, 0, 2)
+	L(reset_after, 0, 1L << 31)
+	L(reset_stream, 0, 999)
 #undef D
 #undef L
 	if (!strcmp(key, "seed") || !strcmp(key, "loss_seed")) {
@@ -517,6 +531,8 @@ static int64_t complete_at = -1;
 static uint32_t last_cwnd, last_rto, last_srtt, last_rwnd;
 static int have_paddr;
 static struct sctpstat stats_before;
+static int reset_requested, client_reset_seen;
+static long long messages_delivered;
 
 static void conn_addr(struct sockaddr_conn *a, void *token, uint16_t port)
 {
@@ -543,6 +559,20 @@ static void set_sockopts(struct socket *s)
 	if (usrsctp_setsockopt(s, IPPROTO_SCTP, SCTP_INITMSG, &init, sizeof init) < 0)
 		die("SCTP_INITMSG: %s", strerror(errno));
 	set_path_mtu(s);
+	if (sc.reset_dir) {
+		/* RFC 6525: allow stream reset requests and report their outcome. */
+		struct sctp_assoc_value av = {.assoc_id = SCTP_FUTURE_ASSOC,
+					      .assoc_value = SCTP_ENABLE_RESET_STREAM_REQ};
+		if (usrsctp_setsockopt(s, IPPROTO_SCTP, SCTP_ENABLE_STREAM_RESET, &av, sizeof av) < 0)
+			die("SCTP_ENABLE_STREAM_RESET: %s", strerror(errno));
+		struct sctp_event ev = {.se_assoc_id = SCTP_FUTURE_ASSOC,
+					.se_type = SCTP_STREAM_RESET_EVENT, .se_on = 1};
+		if (usrsctp_setsockopt(s, IPPROTO_SCTP, SCTP_EVENT, &ev, sizeof ev) < 0)
+			die("SCTP_EVENT: %s", strerror(errno));
+		int on = 1; /* stream and SSN of each message (usrsctp_recvv's sctp_rcvinfo) */
+		if (usrsctp_setsockopt(s, IPPROTO_SCTP, SCTP_RECVRCVINFO, &on, sizeof on) < 0)
+			die("SCTP_RECVRCVINFO: %s", strerror(errno));
+	}
 	if (usrsctp_set_non_blocking(s, 1) < 0)
 		die("non-blocking: %s", strerror(errno));
 }
@@ -615,6 +645,54 @@ static void settle(void)
 
 static void pump(void);
 
+/* Ask usrsctp for a stream reset of reset_stream (SCTP_RESET_STREAMS, RFC 6458 8.3.2). */
+static void request_reset(struct socket *s, uint16_t flags, const char *dir)
+{
+	char buf[sizeof(struct sctp_reset_streams) + sizeof(uint16_t)];
+	struct sctp_reset_streams *srs = (struct sctp_reset_streams *)buf;
+	memset(buf, 0, sizeof buf);
+	srs->srs_flags = flags;
+	srs->srs_number_streams = 1;
+	srs->srs_stream_list[0] = (uint16_t)sc.reset_stream;
+	int rc = usrsctp_setsockopt(s, IPPROTO_SCTP, SCTP_RESET_STREAMS, srs, (socklen_t)sizeof buf);
+	reset_requested = 1;
+	trace("reset_request", dir, -1, rc < 0 ? errno : 0, "");
+}
+
+/* A notification read from a socket: report stream reset events. */
+static void notification(const char *buf, ssize_t n, const char *dir)
+{
+	const union sctp_notification *sn = (const union sctp_notification *)buf;
+	if (n < (ssize_t)sizeof(struct sctp_stream_reset_event) ||
+	    sn->sn_header.sn_type != SCTP_STREAM_RESET_EVENT)
+		return;
+	const struct sctp_stream_reset_event *e = &sn->sn_strreset_event;
+	char kind[16];
+	snprintf(kind, sizeof kind, "%d",
+		 e->strreset_length > sizeof *e ? e->strreset_stream_list[0] : -1);
+	trace("reset_event", dir, -1, e->strreset_flags, kind);
+	if (dir[0] == 'f')
+		client_reset_seen = 1;
+}
+
+/* The client reads nothing but its notifications. */
+static void drain_client(void)
+{
+	static char buf[4096];
+	for (;;) {
+		struct sctp_rcvinfo rcv;
+		socklen_t rlen = sizeof rcv, flen = 0;
+		unsigned int infotype = 0;
+		int flags = 0;
+		ssize_t n = usrsctp_recvv(client, buf, sizeof buf, NULL, &flen, &rcv, &rlen,
+					  &infotype, &flags);
+		if (n <= 0)
+			break;
+		if (flags & MSG_NOTIFICATION)
+			notification(buf, n, "fwd");
+	}
+}
+
 static void after_call(void)
 {
 	settle();
@@ -644,19 +722,35 @@ static void pump(void)
 						  &infotype, &flags);
 			if (n <= 0)
 				break;
-			if (flags & MSG_NOTIFICATION)
+			if (flags & MSG_NOTIFICATION) {
+				if (sc.reset_dir)
+					notification(buf, n, "rev");
 				continue;
+			}
 			bytes_delivered += n;
 			trace("deliver", "fwd", -1, (long long)n, "");
+			if (sc.reset_dir) {
+				char sid[8];
+				snprintf(sid, sizeof sid, "%u", rcv.rcv_sid);
+				trace("deliver_ssn", "fwd", -1, rcv.rcv_ssn, sid);
+				if (sc.reset_dir == 2 && !reset_requested &&
+				    ++messages_delivered == sc.reset_after)
+					request_reset(server, SCTP_STREAM_RESET_INCOMING, "rev");
+			}
 			if (complete_at < 0 && bytes_delivered >= sc.total_bytes) {
 				complete_at = now_ns;
 				trace("complete", "fwd", -1, bytes_delivered, "");
 			}
 		}
 	}
+	if (sc.reset_dir && established)
+		drain_client();
 	if (established) {
 		static char msg[1 << 20];
 		while (bytes_written < sc.total_bytes) {
+			/* reset_dir 2: the rest waits for the reset the server asks for. */
+			if (sc.reset_dir == 2 && messages_written >= sc.reset_after && !client_reset_seen)
+				break;
 			long long size = sc.message_size;
 			if (size > sc.total_bytes - bytes_written)
 				size = sc.total_bytes - bytes_written;
@@ -672,6 +766,8 @@ static void pump(void)
 			}
 			bytes_written += n;
 			messages_written++;
+			if (sc.reset_dir == 1 && !reset_requested && messages_written == sc.reset_after)
+				request_reset(client, SCTP_STREAM_RESET_OUTGOING, "fwd");
 		}
 	}
 }
@@ -703,7 +799,7 @@ int main(int argc, char **argv)
 	usrsctp_sysctl_set_sctp_ecn_enable(0);
 	usrsctp_sysctl_set_sctp_asconf_enable(0);
 	usrsctp_sysctl_set_sctp_auth_enable(0);
-	usrsctp_sysctl_set_sctp_reconfig_enable(0);
+	usrsctp_sysctl_set_sctp_reconfig_enable(sc.reset_dir ? 1 : 0);
 	usrsctp_sysctl_set_sctp_nrsack_enable(0);
 	usrsctp_sysctl_set_sctp_pktdrop_enable(0);
 	usrsctp_sysctl_set_sctp_blackhole(2); /* no ABORT for the closed client port etc. */

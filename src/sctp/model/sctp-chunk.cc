@@ -44,6 +44,10 @@ SctpChunk::TypeName(uint8_t type)
     {
         return "I_FORWARD_TSN";
     }
+    if (type == RE_CONFIG)
+    {
+        return "RE_CONFIG";
+    }
     return "UNKNOWN(" + std::to_string(type) + ")";
 }
 

@@ -42,6 +42,7 @@ class SctpChunk
         CWR = 13,
         SHUTDOWN_COMPLETE = 14,
         I_DATA = 64, //!< RFC 8260 2.1 (sent and accepted when both ends negotiated I-DATA)
+        RE_CONFIG = 130, //!< RFC 6525 3.1 (sctp-reconfig-chunk.h)
         FORWARD_TSN = 192,
         I_FORWARD_TSN = 194, //!< RFC 8260 2.3 (PR-SCTP with I-DATA)
     };

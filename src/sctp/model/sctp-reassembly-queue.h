@@ -60,6 +60,10 @@ class SctpReassemblyQueue
      */
     void SkipTo(uint32_t cumTsn, std::deque<SctpReceivedMessage>& out);
     void SkipStream(uint16_t streamId, uint16_t ssn, std::deque<SctpReceivedMessage>& out);
+    /** RFC 6525 5.2.2: the next message expected on \p streamId has SSN 0. */
+    void ResetSsn(uint16_t streamId);
+    /** RFC 6525 5.2.5: \p count more inbound streams, each expecting SSN 0. */
+    void AddStreams(uint16_t count);
 
   private:
     struct Fragment

@@ -74,6 +74,11 @@ class SctpReceiver
     const SctpTsnMap& GetTsnMap() const;
     const SctpReassemblyQueue& GetReassemblyQueue() const;
     const SctpIDataReassemblyQueue& GetIDataReassemblyQueue() const;
+    /** For stream reconfiguration (RFC 6525), which resets and adds inbound streams. */
+    SctpReassemblyQueue& GetReassemblyQueue()
+    {
+        return m_reassembly;
+    }
     /** "" when the receive side's bookkeeping is consistent, else what is wrong. */
     std::string CheckInvariants() const;
 

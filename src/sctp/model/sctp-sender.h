@@ -107,6 +107,15 @@ class SctpSender
     uint32_t NextChunkLength() const;
     /** Bytes in flight on every destination. */
     uint32_t GetTotalFlight() const;
+    /** The queue (stream reconfiguration resets and adds its streams' SSNs, RFC 6525). */
+    SctpTxQueue& GetTxQueue()
+    {
+        return m_txQueue;
+    }
+    const SctpTxQueue& GetTxQueue() const
+    {
+        return m_txQueue;
+    }
     /** "" when the send side's bookkeeping is consistent, else what is wrong. */
     std::string CheckInvariants() const;
     //!@}

@@ -245,4 +245,19 @@ SctpTxQueue::GetOutboundStreams() const
     return m_outboundStreams;
 }
 
+void
+SctpTxQueue::ResetSsn(uint16_t streamId)
+{
+    if (streamId < m_nextSsn.size())
+    {
+        m_nextSsn[streamId] = 0;
+    }
+}
+
+void
+SctpTxQueue::AddStreams(uint16_t count)
+{
+    m_nextSsn.resize(m_nextSsn.size() + count, 0);
+}
+
 } // namespace ns3

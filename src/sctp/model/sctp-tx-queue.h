@@ -142,6 +142,10 @@ class SctpTxQueue
     uint32_t GetUnsentBytes() const;
     bool IsEmpty() const;
     uint16_t GetOutboundStreams() const;
+    /** RFC 6525 5.1.2: the next message of \p streamId gets SSN 0. */
+    void ResetSsn(uint16_t streamId);
+    /** RFC 6525 5.1.5: \p count more outbound streams, each starting at SSN 0. */
+    void AddStreams(uint16_t count);
 
   private:
     Ptr<SctpStreamScheduler> m_scheduler;
