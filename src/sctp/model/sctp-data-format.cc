@@ -18,6 +18,21 @@ SctpDataChunkFormat::Initialize(uint16_t outboundStreams)
     m_nextSsn.assign(outboundStreams, 0);
 }
 
+void
+SctpDataChunkFormat::ResetStream(uint16_t streamId)
+{
+    if (streamId < m_nextSsn.size())
+    {
+        m_nextSsn[streamId] = 0;
+    }
+}
+
+void
+SctpDataChunkFormat::AddStreams(uint16_t count)
+{
+    m_nextSsn.resize(m_nextSsn.size() + count, 0);
+}
+
 uint8_t
 SctpDataChunkFormat::GetChunkType() const
 {
@@ -104,6 +119,25 @@ SctpIDataChunkFormat::Initialize(uint16_t outboundStreams)
 {
     m_nextOrderedMid.assign(outboundStreams, 0);
     m_nextUnorderedMid.assign(outboundStreams, 0);
+}
+
+void
+SctpIDataChunkFormat::ResetStream(uint16_t streamId)
+{
+    // RFC 8260 applies RFC 6525's resets to the MIDs; the I-DATA reassembly on the other
+    // side is not reset by the model (sctp.rst, "Not modelled").
+    if (streamId < m_nextOrderedMid.size())
+    {
+        m_nextOrderedMid[streamId] = 0;
+        m_nextUnorderedMid[streamId] = 0;
+    }
+}
+
+void
+SctpIDataChunkFormat::AddStreams(uint16_t count)
+{
+    m_nextOrderedMid.resize(m_nextOrderedMid.size() + count, 0);
+    m_nextUnorderedMid.resize(m_nextUnorderedMid.size() + count, 0);
 }
 
 uint8_t

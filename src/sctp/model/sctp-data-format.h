@@ -47,6 +47,10 @@ class SctpDataFormat : public SimpleRefCount<SctpDataFormat>
     virtual bool AllowsInterleaving() const = 0;
     /** Give \p message its sequence number (SSN or MID) as its first chunk is cut. */
     virtual void NumberMessage(SctpOutboundMessage& message) = 0;
+    /** Start \p streamId's sequence again at 0 (a stream reset, RFC 6525 5.2.2). */
+    virtual void ResetStream(uint16_t streamId) = 0;
+    /** \p count more outbound streams, their sequences at 0 (RFC 6525 5.2.5). */
+    virtual void AddStreams(uint16_t count) = 0;
     /** Write \p chunk: header, user data, padding. */
     virtual void Serialize(SctpByteWriter& w, const SctpTxChunk& chunk) const = 0;
     /**
@@ -72,6 +76,8 @@ class SctpDataChunkFormat : public SctpDataFormat
     uint32_t GetHeaderSize() const override;
     bool AllowsInterleaving() const override;
     void NumberMessage(SctpOutboundMessage& message) override;
+    void ResetStream(uint16_t streamId) override;
+    void AddStreams(uint16_t count) override;
     void Serialize(SctpByteWriter& w, const SctpTxChunk& chunk) const override;
     uint8_t WriteForwardTsn(SctpByteWriter& w,
                             uint32_t newCumTsn,
@@ -95,6 +101,8 @@ class SctpIDataChunkFormat : public SctpDataFormat
     uint32_t GetHeaderSize() const override;
     bool AllowsInterleaving() const override;
     void NumberMessage(SctpOutboundMessage& message) override;
+    void ResetStream(uint16_t streamId) override;
+    void AddStreams(uint16_t count) override;
     void Serialize(SctpByteWriter& w, const SctpTxChunk& chunk) const override;
     uint8_t WriteForwardTsn(SctpByteWriter& w,
                             uint32_t newCumTsn,

@@ -248,16 +248,14 @@ SctpTxQueue::GetOutboundStreams() const
 void
 SctpTxQueue::ResetSsn(uint16_t streamId)
 {
-    if (streamId < m_nextSsn.size())
-    {
-        m_nextSsn[streamId] = 0;
-    }
+    m_format->ResetStream(streamId);
 }
 
 void
 SctpTxQueue::AddStreams(uint16_t count)
 {
-    m_nextSsn.resize(m_nextSsn.size() + count, 0);
+    m_outboundStreams = static_cast<uint16_t>(m_outboundStreams + count);
+    m_format->AddStreams(count);
 }
 
 } // namespace ns3
