@@ -443,7 +443,7 @@ print(reproduction.modern_runs(results).round(3).to_string())
 #   deliver about the same goodput; CUBIC's 1448-byte segments make 1500-byte packets,
 #   which suffer the same AWK rip-off and the same queueing delay as SCTP's.
 #   FQ-CoDel on the routers cuts the one-way delay to about a quarter and gives every
-#   flow its share (Jain's index 1.0); TCP's jitter then rises, SCTP's falls.
+#   flow its share (Jain's index: below); TCP's jitter then rises, SCTP's falls.
 
 # %%
 # NBVAL_CHECK_OUTPUT
