@@ -181,8 +181,8 @@ fig = results.figure("throughput")
 # set by headers alone: for small messages TCP is best (many messages share one
 # segment), SCTP next (many messages share a packet, but each DATA chunk carries 16
 # bytes of header), UDP last (28 bytes of headers per message); from about 1 kB on all
-# three reach within a few percent of the link rate. TCP stays a few percent under its bound for writes just under or
-# above the segment size (1024, 1472 bytes): with TCP_NODELAY (ttcp -D) a write that
+# three reach within a few percent of the link rate. TCP stays a few percent under its
+# bound for writes just under or above the segment size (1024, 1472 bytes): with TCP_NODELAY (ttcp -D) a write that
 # does not fill a segment leaves as a short segment whenever the window is open. The
 # seed's curves are CPU-bound: a 400-500 MHz Pentium spent more
 # time per `send` than the wire per byte, so fewer, larger writes won, and a user-space
@@ -367,9 +367,9 @@ print(committed_table("sip_over_sctp", "sctp_loss_trace").set_index("loss_rate")
 #   with RTO.Min 1 s doubling to RTO.Max 60 s that takes 1 + 2 + ... + 32 + 5 x 60 = 363 s,
 #   three times the 120-s window.
 # * **T3-rtx back-off is what grows with loss.** The longest wait between two
-#   transmissions of one chunk (mean over the runs of the longest) is about one RTO at
-#   5-10 % loss (one expiry, or fast retransmit) and many times RTO.Min at 20-30 %: the
-#   RTO doubled again and again. A chunk and its SACK both get through only
+#   transmissions of one chunk (mean over the runs of the longest) is short at 5-10 %
+#   loss (one expiry, or fast retransmit) and many times RTO.Min at 20-30 %: the RTO
+#   doubled again and again. A chunk and its SACK both get through only
 #   0.7 x 0.7 = 49 % of the time, and Karn's rule keeps the backed-off RTO until a chunk
 #   sent once is acknowledged; the RTT is timed on one chunk at a time, so when that one
 #   is lost the RTO stays up even while later chunks get through (RFC 9260 6.3.1).
