@@ -18,7 +18,9 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["HEADLINE_BLOCKS", "headline_blocks"]
+from transportlab.engine import paths
+
+__all__ = ["HEADLINE_BLOCKS", "NOTEBOOK_NUMBERS", "headline_blocks", "notebook_numbers"]
 
 #: The README blocks this module renders (name -> renderer below).
 HEADLINE_BLOCKS = (
@@ -463,3 +465,290 @@ def headline_blocks(folder: Path) -> dict[str, str]:
         "ns2-multihoming": _ns2_multihoming(folder),
         "ns2-sctp-model": _ns2_sctp_model(folder),
     }
+
+
+# ------------------------------------------------------------------ notebook prose
+#
+# The notebooks state results in words too. Where such a paragraph needs numbers, a
+# cell right after it prints them with ``notebook_numbers(study, section)`` from the
+# committed full-mode tables, so the words carry no typed result; nbval compares the
+# printed lines with the committed outputs and ``tests/test_notebook_numbers.py`` the
+# committed outputs with these functions.
+
+_WIRED = "wired_best_effort"
+_SIP = "sip_over_sctp"
+
+
+def _verdicts(rows: pd.DataFrame) -> str:
+    counts = rows["verdict"].value_counts()
+    return ", ".join(f"{n} {verdict}" for verdict, n in counts.items()) + f" of {len(rows)}"
+
+
+def _ftp_means(folder: Path) -> pd.DataFrame:
+    """Experiment ``main``: mean over the FTP pairs per protocol (columns: metrics)."""
+    per_pair = _read(folder, _WIRED, "per_pair")
+    ftp = per_pair[per_pair["application"] == "ftp"]
+    return ftp.pivot_table(index="protocol", columns="metric", values="mean", aggfunc="mean")
+
+
+def _wired_delay_readings(folder: Path) -> str:
+    readings = _read(folder, _WIRED, "delay_readings")
+    lines = []
+    for column, reading in (("verdict_printed", "printed gap"), ("verdict", "one-way delay")):
+        shown = ", ".join(f"{n} {v}" for v, n in readings[column].value_counts().items())
+        lines.append(f"{reading} reading, full mode, {len(readings)} delay rows: {shown}")
+    for verdict in ("same-direction", "differs"):
+        rows = readings[readings["verdict"] == verdict]
+        both = " under both readings" if verdict == "differs" else ""
+        listed = "; ".join(
+            f"{r.source} {r.protocol} {r.row} (published {r.published:.1f} ms, ours "
+            f"{r.reproduced:.1f}, printed gap {r.printed:.1f})"
+            for r in rows.itertuples()
+        )
+        lines.append(f"{_count(len(rows), 'row')} {verdict}{both}: {listed or '-'}")
+    return "\n".join(lines)
+
+
+def _wired_summary(folder: Path) -> str:
+    c = _read(folder, _WIRED, "comparison")
+    main = _ftp_means(folder)
+    pkt = _read(folder, _WIRED, "awk_pkt").set_index("pkt")
+    size = _read(folder, _WIRED, "sctp_packet_size").set_index("sctp_message_size")
+    variants = _read(folder, _WIRED, "tcp_variants").set_index("variant")
+    windows = _read(folder, _WIRED, "awk_windows")
+    pooled = windows[windows["tic_s"].astype(str) == "pooled"].set_index("protocol")
+    modern = _read(folder, _WIRED, "modern").set_index(["queue_discipline", "protocol"])
+    lines = ["throughput (experiment main, AWK, kb/s per pair):"]
+    for metric, unit, fmt in (
+        ("awk_throughput", "kb/s", ".1f"), ("awk_jitter", "ms", ".1f"),
+    ):  # fmt: skip
+        for protocol in ("TCP", "SCTP"):
+            rows = c[(c["metric"] == metric) & (c["protocol"] == protocol)]
+            published = pd.to_numeric(rows["published"], errors="coerce")
+            lines.append(
+                f"  {protocol} {metric}: ours {_span(rows['reproduced'], fmt)} {unit} against "
+                f"published {_span(published, fmt)}: {_verdicts(rows)}"
+            )
+        if metric == "awk_throughput":
+            lines.append(
+                f"  goodput (application bytes), mean of the FTP pairs: TCP "
+                f"{main.loc['tcp', 'goodput_kbps']:.1f}, SCTP "
+                f"{main.loc['sctp', 'goodput_kbps']:.1f} kb/s"
+            )
+            lines.extend(
+                f"  AWK throughput with pkt = {p} (RngRun 1): TCP {pkt.loc[p, 'tcp']:.1f}, "
+                f"SCTP {pkt.loc[p, 'sctp']:.1f} kb/s"
+                for p in (1000, 500)
+            )
+            lines.append("jitter (AWK per-window mean unless said, ms):")
+    tcp_jitter = variants.loc["Tahoe (default)", "awk_jitter_ms"]
+    small, full = size.loc[992], size.loc[1452]
+    with_size = (full["awk_jitter_ms"] - small["awk_jitter_ms"]) / (
+        full["awk_jitter_ms"] - tcp_jitter
+    )
+    lines += [
+        f"  TCP pooled over packets (RngRun 1): {pooled.loc['tcp', 'awk_jitter_ms']:.1f}; SCTP "
+        f"{pooled.loc['sctp', 'awk_jitter_ms']:.1f}",
+        f"  TCP recovery (section 7.2): Tahoe {tcp_jitter:.1f}, NewReno PRR "
+        f"{variants.loc['NewReno PRR', 'awk_jitter_ms']:.1f}, NewReno + SACK "
+        f"{variants.loc['NewReno classic + SACK', 'awk_jitter_ms']:.1f}",
+        f"  SCTP 1452-B messages {full['awk_jitter_ms']:.1f}, 992-B "
+        f"{small['awk_jitter_ms']:.1f}: {with_size:.0%} of SCTP's extra jitter over TCP's goes "
+        f"with the packet size",
+        "delay (one-way, s):",
+        f"  SCTP 1452-B messages {full['awk_e2e_delay_ms'] / 1e3:.2f}, 992-B (TCP-sized packets) "
+        f"{small['awk_e2e_delay_ms'] / 1e3:.2f}; TCP (experiment main) "
+        f"{main.loc['tcp', 'awk_e2e_delay_ms'] / 1e3:.2f}",
+        "modern settings (section 7.4; DropTail -> FQ-CoDel):",
+    ]
+    for protocol in ("tcp", "sctp"):
+        drop, codel = modern.loc[("droptail", protocol)], modern.loc[("fq_codel", protocol)]
+        lines.append(
+            f"  {protocol.upper()}: goodput {drop['goodput_kbps']:.1f} -> "
+            f"{codel['goodput_kbps']:.1f} kb/s, one-way delay {drop['delay_ms'] / 1e3:.2f} -> "
+            f"{codel['delay_ms'] / 1e3:.2f} s, AWK jitter {drop['awk_jitter_ms']:.1f} -> "
+            f"{codel['awk_jitter_ms']:.1f} ms, Jain's index (goodput) "
+            f"{drop['jain_goodput']:.3f} -> {codel['jain_goodput']:.3f}"
+        )
+    return "\n".join(lines)
+
+
+def _sip_message_flow(folder: Path) -> str:
+    flow = _read(folder, _SIP, "message_flow").set_index(["direction", "kind"])
+    register = flow.loc[("sent", "REGISTER")]
+    lines = [
+        f"REGISTER sent {register['tcp ms'] - register['udp ms']:.2f} ms (TCP) and "
+        f"{register['sctp ms'] - register['udp ms']:.2f} ms (SCTP) after the UDP one"
+    ]
+    for protocol in ("tcp", "sctp"):
+        grown = flow[f"{protocol} bytes"] - flow["udp bytes"]
+        lines.append(f"{protocol.upper()} messages minus UDP's: {_span(grown, '.0f')} bytes")
+    return "\n".join(lines)
+
+
+def _sip_throughput(folder: Path) -> str:
+    t = _read(folder, _SIP, "throughput").set_index("message_size")
+    large = t[t.index >= 1024][["udp", "tcp", "sctp"]]
+    lines = [f"from 1024-B messages on: {_span(large.stack(), '.1f')} % of the link"]
+    lines += [
+        f"TCP at {size} B: {t.loc[size, 'tcp']:.1f} % against its bound "
+        f"{t.loc[size, 'tcp bound']:.1f} %"
+        for size in (1024, 1472)
+    ]
+    return "\n".join(lines)
+
+
+def _sip_single_session(folder: Path) -> str:
+    s = _read(folder, _SIP, "single_session").set_index(["protocol", "layout"])
+    udp = s.loc[("udp", "seed"), "registration_ms"]
+    lines = [f"registration over UDP {udp:.2f} ms"]
+    for protocol in ("tcp", "sctp"):
+        extra = s.loc[protocol, "registration_ms"] - udp
+        lines.append(
+            f"registration over {protocol.upper()}: +{extra['seed']:.2f} ms (seed layout), "
+            f"+{extra['shared']:.2f} ms (shared)"
+        )
+    lines += [
+        f"registration with everything up: {_span(s['registration_warm_ms'], '.2f')} ms",
+        f"call set-up {_span(s['call_setup_ms'], '.2f')} ms, call termination "
+        f"{_span(s['call_termination_ms'], '.2f')} ms",
+    ]
+    return "\n".join(lines)
+
+
+def _sip_registration_processing(folder: Path) -> str:
+    p = _read(folder, _SIP, "registration_processing").set_index("proxy_processing_ms")
+    c = _read(folder, _SIP, "comparison")
+    registration = c[c["row"] == "SIP registration"].set_index("protocol")
+    published = registration["published"].astype(float)
+    handshakes = p.loc[0.0, "sctp"] - p.loc[0.0, "udp"]
+    return (
+        f"with 3 ms per SIP message: UDP {p.loc[3.0, 'udp']:.2f} ms, SCTP {p.loc[3.0, 'sctp']:.2f}"
+        f" ms (seed: {published['UDP']:g} and {published['SCTP']:g} ms)\n"
+        f"seed's UDP + our SCTP handshakes: {published['UDP']:g} + {handshakes:.2f} = "
+        f"{published['UDP'] + handshakes:.1f} ms; left to SCTP's own per-packet cost: "
+        f"{published['SCTP'] - published['UDP'] - handshakes:.1f} ms"
+    )
+
+
+def _sip_calls(folder: Path) -> str:
+    calls = _read(folder, _SIP, "calls_under_loss").set_index(["protocol", "loss_rate"])
+    relative = _read(folder, _SIP, "calls_relative").set_index(["protocol", "loss_rate"])
+    c = _read(folder, _SIP, "comparison")
+    seed = c[c["metric"] == "sip_call_transactions"].set_index(["protocol", "row"])["published"]
+    udp = relative.loc[("udp", 0.3)]
+    return (
+        f"UDP at 30 % relative to 5 %: {udp['mean']:.2f} ({udp['n_runs']:.0f} runs), seed "
+        f"{udp['seed']:.2f}\n"
+        f"completed calls at 5 %: UDP {calls.loc[('udp', 0.05), 'mean']:.1f}, SCTP "
+        f"{calls.loc[('sctp', 0.05), 'mean']:.1f} (seed {seed[('UDP', 'packet loss 5%')]} and "
+        f"{seed[('SCTP', 'packet loss 5%')]}); at 30 %: UDP {calls.loc[('udp', 0.3), 'mean']:.1f}, "
+        f"SCTP {calls.loc[('sctp', 0.3), 'mean']:.1f} (seed {seed[('UDP', 'packet loss 30%')]} "
+        f"and {seed[('SCTP', 'packet loss 30%')]})"
+    )
+
+
+def _sip_trace(folder: Path) -> str:
+    trace = _read(folder, _SIP, "sctp_loss_trace").set_index("loss_rate")
+    cycle = _read(folder, _SIP, "call_cycle").set_index(["protocol", "loss_rate"])
+    worst = trace.index.max()
+    lines = [
+        f"{trace['n_runs'].sum():.0f} traced runs ({_span(trace['n_runs'], '.0f')} per loss "
+        f"rate): {trace['aborts'].sum():.0f} ABORTs, {trace['new_associations'].sum():.0f} new "
+        f"associations"
+    ]
+    for column, what in (
+        ("longest_wait_s", "longest wait between two sends of a chunk"),
+        ("longest_silence_s", "longest stretch without new data"),
+    ):
+        shown = ", ".join(f"{v:.1f} s at {rate:.0%}" for rate, v in trace[column].items())
+        lines.append(f"{what} (mean over the runs): {shown}")
+    lines.append(
+        f"at {worst:.0%}: {trace.loc[worst, 'chunks_over_timer_b']:.1f} chunks per run wait "
+        f"longer than 32 s; {trace.loc[worst, 'transaction_timeouts']:.1f} caller transactions "
+        f"per traced run time out ({cycle.loc[('sctp', worst), 'transaction_timeouts']:.1f} per "
+        f"run over the {cycle.loc[('sctp', worst), 'n_runs']:.0f} runs of the call cycle); "
+        f"{trace.loc[worst, 'completed_calls']:.1f} calls per traced run, "
+        f"{cycle.loc[('sctp', worst), 'completed_calls']:.1f} over the call cycle's runs"
+    )
+    return "\n".join(lines)
+
+
+def _sip_call_cycle(folder: Path) -> str:
+    cycle = _read(folder, _SIP, "call_cycle").set_index(["protocol", "loss_rate"])
+    lines = []
+    for protocol in ("udp", "sctp", "tcp"):
+        rows = cycle.loc[protocol]
+        shown = ", ".join(
+            f"{r.completed_per_predicted:.2f} at {rate:.0%}" for rate, r in rows.iterrows()
+        )
+        lines.append(
+            f"{protocol.upper()} completed / predicted: {shown}; timed-out caller transactions "
+            f"per run at {rows.index.max():.0%}: {rows['transaction_timeouts'].iloc[-1]:.1f} "
+            f"({rows['completed_calls'].iloc[-1]:.1f} calls)"
+        )
+    return "\n".join(lines)
+
+
+def _sip_head_of_line(folder: Path) -> str:
+    hol = _read(folder, _SIP, "head_of_line").set_index(["hol_config", "loss_rate"])
+    lines = ["mean completion (s) per loss rate:"]
+    for config in ("sctp-streams", "sctp-one-stream", "tcp-one", "tcp-per-object"):
+        rows = hol.loc[config]["mean_completion_s"]
+        lines.append(f"  {config}: " + ", ".join(f"{v:.2f}" for v in rows))
+    lines.append("loss rates: " + ", ".join(f"{r:.0%}" for r in rows.index))
+    return "\n".join(lines)
+
+
+def _sip_verdicts(folder: Path) -> str:
+    c = _read(folder, _SIP, "comparison")
+    single = c[c["metric"] == "transaction_response_time"]
+    factor = 1 / single["ratio"]
+    relative = c[c["metric"] == "completed transactions relative to 5 % loss"]
+    crossover = _pick(c, metric="crossover_loss_rate")
+    lines = [
+        f"single-session rows: published / ours {_span(factor, '.0f')}; verdicts "
+        f"{_verdicts(single)}"
+    ]
+    for r in single.itertuples():
+        ours_ms = r.reproduced * (1e3 if r.unit == "s" else 1.0)
+        lines.append(
+            f"  {r.protocol} {r.row}: published {float(r.published):g} {r.unit}, ours "
+            f"{ours_ms:.2f} ms"
+        )
+    for r in relative.itertuples():
+        lines.append(
+            f"relative to 5 %, {r.protocol} {r.row}: ours {r.reproduced:.2f}, seed "
+            f"{float(r.published):.2f} ({r.verdict})"
+        )
+    sctp30 = _pick(c, metric="sip_call_transactions", protocol="SCTP", row="packet loss 30%")
+    lines.append(f"SCTP at 30 %: {sctp30['verdict']} ({sctp30['flags']}): {sctp30['note']}")
+    lines.append(f"crossover: {crossover['verdict']}: {crossover['note']}")
+    return "\n".join(lines)
+
+
+NOTEBOOK_NUMBERS = {
+    (_WIRED, "delay_readings"): _wired_delay_readings,
+    (_WIRED, "summary"): _wired_summary,
+    (_SIP, "message_flow"): _sip_message_flow,
+    (_SIP, "throughput"): _sip_throughput,
+    (_SIP, "single_session"): _sip_single_session,
+    (_SIP, "registration_processing"): _sip_registration_processing,
+    (_SIP, "calls"): _sip_calls,
+    (_SIP, "trace"): _sip_trace,
+    (_SIP, "call_cycle"): _sip_call_cycle,
+    (_SIP, "head_of_line"): _sip_head_of_line,
+    (_SIP, "verdicts"): _sip_verdicts,
+}
+
+
+def notebook_numbers(study: str, section: str, folder: Path | None = None) -> str:
+    """The lines a notebook prints after a paragraph that states results in words: the
+    numbers of ``study``'s committed full-mode tables in ``folder`` (default
+    ``data/results``) the paragraph ``section`` relies on."""
+    if (study, section) not in NOTEBOOK_NUMBERS:
+        known = ", ".join(f"{s}/{n}" for s, n in NOTEBOOK_NUMBERS)
+        raise KeyError(f"no notebook numbers {study}/{section}; known: {known}")
+    if folder is None:
+        folder = paths.results_dir(quick=False)
+    return NOTEBOOK_NUMBERS[(study, section)](Path(folder))
