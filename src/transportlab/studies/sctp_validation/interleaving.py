@@ -220,9 +220,7 @@ _defined = False
 
 def _cxx():
     global _defined
-    import cppyy
-
-    from transportlab import ns  # noqa: F401  (loads ns-3 and our library)
+    import cppyy  # ns-3 and our library are loaded: called inside simulation()
 
     if not _defined and not hasattr(cppyy.gbl, "tlvalidinterleave"):
         cppyy.cppdef(_CXX)
