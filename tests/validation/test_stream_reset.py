@@ -75,7 +75,6 @@ def run_usrsctp(direction: int) -> dict:
 
 
 def run_model(direction: int) -> dict:
-    import cppyy
 
     h = _helpers()
     with simulation(seed=1, run=1) as ns:
@@ -85,11 +84,10 @@ def run_model(direction: int) -> dict:
             sock.SetAttribute("ReconfigSupported", ns.BooleanValue(True))
         client_log, server_log = h.Log(), h.Log()
         client_log.Attach(client)
-        streams = cppyy.gbl.std.vector["unsigned short"]([STREAM])
         for i in range(RESET_AFTER):
             sender.At(0.5, SIZE, i % 2, False, i)
         if direction == 1:
-            h.ResetAt(0.5, client, streams, True, False)
+            h.ResetAt(0.5, client, STREAM, True, False)
             rest_at = 0.5
         else:
             rest_at = 3.0  # the usrsctp writer waits for its reset event likewise
@@ -100,7 +98,7 @@ def run_model(direction: int) -> dict:
             assert int(collector.Count()) == RESET_AFTER
             accepted = ns.DynamicCast[ns.SctpSocket](collector.accepted[0])
             server_log.Attach(accepted)
-            h.ResetAt(2.0, accepted, streams, False, True)
+            h.ResetAt(2.0, accepted, STREAM, False, True)
         run_until(6.0)
         sids, ssns = list(collector.sids), list(collector.ssns)
         result = {
