@@ -5,11 +5,15 @@ from __future__ import annotations
 import math
 
 import pandas as pd
+import pytest
 
 from transportlab.engine.results import committed_table
 from transportlab.ns2 import baseline
 from transportlab.ns2.baseline import rejudge_baseline
 from transportlab.studies import get
+from transportlab.studies.voip_cjm import ns2_baseline as voip_baseline
+from transportlab.studies.wired_best_effort import ns2_baseline as wired_baseline
+from transportlab.studies.wsn_reporting_interval import ns2_baseline as wsn_baseline
 
 COLUMNS = ["seed_file", "source", "protocol", "metric", "row", "unit", "kind", "published",
            "reproduced", "ci_low", "ci_high", "n_runs", "ratio", "verdict", "note"]  # fmt: skip
@@ -98,3 +102,36 @@ def test_a_number_two_seeds_print_keeps_each_seeds_own_verdict():
     verdicts = rows["paper_vs_ns2"].to_dict()
     assert verdicts["004_c8175ad9bda103cf.txt"] == "matches"
     assert verdicts["000_efd8d8b62659a846.txt"] != "matches"
+
+
+def test_the_shared_command_line_parses_the_common_options_and_rejects_others(capsys):
+    parser = baseline.baseline_parser("First line.\nMore.", quick="quick mode (1 run)")
+    args = parser.parse_args(["--quick", "--runs", "3", "--scheduler", "local"])
+    assert (args.quick, args.runs, args.scheduler) == (True, 3, "local")
+    defaults = parser.parse_args([])
+    assert (defaults.quick, defaults.runs, defaults.scheduler) == (False, None, "serial")
+    assert parser.description == "First line."
+    with pytest.raises(SystemExit) as stop:
+        parser.parse_args(["--runs", "many"])
+    assert stop.value.code == 2
+    assert "--runs" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("module", [voip_baseline, wired_baseline, wsn_baseline])
+def test_every_baseline_command_has_the_shared_options(module, capsys):
+    with pytest.raises(SystemExit) as stop:
+        module.main(["--help"])
+    assert stop.value.code == 0
+    usage = capsys.readouterr().out
+    assert all(option in usage for option in ("--quick", "--runs", "--scheduler"))
+
+
+def test_the_voip_baseline_still_refuses_negative_trunk_runs_before_running():
+    with pytest.raises(SystemExit) as stop:
+        voip_baseline.main(["--trunk-runs", "-1"])
+    assert stop.value.code == 2
+
+
+def test_print_written_prints_one_path_a_line(capsys):
+    assert baseline.print_written(["a/b.csv", "c.png"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["a/b.csv", "c.png"]

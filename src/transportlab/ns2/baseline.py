@@ -15,7 +15,9 @@ why (``ns2_note``; :func:`baseline_table`'s ``not_expressible``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import argparse
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 
 import pandas as pd
 
@@ -27,7 +29,9 @@ __all__ = [
     "KEY",
     "agrees",
     "baseline_counts",
+    "baseline_parser",
     "baseline_table",
+    "print_written",
     "published_value",
     "rejudge_baseline",
 ]
@@ -178,3 +182,26 @@ def rejudge_baseline(study: Study, table: pd.DataFrame | None = None) -> pd.Data
             part.loc[mine, f"paper_vs_{column}_note"] = aligned["note"].to_numpy()[mine]
         parts.append(part)
     return pd.concat(parts, ignore_index=True)[list(table.columns)]
+
+
+# ----------------------------------------------------------------------------- command line
+
+
+def baseline_parser(
+    doc: str, *, quick: str, runs: str = "replications (default: main's)"
+) -> argparse.ArgumentParser:
+    """The command line every study's ``ns2_baseline`` module shares: described by the first
+    line of its docstring ``doc``, with ``--quick`` (``quick``: what quick mode runs),
+    ``--runs`` (``runs``: its help) and ``--scheduler``; a study adds its own options."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help=quick)
+    parser.add_argument("--runs", type=int, default=None, help=runs)
+    parser.add_argument("--scheduler", default="serial", help="serial, local or an address")
+    return parser
+
+
+def print_written(written: Iterable) -> int:
+    """Print the files a baseline's ``write`` wrote, one a line; the command's exit status."""
+    for path in written:
+        print(Path(path))
+    return 0

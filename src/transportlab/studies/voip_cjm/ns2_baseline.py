@@ -29,10 +29,8 @@ run 1 in both simulators, :func:`sack_clock_figure`).
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -43,7 +41,13 @@ from transportlab.engine.plotting import save_figure
 from transportlab.engine.results import Results, committed_comparison, committed_table
 from transportlab.engine.stats import summarise_wide
 from transportlab.engine.study import Reproduction, Study
-from transportlab.ns2.baseline import baseline_counts, baseline_table, published_value
+from transportlab.ns2.baseline import (
+    baseline_counts,
+    baseline_parser,
+    baseline_table,
+    print_written,
+    published_value,
+)
 from transportlab.ns2.study import ns2_study
 from transportlab.studies.voip_cjm import STUDY, analysis, ns2_scenario
 from transportlab.studies.voip_cjm.parameters import CALL_START_S, CALL_START_SPREAD_S
@@ -382,25 +386,20 @@ def write(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="quick mode (10-s calls, 2 runs)")
-    parser.add_argument("--runs", type=int, default=None, help="replications (default: main's)")
+    parser = baseline_parser(__doc__, quick="quick mode (10-s calls, 2 runs)")
     parser.add_argument(
         "--trunk-runs", type=int, default=None, help=f"trunk runs (default {TRUNK_RUNS}; 0: none)"
     )
     parser.add_argument(
         "--ns2-runs", type=int, default=None, help="NS-2 runs of the homogeneous reading"
     )
-    parser.add_argument("--scheduler", default="serial", help="serial, local or an address")
     args = parser.parse_args(argv)
     if args.trunk_runs is not None and args.trunk_runs < 0:
         parser.error(f"--trunk-runs must be >= 0, got {args.trunk_runs}")
     if args.ns2_runs is not None and args.ns2_runs < 1:
         parser.error(f"--ns2-runs must be >= 1, got {args.ns2_runs}")
-    for path in write(quick=args.quick, runs=args.runs, scheduler=args.scheduler,
-                      trunk_runs=args.trunk_runs, ns2_runs=args.ns2_runs):  # fmt: skip
-        print(Path(path))
-    return 0
+    return print_written(write(quick=args.quick, runs=args.runs, scheduler=args.scheduler,
+                               trunk_runs=args.trunk_runs, ns2_runs=args.ns2_runs))  # fmt: skip
 
 
 if __name__ == "__main__":
