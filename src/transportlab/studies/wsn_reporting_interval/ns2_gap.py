@@ -31,6 +31,8 @@ run costs one ns-3 run (80-400 s here) and one NS-2 run.
 
 from __future__ import annotations
 
+import argparse
+import io
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -457,8 +459,6 @@ PATH_FIELDS = {"t": "time", "Ni": "node", "Nl": "level", "It": "type", "Ii": "ui
 
 
 def _cbr_lines(stream):
-    import io
-
     kept = io.StringIO()
     for line in stream:
         if "-It cbr" in line and line[:1] in ("s", "f", "r"):
@@ -557,8 +557,6 @@ def write(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    import argparse
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--protocol", default="udp", choices=("udp", "tcp", "sctp"))
     parser.add_argument(
