@@ -70,9 +70,9 @@ NAME = "ns2_baseline"
 #: The files :func:`write` writes (tables and figures, by name).
 OUTPUTS = (NAME, "ns2_network", "ns2_sack_clock")
 #: The options the committed full-mode files were written with (provenance.json names
-#: them with the command): the machine time of 2026-11-26 allowed no trunk runs; without
-#: options the module also runs the trunk reading, :data:`TRUNK_RUNS` runs.
-COMMAND_ARGS = ("--trunk-runs", "0")
+#: them with the command): none, so both readings, the trunk one with :data:`TRUNK_RUNS`
+#: runs in each simulator.
+COMMAND_ARGS = ()
 TOPOLOGIES = ("homogeneous", "trunk")
 #: The published row that only the homogeneous reading has.
 HOMOGENEOUS_ROW = "homogeneous topology (Fig. 1)"
