@@ -121,14 +121,22 @@ print("mean SIP message size (all elements, UDP):",
       round(reproduction.mean_message_size(results)), "bytes")
 
 # %% [markdown]
-# Over TCP and SCTP the REGISTER leaves later (0.42 ms and 0.86 ms after the UDP one):
-# the connection (three-way handshake) or the association (INIT, INIT ACK, COOKIE ECHO,
-# COOKIE ACK) is set up first. The 200 OK needs a second set-up, because the proxy
-# answers from its outbound port (seed section 5.3.1). The messages grow by 2-4 bytes
-# ("SIP/2.0/SCTP" in Via, "transport=sctp" in URIs). Once everything is up, the call
-# takes the same time over all three transports: on a loss-free LAN a reliable
+# Over TCP and SCTP the REGISTER leaves later (by how much: the cell below, from the
+# committed table): the connection (three-way handshake) or the association (INIT, INIT
+# ACK, COOKIE ECHO, COOKIE ACK) is set up first. The 200 OK needs a second set-up,
+# because the proxy answers from its outbound port (seed section 5.3.1). The SCTP
+# messages grow by a few bytes ("SIP/2.0/SCTP" in Via, "transport=sctp" in URIs, one
+# letter longer than "UDP"/"udp"; TCP's are as long as UDP's). Once everything is up,
+# the call takes the same time over all three transports: on a loss-free LAN a reliable
 # transport costs nothing more.
-#
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from transportlab.headlines import notebook_numbers
+
+print(notebook_numbers("sip_over_sctp", "message_flow"))
+
+# %% [markdown]
 # The seed's Figure 5.5 as our SCTP model puts it on the wire:
 # `wire.registration_on_the_wire` runs the SCTP point of `message_flow` once more with
 # `pcap_prefix` set (a point that writes a pcap always runs, it is never served from the
@@ -173,15 +181,20 @@ fig = results.figure("throughput")
 # set by headers alone: for small messages TCP is best (many messages share one
 # segment), SCTP next (many messages share a packet, but each DATA chunk carries 16
 # bytes of header), UDP last (28 bytes of headers per message); from about 1 kB on all
-# # three reach 93-98 %. TCP stays a few percent under its bound for writes just under or
-# above the segment size (1024, 1472 bytes): with TCP_NODELAY (ttcp -D) a write that
+# three reach within a few percent of the link rate. TCP stays a few percent under its
+# bound for writes just under or above the segment size (1024, 1472 bytes): with TCP_NODELAY (ttcp -D) a write that
 # does not fill a segment leaves as a short segment whenever the window is open. The
 # seed's curves are CPU-bound: a 400-500 MHz Pentium spent more
 # time per `send` than the wire per byte, so fewer, larger writes won, and a user-space
 # or young kernel SCTP paid most. That is the testbed, not the protocols. Above the MTU
 # our UDP datagrams travel as IP fragments and SCTP messages as fragmented DATA chunks;
-# both work (the seed's kernel could not fragment).
-#
+# both work (the seed's kernel could not fragment). The committed numbers:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(notebook_numbers("sip_over_sctp", "throughput"))
+
+# %% [markdown]
 # ## 4. Experiment 2: single-session transaction times (seed section 5.3)
 #
 # One user agent per side, no loss. Registration (the caller's REGISTER transaction,
@@ -199,13 +212,18 @@ single = results["single_session"]
 print(results.table("single_session").set_index(["protocol", "layout"]).round(3).to_string())
 
 # %% [markdown]
-# What the protocols cost on a LAN with 0.1 ms links: registration is one round trip
-# over UDP (0.53 ms); over TCP two three-way handshakes come first (+0.85 ms: UA to
-# proxy, then proxy port 5061 back to the UA), over SCTP two four-way handshakes
-# (+1.73 ms). With the shared layout one set-up suffices. With the connection or
-# association up, all transports take the same 0.53-0.54 ms, and call set-up and
-# termination take 1.1-1.4 ms everywhere.
-#
+# What the protocols cost on a LAN with 0.1 ms links (the numbers: the cell below):
+# registration is one round trip over UDP; over TCP two three-way handshakes come first
+# (UA to proxy, then proxy port 5061 back to the UA), over SCTP two four-way handshakes,
+# twice TCP's extra time. With the shared layout one set-up suffices. With the
+# connection or association up, all transports take the same time, and call set-up and
+# termination take about a millisecond everywhere.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(notebook_numbers("sip_over_sctp", "single_session"))
+
+# %% [markdown]
 # **The seed's numbers are mostly the testbed.** Its 4.6 s / 6 s call set-up (after
 # subtracting the answer time) and 2.4 s / 1.7 s termination are three to four orders
 # of magnitude above any protocol time on a LAN without loss: no SIP or SCTP mechanism
@@ -221,8 +239,8 @@ print(results.table("single_session").set_index(["protocol", "layout"]).round(3)
 # the proxy (and the same at the user-agent hosts), served one at a time: UDP
 # registration then grows by two processing times (request at the proxy, response at
 # the UA). Reading the seed's 7 ms as about 3 ms per message on its 233 MHz proxy and
-# 400 MHz UA, SCTP adds only the handshakes' round trips (1.7 ms) on top: about 8.7 ms,
-# not 14. The other 5 ms are SCTP's own per-packet cost in the 2002 kernel (eight more
+# 400 MHz UA, SCTP adds only the handshakes' round trips on top, far short of 14 ms (the
+# sums: the cell after the sweep). The rest is SCTP's own per-packet cost in the 2002 kernel (eight more
 # packets: the handshakes and SACKs), which our processing model, applied to SIP
 # messages only, leaves out. This is an estimate, not a fit: nothing is tuned, the lines
 # show how the times scale.
@@ -234,6 +252,8 @@ what_if = results["registration_processing"]
 # NBVAL_CHECK_OUTPUT
 print(results.table("registration_processing").set_index("proxy_processing_ms").round(2)
       .to_string())
+print("full mode (committed):")
+print(notebook_numbers("sip_over_sctp", "registration_processing"))
 
 # %%
 fig = results.figure("registration_processing")
@@ -285,9 +305,9 @@ print("means:", means)
 # %% [markdown]
 # **Against the seed.** Loss hurts UDP in the simulation in nearly the same proportion as
 # in the seed: from 5 % to 30 % the completed calls fall to about 0.3 of their value in
-# both (full mode: 0.32, seed 20/70 = 0.29). SCTP behaves differently: the simulation has
-# it slightly ahead of UDP at low loss and far behind at high loss (full mode, 10 runs:
-# 31 calls at 30 % against UDP's 135), the seed the reverse (UDP 70 vs SCTP 60 at 5 %,
+# both (full mode and seed: printed after the table below). SCTP behaves differently:
+# the simulation has it slightly ahead of UDP at low loss and far behind at high loss,
+# the seed the reverse (UDP 70 vs SCTP 60 at 5 %,
 # SCTP ahead from 10 % on). The shape of Table 5.3, each count relative to the same
 # protocol's count at 5 % (taken per run, so the interval covers the ratio), puts the
 # two side by side without our window and call pattern, which the seed does not state:
@@ -296,6 +316,8 @@ print("means:", means)
 # NBVAL_CHECK_OUTPUT
 relative = results.table("calls_relative").set_index(["protocol", "loss_rate"])
 print(relative.round(2).to_string())
+print("full mode (committed):")
+print(notebook_numbers("sip_over_sctp", "calls"))
 
 # %%
 fig = results.figure("calls_relative")
@@ -340,14 +362,14 @@ print(committed_table("sip_over_sctp", "sctp_loss_trace").set_index("loss_rate")
 # %% [markdown]
 # What the trace shows (full mode, 3 runs per loss rate, `data/results/sip_over_sctp/`):
 #
-# * **No association is ever aborted** (0 ABORTs, 0 new INITs in the 12 traced runs).
+# * **No association is ever aborted** (no ABORT, no new INIT in any traced run).
 #   Association.Max.Retrans (10) needs 11 consecutive T3-rtx expiries of one association:
 #   with RTO.Min 1 s doubling to RTO.Max 60 s that takes 1 + 2 + ... + 32 + 5 x 60 = 363 s,
 #   three times the 120-s window.
 # * **T3-rtx back-off is what grows with loss.** The longest wait between two
-#   transmissions of one chunk is 1.7 s at 5 % and 2 s at 10 % loss (one expiry, or
-#   fast retransmit), 8 s at 20 % and 26 s at 30 % (mean over the runs of the longest):
-#   the RTO doubled three and about five times. A chunk and its SACK both get through only
+#   transmissions of one chunk (mean over the runs of the longest) is short at 5-10 %
+#   loss (one expiry, or fast retransmit) and many times RTO.Min at 20-30 %: the RTO
+#   doubled again and again. A chunk and its SACK both get through only
 #   0.7 x 0.7 = 49 % of the time, and Karn's rule keeps the backed-off RTO until a chunk
 #   sent once is acknowledged; the RTT is timed on one chunk at a time, so when that one
 #   is lost the RTO stays up even while later chunks get through (RFC 9260 6.3.1).
@@ -358,22 +380,28 @@ print(committed_table("sip_over_sctp", "sctp_loss_trace").set_index("loss_rate")
 #   associations, and each call crosses all four (INVITE A-proxy-B, responses back, ACK,
 #   BYE). One backed-off chunk on any of them holds the calls that need it, and the
 #   others queue behind the one-MTU window. The left figure shows it: stretches in
-#   which no association sends anything new (the longest 6.4 s per run on average at
-#   30 %, 1 s at 5 %). SIP over UDP has a fresh
+#   which no association sends anything new, longer the higher the loss. SIP over UDP has a fresh
 #   T1 = 500 ms for every message, per hop at the stateful proxy, and no shared state.
-# * **SIP gives up meanwhile.** Few single messages wait longer than 32 s (1.7 per run
-#   at 30 %), but a
-#   transaction crosses two associations each way, and at 30 % loss about 4 per traced
-#   run (8.7 per run over the 10 runs of the call cycle below) exceed Timer B/F (64 T1 = 32 s) or the caller's 32-s set-up limit and fail, while
-#   SCTP still delivers their messages later (to transactions that are gone).
+# * **SIP gives up meanwhile.** Few single messages wait longer than 32 s, but a
+#   transaction crosses two associations each way, and at 30 % loss several caller
+#   transactions per run exceed Timer B/F (64 T1 = 32 s) or the caller's 32-s set-up
+#   limit and fail, while SCTP still delivers their messages later (to transactions
+#   that are gone).
 #
+# The numbers of these points, from the committed tables:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(notebook_numbers("sip_over_sctp", "trace"))
+
+# %% [markdown]
 # So the low count is the RFC 9260 retransmission timer doing what it should on a path
 # that loses 30 % of the packets each way, multiplied by the sharing of one association
 # among all calls; nothing in the trace points to a model error (the SCTP model itself is
 # checked against FreeBSD's stack in notebook 06). The count is sensitive to the model's
 # details at this loss rate: before the latest SCTP model changes the committed full-mode
 # count was 12, then 25 calls at 30 %; with the current model (random tie-tags and the
-# other changes of issue 14 move the random streams) it is 31 (the comparison below).
+# other changes of issue 14 move the random streams) it is the count printed above.
 #
 # At low loss, by contrast, eight calls keep the associations busy, so most lost DATA
 # chunks are repaired by fast retransmit within a few milliseconds, while SIP over UDP
@@ -399,15 +427,21 @@ print(cycle[["n_runs", "mean_setup_s", "mean_teardown_s", "cycle_s", "predicted_
       .round(1).to_string())
 
 # %% [markdown]
-# In full mode (10 runs per point, `data/results/sip_over_sctp/call_cycle.csv`) the cycle
-# predicts the completed calls to within 1 % for every protocol up to 20 % loss, and for
-# UDP at 30 % (0.93): there the count is set by how long each transaction waits for its
-# retransmissions. At 30 % SCTP completes only 0.48 of its prediction (31.2 calls) and TCP
-# 0.05, with 8.7 and 10.8 timed-out caller transactions per run: the association's shared
+# In full mode (10 runs per point, `data/results/sip_over_sctp/call_cycle.csv`, printed
+# below) the cycle predicts the completed calls of UDP and SCTP to within a few percent up
+# to 20 % loss, TCP's up to 10 %, and UDP's at 30 % nearly: there the count is set by how
+# long each transaction waits for its retransmissions. At 30 % SCTP completes only about
+# half of its prediction and TCP almost nothing (TCP already falls short at 20 %), with
+# several timed-out caller transactions per run: the association's shared
 # retransmission timer has backed off past the callers' 32-s give-up (Timer B), so whole
 # calls are lost, not only delayed. SIP over UDP restarts at T1 = 500 ms for every new
-# transaction and has 0.5 such time-outs per run.
-#
+# transaction and has few such time-outs.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(notebook_numbers("sip_over_sctp", "call_cycle"))
+
+# %% [markdown]
 # Why the seed saw otherwise cannot be settled from the report: its loss configuration
 # is given only as an example NIST Net entry between the two user-agent machines (with
 # all SIP traffic going through the proxy), the window and call pattern are not stated,
@@ -465,9 +499,10 @@ fig = results.figure("head_of_line")
 #
 # * *Head-of-line blocking* (one SCTP association, eight streams against one stream; same
 #   packets, same losses): a record of another transfer no longer waits for a lost one,
-#   so records arrive sooner (lower mean and 99th-percentile delay) and, from a few
-#   percent of loss on, transfers finish somewhat earlier. The gain is modest, because
-#   interleaved transfers all need the whole window's worth of repairs anyway.
+#   so records arrive sooner (lower mean and 99th-percentile delay), but transfers finish
+#   only a little earlier, and not at every loss rate (the means below). The gain is
+#   modest, because interleaved transfers all need the whole window's worth of repairs
+#   anyway.
 # * *Loss recovery*: at 1-2 % loss one TCP connection carrying all eight transfers is
 #   ahead of one SCTP association, at 5-10 % it falls far behind (ns-3's TCP backs off its
 #   retransmission timer after repeated losses, much as SCTP does in section 5). In that
@@ -477,7 +512,12 @@ fig = results.figure("head_of_line")
 #   only an eighth of the sending rate per loss; they finish first, with the widest spread
 #   between the first and the last transfer: not head-of-line blocking but a larger share
 #   of the link than one flow would take.
-#
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(notebook_numbers("sip_over_sctp", "head_of_line"))
+
+# %% [markdown]
 # ## 7. Comparison with the published numbers
 #
 # `data/published/sip_over_sctp.csv` holds the seed's numbers (sections 5.3.x, Tables
@@ -520,37 +560,42 @@ with pd.option_context("display.max_columns", None):
     display(full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3))
 
 # %% [markdown]
-# **Every verdict, explained.** The single-session rows are `by-construction`: their
-# published values are 6 to 4500 times our protocol time, so neither the ordering of UDP
+# **Every verdict, explained** (the numbers: the cell after this list). The
+# single-session rows are `by-construction`: their published values are many times our
+# protocol time (the factors below), so neither the ordering of UDP
 # and SCTP nor the factor says anything about the protocols. SCTP's Table 5.3 count at
 # 30 % is only `consistent` (its interval is wider than the band) and flagged
-# `coincidental` and `ordering-reversed`: the count at 20 % is 5x the seed's and UDP
-# completes more calls at 30 %, the opposite of the seed; it is a coincidence of our
+# `coincidental` and `ordering-reversed`: the count at 20 % is several times the seed's
+# and UDP completes more calls at 30 %, the opposite of the seed; it is a coincidence of our
 # choice of window and call pattern (the seed states neither). The relative rows
 # (derived) are the fairer test.
 #
-# * *Registration* (7 and 14 ms published; 0.53 and 2.26 ms here). The simulation has no
+# * *Registration* (7 and 14 ms published; a fraction of that here). The simulation has no
 #   host processing; on the seed's LAN the round trips are a fraction of a millisecond,
 #   so its 7 ms are mostly the proxy's and user agent's processing, and the extra 7 ms of
 #   SCTP mostly the cost of handling eight more SCTP packets (handshakes, SACKs) in a 2002
-#   kernel on a 233 MHz machine (section 4: with 3 ms per SIP message, UDP lands at
-#   7 ms, SCTP at 8.7 ms). What does carry over: SCTP registration is longer because
+#   kernel on a 233 MHz machine (section 4: with 3 ms per SIP message UDP lands near the
+#   seed's 7 ms and SCTP far below its 14 ms). What does carry over: SCTP registration is longer because
 #   associations are set up first, twice with the seed's separate outbound port, and
 #   about as long as UDP once they are up.
 # * *Call set-up* (4.6 / 6 s) and *call termination* (2.4 / 1.7 s, or the reverse per
-#   Table 5.5): about 1 ms here on every transport. No protocol mechanism makes seconds on
+#   Table 5.5): about a millisecond here on every transport. No protocol mechanism makes seconds on
 #   a loss-free LAN; the seed measured Linphone, its audio devices and a human answering
 #   (subtracted by hand).
 # * *Calls under loss* (Table 5.3): absolute counts depend on the unstated window and call
 #   pattern (ours: 8 pairs calling back to back for `window` seconds), so they differ by
-#   construction. Relative to 5 %, UDP falls like the seed's at 30 % (0.32 vs 0.29,
-#   `matches`) but less at 10-20 %; SCTP falls much further (0.07 vs 0.43 at 30 %). The
+#   construction. Relative to 5 %, UDP falls like the seed's at 30 % (`matches`) but
+#   less at 10-20 %; SCTP falls much further. The
 #   reason is the trace of section 5: SCTP's shared, backed-off retransmission timer at
 #   high loss, not an aborted association.
-# * *Crossover* (10 %): the simulated curves do cross, between 8.5 and 20.4 % loss
-#   depending on the run (section 5), but in the other direction: SCTP is ahead below the
-#   crossing and behind above it, in every one of the 10 runs. There is no loss rate above which SCTP handles more calls, hence NaN, and
+# * *Crossover* (10 %): the simulated curves do cross, at a loss rate that depends on
+#   the run (section 5; the range is in the comparison's note below), but in the other
+#   direction: SCTP is ahead below the crossing and behind above it, in every run. There is no loss rate above which SCTP handles more calls, hence NaN, and
 #   the comparison's note says so.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(notebook_numbers("sip_over_sctp", "verdicts"))
 
 # %% [markdown]
 # ## 8. Result files

@@ -26,15 +26,16 @@ The next ``transportlab reproduce --study <study>`` replaces the file with a rec
 from __future__ import annotations
 
 import argparse
+import importlib
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+from transportlab import studies
 from transportlab.engine import paths, provenance
 from transportlab.engine.files import write_text
 from transportlab.engine.results import Results
-from transportlab.studies import get, names
 
 UNKNOWN = ["code_fingerprint", "commit", "dirty", "ns3", "transportlab"]
 
@@ -58,28 +59,24 @@ def own_writer(study: str, stem: str) -> str | None:
     ``ns2_baseline`` also writes ``ns2_network.csv``), or one whose name and ``_`` begin
     the stem (``ns2_baseline_counts.csv``: ``ns2_baseline.py``); its ``COMMAND_ARGS``, if
     any, are the options the committed files were written with."""
-    import importlib  # noqa: PLC0415
+    folder = Path(studies.__file__).parent / study
+    # Each runnable module imported once, by its name: both rules below look at the same ones.
+    scripts = {
+        path.stem: importlib.import_module(f"transportlab.studies.{study}.{path.stem}")
+        for path in sorted(folder.glob("*.py"))
+        if '__name__ == "__main__"' in path.read_text(encoding="utf-8")
+    }
 
-    import transportlab.studies  # noqa: PLC0415
+    def command(module) -> str:
+        return " ".join(["python", "-m", module.__name__, *getattr(module, "COMMAND_ARGS", ())])
 
-    folder = Path(transportlab.studies.__file__).parent / study
-    scripts = [
-        module
-        for module in sorted(folder.glob("*.py"))
-        if '__name__ == "__main__"' in module.read_text(encoding="utf-8")
-    ]
-
-    def command(module: Path) -> str:
-        imported = importlib.import_module(f"transportlab.studies.{study}.{module.stem}")
-        return " ".join(["python", "-m", imported.__name__, *getattr(imported, "COMMAND_ARGS", ())])
-
-    for module in scripts:
-        imported = importlib.import_module(f"transportlab.studies.{study}.{module.stem}")
-        if stem == module.stem or stem in getattr(imported, "OUTPUTS", ()):
+    for name, module in scripts.items():
+        if stem == name or stem in getattr(module, "OUTPUTS", ()):
             return command(module)
-    for module in sorted(scripts, key=lambda m: -len(m.stem)):
-        if stem.startswith(module.stem + "_"):
-            return command(module)
+    # The longest name first: ``ns2_baseline_counts`` belongs to ``ns2_baseline``, not ``ns2``.
+    for name in sorted(scripts, key=lambda name: -len(name)):
+        if stem.startswith(name + "_"):
+            return command(scripts[name])
     return None
 
 
@@ -118,7 +115,7 @@ def derive(
     ``written_by`` (stem -> text) says per output what wrote it where that is not the
     plain ``transportlab reproduce`` of the code at this commit (a partial re-run, or a
     file kept from older code), ``note`` is added to the document's note."""
-    study = get(name)
+    study = studies.get(name)
     results_dir, figures_dir = paths.results_dir(name), paths.figures_dir(name)
     if not results_dir.is_dir() or not any(results_dir.glob("*.csv")):
         return None, []
@@ -201,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     written_by = parse_written_by(args.written_by)
     head = git("rev-parse", "HEAD")
-    for name in args.study or names():
+    for name in args.study or studies.names():
         existing = provenance.read_provenance(paths.results_dir(name))
         if existing and not existing.get("unknown") and not args.force:
             print(f"{name}: keeps its recorded provenance.json (--force replaces it)")

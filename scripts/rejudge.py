@@ -8,8 +8,11 @@ again against the current ``data/published``), written back with its tolerance a
 ``qualitative.csv``, and its committed NS-2 baseline (``ns2_baseline.csv``,
 :func:`transportlab.ns2.baseline.rejudge_baseline`, and its counts) if it has one; then
 the summary of all studies (``transportlab.summary``: claims, derived rows and qualitative
-claims counted apart, the tolerance's calibration and sensitivity) and the README's
-generated blocks (:func:`transportlab.summary.update_readme`).
+claims counted apart, the tolerance's calibration and sensitivity), each study's best
+single configuration (``best-configuration.csv``,
+:func:`transportlab.best_configuration.write_best_configurations`) and the README's
+generated blocks (:func:`transportlab.summary.update_readme`: counts, the results table's
+headlines and the NS-2 paragraphs, :mod:`transportlab.headlines`).
 Afterwards run ``scripts/derive_provenance.py`` for the studies written.
 """
 
@@ -20,6 +23,7 @@ import sys
 
 import pandas as pd
 
+from transportlab.best_configuration import write_best_configurations
 from transportlab.engine import paths, verdicts
 from transportlab.engine.files import write_csv
 from transportlab.ns2.baseline import baseline_counts, rejudge_baseline
@@ -47,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
                 by = list(header[: header.get_loc("rows")])
                 print(f"{name}: -> {write_csv(baseline_counts(table, by=by), counts)}")
     print(f"summary -> {write_summary(collect_summary(quick=False), quick=False)}")
+    print(f"best configuration -> {write_best_configurations()}")
     print(f"generated blocks of {update_readme()}")
     return 0
 

@@ -55,6 +55,7 @@ def test_every_module_has_a_suite():
         "sctp-potentially-failed",
         "sctp-congestion-ops",
         "sctp-stream-scheduler",
+        "sctp-stream-reconfig",
     } <= sctp
 
 

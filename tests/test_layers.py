@@ -21,7 +21,8 @@ import pytest
 from transportlab.engine.fingerprint import package_root
 
 LAYERS = {"models": 0, "engine": 1, "ns3": 2, "ns2": 2, "studies": 3}
-FRONT = 4  # transportlab itself, cli, explore, notebooks, summary, teaching
+FRONT = 4  # transportlab itself, best_configuration, cli, explore, headlines, notebooks,
+# summary, teaching
 #: Third-party modules that may only be imported inside the functions that need them:
 #: ns-3 itself, and optional or heavy dependencies a simulation worker does not need.
 LAZY_THIRD_PARTY = {
@@ -99,7 +100,9 @@ def layer(module: str) -> int:
 FRONT_MODULES = {
     "transportlab",
     "transportlab.cli",
+    "transportlab.best_configuration",
     "transportlab.explore",
+    "transportlab.headlines",
     "transportlab.notebooks",
     "transportlab.summary",
     "transportlab.teaching",

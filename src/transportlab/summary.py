@@ -31,9 +31,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from transportlab.best_configuration import best_configuration_block
 from transportlab.engine import paths, published, verdicts
 from transportlab.engine.files import write_csv, write_text
 from transportlab.engine.verdicts import FLAGS, MIN_RUNS, VERDICTS
+from transportlab.headlines import HEADLINE_BLOCKS, headline_blocks
 from transportlab.ns2.baseline import baseline_counts
 from transportlab.studies import get, names
 
@@ -360,7 +362,7 @@ def format_summary(summary: pd.DataFrame) -> str:
 #: The blocks of the README generated from the committed tables: name -> (file, renderer).
 README_BLOCKS = (
     "verdict-counts", "tolerance-calibration", "tolerance-sensitivity", "claim-totals",
-    "ns2-baseline",
+    "ns2-baseline", "best-configuration", *HEADLINE_BLOCKS,
 )  # fmt: skip
 _SHOWN_FLAGS = {"non-discriminating": "non-discr.", "coincidental": "coincid.",
                 "ordering-reversed": "order rev.", "post-hoc": "post hoc"}  # fmt: skip
@@ -419,7 +421,7 @@ def _totals_block(counts: pd.DataFrame, rows: pd.DataFrame) -> str:
     claims, derived = by.loc[("all", "claims")], by.loc[("all", "derived")]
     qualitative = by.loc[("all", "qualitative")]
     return (
-        f"the same {rows.set_index('study').loc['all', 'total']} comparison rows "
+        f"the {rows.set_index('study').loc['all', 'total']} comparison rows "
         f"(`summary-row-counts.csv`) are {claims['total']} claims ({claims['matches']} "
         f"`matches`, {claims['consistent']} `consistent`, {claims['contradicts']} "
         f"`contradicts`, {claims['by-construction']} `by-construction`), {derived['total']} "
@@ -477,6 +479,8 @@ def readme_blocks(folder: Path | None = None) -> dict[str, str]:
             pd.read_csv(folder / "summary-row-counts.csv"),
         ),
         "ns2-baseline": _ns2_baseline_block(folder),
+        "best-configuration": best_configuration_block(folder),
+        **headline_blocks(folder),  # the results table's headlines, the NS-2 paragraphs
     }
 
 

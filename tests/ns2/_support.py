@@ -57,3 +57,58 @@ def seed_004_scripts() -> dict[str, str] | None:
         blocks = re.findall(r"```\n(.*?)```", part, re.S)
         scripts[name] = "\n".join(blocks)
     return scripts
+
+
+def two_wireless_nodes(trace: str | None, end: str, node_config: str = "") -> str:
+    """A Tcl script of two 802.11 nodes 90 m apart under AODV (LL, a PriQueue of 50, omni
+    antenna, two-ray ground, WirelessPhy) and a CBR of 256-byte packets every 0.5 s from
+    the first node to the second, started at 1 s; ``end`` is the Tcl after that (stopping
+    the CBR, ending the run). The tests that need a small wireless run share it, so what
+    they rely on (positions, timing, packet size) is written once.
+
+    ``trace``: the trace file (new format; agent, router and MAC levels on), or None for
+    a run that is read from its stdout (levels off, the trace into /dev/null).
+    ``node_config``: further ``node-config`` options (e.g. the energy model).
+    """
+    if trace:
+        header, traced = f"$ns use-newtrace\nset trace [open {trace} w]", "ON"
+    else:
+        header, traced = "set trace [open /dev/null w]", "OFF"
+    options = f" \\\n    {node_config}" if node_config else ""
+    return f"""\
+set ns [new Simulator]
+{header}
+$ns trace-all $trace
+set topo [new Topography]
+$topo load_flatgrid 200 200
+create-god 2
+$ns node-config -adhocRouting AODV -llType LL -macType Mac/802_11 \\
+    -ifqType Queue/DropTail/PriQueue -ifqLen 50 -antType Antenna/OmniAntenna \\
+    -propType Propagation/TwoRayGround -phyType Phy/WirelessPhy \\
+    -channel [new Channel/WirelessChannel] -topoInstance $topo \\
+    -agentTrace {traced} -routerTrace {traced} -macTrace {traced} -movementTrace OFF{options}
+set a [$ns node]
+set b [$ns node]
+$a set X_ 10.0; $a set Y_ 10.0; $a set Z_ 0.0
+$b set X_ 100.0; $b set Y_ 10.0; $b set Z_ 0.0
+{cbr_over_udp(256, "interval_ 0.5")}
+$ns at 1.0 "$cbr start"
+{end}
+$ns run
+"""
+
+
+def cbr_over_udp(packet_size: int, pacing: str) -> str:
+    """Tcl of a CBR application over UDP from node ``$a`` to a null agent on ``$b``, the
+    flow the small NS-2 scripts of these tests send; ``pacing`` is its ``interval_`` or
+    ``rate_`` setting (e.g. ``"interval_ 0.5"``). Started by the script (``$cbr start``)."""
+    return f"""\
+set udp [new Agent/UDP]
+$ns attach-agent $a $udp
+set null [new Agent/Null]
+$ns attach-agent $b $null
+$ns connect $udp $null
+set cbr [new Application/Traffic/CBR]
+$cbr attach-agent $udp
+$cbr set packetSize_ {packet_size}
+$cbr set {pacing}"""

@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from tests.ns2._support import NS2
+from tests.ns2._support import NS2, cbr_over_udp, two_wireless_nodes
 from transportlab.ns2 import structure, tcl
 from transportlab.ns2.runner import run_script
 from transportlab.ns3 import ns2_tcp
@@ -240,15 +240,7 @@ set b [$ns node]
 $ns duplex-link $a $b 1Mb 10ms DropTail
 $ns queue-limit $a $b {limit}
 $ns trace-queue $a $b $trace
-set udp [new Agent/UDP]
-$ns attach-agent $a $udp
-set null [new Agent/Null]
-$ns attach-agent $b $null
-$ns connect $udp $null
-set cbr [new Application/Traffic/CBR]
-$cbr attach-agent $udp
-$cbr set packetSize_ 1000
-$cbr set rate_ 2Mb
+{cbr_over_udp(1000, "rate_ 2Mb")}
 $ns at 0.0 "$cbr start"
 $ns at 1.0 "$ns flush-trace; close $trace; exit 0"
 $ns run
@@ -356,41 +348,18 @@ def test_wsn_interface_queue_priority_is_a_known_difference(defaults):
     )  # fmt: skip
 
 
-_ENERGY = """
-set ns [new Simulator]
-set tf [open /dev/null w]
-$ns trace-all $tf
-set topo [new Topography]
-$topo load_flatgrid 200 200
-create-god 2
-$ns node-config -adhocRouting AODV -llType LL -macType Mac/802_11 \\
-    -ifqType Queue/DropTail/PriQueue -ifqLen 50 -antType Antenna/OmniAntenna \\
-    -propType Propagation/TwoRayGround -phyType Phy/WirelessPhy \\
-    -channel [new Channel/WirelessChannel] -topoInstance $topo -agentTrace OFF \\
-    -routerTrace OFF -macTrace OFF -movementTrace OFF \\
-    -energyModel EnergyModel -initialEnergy 100.0 POWERS
-set a [$ns node]
-set b [$ns node]
-$a set X_ 10.0; $a set Y_ 10.0; $a set Z_ 0.0
-$b set X_ 100.0; $b set Y_ 10.0; $b set Z_ 0.0
-set udp [new Agent/UDP]
-$ns attach-agent $a $udp
-set null [new Agent/Null]
-$ns attach-agent $b $null
-$ns connect $udp $null
-set cbr [new Application/Traffic/CBR]
-$cbr attach-agent $udp
-$cbr set packetSize_ 256
-$cbr set interval_ 0.5
-$ns at 1.0 "$cbr start"
+# The energy each radio has left at 10 s, after the CBR's four reports (stopped at 2.9 s).
+_ENERGY_END = """\
 $ns at 2.9 "$cbr stop"
-$ns at 10.0 {puts "energy [format %.9f [$a energy]] [format %.9f [$b energy]]"; exit 0}
-$ns run
-"""
+$ns at 10.0 {puts "energy [format %.9f [$a energy]] [format %.9f [$b energy]]"; exit 0}"""
 
 
 def _energy_left(powers: str) -> tuple[float, float]:
-    with run_script(_ENERGY.replace("POWERS", powers)) as done:
+    script = two_wireless_nodes(
+        trace=None, end=_ENERGY_END,
+        node_config=f"-energyModel EnergyModel -initialEnergy 100.0 {powers}",
+    )  # fmt: skip
+    with run_script(script) as done:
         line = next(x for x in done.stdout.splitlines() if x.startswith("energy "))
     return tuple(float(v) for v in line.split()[1:])
 

@@ -7,7 +7,7 @@ import re
 import pandas as pd
 import pytest
 
-from tests.ns2._support import NS2
+from tests.ns2._support import NS2, cbr_over_udp, two_wireless_nodes
 from transportlab.ns2 import runner, tcl, traces
 from transportlab.ns2.runner import Ns2Error, Ns2NotFoundError, run_script
 
@@ -16,22 +16,14 @@ pytestmark = NS2
 # Two nodes, 1 Mb/s and 10 ms; a CBR of 1000-byte packets every 0.5 s from 1 s; the run
 # ends at 2.2 s. NS-2's UDP adds no header, so a packet is 8 ms on the link and arrives
 # 18 ms after it was sent: at 1.018, 1.518 and 2.018 s.
-WIRED = """\
+WIRED = f"""\
 set ns [new Simulator]
 set trace [open out.tr w]
 $ns trace-all $trace
 set a [$ns node]
 set b [$ns node]
 $ns duplex-link $a $b 1Mb 10ms DropTail
-set udp [new Agent/UDP]
-$ns attach-agent $a $udp
-set null [new Agent/Null]
-$ns attach-agent $b $null
-$ns connect $udp $null
-set cbr [new Application/Traffic/CBR]
-$cbr attach-agent $udp
-$cbr set packetSize_ 1000
-$cbr set interval_ 0.5
+{cbr_over_udp(1000, "interval_ 0.5")}
 $ns at 1.0 "$cbr start"
 $ns at 2.2 "$ns flush-trace; close $trace; exit 0"
 puts "built"
@@ -128,36 +120,9 @@ def test_bad_arguments_fail_before_ns_runs():
 
 # Two 802.11 nodes 90 m apart under AODV; CBR of 256 bytes every 0.5 s from 1 s to 2.9 s:
 # four reports at 1.0, 1.5, 2.0, 2.5 s. The new trace format (use-newtrace).
-WIRELESS = """\
-set ns [new Simulator]
-$ns use-newtrace
-set trace [open out.tr w]
-$ns trace-all $trace
-set topo [new Topography]
-$topo load_flatgrid 200 200
-create-god 2
-$ns node-config -adhocRouting AODV -llType LL -macType Mac/802_11 \\
-    -ifqType Queue/DropTail/PriQueue -ifqLen 50 -antType Antenna/OmniAntenna \\
-    -propType Propagation/TwoRayGround -phyType Phy/WirelessPhy \\
-    -channel [new Channel/WirelessChannel] -topoInstance $topo \\
-    -agentTrace ON -routerTrace ON -macTrace ON -movementTrace OFF
-set a [$ns node]
-set b [$ns node]
-$a set X_ 10.0; $a set Y_ 10.0; $a set Z_ 0.0
-$b set X_ 100.0; $b set Y_ 10.0; $b set Z_ 0.0
-set udp [new Agent/UDP]
-$ns attach-agent $a $udp
-set null [new Agent/Null]
-$ns attach-agent $b $null
-$ns connect $udp $null
-set cbr [new Application/Traffic/CBR]
-$cbr attach-agent $udp
-$cbr set packetSize_ 256
-$cbr set interval_ 0.5
-$ns at 1.0 "$cbr start"
-$ns at 2.9 "$ns flush-trace; close $trace; exit 0"
-$ns run
-"""
+WIRELESS = two_wireless_nodes(
+    trace="out.tr", end='$ns at 2.9 "$ns flush-trace; close $trace; exit 0"'
+)
 
 
 def test_wireless_run_new_trace_format():

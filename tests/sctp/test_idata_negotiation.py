@@ -1,7 +1,8 @@
-"""I-DATA (RFC 8260) so far: negotiation in INIT / INIT ACK through the Supported Extensions
+"""I-DATA (RFC 8260) negotiation in INIT / INIT ACK through the Supported Extensions
 parameter (RFC 5061 4.2.7, type 0x8008, listing chunk type 64) when SctpSocket's
 IDataSupported attribute is on (off by default), and the I-DATA chunk format, decoded by
-tshark from bytes the model serialises. Associations still send DATA chunks."""
+tshark from bytes the model serialises. An association that negotiated I-DATA sends its
+user data in I-DATA chunks (tests/sctp/test_idata_transfer.py), one that did not in DATA."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def handshake(client_idata: bool | None, server_idata: bool | None, pcap=None):
 def test_negotiated_only_when_both_announce(client_idata, server_idata, negotiated):
     client, server, delivered = handshake(client_idata, server_idata)
     assert (client, server) == (negotiated, negotiated)
-    assert delivered == 1  # DATA still carries the message
+    assert delivered == 1  # in I-DATA when negotiated, else in DATA
 
 
 def _init_parameters(pcap):
@@ -88,7 +89,8 @@ def test_supported_extensions_on_the_wire(tmp_path):
         assert rest == default[kind][0]
     rows = tshark_fields(tmp_path / "idata-0-0.pcap", "sctp.chunk_type", "sctp.checksum.status")
     assert {r[1] for r in rows} == {"1"}
-    assert not any(I_DATA in map(int, r[0].split(",")) for r in rows)  # no I-DATA sent
+    sent = {int(t) for r in rows for t in r[0].split(",") if t}
+    assert I_DATA in sent and 0 not in sent  # RFC 8260 2.2: I-DATA only, no DATA
 
 
 _SERIALISER = """

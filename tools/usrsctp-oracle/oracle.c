@@ -57,6 +57,22 @@ struct scenario {
 	long cwnd_maxburst;       /* usrsctp sctp_use_cwnd_based_maxburst (-1 = default) */
 	long peer_chunk_oh;       /* usrsctp sctp_peer_chunk_oh (-1 = default) */
 	double stop_s;            /* give up after this much simulated time */
+	/* Stream reset (RFC 6525), off unless reset_dir is set: 1 = the client resets its
+	 * outgoing stream reset_stream once it has written reset_after messages; 2 = the
+	 * server asks for its incoming stream reset_stream to be reset once it has received
+	 * reset_after messages, and the client writes the rest after its reset event. */
+	long reset_dir, reset_after, reset_stream;
+	/* Message interleaving (RFC 8260), off unless small_count > 0: the bulk (total_bytes in
+	 * messages of message_size) goes on stream 0, written as fast as the send buffer takes
+	 * it; small_count messages of small_size bytes on stream 1, one due every
+	 * small_interval_ms from small_start_ms (written when due, or as soon as the buffer
+	 * takes it). idata = 1 turns I-DATA on (SCTP_FRAGMENT_INTERLEAVE 2, then the socket
+	 * option SCTP_INTERLEAVING_SUPPORTED, which usrsctp.h does not export); ss >= 0 sets
+	 * the stream scheduler (SCTP_PLUGGABLE_SS: 0 default, 1 RR, 2 RR per packet, 3
+	 * priority, 4 fair bandwidth, 5 first come), prio0/prio1 the SCTP_SS_VALUE of streams
+	 * 0 and 1 (the priority scheduler serves the lower value first). */
+	long small_count, small_size, small_interval_ms, small_start_ms;
+	long idata, ss, prio0, prio1;
 };
 
 static struct scenario sc = {
@@ -66,7 +82,14 @@ static struct scenario sc = {
 	.rto_max_ms = 60000, .sack_delay_ms = 200, .sack_freq = 2, .sndbuf = 131072,
 	.rcvbuf = 131072, .max_burst = 4, .initial_cwnd_mtus = 0, .abc_l = -1,
 	.cwnd_maxburst = -1, .peer_chunk_oh = -1, .stop_s = 600,
+	.reset_dir = 0, .reset_after = 0, .reset_stream = 1,
+	.small_count = 0, .small_size = 100, .small_interval_ms = 20, .small_start_ms = 0,
+	.idata = 0, .ss = -1, .prio0 = 0, .prio1 = 0,
 };
+
+#ifndef SCTP_INTERLEAVING_SUPPORTED
+#define SCTP_INTERLEAVING_SUPPORTED 0x00001206 /* usrsctplib/netinet/sctp.h, not exported */
+#endif
 
 static void print_help(void)
 {
@@ -78,12 +101,21 @@ static void print_help(void)
 	     "      loss_rate loss_seed seed rto_initial_ms rto_min_ms rto_max_ms\n"
 	     "      sack_delay_ms sack_freq sndbuf rcvbuf max_burst initial_cwnd_mtus abc_l\n"
 	     "      cwnd_maxburst peer_chunk_oh stop_s\n"
+	     "      reset_dir (0 none, 1 client outgoing, 2 server incoming) reset_after\n"
+	     "      reset_stream (stream reset, RFC 6525; see struct scenario)\n"
+	     "      small_count small_size small_interval_ms small_start_ms idata ss prio0\n"
+	     "      prio1 (bulk on stream 0 + small messages on stream 1, RFC 8260)\n"
 	     "output: CSV time_ns,event,dir,tsn,value,kind with events\n"
 	     "  pkt_tx/pkt_rx (value = frame bytes, kind = chunk types, tsn = first DATA TSN or\n"
 	     "  SACK cumulative TSN ack, relative to the first DATA TSN), pkt_drop (kind = list,\n"
 	     "  tsn, random, queue), data_tx (value = payload, kind = new/fast/t3), cwnd, rto_ms,\n"
 	     "  srtt_ms, peer_rwnd, t3_timeout, fast_rtx (value = cumulative count),\n"
-	     "  deliver (value = bytes), established, complete, end (kind = ok/timeout)");
+	     "  deliver (value = bytes), established, complete, end (kind = ok/timeout);\n"
+	     "  with reset_dir: deliver_ssn (value = SSN, kind = stream), reset_request\n"
+	     "  (dir fwd = client, rev = server; value = 0 or errno), reset_event (value =\n"
+	     "  usrsctp strreset_flags, kind = the first stream listed); with small_count:\n"
+	     "  msg_write / msg_deliver (value = message id: bulk 0.., small 1000000 + k;\n"
+	     "  kind = stream), idata (value = 1 if the association negotiated I-DATA)");
 }
 
 static void die(const char *fmt, ...)
@@ -152,6 +184,17 @@ static void parse_arg(const char *arg)
 	L(cwnd_maxburst, -1, 1)
 	L(peer_chunk_oh, -1, 65536)
 	D(stop_s, 0.001, 1e6)
+	L(reset_dir, 0, 2)
+	L(reset_after, 0, 1L << 31)
+	L(reset_stream, 0, 999)
+	L(small_count, 0, 100000)
+	L(small_size, 4, 65536)
+	L(small_interval_ms, 1, 1000000)
+	L(small_start_ms, 0, 100000000)
+	L(idata, 0, 1)
+	L(ss, -1, 5)
+	L(prio0, 0, 65535)
+	L(prio1, 0, 65535)
 #undef D
 #undef L
 	if (!strcmp(key, "seed") || !strcmp(key, "loss_seed")) {
@@ -363,6 +406,7 @@ static const char *chunk_name(unsigned t)
 {
 	switch (t) {
 	case 0: return "DATA";
+	case 64: return "I_DATA";
 	case 1: return "INIT";
 	case 2: return "INIT_ACK";
 	case 3: return "SACK";
@@ -400,7 +444,7 @@ static long long describe(const unsigned char *p, size_t len, char *kinds, size_
 			strcat(kinds, name);
 		if (type == 3 && clen >= 8 && first < 0 && tsn_base_set)
 			first = (long long)(uint32_t)(rd32(p + off + 4) - tsn_base); /* cum TSN ack */
-		if (type == 0 && clen >= 16) {
+		if ((type == 0 && clen >= 16) || (type == 64 && clen >= 20)) {
 			uint32_t tsn = rd32(p + off + 4);
 			if (!tsn_base_set) {
 				tsn_base = tsn;
@@ -409,7 +453,7 @@ static long long describe(const unsigned char *p, size_t len, char *kinds, size_
 			if (first < 0)
 				first = (long long)(uint32_t)(tsn - tsn_base);
 			if (each_data)
-				each_data(tsn, clen - 16);
+				each_data(tsn, clen - (type == 64 ? 20 : 16));
 		}
 		off += (clen + 3) & ~(size_t)3;
 	}
@@ -517,6 +561,18 @@ static int64_t complete_at = -1;
 static uint32_t last_cwnd, last_rto, last_srtt, last_rwnd;
 static int have_paddr;
 static struct sctpstat stats_before;
+static int reset_requested, client_reset_seen;
+static long long messages_delivered;
+static long long small_written;
+static int ss_values_set;
+static int have_id[2];
+static uint32_t cur_id[2];
+
+/* Bytes the server must read before the transfer is complete. */
+static long long target_bytes(void)
+{
+	return sc.total_bytes + (sc.small_count > 0 ? sc.small_count * sc.small_size : 0);
+}
 
 static void conn_addr(struct sockaddr_conn *a, void *token, uint16_t port)
 {
@@ -543,6 +599,36 @@ static void set_sockopts(struct socket *s)
 	if (usrsctp_setsockopt(s, IPPROTO_SCTP, SCTP_INITMSG, &init, sizeof init) < 0)
 		die("SCTP_INITMSG: %s", strerror(errno));
 	set_path_mtu(s);
+	if (sc.small_count > 0 || sc.reset_dir) {
+		int on = 1; /* stream and SSN of each message (usrsctp_recvv's sctp_rcvinfo) */
+		if (usrsctp_setsockopt(s, IPPROTO_SCTP, SCTP_RECVRCVINFO, &on, sizeof on) < 0)
+			die("SCTP_RECVRCVINFO: %s", strerror(errno));
+	}
+	if (sc.idata) {
+		/* RFC 8260: usrsctp accepts I-DATA only with fragment interleave level 2. */
+		int level = 2;
+		if (usrsctp_setsockopt(s, IPPROTO_SCTP, SCTP_FRAGMENT_INTERLEAVE, &level, sizeof level) < 0)
+			die("SCTP_FRAGMENT_INTERLEAVE: %s", strerror(errno));
+		struct sctp_assoc_value av = {.assoc_id = SCTP_FUTURE_ASSOC, .assoc_value = 1};
+		if (usrsctp_setsockopt(s, IPPROTO_SCTP, SCTP_INTERLEAVING_SUPPORTED, &av, sizeof av) < 0)
+			die("SCTP_INTERLEAVING_SUPPORTED: %s", strerror(errno));
+	}
+	if (sc.ss >= 0) {
+		struct sctp_assoc_value av = {.assoc_id = SCTP_FUTURE_ASSOC, .assoc_value = (uint32_t)sc.ss};
+		if (usrsctp_setsockopt(s, IPPROTO_SCTP, SCTP_PLUGGABLE_SS, &av, sizeof av) < 0)
+			die("SCTP_PLUGGABLE_SS: %s", strerror(errno));
+	}
+	if (sc.reset_dir) {
+		/* RFC 6525: allow stream reset requests and report their outcome. */
+		struct sctp_assoc_value av = {.assoc_id = SCTP_FUTURE_ASSOC,
+					      .assoc_value = SCTP_ENABLE_RESET_STREAM_REQ};
+		if (usrsctp_setsockopt(s, IPPROTO_SCTP, SCTP_ENABLE_STREAM_RESET, &av, sizeof av) < 0)
+			die("SCTP_ENABLE_STREAM_RESET: %s", strerror(errno));
+		struct sctp_event ev = {.se_assoc_id = SCTP_FUTURE_ASSOC,
+					.se_type = SCTP_STREAM_RESET_EVENT, .se_on = 1};
+		if (usrsctp_setsockopt(s, IPPROTO_SCTP, SCTP_EVENT, &ev, sizeof ev) < 0)
+			die("SCTP_EVENT: %s", strerror(errno));
+	}
 	if (usrsctp_set_non_blocking(s, 1) < 0)
 		die("non-blocking: %s", strerror(errno));
 }
@@ -588,6 +674,22 @@ static void poll_state(void)
 	last_srtt = pi->spinfo_srtt;
 	last_rwnd = st.sstat_rwnd;
 	have_paddr = 1;
+	if (sc.small_count > 0 && !ss_values_set) {
+		ss_values_set = 1;
+		struct sctp_assoc_value av = {.assoc_id = 0, .assoc_value = 0};
+		socklen_t alen = sizeof av;
+		int got = usrsctp_getsockopt(client, IPPROTO_SCTP, SCTP_INTERLEAVING_SUPPORTED, &av, &alen);
+		trace("idata", "fwd", -1, got < 0 ? -1 : (long long)av.assoc_value, "");
+		long prio[2] = {sc.prio0, sc.prio1};
+		for (uint16_t sid = 0; sid < 2; sid++) {
+			struct sctp_stream_value sv = {.assoc_id = 0, .stream_id = sid,
+						       .stream_value = (uint16_t)prio[sid]};
+			if (sc.ss >= 0 &&
+			    usrsctp_setsockopt(client, IPPROTO_SCTP, SCTP_SS_VALUE, &sv, sizeof sv) < 0 &&
+			    sc.ss == SCTP_SS_PRIORITY)
+				die("SCTP_SS_VALUE: %s", strerror(errno));
+		}
+	}
 }
 
 /* After each usrsctp call: label its retransmissions (fast or T3) from the statistics,
@@ -614,6 +716,54 @@ static void settle(void)
 }
 
 static void pump(void);
+
+/* Ask usrsctp for a stream reset of reset_stream (SCTP_RESET_STREAMS, RFC 6458 8.3.2). */
+static void request_reset(struct socket *s, uint16_t flags, const char *dir)
+{
+	char buf[sizeof(struct sctp_reset_streams) + sizeof(uint16_t)];
+	struct sctp_reset_streams *srs = (struct sctp_reset_streams *)buf;
+	memset(buf, 0, sizeof buf);
+	srs->srs_flags = flags;
+	srs->srs_number_streams = 1;
+	srs->srs_stream_list[0] = (uint16_t)sc.reset_stream;
+	int rc = usrsctp_setsockopt(s, IPPROTO_SCTP, SCTP_RESET_STREAMS, srs, (socklen_t)sizeof buf);
+	reset_requested = 1;
+	trace("reset_request", dir, -1, rc < 0 ? errno : 0, "");
+}
+
+/* A notification read from a socket: report stream reset events. */
+static void notification(const char *buf, ssize_t n, const char *dir)
+{
+	const union sctp_notification *sn = (const union sctp_notification *)buf;
+	if (n < (ssize_t)sizeof(struct sctp_stream_reset_event) ||
+	    sn->sn_header.sn_type != SCTP_STREAM_RESET_EVENT)
+		return;
+	const struct sctp_stream_reset_event *e = &sn->sn_strreset_event;
+	char kind[16];
+	snprintf(kind, sizeof kind, "%d",
+		 e->strreset_length > sizeof *e ? e->strreset_stream_list[0] : -1);
+	trace("reset_event", dir, -1, e->strreset_flags, kind);
+	if (dir[0] == 'f')
+		client_reset_seen = 1;
+}
+
+/* The client reads nothing but its notifications. */
+static void drain_client(void)
+{
+	static char buf[4096];
+	for (;;) {
+		struct sctp_rcvinfo rcv;
+		socklen_t rlen = sizeof rcv, flen = 0;
+		unsigned int infotype = 0;
+		int flags = 0;
+		ssize_t n = usrsctp_recvv(client, buf, sizeof buf, NULL, &flen, &rcv, &rlen,
+					  &infotype, &flags);
+		if (n <= 0)
+			break;
+		if (flags & MSG_NOTIFICATION)
+			notification(buf, n, "fwd");
+	}
+}
 
 static void after_call(void)
 {
@@ -644,25 +794,80 @@ static void pump(void)
 						  &infotype, &flags);
 			if (n <= 0)
 				break;
-			if (flags & MSG_NOTIFICATION)
+			if (flags & MSG_NOTIFICATION) {
+				if (sc.reset_dir)
+					notification(buf, n, "rev");
 				continue;
+			}
 			bytes_delivered += n;
 			trace("deliver", "fwd", -1, (long long)n, "");
-			if (complete_at < 0 && bytes_delivered >= sc.total_bytes) {
+			if (sc.small_count > 0 && rcv.rcv_sid < 2) {
+				/* a message may come in pieces (partial delivery); its id is in its first
+				 * 4 bytes, it is complete with MSG_EOR */
+				int k = rcv.rcv_sid;
+				if (!have_id[k] && n >= 4) {
+					memcpy(&cur_id[k], buf, 4);
+					have_id[k] = 1;
+				}
+				if (flags & MSG_EOR) {
+					char sid[8];
+					snprintf(sid, sizeof sid, "%d", k);
+					trace("msg_deliver", "fwd", -1, (long long)cur_id[k], sid);
+					have_id[k] = 0;
+				}
+			}
+			if (sc.reset_dir) {
+				char sid[8];
+				snprintf(sid, sizeof sid, "%u", rcv.rcv_sid);
+				trace("deliver_ssn", "fwd", -1, rcv.rcv_ssn, sid);
+				if (sc.reset_dir == 2 && !reset_requested &&
+				    ++messages_delivered == sc.reset_after)
+					request_reset(server, SCTP_STREAM_RESET_INCOMING, "rev");
+			}
+			if (complete_at < 0 && bytes_delivered >= target_bytes()) {
 				complete_at = now_ns;
 				trace("complete", "fwd", -1, bytes_delivered, "");
 			}
 		}
 	}
+	if (sc.reset_dir && established)
+		drain_client();
+	if (established && sc.small_count > 0) {
+		/* small messages on stream 1 when due, then the bulk on stream 0 */
+		static char small[65536];
+		while (small_written < sc.small_count &&
+		       now_ns >= (sc.small_start_ms + small_written * sc.small_interval_ms) * 1000000LL) {
+			uint32_t id = 1000000u + (uint32_t)small_written;
+			memcpy(small, &id, 4);
+			struct sctp_sndinfo snd;
+			memset(&snd, 0, sizeof snd);
+			snd.snd_sid = 1;
+			ssize_t n = usrsctp_sendv(client, small, (size_t)sc.small_size, NULL, 0, &snd,
+						  sizeof snd, SCTP_SENDV_SNDINFO, 0);
+			if (n < 0) {
+				if (errno == EWOULDBLOCK || errno == EAGAIN || errno == ENOBUFS)
+					break;
+				die("usrsctp_sendv: %s", strerror(errno));
+			}
+			trace("msg_write", "fwd", -1, (long long)id, "1");
+			small_written++;
+		}
+	}
 	if (established) {
 		static char msg[1 << 20];
 		while (bytes_written < sc.total_bytes) {
+			/* reset_dir 2: the rest waits for the reset the server asks for. */
+			if (sc.reset_dir == 2 && messages_written >= sc.reset_after && !client_reset_seen)
+				break;
 			long long size = sc.message_size;
 			if (size > sc.total_bytes - bytes_written)
 				size = sc.total_bytes - bytes_written;
 			struct sctp_sndinfo snd;
 			memset(&snd, 0, sizeof snd);
-			snd.snd_sid = (uint16_t)(messages_written % sc.streams);
+			snd.snd_sid = (uint16_t)(sc.small_count > 0 ? 0 : messages_written % sc.streams);
+			uint32_t id = (uint32_t)messages_written;
+			if (sc.small_count > 0 && size >= 4)
+				memcpy(msg, &id, 4);
 			ssize_t n = usrsctp_sendv(client, msg, (size_t)size, NULL, 0, &snd, sizeof snd,
 						  SCTP_SENDV_SNDINFO, 0);
 			if (n < 0) {
@@ -672,6 +877,10 @@ static void pump(void)
 			}
 			bytes_written += n;
 			messages_written++;
+			if (sc.small_count > 0)
+				trace("msg_write", "fwd", -1, (long long)id, "0");
+			if (sc.reset_dir == 1 && !reset_requested && messages_written == sc.reset_after)
+				request_reset(client, SCTP_STREAM_RESET_OUTGOING, "fwd");
 		}
 	}
 }
@@ -703,7 +912,7 @@ int main(int argc, char **argv)
 	usrsctp_sysctl_set_sctp_ecn_enable(0);
 	usrsctp_sysctl_set_sctp_asconf_enable(0);
 	usrsctp_sysctl_set_sctp_auth_enable(0);
-	usrsctp_sysctl_set_sctp_reconfig_enable(0);
+	usrsctp_sysctl_set_sctp_reconfig_enable(sc.reset_dir ? 1 : 0);
 	usrsctp_sysctl_set_sctp_nrsack_enable(0);
 	usrsctp_sysctl_set_sctp_pktdrop_enable(0);
 	usrsctp_sysctl_set_sctp_blackhole(2); /* no ABORT for the closed client port etc. */

@@ -1,6 +1,7 @@
 #include "sctp-event-recorder.h"
 
 #include "ns3/callback.h"
+#include "ns3/sctp-chunk.h"
 #include "ns3/sctp-l4-protocol.h"
 #include "ns3/simulator.h"
 
@@ -77,7 +78,7 @@ SctpEventRecorder::WatchSocket(Ptr<SctpSocket> socket, uint32_t nodeTag, uint32_
 void
 SctpEventRecorder::OnChunk(uint32_t node, uint32_t socketOrdinal, uint8_t type, uint32_t tsn, uint32_t path, bool rtx)
 {
-    if (m_dataOnly && type != 0)
+    if (m_dataOnly && type != SctpChunk::DATA && type != SctpChunk::I_DATA) // RFC 8260 2.1
     {
         return;
     }

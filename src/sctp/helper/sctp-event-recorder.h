@@ -36,7 +36,8 @@ class SctpEventRecorder : public Object
     bool WatchNode(Ptr<Node> node, uint32_t nodeTag);
     /** Watch one existing socket. */
     void WatchSocket(Ptr<SctpSocket> socket, uint32_t nodeTag, uint32_t ordinal);
-    /** Record only DATA chunks in the chunk table (HEARTBEATs, SACKs... are left out). */
+    /** Record only DATA and I-DATA chunks in the chunk table (HEARTBEATs, SACKs... are left
+     * out). */
     void SetDataChunksOnly(bool only);
 
     /** \name Chunks sent */

@@ -304,6 +304,7 @@ SctpAssociation::HandleInit(const SctpCommonHeader& header,
     cookie.peerPort = header.sourcePort;
     cookie.peerForwardTsn = init.Find(SctpTlv::FORWARD_TSN_SUPPORTED) != nullptr;
     cookie.peerIData = ListsIData(init);
+    cookie.peerReconfig = config.reconfigSupported && SctpStreamReconfig::IsAnnounced(init);
     cookie.peerAddresses = addresses;
 
     SctpInitChunk ack;
@@ -326,6 +327,7 @@ SctpAssociation::HandleInit(const SctpCommonHeader& header,
     {
         ack.parameters.push_back(SctpTlv::SupportedExtensions({SctpChunk::I_DATA}));
     }
+    SctpStreamReconfig::Announce(config, ack.parameters);
     for (const auto& u : unrecognized)
     {
         ack.parameters.emplace_back(SctpTlv::UNRECOGNIZED_PARAMETER, u.ToBytes());
@@ -392,6 +394,7 @@ SctpAssociation::HandleInitAck(const SctpChunk& chunk, const Address& source)
     m_peerTag = ack.initiateTag;
     m_peerForwardTsn = ack.Find(SctpTlv::FORWARD_TSN_SUPPORTED) != nullptr;
     m_peerIData = ListsIData(ack);
+    m_peerReconfig = SctpStreamReconfig::IsAnnounced(ack);
     Address primary = m_pathManager.IsEmpty() ? source : m_pathManager.GetPrimaryPath()->GetAddress();
     if (std::find(addresses.begin(), addresses.end(), primary) == addresses.end())
     {
@@ -616,6 +619,7 @@ SctpAssociation::EstablishFromCookie(const SctpCookie& cookie,
     m_peerTag = cookie.peerTag;
     m_peerForwardTsn = cookie.peerForwardTsn;
     m_peerIData = cookie.peerIData;
+    m_peerReconfig = cookie.peerReconfig;
     Address primary = source;
     if (std::find(cookie.peerAddresses.begin(), cookie.peerAddresses.end(), source) ==
         cookie.peerAddresses.end())

@@ -62,6 +62,23 @@ std::string SctpPathEventName(SctpPathEvent event);
 
 /**
  * \ingroup sctp
+ * \brief What happened to a stream reconfiguration request (RFC 6525), reported by the
+ *        StreamReconfig trace source with the parameter type and sequence number.
+ */
+enum class SctpReconfigEvent : uint8_t
+{
+    REQUEST_SENT = 0,          //!< this endpoint sent a request (5.1)
+    REQUEST_RETRANSMITTED = 1, //!< its timer expired and the request went again (5.1.1)
+    RESPONSE_RECEIVED = 2,     //!< the peer answered one of our requests, with its result
+    REQUEST_RECEIVED = 3,      //!< the peer's request, with the result this endpoint answered
+    PERFORMED = 4,             //!< a deferred reset of incoming streams was performed (5.2.2)
+};
+
+/** \return a name like "REQUEST_SENT". */
+std::string SctpReconfigEventName(SctpReconfigEvent event);
+
+/**
+ * \ingroup sctp
  * \brief The trace sources of an SCTP socket, fired by its association (see
  *        SctpSocket::GetTypeId for their names and signatures).
  */
@@ -80,6 +97,8 @@ struct SctpAssociationTraces
     TracedCallback<uint8_t, uint32_t, uint32_t, bool> chunkPath;  //!< ChunkPath
     TracedCallback<uint32_t, SctpPathEvent> pathEvent;            //!< PathEvent
     TracedCallback<uint16_t, uint16_t, uint32_t, uint32_t, SctpPrPolicy> abandon; //!< Abandon
+    /** StreamReconfig: event, parameter type (RFC 6525 4), request sequence number, result */
+    TracedCallback<SctpReconfigEvent, uint16_t, uint32_t, uint32_t> reconfig;
 };
 
 } // namespace ns3

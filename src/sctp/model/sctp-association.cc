@@ -81,7 +81,8 @@ SctpAssociation::GetTypeId()
 SctpAssociation::SctpAssociation()
     : m_sender(*this),
       m_receiver(*this),
-      m_pathManager(*this)
+      m_pathManager(*this),
+      m_reconfig(*this)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -290,6 +291,18 @@ SctpAssociation::IsIDataNegotiated() const
 }
 
 bool
+SctpAssociation::IsReconfigNegotiated() const
+{
+    return GetConfig().reconfigSupported && m_peerReconfig;
+}
+
+SctpStreamReconfig&
+SctpAssociation::GetStreamReconfig()
+{
+    return m_reconfig;
+}
+
+bool
 SctpAssociation::IsClosing() const
 {
     return m_shutdownSend || m_closeRequested;
@@ -478,6 +491,10 @@ SctpAssociation::Send(Ptr<SctpOutboundMessage> message)
         return Socket::ERROR_INVAL;
     }
     message->enqueueTime = Simulator::Now();
+    if (m_reconfig.HoldMessage(message))
+    {
+        return Socket::ERROR_NOTERROR; // its stream is being reset (RFC 6525 5.1.2)
+    }
     m_sender.Enqueue(message);
     if (m_state == SCTP_ESTABLISHED && !m_processingPacket)
     {
@@ -492,6 +509,10 @@ void
 SctpAssociation::SendPending()
 {
     m_sender.SendPending();
+    if (m_reconfig.QueueWaitingRequest())
+    {
+        m_sender.SendPending(); // an outgoing SSN reset whose streams just drained
+    }
 }
 
 void
@@ -577,6 +598,9 @@ SctpAssociation::InitializeTransfer(uint32_t peerInitialTsn,
 {
     m_receiver.Initialize(peerInitialTsn, inboundStreams);
     m_sender.SetPeerInitialWindow(peerRwnd);
+    // RFC 8260 2.2: both ends announced I-DATA, so user data goes in I-DATA both ways.
+    m_sender.SetIData(IsIDataNegotiated());
+    m_receiver.SetIData(IsIDataNegotiated());
     m_outStreams = outboundStreams;
     m_inStreams = inboundStreams;
     if (!m_congestionOps)
@@ -585,6 +609,7 @@ SctpAssociation::InitializeTransfer(uint32_t peerInitialTsn,
     }
     m_pathManager.InitializeCongestionControl(*m_congestionOps, peerRwnd);
     m_pathManager.UpdatePrimaryTraces();
+    m_reconfig.Initialize(m_localInitialTsn, peerInitialTsn);
 }
 
 void
@@ -599,6 +624,7 @@ SctpAssociation::CancelAllTimers()
         m_socket->CancelWindowUpdate();
     }
     m_pathManager.CancelTimers();
+    m_reconfig.CancelTimers();
 }
 
 void
@@ -917,6 +943,7 @@ SctpAssociation::SendInit()
     {
         init.parameters.push_back(SctpTlv::SupportedExtensions({SctpChunk::I_DATA}));
     }
+    SctpStreamReconfig::Announce(config, init.parameters);
     std::vector<uint8_t> chunk;
     SctpByteWriter w(chunk);
     init.Serialize(w);
@@ -1178,7 +1205,7 @@ SctpAssociation::ProcessChunks(const SctpCommonHeader& header,
         {
             break;
         }
-        if (c.type != SctpChunk::DATA)
+        if (c.type != SctpChunk::DATA && c.type != SctpChunk::I_DATA)
         {
             traces.rxChunk(c.type, c.flags, c.length, 0);
         }
@@ -1188,6 +1215,25 @@ SctpAssociation::ProcessChunks(const SctpCommonHeader& header,
         case SctpChunk::DATA:
             hadData = true;
             keepGoing = m_receiver.HandleData(c, immediateSack, newData);
+            break;
+        case SctpChunk::I_DATA:
+            hadData = true;
+            keepGoing = m_receiver.HandleIData(c, immediateSack, newData); // RFC 8260 2.1
+            break;
+        case SctpChunk::I_FORWARD_TSN:
+            if (GetConfig().prSctpEnabled && IsIDataNegotiated())
+            {
+                bool sack = false;
+                m_receiver.HandleIForwardTsn(c, sack); // RFC 8260 2.3
+                if (sack)
+                {
+                    m_receiver.RequestSack();
+                }
+            }
+            else
+            {
+                keepGoing = HandleUnknownChunk(c, unrecognized);
+            }
             break;
         case SctpChunk::INIT:
             HandleInit(header, c, source, destination);
@@ -1251,6 +1297,16 @@ SctpAssociation::ProcessChunks(const SctpCommonHeader& header,
             HandleShutdownComplete();
             keepGoing = false;
             break;
+        case SctpChunk::RE_CONFIG:
+            if (GetConfig().reconfigSupported)
+            {
+                m_reconfig.HandleChunk(c);
+            }
+            else
+            {
+                keepGoing = HandleUnknownChunk(c, unrecognized);
+            }
+            break;
         case SctpChunk::ECNE:
         case SctpChunk::CWR:
             // ECN (appendix A) is not negotiated: we never send the ECN-Capable
@@ -1279,6 +1335,7 @@ SctpAssociation::ProcessChunks(const SctpCommonHeader& header,
         // SACKs go back where the DATA came from, from the address it came to (6.4).
         m_pathManager.RecordDataArrival(sourcePath, destination);
         m_receiver.AfterDataPacket(newData, immediateSack);
+        m_reconfig.AfterDataPacket();
     }
     SendPending();
 }

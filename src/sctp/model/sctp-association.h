@@ -33,6 +33,7 @@
 #include "sctp-protocol-parameters.h"
 #include "sctp-receiver.h"
 #include "sctp-sender.h"
+#include "sctp-stream-reconfig.h"
 
 #include "ns3/address.h"
 #include "ns3/event-id.h"
@@ -131,6 +132,13 @@ class SctpAssociation : public Object
      * association still sends DATA chunks.
      */
     bool IsIDataNegotiated() const;
+    /**
+     * Both endpoints announced RE-CONFIG (RFC 6525 section 3): this endpoint's
+     * ReconfigSupported and chunk type 130 in the peer's Supported Extensions.
+     */
+    bool IsReconfigNegotiated() const;
+    /** Stream reconfiguration (RFC 6525): the socket's requests go there. */
+    SctpStreamReconfig& GetStreamReconfig();
     /** The user asked to shut down sending (Close, ShutdownSend). */
     bool IsClosing() const;
     uint32_t GetRestartCount() const;
@@ -218,6 +226,9 @@ class SctpAssociation : public Object
 
   protected:
     void DoDispose() override;
+
+    // Stream reconfiguration changes the negotiated stream counts (RFC 6525 5.1.5, 5.2.5).
+    friend class SctpStreamReconfig;
 
   private:
     // ---- sctp-association.cc: state machine, timers, control chunks, dispatch
@@ -309,6 +320,7 @@ class SctpAssociation : public Object
     SctpSender m_sender;
     SctpReceiver m_receiver;
     SctpPathManager m_pathManager;
+    SctpStreamReconfig m_reconfig;
 
     // State, tags and streams
     SctpState m_state{SCTP_CLOSED};
@@ -326,6 +338,7 @@ class SctpAssociation : public Object
     uint16_t m_inStreams{0};
     bool m_peerForwardTsn{false};
     bool m_peerIData{false}; //!< the peer listed I-DATA in Supported Extensions
+    bool m_peerReconfig{false}; //!< the peer listed RE-CONFIG in Supported Extensions
     uint32_t m_assocErrorCount{0};
     bool m_closeRequested{false};
     bool m_shutdownSend{false};

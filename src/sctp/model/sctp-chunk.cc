@@ -6,7 +6,8 @@ namespace ns3
 bool
 SctpChunk::IsKnownType(uint8_t type)
 {
-    return type <= SHUTDOWN_COMPLETE || type == FORWARD_TSN;
+    return type <= SHUTDOWN_COMPLETE || type == FORWARD_TSN || type == I_DATA ||
+           type == I_FORWARD_TSN;
 }
 
 std::string
@@ -38,6 +39,14 @@ SctpChunk::TypeName(uint8_t type)
     if (type == I_DATA)
     {
         return "I_DATA";
+    }
+    if (type == I_FORWARD_TSN)
+    {
+        return "I_FORWARD_TSN";
+    }
+    if (type == RE_CONFIG)
+    {
+        return "RE_CONFIG";
     }
     return "UNKNOWN(" + std::to_string(type) + ")";
 }
@@ -396,6 +405,43 @@ SctpForwardTsnChunk::Serialize(SctpByteWriter& w) const
     {
         w.WriteU16(s.first);
         w.WriteU16(s.second);
+    }
+}
+
+bool
+SctpIForwardTsnChunk::Deserialize(const SctpChunk& chunk)
+{
+    if (chunk.type != SctpChunk::I_FORWARD_TSN || chunk.valueLength < 4 ||
+        (chunk.valueLength - 4) % 8 != 0)
+    {
+        return false;
+    }
+    SctpByteReader r(chunk.value, chunk.valueLength);
+    newCumTsn = r.ReadU32();
+    entries.clear();
+    while (r.GetRemaining() >= 8)
+    {
+        Entry e;
+        e.streamId = r.ReadU16();
+        e.unordered = (r.ReadU16() & FLAG_U) != 0; // 15 reserved bits, then U
+        e.mid = r.ReadU32();
+        entries.push_back(e);
+    }
+    return r.IsOk();
+}
+
+void
+SctpIForwardTsnChunk::Serialize(SctpByteWriter& w) const
+{
+    w.WriteU8(SctpChunk::I_FORWARD_TSN);
+    w.WriteU8(0);
+    w.WriteU16(static_cast<uint16_t>(8 + 8 * entries.size()));
+    w.WriteU32(newCumTsn);
+    for (const auto& e : entries)
+    {
+        w.WriteU16(e.streamId);
+        w.WriteU16(e.unordered ? FLAG_U : 0);
+        w.WriteU32(e.mid);
     }
 }
 

@@ -41,8 +41,10 @@ class SctpChunk
         ECNE = 12,
         CWR = 13,
         SHUTDOWN_COMPLETE = 14,
-        I_DATA = 64, //!< RFC 8260 2.1 (format only: the model does not send or accept it)
+        I_DATA = 64, //!< RFC 8260 2.1 (sent and accepted when both ends negotiated I-DATA)
+        RE_CONFIG = 130, //!< RFC 6525 3.1 (sctp-reconfig-chunk.h)
         FORWARD_TSN = 192,
+        I_FORWARD_TSN = 194, //!< RFC 8260 2.3 (PR-SCTP with I-DATA)
     };
 
     /** The T bit of ABORT and SHUTDOWN COMPLETE: the verification tag is reflected. */
@@ -112,9 +114,8 @@ class SctpDataChunk
  * \ingroup sctp
  * \brief I-DATA chunk (RFC 8260 section 2.1): DATA with a 32-bit Message Identifier
  *        (MID) in place of the SSN, and the PPID only in the first fragment (B bit);
- *        the other fragments carry their Fragment Sequence Number (FSN) there. The
- *        format only: associations negotiate I-DATA (SctpSocket IDataSupported) but
- *        still send DATA, and a received I-DATA chunk is an unrecognised chunk.
+ *        the other fragments carry their Fragment Sequence Number (FSN) there. Sent in
+ *        place of DATA when both ends negotiated I-DATA (SctpSocket IDataSupported).
  */
 class SctpIDataChunk
 {
@@ -245,6 +246,30 @@ class SctpForwardTsnChunk
     uint32_t newCumTsn{0};
     /** (stream, stream sequence number) pairs. */
     std::vector<std::pair<uint16_t, uint16_t>> streams;
+    bool Deserialize(const SctpChunk& chunk);
+    void Serialize(SctpByteWriter& w) const;
+};
+
+/**
+ * \ingroup sctp
+ * \brief I-FORWARD-TSN (RFC 8260 section 2.3.1): FORWARD TSN for I-DATA, whose entries
+ *        name the largest skipped MID per stream, ordered and unordered apart (U flag).
+ */
+class SctpIForwardTsnChunk
+{
+  public:
+    static constexpr uint8_t FLAG_U = 0x01; //!< in the entry's 16-bit flags field
+
+    struct Entry
+    {
+        uint16_t streamId{0};
+        bool unordered{false};
+        uint32_t mid{0};
+    };
+
+    uint32_t newCumTsn{0};
+    std::vector<Entry> entries;
+    /** \return false unless the value is a TSN and whole 8-byte entries. */
     bool Deserialize(const SctpChunk& chunk);
     void Serialize(SctpByteWriter& w) const;
 };

@@ -194,7 +194,8 @@ SctpCookie::Seal(const std::vector<uint8_t>& key) const
     w.WriteU16(peerPort);
     // One byte of peer capabilities (bit 0 PR-SCTP, bit 1 I-DATA): the cookie's size and,
     // without I-DATA, its bytes are those of the model before I-DATA existed.
-    w.WriteU8((peerForwardTsn ? 1 : 0) | (peerIData ? 2 : 0));
+    // Bit 2: RE-CONFIG (RFC 6525), 0 unless negotiated, so the bytes stay as they were.
+    w.WriteU8((peerForwardTsn ? 1 : 0) | (peerIData ? 2 : 0) | (peerReconfig ? 4 : 0));
     w.WriteU8(static_cast<uint8_t>(std::min<std::size_t>(peerAddresses.size(), 255)));
     for (std::size_t i = 0; i < peerAddresses.size() && i < 255; ++i)
     {
@@ -242,6 +243,7 @@ SctpCookie::Open(const std::vector<uint8_t>& key, const std::vector<uint8_t>& se
     uint8_t capabilities = r.ReadU8();
     peerForwardTsn = (capabilities & 1) != 0;
     peerIData = (capabilities & 2) != 0;
+    peerReconfig = (capabilities & 4) != 0;
     uint8_t n = r.ReadU8();
     peerAddresses.clear();
     for (uint8_t i = 0; i < n && r.IsOk(); ++i)

@@ -48,6 +48,7 @@ class SctpCookie
     uint16_t peerPort{0};
     bool peerForwardTsn{false}; //!< the peer supports PR-SCTP (RFC 3758)
     bool peerIData{false};      //!< the peer lists I-DATA in Supported Extensions (RFC 8260)
+    bool peerReconfig{false};   //!< the peer lists RE-CONFIG in Supported Extensions (RFC 6525)
     /** Peer transport addresses (IP only): the INIT's source first, then its list. */
     std::vector<Address> peerAddresses;
 

@@ -24,7 +24,7 @@ namespace ns3
 class SctpTlv
 {
   public:
-    /** Parameter types (RFC 9260 section 3.3.2.1, RFC 3758). */
+    /** Parameter types (RFC 9260 section 3.3.2.1, RFC 3758, RFC 6525). */
     enum ParameterType : uint16_t
     {
         HEARTBEAT_INFO = 1,
@@ -35,6 +35,13 @@ class SctpTlv
         COOKIE_PRESERVATIVE = 9,
         HOST_NAME_ADDRESS = 11,
         SUPPORTED_ADDRESS_TYPES = 12,
+        // RFC 6525 section 4: parameters of the RE-CONFIG chunk (sctp-reconfig-chunk.h)
+        OUTGOING_SSN_RESET_REQUEST = 13,
+        INCOMING_SSN_RESET_REQUEST = 14,
+        SSN_TSN_RESET_REQUEST = 15,
+        RECONFIG_RESPONSE = 16,
+        ADD_OUTGOING_STREAMS_REQUEST = 17,
+        ADD_INCOMING_STREAMS_REQUEST = 18,
         ECN_CAPABLE = 0x8000,
         SUPPORTED_EXTENSIONS = 0x8008, //!< RFC 5061 4.2.7: chunk types the sender supports
         FORWARD_TSN_SUPPORTED = 0xC000,

@@ -103,6 +103,7 @@ struct SctpAssociationConfig
     bool sourceAddressFailover{true};  //!< another source address after a T3-rtx (6.4.1)
     bool prSctpEnabled{true};          //!< announce and use PR-SCTP (RFC 3758)
     bool iDataSupported{false};        //!< announce I-DATA (RFC 8260; negotiation only)
+    bool reconfigSupported{false};     //!< announce and use RE-CONFIG (RFC 6525)
 };
 
 } // namespace ns3

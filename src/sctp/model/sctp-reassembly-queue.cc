@@ -207,4 +207,19 @@ SctpReassemblyQueue::SkipStream(uint16_t streamId,
     FlushStream(stream, out);
 }
 
+void
+SctpReassemblyQueue::ResetSsn(uint16_t streamId)
+{
+    if (streamId < m_streams.size())
+    {
+        m_streams[streamId].nextSsn = 0;
+    }
+}
+
+void
+SctpReassemblyQueue::AddStreams(uint16_t count)
+{
+    m_streams.resize(m_streams.size() + count);
+}
+
 } // namespace ns3

@@ -24,7 +24,8 @@ struct SctpReceivedMessage
 {
     Ptr<Packet> data;
     uint16_t streamId{0};
-    uint16_t ssn{0};
+    uint16_t ssn{0}; //!< with I-DATA: the low 16 bits of the MID
+    uint32_t mid{0}; //!< I-DATA message identifier (RFC 8260 2.1); 0 with DATA
     uint32_t tsn{0}; //!< TSN of the first fragment
     uint32_t ppid{0};
     bool unordered{false};
@@ -59,6 +60,10 @@ class SctpReassemblyQueue
      */
     void SkipTo(uint32_t cumTsn, std::deque<SctpReceivedMessage>& out);
     void SkipStream(uint16_t streamId, uint16_t ssn, std::deque<SctpReceivedMessage>& out);
+    /** RFC 6525 5.2.2: the next message expected on \p streamId has SSN 0. */
+    void ResetSsn(uint16_t streamId);
+    /** RFC 6525 5.2.5: \p count more inbound streams, each expecting SSN 0. */
+    void AddStreams(uint16_t count);
 
   private:
     struct Fragment

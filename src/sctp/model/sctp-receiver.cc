@@ -26,6 +26,7 @@ SctpReceiver::Initialize(uint32_t peerInitialTsn, uint16_t inboundStreams)
 {
     m_tsnMap.Initialize(peerInitialTsn);
     m_reassembly.Initialize(inboundStreams);
+    m_iReassembly.Initialize(inboundStreams);
     m_packetsSinceSack = 0;
     m_sackNeeded = false;
     m_lastAdvertisedWindow = m_association.GetConfig().rcvBufSize; // what INIT / INIT ACK said
@@ -40,7 +41,8 @@ SctpReceiver::CancelTimers()
 uint32_t
 SctpReceiver::GetAdvertisedWindow() const
 {
-    uint32_t held = m_reassembly.GetBufferedBytes() + m_association.GetUnreadBytes();
+    uint32_t held = m_reassembly.GetBufferedBytes() + m_iReassembly.GetBufferedBytes() +
+                    m_association.GetUnreadBytes();
     uint32_t buffer = m_association.GetConfig().rcvBufSize;
     return held >= buffer ? 0 : buffer - held;
 }
@@ -73,6 +75,18 @@ const SctpReassemblyQueue&
 SctpReceiver::GetReassemblyQueue() const
 {
     return m_reassembly;
+}
+
+const SctpIDataReassemblyQueue&
+SctpReceiver::GetIDataReassemblyQueue() const
+{
+    return m_iReassembly;
+}
+
+void
+SctpReceiver::SetIData(bool iData)
+{
+    m_iData = iData;
 }
 
 bool
@@ -112,37 +126,115 @@ SctpReceiver::HandleData(const SctpChunk& chunk, bool& needImmediateSack, bool& 
     {
         traces.rxChunk(SctpChunk::DATA, chunk.flags, chunk.length, data.tsn);
     }
-    SctpState s = a.GetState();
-    if (s != SCTP_ESTABLISHED && s != SCTP_SHUTDOWN_PENDING && s != SCTP_SHUTDOWN_SENT &&
-        s != SCTP_SHUTDOWN_RECEIVED)
+    if (m_iData)
     {
-        return true; // not ready for data: the peer will retransmit
-    }
-    if (data.payloadLength == 0)
-    {
-        // Section 6.2: a DATA chunk without user data aborts the association.
-        a.SendAbort({SctpTlv::CauseU32(SctpTlv::NO_USER_DATA, data.tsn)});
-        a.DeleteAssociation(false, true);
+        // RFC 8260 2.2: with I-DATA negotiated, a DATA chunk is a protocol violation.
+        a.ProtocolViolation("DATA chunk on an association that uses I-DATA");
         return false;
     }
-    if (data.flags & SctpDataChunk::FLAG_I)
+    switch (Accept(data.tsn,
+                   data.flags,
+                   data.streamId,
+                   data.payloadLength,
+                   needImmediateSack,
+                   gotNewData))
     {
-        needImmediateSack = true;
-    }
-    bool hadGaps = m_tsnMap.HasGaps();
-    switch (m_tsnMap.Check(data.tsn))
-    {
-    case SctpTsnMap::DUPLICATE:
-        m_tsnMap.AddDuplicate(data.tsn);
-        needImmediateSack = true;
-        return true;
-    case SctpTsnMap::TOO_FAR:
-        needImmediateSack = true;
+    case ABORTED:
+        return false;
+    case DISCARD:
         return true;
     default:
         break;
     }
-    if (GetAdvertisedWindow() == 0 && SctpTsnGt(data.tsn, m_tsnMap.GetHighestTsn()))
+    m_reassembly.Add(data, m_complete);
+    Deliver();
+    return true;
+}
+
+bool
+SctpReceiver::HandleIData(const SctpChunk& chunk, bool& needImmediateSack, bool& gotNewData)
+{
+    SctpAssociation& a = m_association;
+    SctpIDataChunk data;
+    if (!data.Deserialize(chunk))
+    {
+        a.ProtocolViolation("I-DATA chunk shorter than its header");
+        return false;
+    }
+    SctpAssociationTraces& traces = a.GetTraces();
+    if (!traces.rxChunk.IsEmpty())
+    {
+        traces.rxChunk(SctpChunk::I_DATA, chunk.flags, chunk.length, data.tsn);
+    }
+    if (!m_iData)
+    {
+        // RFC 8260 2.2: I-DATA without its negotiation is a protocol violation.
+        a.ProtocolViolation("I-DATA chunk on an association that did not negotiate it");
+        return false;
+    }
+    switch (Accept(data.tsn,
+                   data.flags,
+                   data.streamId,
+                   data.payloadLength,
+                   needImmediateSack,
+                   gotNewData))
+    {
+    case ABORTED:
+        return false;
+    case DISCARD:
+        return true;
+    default:
+        break;
+    }
+    if (!m_iReassembly.Add(data, m_complete))
+    {
+        NS_LOG_LOGIC(&a << " I-DATA fragment contradicts the ones held, dropped");
+    }
+    Deliver();
+    return true;
+}
+
+SctpReceiver::Acceptance
+SctpReceiver::Accept(uint32_t tsn,
+                     uint8_t flags,
+                     uint16_t streamId,
+                     uint16_t payloadLength,
+                     bool& needImmediateSack,
+                     bool& gotNewData)
+{
+    SctpAssociation& a = m_association;
+    SctpState s = a.GetState();
+    if (s != SCTP_ESTABLISHED && s != SCTP_SHUTDOWN_PENDING && s != SCTP_SHUTDOWN_SENT &&
+        s != SCTP_SHUTDOWN_RECEIVED)
+    {
+        return DISCARD; // not ready for data: the peer will retransmit
+    }
+    if (payloadLength == 0)
+    {
+        // Section 6.2: a DATA chunk without user data aborts the association (RFC 8260
+        // 2.1: the same for I-DATA).
+        a.SendAbort({SctpTlv::CauseU32(SctpTlv::NO_USER_DATA, tsn)});
+        a.DeleteAssociation(false, true);
+        return ABORTED;
+    }
+    if (flags & SctpDataChunk::FLAG_I)
+    {
+        needImmediateSack = true;
+    }
+    bool hadGaps = m_tsnMap.HasGaps();
+    switch (m_tsnMap.Check(tsn))
+    {
+    case SctpTsnMap::DUPLICATE:
+        m_tsnMap.AddDuplicate(tsn);
+        needImmediateSack = true;
+        return DISCARD;
+    case SctpTsnMap::TOO_FAR:
+        needImmediateSack = true;
+        return DISCARD;
+    default:
+        break;
+    }
+    if (GetAdvertisedWindow() == 0 && SctpTsnGt(tsn, m_tsnMap.GetHighestTsn()))
     {
         // Section 6.2: "When the receiver's advertised window is 0, the receiver MUST drop
         // any new incoming DATA chunk with a TSN larger than the largest TSN received so
@@ -153,24 +245,22 @@ SctpReceiver::HandleData(const SctpChunk& chunk, bool& needImmediateSack, bool& 
         // another chunk and the sender's probes would time out until it aborts. FreeBSD
         // drops at a window of 0 too (sctp_process_a_data_chunk).
         needImmediateSack = true;
-        return true;
+        return DISCARD;
     }
-    m_tsnMap.Mark(data.tsn);
+    m_tsnMap.Mark(tsn);
     gotNewData = true;
     if (hadGaps || m_tsnMap.HasGaps())
     {
         needImmediateSack = true; // section 6.7: report gaps (and their closing) at once
     }
-    if (data.streamId >= a.GetInboundStreams())
+    if (streamId >= a.GetInboundStreams())
     {
         // Section 6.5: acknowledge, report, discard.
-        a.SendError({SctpTlv::InvalidStream(data.streamId)});
+        a.SendError({SctpTlv::InvalidStream(streamId)});
         needImmediateSack = true;
-        return true;
+        return DISCARD;
     }
-    m_reassembly.Add(data, m_complete);
-    Deliver();
-    return true;
+    return REASSEMBLE;
 }
 
 bool
@@ -289,6 +379,47 @@ SctpReceiver::HandleForwardTsn(const SctpChunk& chunk, bool& needImmediateSack)
     for (const auto& [streamId, ssn] : forward.streams)
     {
         m_reassembly.SkipStream(streamId, ssn, m_complete);
+    }
+    if (Deliver())
+    {
+        m_association.NotifyMessagesReady();
+    }
+}
+
+void
+SctpReceiver::HandleIForwardTsn(const SctpChunk& chunk, bool& needImmediateSack)
+{
+    SctpState s = m_association.GetState();
+    if (s != SCTP_ESTABLISHED && s != SCTP_SHUTDOWN_PENDING && s != SCTP_SHUTDOWN_SENT &&
+        s != SCTP_SHUTDOWN_RECEIVED)
+    {
+        return;
+    }
+    SctpIForwardTsnChunk forward;
+    if (!forward.Deserialize(chunk))
+    {
+        return;
+    }
+    ++m_forwardTsnReceived;
+    // RFC 8260 2.3 with the rules of RFC 3758 3.6: always answer with a SACK.
+    needImmediateSack = true;
+    uint32_t cum = m_tsnMap.GetCumulativeTsn();
+    if (SctpTsnLe(forward.newCumTsn, cum))
+    {
+        return;
+    }
+    if (forward.newCumTsn - cum > m_tsnMap.GetMaxWindow())
+    {
+        NS_LOG_LOGIC(&m_association << " I-FORWARD-TSN beyond the receive window ignored");
+        return;
+    }
+    m_tsnMap.ForwardTo(forward.newCumTsn);
+    // Unlike FORWARD TSN, no fragment is dropped by its TSN: with interleaving a TSN below
+    // the new cumulative TSN may belong to a message still being sent. The entries name
+    // every abandoned message, ordered and unordered (RFC 8260 2.3.1).
+    for (const auto& e : forward.entries)
+    {
+        m_iReassembly.Skip(e.streamId, e.unordered, e.mid, m_complete);
     }
     if (Deliver())
     {

@@ -4,15 +4,16 @@
  * streams), reassembly and ordered delivery through SctpReassemblyQueue, the delayed or
  * immediate SACK with gap blocks and duplicate TSNs, and FORWARD TSN.
  *
- * A second DATA chunk format (I-DATA, RFC 8260) would be parsed where HandleData parses
- * DATA and reassembled by message identifier instead of TSN; the TSN map, SACKs and
- * window stay as they are.
+ * I-DATA (RFC 8260 2.1) is accepted by the same rules (Accept) and reassembled by
+ * message identifier and fragment sequence number in SctpIDataReassemblyQueue; the TSN
+ * map, SACKs and window are the same; I-FORWARD-TSN (RFC 8260 2.3) skips by MID.
  */
 #ifndef SCTP_RECEIVER_H
 #define SCTP_RECEIVER_H
 
 #include "sctp-chunk.h"
 #include "sctp-header.h"
+#include "sctp-idata-reassembly-queue.h"
 #include "sctp-reassembly-queue.h"
 #include "sctp-tsn-map.h"
 
@@ -45,6 +46,12 @@ class SctpReceiver
      * requires. \return false if the association was aborted (stop processing the packet).
      */
     bool HandleData(const SctpChunk& chunk, bool& needImmediateSack, bool& gotNewData);
+    /** An I-DATA chunk (RFC 8260 2.1); as HandleData. */
+    bool HandleIData(const SctpChunk& chunk, bool& needImmediateSack, bool& gotNewData);
+    /** I-DATA was negotiated (RFC 8260 2.2): accept I-DATA, and DATA no more. */
+    void SetIData(bool iData);
+    /** An I-FORWARD-TSN chunk (RFC 8260 2.3). */
+    void HandleIForwardTsn(const SctpChunk& chunk, bool& needImmediateSack);
     /** A FORWARD TSN chunk (RFC 3758 3.6). */
     void HandleForwardTsn(const SctpChunk& chunk, bool& needImmediateSack);
     /** The packet that carried DATA is processed: SACK now or start the delayed SACK
@@ -66,10 +73,32 @@ class SctpReceiver
     uint32_t GetForwardTsnReceivedCount() const;
     const SctpTsnMap& GetTsnMap() const;
     const SctpReassemblyQueue& GetReassemblyQueue() const;
+    const SctpIDataReassemblyQueue& GetIDataReassemblyQueue() const;
+    /** For stream reconfiguration (RFC 6525), which resets and adds inbound streams. */
+    SctpReassemblyQueue& GetReassemblyQueue()
+    {
+        return m_reassembly;
+    }
     /** "" when the receive side's bookkeeping is consistent, else what is wrong. */
     std::string CheckInvariants() const;
 
   private:
+    /** What to do with a received DATA or I-DATA chunk once its TSN is checked. */
+    enum Acceptance
+    {
+        REASSEMBLE, //!< new data on a valid stream
+        DISCARD,    //!< duplicate, beyond the window, invalid stream, not ready
+        ABORTED,    //!< the association was aborted (no user data)
+    };
+
+    /** The rules of section 6.2 that DATA and I-DATA share: state, empty chunk, TSN map,
+     * window, gaps, invalid stream (6.5). */
+    Acceptance Accept(uint32_t tsn,
+                      uint8_t flags,
+                      uint16_t streamId,
+                      uint16_t payloadLength,
+                      bool& needImmediateSack,
+                      bool& gotNewData);
     void OnDelayedSackTimer();
     /** Messages reassembly completed go to the socket. \return true if its queue grew. */
     bool Deliver();
@@ -77,6 +106,8 @@ class SctpReceiver
     SctpAssociation& m_association;
     SctpTsnMap m_tsnMap;
     SctpReassemblyQueue m_reassembly;
+    SctpIDataReassemblyQueue m_iReassembly;
+    bool m_iData{false}; //!< I-DATA negotiated (RFC 8260 2.2)
     std::deque<SctpReceivedMessage> m_complete; //!< scratch: messages just completed
     bool m_sackNeeded{false};
     uint32_t m_packetsSinceSack{0};

@@ -2,8 +2,9 @@
  * SctpSender, partial reliability (RFC 3758 PR-SCTP with the policies of RFC 7496): the
  * sender abandons messages whose policy says so (lifetime expired, too many
  * retransmissions, or a lower priority when the send buffer is full), moves the
- * Advanced.Peer.Ack.Point over abandoned chunks and tells the receiver with FORWARD TSN
- * (SctpReceiver::HandleForwardTsn is the other end).
+ * Advanced.Peer.Ack.Point over abandoned chunks and tells the receiver with FORWARD TSN,
+ * or I-FORWARD-TSN when I-DATA is used (RFC 8260 2.3; SctpReceiver::HandleForwardTsn and
+ * HandleIForwardTsn are the other end).
  */
 #include "sctp-association.h"
 #include "sctp-sender.h"
@@ -48,8 +49,10 @@ SctpSender::AbandonMessage(Ptr<SctpOutboundMessage> message, SctpPrPolicy reason
     {
         ++m_abandonedUnsent;
     }
-    // RFC 3758 3.5 A3: every chunk of the message is abandoned with it.
-    for (uint32_t k = 0; k < message->chunksCut; ++k)
+    // RFC 3758 3.5 A3: every chunk of the message is abandoned with it. With I-DATA its
+    // chunks may be interleaved with other messages' (RFC 8260 2.1): walk its TSN range.
+    uint32_t span = message->chunksCut > 0 ? message->lastTsn - message->firstTsn + 1 : 0;
+    for (uint32_t k = 0; k < span; ++k)
     {
         SctpTxChunk* c = m_txQueue.Find(message->firstTsn + k);
         if (!c || c->abandoned || c->message != message)

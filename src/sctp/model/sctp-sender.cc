@@ -75,6 +75,24 @@ SctpSender::GetStreamScheduler() const
 }
 
 void
+SctpSender::SetIData(bool iData)
+{
+    // RFC 8260 2.2: with I-DATA negotiated every user message goes in I-DATA chunks, and
+    // the scheduler may then interleave fragments of messages of different streams.
+    Ptr<SctpDataFormat> format;
+    if (iData)
+    {
+        format = Create<SctpIDataChunkFormat>();
+    }
+    else
+    {
+        format = Create<SctpDataChunkFormat>();
+    }
+    m_txQueue.SetDataFormat(format);
+    m_txQueue.GetScheduler()->SetInterleaving(format->AllowsInterleaving());
+}
+
+void
 SctpSender::Enqueue(Ptr<SctpOutboundMessage> message)
 {
     m_txQueue.Enqueue(message);
@@ -176,7 +194,7 @@ SctpSender::HasForwardTsnPending() const
 uint32_t
 SctpSender::GetMaxPayload(const SctpPath& path) const
 {
-    uint32_t max = path.GetPmdcs() - SctpDataChunk::HEADER_SIZE;
+    uint32_t max = path.GetPmdcs() - m_txQueue.GetDataFormat()->GetHeaderSize();
     uint32_t maxSegment = m_association.GetConfig().maxSegment;
     if (maxSegment != 0 && maxSegment < max)
     {
@@ -495,7 +513,7 @@ SctpSender::BuildAndSendPacket(SctpPath& path,
                     break;
                 }
                 uint32_t length = m_txQueue.PeekNextChunkLength(maxPayload);
-                uint32_t wire = (SctpDataChunk::HEADER_SIZE + length + 3) & ~3u;
+                uint32_t wire = (m_txQueue.GetDataFormat()->GetHeaderSize() + length + 3) & ~3u;
                 if (w.GetPosition() + wire > limit)
                 {
                     break;
@@ -540,60 +558,30 @@ SctpSender::BuildAndSendPacket(SctpPath& path,
 void
 SctpSender::WriteForwardTsn(SctpByteWriter& w, SctpPath& path)
 {
-    // RFC 3758 3.5 C3, C4: the new cumulative TSN and, per stream, the largest SSN of
-    // the ordered messages it skips.
+    // RFC 3758 3.5 C3, C4 (FORWARD TSN) or RFC 8260 2.3 (I-FORWARD-TSN with I-DATA):
+    // the chunk format writes the entries of the messages skipped.
     m_forwardTsnPending = false;
     if (!SctpTsnGt(m_advancedPeerAckPoint, m_cumTsnAcked))
     {
         return;
     }
-    SctpForwardTsnChunk forward;
-    forward.newCumTsn = m_advancedPeerAckPoint;
-    for (const auto& c : m_txQueue.GetOutstanding())
-    {
-        if (SctpTsnGt(c.tsn, m_advancedPeerAckPoint))
-        {
-            break;
-        }
-        if (c.message->unordered)
-        {
-            continue;
-        }
-        auto it = std::find_if(forward.streams.begin(),
-                               forward.streams.end(),
-                               [&c](const auto& e) { return e.first == c.message->streamId; });
-        if (it == forward.streams.end())
-        {
-            forward.streams.emplace_back(c.message->streamId, c.message->ssn);
-        }
-        else if (SctpSsnLt(it->second, c.message->ssn))
-        {
-            it->second = c.message->ssn;
-        }
-    }
     std::size_t before = w.GetPosition();
-    forward.Serialize(w);
+    uint8_t type = m_txQueue.GetDataFormat()->WriteForwardTsn(w,
+                                                              m_advancedPeerAckPoint,
+                                                              m_txQueue.GetOutstanding());
     ++m_forwardTsnSent;
     SctpAssociationTraces& traces = m_association.GetTraces();
-    traces.txChunk(SctpChunk::FORWARD_TSN,
+    traces.txChunk(type,
                    0,
                    static_cast<uint16_t>(w.GetPosition() - before),
-                   forward.newCumTsn);
-    traces.chunkPath(SctpChunk::FORWARD_TSN, forward.newCumTsn, path.GetIndex(), false);
+                   m_advancedPeerAckPoint);
+    traces.chunkPath(type, m_advancedPeerAckPoint, path.GetIndex(), false);
 }
 
 void
 SctpSender::SerializeDataChunk(SctpByteWriter& w, const SctpTxChunk& chunk) const
 {
-    SctpDataChunk::SerializeHeader(w,
-                                   chunk.flags,
-                                   chunk.tsn,
-                                   chunk.message->streamId,
-                                   chunk.message->ssn,
-                                   chunk.message->ppid,
-                                   chunk.length);
-    w.WriteBytes(chunk.message->data.data() + chunk.offset, chunk.length);
-    w.PadTo4();
+    m_txQueue.GetDataFormat()->Serialize(w, chunk);
 }
 
 void
@@ -640,12 +628,15 @@ SctpSender::TransmitChunk(SctpTxChunk& chunk, SctpPath& path, bool retransmissio
     }
     if (!traces.txChunk.IsEmpty())
     {
-        traces.txChunk(SctpChunk::DATA,
+        traces.txChunk(m_txQueue.GetDataFormat()->GetChunkType(),
                        chunk.flags,
-                       static_cast<uint16_t>(SctpDataChunk::HEADER_SIZE + chunk.length),
+                       static_cast<uint16_t>(chunk.headerSize + chunk.length),
                        chunk.tsn);
     }
-    traces.chunkPath(SctpChunk::DATA, chunk.tsn, path.GetIndex(), retransmission);
+    traces.chunkPath(m_txQueue.GetDataFormat()->GetChunkType(),
+                     chunk.tsn,
+                     path.GetIndex(),
+                     retransmission);
     m_association.NotifyDataSent(chunk.length);
 }
 

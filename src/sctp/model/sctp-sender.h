@@ -7,10 +7,10 @@
  * (abandoning, Advanced.Peer.Ack.Point, FORWARD TSN) and the bundling of every packet
  * that may carry DATA.
  *
- * Where the pieces that RFC 8260 adds would go: the order in which messages of several
- * streams are sent is the SctpStreamScheduler's (SctpTxQueue asks it for the next
- * message); the DATA chunk header is written in one place, SerializeDataChunk, and its
- * size is SctpTxChunk::GetWireSize's, so an I-DATA sender is a second framing there.
+ * RFC 8260: the order in which messages of several streams are sent is the
+ * SctpStreamScheduler's (SctpTxQueue asks it for the next message); the chunk format,
+ * DATA or I-DATA with FORWARD TSN or I-FORWARD-TSN, is an SctpDataFormat that SetIData
+ * chooses once the handshake is done.
  */
 #ifndef SCTP_SENDER_H
 #define SCTP_SENDER_H
@@ -52,6 +52,13 @@ class SctpSender
     /** The stream scheduler of SctpTxQueue (the default is first-come first-served). */
     void SetStreamScheduler(Ptr<SctpStreamScheduler> scheduler);
     Ptr<SctpStreamScheduler> GetStreamScheduler() const;
+
+    /**
+     * Frame user data as I-DATA (RFC 8260 2.1, with I-FORWARD-TSN, 2.3) or as DATA, and
+     * let the stream scheduler interleave messages when I-DATA is used. Called once the
+     * handshake has told what both ends support, before any data is sent.
+     */
+    void SetIData(bool iData);
 
     /** Queue a user message (the association checked it). */
     void Enqueue(Ptr<SctpOutboundMessage> message);
@@ -100,6 +107,15 @@ class SctpSender
     uint32_t NextChunkLength() const;
     /** Bytes in flight on every destination. */
     uint32_t GetTotalFlight() const;
+    /** The queue (stream reconfiguration resets and adds its streams' SSNs, RFC 6525). */
+    SctpTxQueue& GetTxQueue()
+    {
+        return m_txQueue;
+    }
+    const SctpTxQueue& GetTxQueue() const
+    {
+        return m_txQueue;
+    }
     /** "" when the send side's bookkeeping is consistent, else what is wrong. */
     std::string CheckInvariants() const;
     //!@}
@@ -112,7 +128,7 @@ class SctpSender
                             bool& sentNewData);
     void WriteForwardTsn(SctpByteWriter& w, SctpPath& path);
     void TransmitChunk(SctpTxChunk& chunk, SctpPath& path, bool retransmission);
-    /** The DATA chunk header and user data of \p chunk (RFC 9260 3.3.1). */
+    /** The chunk header and user data of \p chunk (DATA or I-DATA, SctpDataFormat). */
     void SerializeDataChunk(SctpByteWriter& w, const SctpTxChunk& chunk) const;
     void HandleSackAcked(uint32_t cumTsnAck,
                          uint32_t aRwnd,

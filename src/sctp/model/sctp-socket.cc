@@ -309,12 +309,22 @@ SctpSocket::GetTypeId()
             .AddAttribute("IDataSupported",
                           "Announce I-DATA (RFC 8260) in INIT / INIT ACK (Supported "
                           "Extensions listing chunk type 64); the association records whether "
-                          "both ends did (SctpAssociation::IsIDataNegotiated). Negotiation "
-                          "only: DATA chunks are still sent, so leave it off against a peer "
-                          "that enforces I-DATA once negotiated.",
+                          "both ends did (SctpAssociation::IsIDataNegotiated). When both did, "
+                          "user messages go in I-DATA chunks (RFC 8260 2.1: the stream "
+                          "scheduler may interleave fragments of messages of different "
+                          "streams) and PR-SCTP uses I-FORWARD-TSN (2.3).",
                           BooleanValue(false),
                           MakeNestedAttributeAccessor<BooleanValue>(&SctpSocket::m_config,
                                                        &SctpAssociationConfig::iDataSupported),
+                          MakeBooleanChecker())
+            .AddAttribute("ReconfigSupported",
+                          "Announce stream reconfiguration (RFC 6525: RE-CONFIG, chunk type "
+                          "130, in Supported Extensions of INIT / INIT ACK) and, when the peer "
+                          "announced it too, answer its requests and allow ResetStreams, "
+                          "ResetAssociation and AddStreams.",
+                          BooleanValue(false),
+                          MakeNestedAttributeAccessor<BooleanValue>(&SctpSocket::m_config,
+                                                       &SctpAssociationConfig::reconfigSupported),
                           MakeBooleanChecker())
             .AddAttribute("PrPolicy",
                           "PR-SCTP policy of messages sent without an SctpSendInfoTag: NONE, "
@@ -418,7 +428,14 @@ SctpSocket::GetTypeId()
                             "sent), size, policy",
                             MakeNestedTraceSourceAccessor(&SctpSocket::m_traces,
                                                           &SctpAssociationTraces::abandon),
-                            "ns3::SctpSocket::AbandonTracedCallback");
+                            "ns3::SctpSocket::AbandonTracedCallback")
+            .AddTraceSource("StreamReconfig",
+                            "Stream reconfiguration (RFC 6525): a request sent, retransmitted "
+                            "or received, a response received, a deferred reset performed; "
+                            "with the parameter type, request sequence number and result",
+                            MakeNestedTraceSourceAccessor(&SctpSocket::m_traces,
+                                                          &SctpAssociationTraces::reconfig),
+                            "ns3::SctpSocket::StreamReconfigTracedCallback");
     return tid;
 }
 
@@ -542,6 +559,30 @@ SctpSocket::SetStreamWeight(uint16_t streamId, uint16_t weight)
         scheduler->SetStreamWeight(streamId, weight);
     }
     return 0;
+}
+
+int
+SctpSocket::ResetStreams(const std::vector<uint16_t>& streams, bool outgoing, bool incoming)
+{
+    NS_LOG_FUNCTION(this << streams.size() << outgoing << incoming);
+    m_errno = m_association->GetStreamReconfig().RequestStreamReset(streams, outgoing, incoming);
+    return m_errno == ERROR_NOTERROR ? 0 : -1;
+}
+
+int
+SctpSocket::ResetAssociation()
+{
+    NS_LOG_FUNCTION(this);
+    m_errno = m_association->GetStreamReconfig().RequestSsnTsnReset();
+    return m_errno == ERROR_NOTERROR ? 0 : -1;
+}
+
+int
+SctpSocket::AddStreams(uint16_t outgoing, uint16_t incoming)
+{
+    NS_LOG_FUNCTION(this << outgoing << incoming);
+    m_errno = m_association->GetStreamReconfig().RequestAddStreams(outgoing, incoming);
+    return m_errno == ERROR_NOTERROR ? 0 : -1;
 }
 
 uint16_t
@@ -851,7 +892,8 @@ SctpSocket::RequestHeartbeat(uint32_t index)
 uint32_t
 SctpSocket::GetTxAvailable() const
 {
-    uint32_t used = m_association->GetSender().GetBufferedBytes();
+    uint32_t used = m_association->GetSender().GetBufferedBytes() +
+                    m_association->GetStreamReconfig().GetHeldBytes();
     return used >= m_sndBufSize ? 0 : m_sndBufSize - used;
 }
 

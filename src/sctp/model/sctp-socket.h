@@ -125,6 +125,23 @@ class SctpSocket : public Socket
     Ptr<SctpStreamScheduler> GetStreamScheduler() const;
 
     /**
+     * \name Stream reconfiguration (RFC 6525; RFC 6458 8.3.x SCTP_RESET_STREAMS,
+     * SCTP_RESET_ASSOC, SCTP_ADD_STREAMS), once both ends announced it (the
+     * ReconfigSupported attribute). Each returns 0 when the request is on its way (its
+     * outcome is the StreamReconfig trace source) or -1 with GetErrno():
+     * ERROR_OPNOTSUPP (not negotiated), ERROR_NOTCONN, ERROR_AGAIN (a request is
+     * outstanding) or ERROR_INVAL (a stream that does not exist).
+     */
+    //!@{
+    /** Reset the SSNs of \p streams (all if empty), outgoing and / or incoming. */
+    int ResetStreams(const std::vector<uint16_t>& streams, bool outgoing, bool incoming);
+    /** SSN/TSN Reset Request (RFC 6525 5.1.4). */
+    int ResetAssociation();
+    /** Add \p outgoing outbound and \p incoming inbound streams (5.1.5, 5.1.6). */
+    int AddStreams(uint16_t outgoing, uint16_t incoming);
+    //!@}
+
+    /**
      * The association of this socket: its state, tags, streams, sender (TSNs, windows,
      * retransmission counters, PR-SCTP), receiver and destinations (paths).
      */
@@ -166,6 +183,12 @@ class SctpSocket : public Socket
                                           uint32_t firstTsn,
                                           uint32_t size,
                                           SctpPrPolicy policy);
+    /** Trace signature of StreamReconfig: event, parameter type (RFC 6525 section 4),
+     *  request sequence number, result (RFC 6525 4.4; 0 where there is none). */
+    typedef void (*StreamReconfigTracedCallback)(SctpReconfigEvent event,
+                                                 uint16_t parameterType,
+                                                 uint32_t sequenceNumber,
+                                                 uint32_t result);
     /** Trace signature of the Deliver source: message, stream, SSN, TSN. */
     typedef void (*DeliverTracedCallback)(Ptr<const Packet> message,
                                           uint16_t streamId,

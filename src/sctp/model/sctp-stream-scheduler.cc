@@ -28,6 +28,18 @@ SctpStreamScheduler::PacketDone()
 }
 
 void
+SctpStreamScheduler::SetInterleaving(bool interleaving)
+{
+    m_interleaving = interleaving;
+}
+
+bool
+SctpStreamScheduler::IsInterleaving() const
+{
+    return m_interleaving;
+}
+
+void
 SctpStreamScheduler::SetStreamPriority(uint16_t streamId, uint16_t priority)
 {
     m_priorities[streamId] = priority;

@@ -3,7 +3,8 @@
  * section 3 calls these stream schedulers). SctpTxQueue holds the messages that still
  * have bytes without a TSN in an SctpStreamScheduler and asks it which message the next
  * DATA chunk is cut from; a message stays where it is until its last chunk is cut, so
- * with DATA chunks (no interleaving) a scheduler decides between whole messages.
+ * with DATA chunks (no interleaving) a scheduler decides between whole messages; with
+ * I-DATA (SetInterleaving) it may switch streams between any two chunks.
  *
  * SctpFcfsStreamScheduler (first come, first served: RFC 8260 3.1, SCTP_SS_FCFS) is the
  * model's default. Round robin, round robin per packet, priority, fair capacity and
@@ -60,6 +61,14 @@ class SctpStreamScheduler : public Object
      */
     virtual void PacketDone();
 
+    /**
+     * I-DATA is in use (RFC 8260 2.1, 3): a message need not be finished before a
+     * message of another stream is started, so the scheduler decides at every chunk,
+     * not only between messages. Off (DATA) by default.
+     */
+    void SetInterleaving(bool interleaving);
+    bool IsInterleaving() const;
+
     /** Priority of \p streamId: a lower value is served first (default 0). */
     void SetStreamPriority(uint16_t streamId, uint16_t priority);
     uint16_t GetStreamPriority(uint16_t streamId) const;
@@ -68,6 +77,7 @@ class SctpStreamScheduler : public Object
     uint16_t GetStreamWeight(uint16_t streamId) const;
 
   private:
+    bool m_interleaving{false};
     std::map<uint16_t, uint16_t> m_priorities; //!< streams without an entry: 0
     std::map<uint16_t, uint16_t> m_weights;    //!< streams without an entry: 1
 };

@@ -63,7 +63,12 @@ SctpStreamQueuesScheduler::ChunkCut(Ptr<SctpOutboundMessage> message, bool last)
     ChunkTaken(message);
     if (!last)
     {
-        m_inProgress = message;
+        // DATA: the rest of the message must follow at once (consecutive TSNs). I-DATA:
+        // the message stays at its stream's head and the next chunk is chosen afresh.
+        if (!IsInterleaving())
+        {
+            m_inProgress = message;
+        }
         return;
     }
     m_inProgress = nullptr;
@@ -259,6 +264,17 @@ SctpRoundRobinStreamScheduler::MessageSent(Ptr<SctpOutboundMessage> message)
 }
 
 void
+SctpRoundRobinStreamScheduler::ChunkTaken(Ptr<SctpOutboundMessage> message)
+{
+    // With I-DATA the turn passes after every chunk (fragment), not every message, so
+    // a small message of another stream goes between two fragments of a large one.
+    if (IsInterleaving())
+    {
+        m_lastServed = message->streamId;
+    }
+}
+
+void
 SctpRoundRobinStreamScheduler::DoClear()
 {
     m_lastServed.reset();
@@ -341,6 +357,17 @@ void
 SctpPriorityStreamScheduler::MessageSent(Ptr<SctpOutboundMessage> message)
 {
     m_lastServed = message->streamId;
+}
+
+void
+SctpPriorityStreamScheduler::ChunkTaken(Ptr<SctpOutboundMessage> message)
+{
+    // With I-DATA the turn passes after every chunk (fragment), not every message, so
+    // a small message of another stream goes between two fragments of a large one.
+    if (IsInterleaving())
+    {
+        m_lastServed = message->streamId;
+    }
 }
 
 void

@@ -7,7 +7,10 @@
  * With DATA chunks the fragments of a message need consecutive TSNs (RFC 9260 6.9), so a
  * message, once its first chunk is cut, is finished before any other is started: every
  * decision below is taken between messages ("only at message boundaries", RFC 8260 3).
- * I-DATA (RFC 8260 2.1) would lift that restriction; the model does not send I-DATA yet.
+ * With I-DATA (RFC 8260 2.1; SctpStreamScheduler::SetInterleaving) a started message
+ * keeps its stream's head and the stream is chosen again for every chunk: round robin
+ * and priority pass the turn after each chunk, round robin per packet after each packet,
+ * and fair queueing lets a head with a smaller finish tag go before a started message.
  */
 #ifndef SCTP_STREAM_SCHEDULERS_H
 #define SCTP_STREAM_SCHEDULERS_H
@@ -94,6 +97,7 @@ class SctpRoundRobinStreamScheduler : public SctpStreamQueuesScheduler
 
   protected:
     uint16_t SelectStream() const override;
+    void ChunkTaken(Ptr<SctpOutboundMessage> message) override;
     void MessageSent(Ptr<SctpOutboundMessage> message) override;
     void DoClear() override;
 
@@ -137,6 +141,7 @@ class SctpPriorityStreamScheduler : public SctpStreamQueuesScheduler
 
   protected:
     uint16_t SelectStream() const override;
+    void ChunkTaken(Ptr<SctpOutboundMessage> message) override;
     void MessageSent(Ptr<SctpOutboundMessage> message) override;
     void DoClear() override;
 

@@ -8,8 +8,22 @@ namespace ns3
 {
 
 SctpTxQueue::SctpTxQueue()
-    : m_scheduler(CreateObject<SctpFcfsStreamScheduler>())
+    : m_scheduler(CreateObject<SctpFcfsStreamScheduler>()),
+      m_format(Create<SctpDataChunkFormat>())
 {
+}
+
+void
+SctpTxQueue::SetDataFormat(Ptr<SctpDataFormat> format)
+{
+    m_format = format;
+    m_format->Initialize(m_outboundStreams);
+}
+
+Ptr<SctpDataFormat>
+SctpTxQueue::GetDataFormat() const
+{
+    return m_format;
 }
 
 void
@@ -29,7 +43,8 @@ SctpTxQueue::Initialize(uint32_t initialTsn, uint16_t outboundStreams)
 {
     m_scheduler->Clear();
     m_outstanding.clear();
-    m_nextSsn.assign(outboundStreams, 0);
+    m_outboundStreams = outboundStreams;
+    m_format->Initialize(outboundStreams);
     m_nextTsn = initialTsn;
     m_bufferedBytes = 0;
     m_unsentBytes = 0;
@@ -68,18 +83,18 @@ SctpTxQueue::NextChunk(uint32_t maxPayload)
     Ptr<SctpOutboundMessage> m = m_scheduler->Peek();
     uint32_t size = static_cast<uint32_t>(m->data.size());
     uint32_t length = std::min(maxPayload, size - m->nextOffset);
-    if (m->nextOffset == 0 && !m->unordered && m->streamId < m_nextSsn.size())
+    if (m->nextOffset == 0)
     {
-        // The SSN is assigned here, not at Enqueue, so that a message abandoned before
-        // any of it was sent (PR-SCTP) leaves no hole in its stream's sequence.
-        m->ssn = m_nextSsn[m->streamId]++;
+        m_format->NumberMessage(*m); // SSN or MID, at the first chunk (see the format)
     }
     if (m->chunksCut == 0)
     {
         m->firstTsn = m_nextTsn;
     }
-    ++m->chunksCut;
     SctpTxChunk c;
+    c.fsn = m->chunksCut++; // RFC 8260 2.1: FSN 0, 1, 2, ... per message
+    c.headerSize = static_cast<uint8_t>(m_format->GetHeaderSize());
+    m->lastTsn = m_nextTsn;
     c.tsn = m_nextTsn++;
     c.offset = m->nextOffset;
     c.length = static_cast<uint16_t>(length);
@@ -227,7 +242,20 @@ SctpTxQueue::IsEmpty() const
 uint16_t
 SctpTxQueue::GetOutboundStreams() const
 {
-    return static_cast<uint16_t>(m_nextSsn.size());
+    return m_outboundStreams;
+}
+
+void
+SctpTxQueue::ResetSsn(uint16_t streamId)
+{
+    m_format->ResetStream(streamId);
+}
+
+void
+SctpTxQueue::AddStreams(uint16_t count)
+{
+    m_outboundStreams = static_cast<uint16_t>(m_outboundStreams + count);
+    m_format->AddStreams(count);
 }
 
 } // namespace ns3

@@ -3,11 +3,14 @@
  * be sent (held by an SctpStreamScheduler, which chooses the next one), and the DATA
  * chunks sent but not yet covered by the cumulative TSN ack, in TSN order so that a TSN
  * is found in O(1). Messages are fragmented lazily, when their chunks are first
- * transmitted, so TSNs of one message stay consecutive.
+ * transmitted; with DATA the scheduler finishes a message before it starts another, so
+ * TSNs of one message stay consecutive; with I-DATA (RFC 8260) they may interleave with
+ * those of messages of other streams. The chunk format (SctpDataFormat) numbers messages.
  */
 #ifndef SCTP_TX_QUEUE_H
 #define SCTP_TX_QUEUE_H
 
+#include "sctp-data-format.h"
 #include "sctp-message-tag.h"
 #include "sctp-stream-scheduler.h"
 
@@ -28,8 +31,11 @@ class SctpOutboundMessage : public SimpleRefCount<SctpOutboundMessage>
   public:
     std::vector<uint8_t> data;
     uint16_t streamId{0};
-    /** Stream sequence number; assigned when the first chunk is cut (ordered messages). */
+    /** Stream sequence number; assigned when the first chunk is cut (ordered messages;
+     * with I-DATA the low 16 bits of the MID). */
     uint16_t ssn{0};
+    /** I-DATA message identifier (RFC 8260 2.1); assigned when the first chunk is cut. */
+    uint32_t mid{0};
     uint32_t ppid{0};
     bool unordered{false};
     /** PR-SCTP policy (RFC 3758, RFC 7496): lifetime, retransmission limit or priority. */
@@ -39,6 +45,8 @@ class SctpOutboundMessage : public SimpleRefCount<SctpOutboundMessage>
     uint32_t nextOffset{0}; //!< bytes already cut into chunks
     uint32_t firstTsn{0};   //!< TSN of the first chunk (valid when chunksCut > 0)
     uint32_t chunksCut{0};  //!< chunks that have a TSN
+    uint32_t lastTsn{0};    //!< TSN of the last chunk cut (beyond firstTsn + chunksCut - 1
+                            //!< when I-DATA interleaved other messages' chunks)
     bool abandoned{false};
 };
 
@@ -50,6 +58,8 @@ struct SctpTxChunk
     uint32_t offset{0};  //!< first byte of this fragment in the message
     uint16_t length{0};  //!< user data bytes
     uint8_t flags{0};    //!< DATA chunk flags (B, E, U)
+    uint8_t headerSize{16}; //!< chunk header bytes: 16 (DATA) or 20 (I-DATA)
+    uint32_t fsn{0};     //!< I-DATA fragment sequence number (0 for the first fragment)
     uint32_t pathIndex{0}; //!< destination the chunk was last sent to
     uint32_t rtxPath{0};   //!< destination of its retransmission (when marked)
     uint16_t transmissions{0};
@@ -65,7 +75,7 @@ struct SctpTxChunk
     /** Bytes this chunk occupies on the wire, padding included (header + data). */
     uint32_t GetWireSize() const
     {
-        return (16u + length + 3u) & ~3u;
+        return (headerSize + length + 3u) & ~3u;
     }
 };
 
@@ -80,6 +90,12 @@ class SctpTxQueue
     SctpTxQueue();
 
     void Initialize(uint32_t initialTsn, uint16_t outboundStreams);
+    /**
+     * Frame messages with \p format from now on (DATA by default; I-DATA once both ends
+     * negotiated it). Set before any chunk is cut: its sequences start at 0.
+     */
+    void SetDataFormat(Ptr<SctpDataFormat> format);
+    Ptr<SctpDataFormat> GetDataFormat() const;
     /** Take the messages of \p scheduler's choice first (before any is queued). */
     void SetScheduler(Ptr<SctpStreamScheduler> scheduler);
     Ptr<SctpStreamScheduler> GetScheduler() const;
@@ -126,11 +142,16 @@ class SctpTxQueue
     uint32_t GetUnsentBytes() const;
     bool IsEmpty() const;
     uint16_t GetOutboundStreams() const;
+    /** RFC 6525 5.1.2: the next message of \p streamId gets SSN 0. */
+    void ResetSsn(uint16_t streamId);
+    /** RFC 6525 5.1.5: \p count more outbound streams, each starting at SSN 0. */
+    void AddStreams(uint16_t count);
 
   private:
     Ptr<SctpStreamScheduler> m_scheduler;
+    Ptr<SctpDataFormat> m_format;
     std::deque<SctpTxChunk> m_outstanding;
-    std::vector<uint16_t> m_nextSsn;
+    uint16_t m_outboundStreams{0};
     uint32_t m_nextTsn{0};
     uint32_t m_bufferedBytes{0};
     uint32_t m_unsentBytes{0};

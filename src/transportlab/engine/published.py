@@ -156,6 +156,38 @@ def _parse_value(text: str, where: str) -> tuple[str, float]:
     return match.group(1) or "", float(match.group(2))
 
 
+# What the catalogue, its qualitative claims and its readings all check, with one message
+# each: a file that breaks a rule says so the same way whichever of them it is.
+
+
+def _require_columns(frame: pd.DataFrame, path, columns: tuple[str, ...]) -> None:
+    if tuple(frame.columns) != columns:
+        raise ValueError(f"{path}: columns must be {list(columns)}, found {list(frame.columns)}")
+
+
+def _require_filled(frame: pd.DataFrame, path, columns, optional) -> None:
+    """Every column of ``columns`` but the ``optional`` ones has text in every row."""
+    for column in columns:
+        if column in optional:
+            continue
+        empty = frame.index[frame[column].str.strip() == ""]
+        if len(empty):
+            raise ValueError(f"{path}: empty {column!r} in data row(s) {list(empty + 1)}")
+
+
+def _require_seed_files(frame: pd.DataFrame, path, study: Study) -> None:
+    wrong_seed = sorted(set(frame["seed_file"]) - set(study.seed_files))
+    if wrong_seed:
+        raise ValueError(f"{path}: seed files {wrong_seed} do not belong to {study.name!r}")
+
+
+def _require_known(path, what: str, values, known) -> None:
+    """``values`` are all among ``known``; ``what`` names them in the message."""
+    unknown = sorted(set(values) - set(known))
+    if unknown:
+        raise ValueError(f"{path}: unknown {what} {unknown}; known: {list(known)}")
+
+
 def load(study: Study) -> pd.DataFrame:
     """The published values of ``study`` (a :class:`~transportlab.engine.study.Study`), checked.
 
@@ -181,25 +213,13 @@ def load(study: Study) -> pd.DataFrame:
             + frame["row"],
         )  # fmt: skip
         frame["derived_from"] = frame["by_construction"] = ""
-    if tuple(frame.columns) != COLUMNS:
-        raise ValueError(f"{path}: columns must be {list(COLUMNS)}, found {list(frame.columns)}")
+    _require_columns(frame, path, COLUMNS)
     if frame.empty:
         raise ValueError(f"{path} has no rows")
-    for column in COLUMNS:
-        if column in _OPTIONAL:
-            continue
-        empty = frame.index[frame[column].str.strip() == ""]
-        if len(empty):
-            raise ValueError(f"{path}: empty {column!r} in data row(s) {list(empty + 1)}")
-    wrong_seed = sorted(set(frame["seed_file"]) - set(study.seed_files))
-    if wrong_seed:
-        raise ValueError(f"{path}: seed files {wrong_seed} do not belong to {study.name!r}")
-    unknown = sorted(set(frame["protocol"]) - set(PROTOCOLS))
-    if unknown:
-        raise ValueError(f"{path}: unknown protocol(s) {unknown}; known: {list(PROTOCOLS)}")
-    unknown = sorted(set(frame["kind"]) - set(KINDS))
-    if unknown:
-        raise ValueError(f"{path}: unknown kind(s) {unknown}; known: {list(KINDS)}")
+    _require_filled(frame, path, COLUMNS, optional=_OPTIONAL)
+    _require_seed_files(frame, path, study)
+    _require_known(path, "protocol(s)", frame["protocol"], PROTOCOLS)
+    _require_known(path, "kind(s)", frame["kind"], KINDS)
     for unit in sorted(set(frame["unit"])):
         check_unit(unit, str(path))
     duplicated = frame.duplicated(["seed_file", *KEY], keep=False)
@@ -300,27 +320,13 @@ def load_qualitative(study: Study) -> pd.DataFrame:
     if not path.is_file():
         return pd.DataFrame(columns=[*QUALITATIVE_COLUMNS, "threshold"])
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
-    if tuple(frame.columns) != QUALITATIVE_COLUMNS:
-        raise ValueError(
-            f"{path}: columns must be {list(QUALITATIVE_COLUMNS)}, found {list(frame.columns)}"
-        )
-    for column in QUALITATIVE_COLUMNS:
-        if column == "note":
-            continue
-        empty = frame.index[frame[column].str.strip() == ""]
-        if len(empty):
-            raise ValueError(f"{path}: empty {column!r} in data row(s) {list(empty + 1)}")
-    wrong_seed = sorted(set(frame["seed_file"]) - set(study.seed_files))
-    if wrong_seed:
-        raise ValueError(f"{path}: seed files {wrong_seed} do not belong to {study.name!r}")
-    unknown = sorted(set(frame["relation"]) - set(RELATIONS))
-    if unknown:
-        raise ValueError(f"{path}: unknown relation(s) {unknown}; known: {list(RELATIONS)}")
+    _require_columns(frame, path, QUALITATIVE_COLUMNS)
+    _require_filled(frame, path, QUALITATIVE_COLUMNS, optional=("note",))
+    _require_seed_files(frame, path, study)
+    _require_known(path, "relation(s)", frame["relation"], RELATIONS)
     threshold = pd.to_numeric(frame["right"], errors="coerce")
     protocols = set(frame["left"]) | set(frame.loc[threshold.isna(), "right"])
-    unknown = sorted(protocols - set(PROTOCOLS))
-    if unknown:
-        raise ValueError(f"{path}: unknown protocol(s) {unknown}; known: {list(PROTOCOLS)}")
+    _require_known(path, "protocol(s)", protocols, PROTOCOLS)
     metrics = set(load(study)["metric"])
     unknown = sorted(set(frame["metric"]) - metrics)
     if unknown:
@@ -348,13 +354,8 @@ def load_readings(study: Study) -> pd.DataFrame:
     if not path.is_file():
         return pd.DataFrame(columns=list(READING_COLUMNS))
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
-    if tuple(frame.columns) != READING_COLUMNS:
-        raise ValueError(
-            f"{path}: columns must be {list(READING_COLUMNS)}, found {list(frame.columns)}"
-        )
-    unknown = sorted(set(frame["chosen"]) - set(CHOSEN))
-    if unknown:
-        raise ValueError(f"{path}: unknown 'chosen' {unknown}; known: {list(CHOSEN)}")
+    _require_columns(frame, path, READING_COLUMNS)
+    _require_known(path, "'chosen'", frame["chosen"], CHOSEN)
     if ((frame["chosen"] == "post hoc") & (frame["evidence"].str.strip() == "")).any():
         raise ValueError(f"{path}: a post-hoc reading needs its evidence")
     catalogue = load(study)

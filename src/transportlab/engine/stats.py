@@ -48,21 +48,36 @@ BOOTSTRAP_RESAMPLES = 9999
 BOOTSTRAP_SEED = 26
 
 
+def _check_level(level: float) -> None:
+    if not 0 < level < 1:
+        raise ValueError(f"level must be between 0 and 1, got {level}")
+
+
+def _finite_values(values) -> np.ndarray:
+    """The finite values as a flat array: what every estimate here starts from (a NaN or
+    infinite value is a run without a value, left out rather than spoiling the mean)."""
+    x = np.asarray(values, dtype=float).ravel()
+    return x[np.isfinite(x)]
+
+
+def _without_interval(x: np.ndarray) -> tuple[float, float, float, int]:
+    """``(mean, low, high, n)`` of fewer than two values: no interval exists, so the bounds
+    are NaN (never zero), and so is the mean of no value."""
+    mean = float(x.mean()) if x.size else math.nan
+    return mean, math.nan, math.nan, int(x.size)
+
+
 def confidence_interval(values, level: float = 0.95) -> tuple[float, float, float, int]:
     """``(mean, low, high, n)`` of the finite values: Student's t interval on the mean.
 
     With one value the bounds are NaN; without values everything is NaN and n = 0.
     """
-    if not 0 < level < 1:
-        raise ValueError(f"level must be between 0 and 1, got {level}")
-    x = np.asarray(values, dtype=float).ravel()
-    x = x[np.isfinite(x)]
+    _check_level(level)
+    x = _finite_values(values)
+    if x.size < 2:
+        return _without_interval(x)
     n = int(x.size)
-    if n == 0:
-        return math.nan, math.nan, math.nan, 0
     mean = float(x.mean())
-    if n == 1:
-        return mean, math.nan, math.nan, 1
     half = float(stdtrit(n - 1, 0.5 + level / 2)) * float(x.std(ddof=1)) / math.sqrt(n)
     return mean, mean - half, mean + half, n
 
@@ -74,8 +89,7 @@ def standard_error(ci_low: float, ci_high: float, n: int, level: float = 0.95) -
     recovers the spread of committed results (which keep the interval, not the values).
     NaN when the interval is undefined (fewer than two values).
     """
-    if not 0 < level < 1:
-        raise ValueError(f"level must be between 0 and 1, got {level}")
+    _check_level(level)
     if not (n >= 2 and math.isfinite(ci_low) and math.isfinite(ci_high)):
         return math.nan
     if ci_high < ci_low:
@@ -122,6 +136,19 @@ def mean_ci(values, level: float = 0.95) -> pd.Series:
     return pd.Series({"mean": mean, "ci_low": low, "ci_high": high, "n_runs": n})
 
 
+def _summary_columns(
+    frame: pd.DataFrame, by: str | Sequence[str], columns: str | Iterable[str]
+) -> tuple[list[str], list[str]]:
+    """``by`` and ``columns`` of both summary layouts as lists (one name may stand alone),
+    checked against the table before anything is grouped."""
+    by = [by] if isinstance(by, str) else list(by)
+    columns = [columns] if isinstance(columns, str) else list(columns)
+    missing = [c for c in [*by, *columns] if c not in frame.columns]
+    if missing:
+        raise KeyError(f"columns {missing} not in the table (has {list(frame.columns)})")
+    return by, columns
+
+
 def summarise(
     frame: pd.DataFrame,
     by: str | Sequence[str],
@@ -136,11 +163,7 @@ def summarise(
     keep their order of appearance, or are sorted with ``sort``; only groups that
     occur are summarised (also for categorical columns).
     """
-    by = [by] if isinstance(by, str) else list(by)
-    columns = [columns] if isinstance(columns, str) else list(columns)
-    missing = [c for c in [*by, *columns] if c not in frame.columns]
-    if missing:
-        raise KeyError(f"columns {missing} not in the table (has {list(frame.columns)})")
+    by, columns = _summary_columns(frame, by, columns)
     rows = []
     for key, group in frame.groupby(by, sort=sort, dropna=False, observed=True):
         key = key if isinstance(key, tuple) else (key,)
@@ -165,11 +188,7 @@ def summarise_wide(
     a value is NaN). Groups keep their order of appearance, or are sorted with ``sort``;
     only groups that occur are summarised (also for categorical columns).
     """
-    by = [by] if isinstance(by, str) else list(by)
-    columns = [columns] if isinstance(columns, str) else list(columns)
-    missing = [c for c in [*by, *columns] if c not in frame.columns]
-    if missing:
-        raise KeyError(f"columns {missing} not in the table (has {list(frame.columns)})")
+    by, columns = _summary_columns(frame, by, columns)
     names = [*by]
     for column in columns:
         names += [column, f"{column}_ci_low", f"{column}_ci_high"]
@@ -192,16 +211,12 @@ def bootstrap_interval(values, level: float = 0.95) -> tuple[float, float, float
     resamples from a generator seeded with :data:`BOOTSTRAP_SEED` (deterministic). Below
     two finite values the bounds are NaN, as with :func:`confidence_interval`.
     """
-    if not 0 < level < 1:
-        raise ValueError(f"level must be between 0 and 1, got {level}")
-    x = np.asarray(values, dtype=float).ravel()
-    x = x[np.isfinite(x)]
+    _check_level(level)
+    x = _finite_values(values)
+    if x.size < 2:
+        return _without_interval(x)
     n = int(x.size)
-    if n == 0:
-        return math.nan, math.nan, math.nan, 0
     mean = float(x.mean())
-    if n == 1:
-        return mean, math.nan, math.nan, 1
     if np.all(x == x[0]):
         return mean, mean, mean, n
     generator = np.random.default_rng(BOOTSTRAP_SEED)
@@ -221,8 +236,7 @@ def exceedance_probability(
     """
     from scipy.stats import binomtest  # noqa: PLC0415
 
-    x = np.asarray(values, dtype=float).ravel()
-    x = x[np.isfinite(x)]
+    x = _finite_values(values)
     n = int(x.size)
     if n == 0:
         return math.nan, math.nan, math.nan, 0, 0

@@ -749,6 +749,16 @@ def compare(
     return result
 
 
+def _printed(printed) -> tuple[float, str]:
+    """A derived row's published value as ``(number, qualifier)``: ``">0"`` is
+    ``(0.0, ">")``, ``"~0.5"`` is ``(0.5, "~")``."""
+    text = str(printed).strip()
+    for qualifier in sorted((*BOUNDS, "~"), key=len, reverse=True):
+        if text.startswith(qualifier):
+            return float(text[len(qualifier) :]), qualifier
+    return float(text), ""
+
+
 def _derived_rows(committed: pd.DataFrame, known: set, default: float, study: str) -> pd.DataFrame:
     """Rows of a committed comparison that the catalogue does not have: numbers the study
     derived from published ones (SIP: each count relative to the 5 % row), judged again
@@ -756,17 +766,14 @@ def _derived_rows(committed: pd.DataFrame, known: set, default: float, study: st
     rows = committed[[key not in known for key in map(tuple, committed[KEY].to_numpy())]].copy()
     if rows.empty:
         return rows
-    judged = [
-        judge(
-            float(str(r["published"]).lstrip("~")),
-            float(r["reproduced"]),
-            float(r["ci_low"]),
-            float(r["ci_high"]),
-            tol=default,
+    judged = []
+    for _, r in rows.iterrows():
+        published, qualifier = _printed(r["published"])
+        judged.append(judge(
+            published, float(r["reproduced"]), float(r["ci_low"]), float(r["ci_high"]),
+            tol=default, qualifier=qualifier,
             deterministic=str(r.get("deterministic", "")).lower() == "true",
-        )  # fmt: skip
-        for _, r in rows.iterrows()
-    ]
+        ))  # fmt: skip
     rows["verdict"] = [verdict for verdict, _ in judged]
     rows["note"] = [
         f"{str(note).split('; ')[0]}; {why}"

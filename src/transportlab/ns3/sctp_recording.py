@@ -2,7 +2,7 @@
 
 Four tables, read once after the run:
 
-* ``chunks``: every chunk sent (or only DATA), with the destination (path) it went to
+* ``chunks``: every chunk sent (or only DATA and I-DATA), with the destination (path) it went to
   and whether it was a retransmission: TSN-versus-time plots per path;
 * ``paths``: path events (a destination becoming potentially failed (RFC 7829),
   unreachable or available again, confirmed, made primary, chosen for new data):
@@ -33,7 +33,7 @@ PATH_EVENTS = (
 )
 #: ns3::SctpPrPolicy names, by value.
 PR_POLICIES = ("NONE", "TTL", "RTX", "PRIORITY")
-#: SCTP chunk type names (RFC 9260, RFC 3758).
+#: SCTP chunk type names (RFC 9260, RFC 3758, RFC 8260).
 CHUNK_TYPES = {
     0: "DATA",
     1: "INIT",
@@ -48,7 +48,9 @@ CHUNK_TYPES = {
     10: "COOKIE_ECHO",
     11: "COOKIE_ACK",
     14: "SHUTDOWN_COMPLETE",
+    64: "I_DATA",
     192: "FORWARD_TSN",
+    194: "I_FORWARD_TSN",
 }
 
 

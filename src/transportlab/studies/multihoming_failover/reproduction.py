@@ -276,6 +276,18 @@ def lossy_stalls_table(results) -> pd.DataFrame:
     return analysis.stall_summary(results["lossy"]["summary"]).reset_index()
 
 
+def lossy_runs_table(results) -> pd.DataFrame:
+    """Under 15 % loss, one row per run: first loss, the stall it caused, longest stall,
+    goodput (what the distribution statistics below are computed from)."""
+    return analysis.lossy_runs(results["lossy"]["summary"])
+
+
+def lossy_exceedance_table(results) -> pd.DataFrame:
+    """Per configuration, P(stall after the first DATA loss > 3 s) with its exact
+    interval, and the stall's mean with a bootstrap interval (seed 002's "> 3 s")."""
+    return analysis.stall_exceedance(analysis.lossy_runs(results["lossy"]["summary"]))
+
+
 def lossy_brennan_table(results) -> pd.DataFrame:
     """Per configuration, the seed's statistics (mean, 95 % CI over the runs) beside the
     published values: the first loss and the stall it caused."""
@@ -569,6 +581,8 @@ REPRODUCTION = Reproduction(
         "presets": presets_table,
         "lossy_stalls": lossy_stalls_table,
         "lossy_brennan": lossy_brennan_table,
+        "lossy_runs": lossy_runs_table,
+        "lossy_exceedance": lossy_exceedance_table,
         "voice": voice_table,
     },
     figures={

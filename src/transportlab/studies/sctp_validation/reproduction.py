@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from transportlab.engine.study import Experiment, Reproduction
-from transportlab.studies.sctp_validation import differences, stacks
+from transportlab.studies.sctp_validation import differences, interleaving, stacks, stream_reset
 
 CWND_SCENARIOS = ("no_loss", "loss_mid", "loss_tail", "random_2pct", "rwnd_limited")
 
@@ -30,9 +30,62 @@ SCENARIOS = Experiment(
 )
 
 
+STREAM_RESET = Experiment(
+    name="stream_reset",
+    description="stream reset mid-transfer (RFC 6525), outgoing by the sender and incoming "
+    "at the receiver's request, on usrsctp and on the ns-3 model (deterministic)",
+    points=lambda params: [{"scenario": name} for name in stream_reset.RESET_SCENARIOS],
+    runs=1,
+    quick_runs=1,
+    deterministic=True,
+    available=stacks.oracle_available,
+)
+
+
+INTERLEAVING = Experiment(
+    name="interleaving",
+    description="bulk (256-KB messages, stream 0) and 100-B messages (stream 1) on one "
+    "association, DATA or I-DATA (RFC 8260), each scheduler both stacks have, with and "
+    "without loss, on usrsctp and on the ns-3 model (deterministic)",
+    points=lambda params: [{"scenario": name} for name in interleaving.CASES],
+    runs=1,
+    quick_runs=1,
+    deterministic=True,
+    available=stacks.oracle_available,
+)
+
+
+def _drop_run_columns(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame.drop(columns=["oracle_seed", "seed", "run"])
+
+
 def validation_table(results) -> pd.DataFrame:
-    """One row per scenario: completion times, retransmissions, verdict and evidence."""
-    return results["scenarios"]["validation"].drop(columns=["oracle_seed", "seed", "run"])
+    """One row per scenario: completion times, retransmissions, verdict and evidence; the
+    stream-reset scenarios last (their retransmission and cwnd columns empty)."""
+    table = _drop_run_columns(results["scenarios"]["validation"])
+    reset_tables = results.get("stream_reset")
+    if reset_tables is None:
+        return table
+    reset = _drop_run_columns(reset_tables["validation"])
+    # nullable integers and booleans: the counts and flags stay as they are written in the
+    # CSV, empty for the reset rows (one profile, no loss)
+    nullable = {"i": "Int64", "b": "boolean"}
+    dtypes = {c: nullable[t.kind] for c, t in table.dtypes.items() if t.kind in nullable}
+    return pd.concat([table.astype(dtypes), reset.astype(dtypes)], ignore_index=True)
+
+
+def interleaving_table(results) -> pd.DataFrame:
+    """Per interleaving case, both stacks: small-message latency (median, 95th percentile,
+    max; delivery minus due time), small messages delivered before the last bulk message,
+    bulk completion, verdict and the named differences with their evidence."""
+    return _drop_run_columns(results["interleaving"]["interleaving"])
+
+
+def stream_reset_table(results) -> pd.DataFrame:
+    """Per stream-reset scenario, both stacks side by side: messages delivered, times of
+    the request, of the reset and of the last delivery, stream-0 deliveries while the
+    reset was pending, and whether the SSNs the receiver saw agree."""
+    return _drop_run_columns(results["stream_reset"]["stream_reset"])
 
 
 def traces(results, name: str) -> dict[str, stacks.Trace]:
@@ -62,7 +115,11 @@ def completion_figure(results):
 
 
 REPRODUCTION = Reproduction(
-    experiments=(SCENARIOS,),
-    tables={"validation": validation_table},
+    experiments=(SCENARIOS, STREAM_RESET, INTERLEAVING),
+    tables={
+        "validation": validation_table,
+        "stream_reset": stream_reset_table,
+        "interleaving": interleaving_table,
+    },
     figures={"cwnd_side_by_side": cwnd_figure, "completion_times": completion_figure},
 )

@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from transportlab.ns3 import native
-from transportlab.studies.sctp_validation import stacks
+from transportlab.studies.sctp_validation import interleaving, stacks, stream_reset
 
 
 def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFrame]:
@@ -17,6 +17,10 @@ def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFram
     Both stacks are deterministic: ``run`` changes nothing (the experiment declares one
     run); ``oracle_seed`` seeds usrsctp's random bytes.
     """
+    if stream_reset.is_reset(params["scenario"]):  # RFC 6525: its own two tables
+        return stream_reset.run(params["scenario"], params["oracle_seed"])
+    if params["scenario"] in interleaving.CASES:  # RFC 8260: per-message tables
+        return interleaving.run(params["scenario"], params["oracle_seed"])
     scenario = stacks.scenario_by_name(params["scenario"])
     return stacks.traces_to_tables(stacks.run_traces(scenario, params["oracle_seed"]))
 
