@@ -135,3 +135,23 @@ def test_the_voip_baseline_still_refuses_negative_trunk_runs_before_running():
 def test_print_written_prints_one_path_a_line(capsys):
     assert baseline.print_written(["a/b.csv", "c.png"]) == 0
     assert capsys.readouterr().out.splitlines() == ["a/b.csv", "c.png"]
+
+
+def test_a_reading_with_its_own_ns3_runs_is_judged_from_them_not_from_the_comparison():
+    """The VoIP trunk reading's ns-3 column comes from its own runs, which comparison.csv
+    (the homogeneous reading) does not hold: rejudging judges it from its own values,
+    while the homogeneous reading keeps the committed comparison's verdicts."""
+    table = _committed_baseline("voip_cjm")
+    trunk = table["topology"] == "trunk"
+    assert trunk.any() and (~trunk).any()
+    row = trunk & (table["protocol"] == "SCTP") & (table["metric"] == "delay_max")
+    published = float(table.loc[row, "published"].iloc[0])
+    table.loc[row, ["ns3", "ns3_ci_low", "ns3_ci_high"]] = [published, 0.99 * published,
+                                                            1.01 * published]  # fmt: skip
+    table["paper_vs_ns3"] = "stale"
+    judged = rejudge_baseline(get("voip_cjm"), table)
+    assert judged.loc[row, "paper_vs_ns3"].iloc[0] == "matches"
+    assert not judged["paper_vs_ns3"].eq("stale").any()
+    comparison = committed_table("voip_cjm", "comparison").set_index(["protocol", "metric"])
+    for _, r in judged[~trunk].iterrows():
+        assert r["paper_vs_ns3"] == comparison.loc[(r["protocol"], r["metric"]), "verdict"]
