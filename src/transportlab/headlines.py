@@ -574,6 +574,7 @@ def headline_blocks(folder: Path) -> dict[str, str]:
 
 _WIRED = "wired_best_effort"
 _SIP = "sip_over_sctp"
+_VOIP = "voip_cjm"
 
 
 def _verdicts(rows: pd.DataFrame) -> str:
@@ -824,6 +825,42 @@ def _sip_verdicts(folder: Path) -> str:
     return "\n".join(lines)
 
 
+def _voip_ns2_readings(folder: Path) -> str:
+    """Notebook 02 section 7: the trunk reading beside the homogeneous one, per simulator
+    and configuration (``ns2_network.csv``) and the judgements per reading
+    (``ns2_baseline.csv``)."""
+    network = _read(folder, _VOIP, "ns2_network")
+    table = _read(folder, _VOIP, "ns2_baseline")
+    lines = ["network side, trunk reading (homogeneous reading in brackets):"]
+    columns = (("delay_mean_ms", "mean delay", ".1f"), ("delay_max_ms", "max", ".0f"),
+               ("steady_delay_max_ms", "max after the start-up", ".1f"),
+               ("before_jitter_ms", "jitter", ".3g"))  # fmt: skip
+    for (simulator, configuration), rows in network.groupby(
+        ["simulator", "configuration"], sort=False
+    ):
+        by_reading = rows.set_index("topology")
+        if "trunk" not in by_reading.index:
+            continue
+        trunk = by_reading.loc["trunk"]
+        home = by_reading.loc["homogeneous"] if "homogeneous" in by_reading.index else None
+        shown = []
+        for column, name, fmt in columns:
+            text = f"{name} {format(trunk[column], fmt)}"
+            if home is not None and pd.notna(home[column]):
+                text += f" ({format(home[column], fmt)})"
+            shown.append(text)
+        runs = f"{trunk['n_runs']:.0f}" + ("" if home is None else f" ({home['n_runs']:.0f})")
+        lines.append(f"  {simulator}, {configuration}: {', '.join(shown)} ms; {runs} runs")
+    for topology, rows in table.groupby("topology", sort=False):
+        counted = baseline_counts(rows, by=["protocol"]).set_index("protocol").loc["all"]
+        lines.append(
+            f"{topology}: {counted['rows']} published rows; the paper agrees with NS-2 on "
+            f"{counted['paper_matches_ns2']}, with ns-3 on {counted['paper_matches_ns3']}; "
+            f"ns-3 within the tolerance of NS-2 on {counted['ns3_within_tolerance_of_ns2']}"
+        )
+    return "\n".join(lines)
+
+
 NOTEBOOK_NUMBERS = {
     (_WIRED, "delay_readings"): _wired_delay_readings,
     (_WIRED, "summary"): _wired_summary,
@@ -836,6 +873,7 @@ NOTEBOOK_NUMBERS = {
     (_SIP, "call_cycle"): _sip_call_cycle,
     (_SIP, "head_of_line"): _sip_head_of_line,
     (_SIP, "verdicts"): _sip_verdicts,
+    (_VOIP, "ns2_readings"): _voip_ns2_readings,
 }
 
 
