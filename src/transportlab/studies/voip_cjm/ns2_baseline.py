@@ -216,6 +216,11 @@ PANELS = (
 FLOOR = {"delay_max": 10.0, "jitter": 1e-6}
 
 
+def _run_span(runs: pd.Series) -> str:
+    low, high = int(runs.min()), int(runs.max())
+    return f"{low}" if low == high else f"{low}-{high}"
+
+
 def baseline_figure(table: pd.DataFrame):
     """Per reading (rows) and published metric (columns): NS-2 and ns-3 means with their
     95 % intervals as bars per protocol, the published values as markers."""
@@ -224,7 +229,10 @@ def baseline_figure(table: pd.DataFrame):
     x = np.arange(len(protocols))
     fig, axes = plotting.subplots(len(topologies), 3, figsize=(12, 3.3 * len(topologies)),
                                   squeeze=False)  # fmt: skip
+    legend = None
     for i, topology in enumerate(topologies):
+        reading = table[table["topology"] == topology]
+        runs = f"NS-2 {_run_span(reading['ns2_runs'])}, ns-3 {_run_span(reading['ns3_runs'])} runs"
         for ax, (metric, label, log) in zip(axes[i], PANELS, strict=True):
             rows = table[(table["topology"] == topology) & (table["metric"] == metric)]
             rows = rows.drop_duplicates("protocol").set_index("protocol").reindex(protocols)
@@ -247,13 +255,15 @@ def baseline_figure(table: pd.DataFrame):
                 ax.set_yscale("log")
                 ax.set_ylim(bottom=FLOOR[metric])
             ax.set_xticks(x, protocols)
-            ax.set_title(f"{topology}: {label}", fontsize=9)
-        axes[i][0].legend(fontsize=7, loc="lower left")
+            ax.set_title(f"{topology} ({runs}):\n{label}", fontsize=9)
+            legend = legend or ax
+    if legend is not None:
+        legend.legend(fontsize=7, loc="lower left")
     runs_ns2 = int(table["ns2_runs"].max())
     runs_ns3 = int(table["ns3_runs"].max())
     fig.suptitle(
-        f"Seed 001: published / NS-2.35 ({runs_ns2} runs) / ns-3 ({runs_ns3} runs) on the same "
-        f"scenario; bars: mean (grey NS-2, coloured ns-3), whiskers: {plotting.CI_CLIPPED}",
+        "Seed 001: published / NS-2.35 / ns-3 on the same scenario, runs per reading in each "
+        f"title; bars: mean (grey NS-2, coloured ns-3), whiskers: {plotting.CI_CLIPPED}",
         fontsize=9,
     )
     fig.tight_layout()
