@@ -1119,6 +1119,86 @@ attributed = ns2_baseline.attribution(full_baseline)
 print(attributed.to_string(index=False))
 
 # %% [markdown]
+# ### 8.6 The delay and drop gaps on one run, by cause
+#
+# ns-3 lies within 20 % of NS-2 on few of the delay and dropped-packets rows (section 8.1).
+# `ns2_gap` takes UDP (no transport dynamics) at the shortest and at the longest interval,
+# run 1 of the same field, start times and settings, runs both simulators with every report
+# traced on its way, and attributes the two gaps with counts and times:
+#
+# * the **mean-delay gap by selection**: over the reports both simulators delivered, and what
+#   the reports only one of them delivered add to its mean (the three parts add up to the gap);
+# * the **delay of the reports both delivered by part of the path**: the wait at the source
+#   before its routing layer hands the report to the interface (NS-2: `s AGT` to `s RTR`;
+#   ns-3: the agent's send to the source MAC's `MacTx`), which is AODV's route discovery,
+#   and the time from there to the sink (interface queue, channel access, retries and air
+#   time on every hop, and any repair on the way), with the hops and, in NS-2, the data-frame
+#   transmissions per hop;
+# * the **drops** the compared metric counts, by cause and kind of packet: NS-2's `d` lines by
+#   reason; ns-3's MAC, IP and ARP drops by ns-3's reason and the decodable frames its PHY lost
+#   in collisions (the PHY does not say which kind). Each simulator's causes add up to its
+#   `dropped_packets`.
+#
+# In this mode (quick: the 20-s run at 1 s; one ns-3 run and one NS-2 run):
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from transportlab.studies.wsn_reporting_interval import ns2_gap
+
+traced = ns2_gap.tables(ns2_gap.traced_run(quick=quick))
+point = {"reporting_interval": 1.0}
+print(ns2_gap.key_numbers(traced["ns2_gap_drops"].assign(**point),
+                          traced["ns2_gap_delay"].assign(**point)).round(1)
+      .to_string(index=False))  # fmt: skip
+
+# %% [markdown]
+# The committed full-mode tables (`ns2_gap_drops.csv`, `ns2_gap_delay.csv`,
+# `ns2_gap_paths.csv`; `python -m transportlab.studies.wsn_reporting_interval.ns2_gap`,
+# 1 run per simulator and interval):
+
+# %%
+# NBVAL_CHECK_OUTPUT
+gap_drops = committed_table("wsn_reporting_interval", "ns2_gap_drops")
+gap_delay = committed_table("wsn_reporting_interval", "ns2_gap_delay")
+gap_paths = committed_table("wsn_reporting_interval", "ns2_gap_paths")
+print(ns2_gap.key_numbers(gap_drops, gap_delay).round(1).to_string(index=False))
+
+# %%
+fig, n_runs = ns2_gap.gap_figure(gap_delay, gap_paths, gap_drops)
+print(f"{n_runs} run per simulator and interval")
+
+# %% [markdown]
+# What the traced runs attribute the gaps to (every number is printed above):
+#
+# * **Delay at 1 s: NS-2's routes, not its MAC.** Almost all of the gap lies on the reports
+#   both simulators delivered ("the same reports"); what NS-2's extra reports add is small
+#   and of the other sign. On those reports both parts are longer in NS-2: the wait at the
+#   source, because NS-2's route discoveries while the sensors start take far longer (the
+#   reports that waited more than a second were all sent in the first seconds, panel (a)),
+#   and the way from the interface to the sink, because NS-2's reports take more hops and
+#   spend more time on each (more contention along longer routes; a data frame is sent once
+#   per hop in NS-2's trace, so it is not MAC retries of the report itself).
+# * **Which reports each delivers: ns-3 gives up on next hops that do not answer.** The
+#   reports NS-2 delivers and ns-3 does not are as many as the data packets ns-3's MACs gave
+#   up at the retry limit, where NS-2's gave up almost none: ns-3's AODV keeps shorter routes
+#   through next hops that cannot answer (section 8.4: the sensors that hear a 150-m node they
+#   cannot reach), NS-2's routes go around them. Which AODV difference makes ns-3 choose them
+#   is the next experiment (the first hops of both simulators' routes against the one-way
+#   links of the field); no configuration error was found on the way.
+# * **Dropped packets at 1 s agree in total, not in kind.** ns-3's retry-limit drops of data
+#   stand where NS-2 has collisions of ARP frames and ARP drops (ns-3 runs without ARP frames:
+#   `arp_model` `preloaded`, a declared model difference) and collisions of control frames.
+# * **Dropped packets at 20 s: NS-2's losses of routing broadcasts.** Most of the gap is
+#   decodable AODV frames NS-2 loses in collisions (routes time out between reports, so every
+#   report floods a route request); ns-3's PHY loses far fewer frames in collisions although
+#   its AODV sends no fewer routing packets (section 8.1's routing load), which is not
+#   explained yet. A smaller part is a counting convention: NS-2's trace writes two `d`
+#   lines when a frame reaches the RTS retry limit (the RTS and the packet it carried) and
+#   one for the DATA limit; ns-3's count has one per frame and does not say which limit
+#   ended it (`ns2_gap_drops.csv`: NS-2's RTS lines are as many as its routing packets given
+#   up), so the compared metric counts NS-2's RTS-limit drops twice.
+
+# %% [markdown]
 # ## 9. Files
 #
 # `comparison.csv` (with its tolerance), `summary.csv` (every run of `intervals`), the
@@ -1133,7 +1213,9 @@ print(attributed.to_string(index=False))
 # `figures[/quick]/wsn_reporting_interval/`. The NS-2 baseline of section 8
 # (`ns2_baseline.csv`, `ns2_baseline_counts.csv`, `ns2_baseline_fidelity.csv`,
 # `ns2_baseline_priqueue.csv`, `ns2_baseline_trace.csv`, `ns2_baseline_culling.csv`) is
-# written by `python -m transportlab.studies.wsn_reporting_interval.ns2_baseline`.
+# written by `python -m transportlab.studies.wsn_reporting_interval.ns2_baseline`, the traced
+# runs of section 8.6 (`ns2_gap_drops.csv`, `ns2_gap_delay.csv`, `ns2_gap_paths.csv`, the
+# figure `ns2_gap`) by `python -m transportlab.studies.wsn_reporting_interval.ns2_gap`.
 
 # %%
 from transportlab.engine.paths import project_root

@@ -6,6 +6,7 @@ claims (engine.configurations, transportlab.best_configuration)."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -187,3 +188,96 @@ def test_the_headlines_follow_the_committed_tables(tmp_path):
         "single-homed 9 of 30 runs stall more than 3 s"
         in headlines.headline_blocks(folder)["results-headlines"]
     )
+
+
+# ----------------------------------------------------------------- NS-2 paragraphs
+
+
+def _voip_copy(tmp_path) -> Path:
+    folder = tmp_path / "results"
+    shutil.copytree(
+        RESULTS / "voip_cjm", folder / "voip_cjm", ignore=shutil.ignore_patterns("*.json")
+    )
+    return folder
+
+
+def test_the_voip_paragraph_gives_the_trunk_reading_beside_the_homogeneous_one(tmp_path):
+    folder = _voip_copy(tmp_path)
+    path = folder / "voip_cjm" / "ns2_network.csv"
+    network = pd.read_csv(path)
+    table = pd.read_csv(folder / "voip_cjm" / "ns2_baseline.csv")
+    assert set(table["topology"]) == {"homogeneous", "trunk"}
+    sctp = (network["simulator"] == "NS-2.35") & (network["configuration"] == "SCTP ordered")
+    by_reading = network[sctp].set_index("topology")["delay_max_ms"]
+    text = headlines._ns2_voip(folder)
+    trunk = table[table["topology"] == "trunk"]
+    assert f"trunk reading the paper agrees with NS-2 on 0 of its {len(trunk)} rows" in text
+    assert f"maximum {by_reading['trunk']:.0f} ({by_reading['homogeneous']:.0f}) ms" in text
+    worse = by_reading["trunk"] > by_reading["homogeneous"]
+    assert ("bursts get worse" if worse else "bursts are milder") in text
+    # the words follow the table: a milder trunk maximum is said so
+    network.loc[sctp & (network["topology"] == "trunk"), "delay_max_ms"] = 1000.0
+    network.to_csv(path, index=False)
+    text = headlines._ns2_voip(folder)
+    assert "bursts are milder" in text
+    assert f"maximum 1000 ({by_reading['homogeneous']:.0f}) ms" in text
+    # without trunk rows the paragraph says the reading is not committed
+    table[table["topology"] == "homogeneous"].to_csv(
+        folder / "voip_cjm" / "ns2_baseline.csv", index=False
+    )
+    text = headlines._ns2_voip(folder)
+    assert "is not in the committed table yet" in text
+    assert "On the trunk reading" not in text
+
+
+def test_the_ns2_count_block_has_a_line_per_voip_reading(tmp_path):
+    from transportlab.summary import _ns2_baseline_block
+
+    folder = _voip_copy(tmp_path)
+    table = pd.read_csv(folder / "voip_cjm" / "ns2_baseline.csv")
+    lines = {
+        line.split(" | ")[0].lstrip("| "): line.split(" | ")
+        for line in _ns2_baseline_block(folder).splitlines()
+        if line.startswith("| `voip_cjm`")
+    }
+    assert set(lines) == {"`voip_cjm` (homogeneous)", "`voip_cjm` (trunk)"}
+    for reading, rows in table.groupby("topology"):
+        line = lines[f"`voip_cjm` ({reading})"]
+        assert line[1] == str(len(rows))  # published rows of that reading
+        assert line[3] == f"{rows['ns2_runs'].min()}"
+
+
+def test_the_sensors_paragraph_follows_the_ns2_gap_tables(tmp_path):
+    study = "wsn_reporting_interval"
+    folder = tmp_path / "results"
+    (folder / study).mkdir(parents=True)
+    for name in ("ns2_gap_delay", "ns2_gap_drops"):
+        shutil.copy(RESULTS / study / f"{name}.csv", folder / study / f"{name}.csv")
+    delay = pd.read_csv(folder / study / "ns2_gap_delay.csv")
+    drops = pd.read_csv(folder / study / "ns2_gap_drops.csv")
+    fast = delay[delay["reporting_interval"] == delay["reporting_interval"].min()]
+    hops = fast[fast["quantity"] == "hops per report"].iloc[0]
+    gap = fast[fast["quantity"] == "gap: mean(NS-2) - mean(ns-3) (ms)"]["ns2"].iloc[0]
+    total = drops[(drops["cause"] == "total")
+                  & (drops["reporting_interval"] == drops["reporting_interval"].max())]  # fmt: skip
+    text = headlines._ns2_sensors(folder)
+    assert text.startswith("**Sensors** (`wsn_reporting_interval`, notebook 04 section 8):")
+    assert f"of its {gap:.0f} ms more" in text
+    assert f"({hops['ns2']:.2f} against {hops['ns3']:.2f})" in text
+    assert (
+        f"NS-2 counts {total['ns2'].iloc[0]:.0f} drops against ns-3's {total['ns3'].iloc[0]:.0f}"
+        in text
+    )
+    # a changed table changes the words
+    retry = (drops["cause"] == "MAC retry limit") & (drops["kind"] == "data")
+    retry &= drops["reporting_interval"] == drops["reporting_interval"].min()
+    drops.loc[retry, "ns3"] = 900
+    drops.loc[(drops["cause"] == "total") & (drops["reporting_interval"] == 20.0), "ns2"] = 4000
+    drops.to_csv(folder / study / "ns2_gap_drops.csv", index=False)
+    text = headlines._ns2_sensors(folder)
+    only = fast[fast["quantity"] == "reports delivered by this simulator only"]["ns2"].iloc[0]
+    assert (
+        f"the reports only NS-2 delivers number {only:.0f}, the data packets ns-3's MACs gave "
+        "up at the retry limit 900," in text
+    )
+    assert "At 20 s NS-2 counts 4000 drops" in text

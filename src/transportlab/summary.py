@@ -431,11 +431,31 @@ def _totals_block(counts: pd.DataFrame, rows: pd.DataFrame) -> str:
     )
 
 
+def _ns2_baseline_counts(table: pd.DataFrame) -> list:
+    """One line of the NS-2 baseline block: rows, rows with NS-2, NS-2 runs and both
+    judgements counted (in brackets the ``consistent`` ones)."""
+    total = baseline_counts(table, by=["protocol"]).set_index("protocol").loc["all"]
+    runs = pd.to_numeric(table["ns2_runs"], errors="coerce").dropna()
+    spread = f"{int(runs.min())}" if runs.min() == runs.max() else (
+        f"{int(runs.min())}-{int(runs.max())}")  # fmt: skip
+    consistent = {
+        column: int((table[f"paper_vs_{column}"] == "consistent").sum())
+        for column in ("ns2", "ns3")
+    }
+    return [
+        total["rows"], total["with_ns2"], spread,
+        f"{total['paper_matches_ns2']} (+{consistent['ns2']})",
+        f"{total['paper_matches_ns3']} (+{consistent['ns3']})",
+        total["ns3_within_tolerance_of_ns2"],
+    ]  # fmt: skip
+
+
 def _ns2_baseline_block(folder: Path) -> str:
     """Per seed study, both judgements of its committed ``ns2_baseline.csv``
     (:func:`transportlab.ns2.baseline.baseline_counts`; in brackets the further rows whose
     mean lies within the tolerance while its interval does not, ``consistent``); a study
-    without one is named."""
+    without one is named. A table with key columns before ``seed_file`` (the VoIP study's
+    ``topology``: its two readings of the seed's network) gets one line per value."""
     rows = []
     for name in seed_studies():
         path = folder / name / "ns2_baseline.csv"
@@ -443,20 +463,12 @@ def _ns2_baseline_block(folder: Path) -> str:
             rows.append([f"`{name}`", "no NS-2 baseline", "", "", "", "", ""])
             continue
         table = pd.read_csv(path, keep_default_na=False, na_values=[""])
-        total = baseline_counts(table, by=["protocol"]).set_index("protocol").loc["all"]
-        runs = pd.to_numeric(table["ns2_runs"], errors="coerce").dropna()
-        spread = f"{int(runs.min())}" if runs.min() == runs.max() else (
-            f"{int(runs.min())}-{int(runs.max())}")  # fmt: skip
-        consistent = {
-            column: int((table[f"paper_vs_{column}"] == "consistent").sum())
-            for column in ("ns2", "ns3")
-        }
-        rows.append([
-            f"`{name}`", total["rows"], total["with_ns2"], spread,
-            f"{total['paper_matches_ns2']} (+{consistent['ns2']})",
-            f"{total['paper_matches_ns3']} (+{consistent['ns3']})",
-            total["ns3_within_tolerance_of_ns2"],
-        ])  # fmt: skip
+        extra = list(table.columns[: table.columns.get_loc("seed_file")])
+        parts = table.groupby(extra, sort=False) if extra else [((), table)]
+        for key, part in parts:
+            key = key if isinstance(key, tuple) else (key,)
+            label = f"`{name}`" + "".join(f" ({value})" for value in key)
+            rows.append([label, *_ns2_baseline_counts(part)])
     header = ["study", "published rows", "with NS-2", "NS-2 runs",
               "paper agrees with NS-2 (+consistent)", "paper agrees with ns-3 (+consistent)",
               "ns-3 within tolerance of NS-2"]  # fmt: skip

@@ -5,11 +5,15 @@ from __future__ import annotations
 import math
 
 import pandas as pd
+import pytest
 
 from transportlab.engine.results import committed_table
 from transportlab.ns2 import baseline
 from transportlab.ns2.baseline import rejudge_baseline
 from transportlab.studies import get
+from transportlab.studies.voip_cjm import ns2_baseline as voip_baseline
+from transportlab.studies.wired_best_effort import ns2_baseline as wired_baseline
+from transportlab.studies.wsn_reporting_interval import ns2_baseline as wsn_baseline
 
 COLUMNS = ["seed_file", "source", "protocol", "metric", "row", "unit", "kind", "published",
            "reproduced", "ci_low", "ci_high", "n_runs", "ratio", "verdict", "note"]  # fmt: skip
@@ -98,3 +102,56 @@ def test_a_number_two_seeds_print_keeps_each_seeds_own_verdict():
     verdicts = rows["paper_vs_ns2"].to_dict()
     assert verdicts["004_c8175ad9bda103cf.txt"] == "matches"
     assert verdicts["000_efd8d8b62659a846.txt"] != "matches"
+
+
+def test_the_shared_command_line_parses_the_common_options_and_rejects_others(capsys):
+    parser = baseline.baseline_parser("First line.\nMore.", quick="quick mode (1 run)")
+    args = parser.parse_args(["--quick", "--runs", "3", "--scheduler", "local"])
+    assert (args.quick, args.runs, args.scheduler) == (True, 3, "local")
+    defaults = parser.parse_args([])
+    assert (defaults.quick, defaults.runs, defaults.scheduler) == (False, None, "serial")
+    assert parser.description == "First line."
+    with pytest.raises(SystemExit) as stop:
+        parser.parse_args(["--runs", "many"])
+    assert stop.value.code == 2
+    assert "--runs" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("module", [voip_baseline, wired_baseline, wsn_baseline])
+def test_every_baseline_command_has_the_shared_options(module, capsys):
+    with pytest.raises(SystemExit) as stop:
+        module.main(["--help"])
+    assert stop.value.code == 0
+    usage = capsys.readouterr().out
+    assert all(option in usage for option in ("--quick", "--runs", "--scheduler"))
+
+
+def test_the_voip_baseline_still_refuses_negative_trunk_runs_before_running():
+    with pytest.raises(SystemExit) as stop:
+        voip_baseline.main(["--trunk-runs", "-1"])
+    assert stop.value.code == 2
+
+
+def test_print_written_prints_one_path_a_line(capsys):
+    assert baseline.print_written(["a/b.csv", "c.png"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["a/b.csv", "c.png"]
+
+
+def test_a_reading_with_its_own_ns3_runs_is_judged_from_them_not_from_the_comparison():
+    """The VoIP trunk reading's ns-3 column comes from its own runs, which comparison.csv
+    (the homogeneous reading) does not hold: rejudging judges it from its own values,
+    while the homogeneous reading keeps the committed comparison's verdicts."""
+    table = _committed_baseline("voip_cjm")
+    trunk = table["topology"] == "trunk"
+    assert trunk.any() and (~trunk).any()
+    row = trunk & (table["protocol"] == "SCTP") & (table["metric"] == "delay_max")
+    published = float(table.loc[row, "published"].iloc[0])
+    table.loc[row, ["ns3", "ns3_ci_low", "ns3_ci_high"]] = [published, 0.99 * published,
+                                                            1.01 * published]  # fmt: skip
+    table["paper_vs_ns3"] = "stale"
+    judged = rejudge_baseline(get("voip_cjm"), table)
+    assert judged.loc[row, "paper_vs_ns3"].iloc[0] == "matches"
+    assert not judged["paper_vs_ns3"].eq("stale").any()
+    comparison = committed_table("voip_cjm", "comparison").set_index(["protocol", "metric"])
+    for _, r in judged[~trunk].iterrows():
+        assert r["paper_vs_ns3"] == comparison.loc[(r["protocol"], r["metric"]), "verdict"]

@@ -15,8 +15,11 @@ why (``ns2_note``; :func:`baseline_table`'s ``not_expressible``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import argparse
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from transportlab.engine import paths, verdicts
@@ -27,7 +30,9 @@ __all__ = [
     "KEY",
     "agrees",
     "baseline_counts",
+    "baseline_parser",
     "baseline_table",
+    "print_written",
     "published_value",
     "rejudge_baseline",
 ]
@@ -142,13 +147,15 @@ def rejudge_baseline(study: Study, table: pd.DataFrame | None = None) -> pd.Data
     ``table`` (default: the committed ``data/results/<study>/ns2_baseline.csv``) keeps its
     numbers; *paper vs NS-2* is judged again from NS-2's means, intervals and runs, and
     *paper vs ns-3* is taken from the committed ``comparison.csv`` (itself re-judged by
-    ``scripts/rejudge.py``). A table with further key columns (the VoIP study's
-    ``topology``) is judged per value of them. Returns the new table (not written).
+    ``scripts/rejudge.py``) where the table's ns-3 column is that comparison's (same
+    means); a part of the table with ns-3 values of its own (the VoIP study's trunk
+    reading, from ns-3 runs that ``comparison.csv`` does not hold) is judged from them, as
+    NS-2's are. A table with further key columns (the VoIP study's ``topology``) is judged
+    per value of them. Returns the new table (not written).
     """
     if table is None:
         path = paths.results_dir(study.name, quick=False) / "ns2_baseline.csv"
         table = pd.read_csv(path, keep_default_na=False, na_values=[""])
-    key = list(KEY)
     extra = [c for c in table.columns[: table.columns.get_loc("seed_file")]]
     committed = pd.read_csv(
         paths.results_dir(study.name, quick=False) / "comparison.csv",
@@ -159,22 +166,64 @@ def rejudge_baseline(study: Study, table: pd.DataFrame | None = None) -> pd.Data
     parts = []
     for _, part in groups:
         part = part.copy()
-        with_ns2 = part[part["ns2"].notna()]
-        ns2 = with_ns2[[*key, "unit"]].assign(
-            reproduced=with_ns2["ns2"],
-            ci_low=with_ns2["ns2_ci_low"],
-            ci_high=with_ns2["ns2_ci_high"],
-            n_runs=with_ns2["ns2_runs"],
-        )
-        for judged, column in ((verdicts.rejudge(study, ns2), "ns2"), (committed, "ns3")):
-            # A number printed by two seeds is one row per seed (its own published value).
-            align = ["seed_file", *CLAIM_KEY]
-            found = judged.astype({c: str for c in align}).drop_duplicates(subset=align)
-            found = found.set_index(align)
-            index = pd.MultiIndex.from_frame(part[align].astype(str))
-            aligned = found.reindex(index)
+        ns2 = verdicts.rejudge(study, _as_comparison(part, "ns2"))
+        ns3 = committed if _is_committed(part, committed) else verdicts.rejudge(
+            study, _as_comparison(part, "ns3"))  # fmt: skip
+        for judged, column in ((ns2, "ns2"), (ns3, "ns3")):
+            aligned = _aligned(judged, part)
             mine = part[column].notna().to_numpy()
             part.loc[mine, f"paper_vs_{column}"] = aligned["verdict"].to_numpy()[mine]
             part.loc[mine, f"paper_vs_{column}_note"] = aligned["note"].to_numpy()[mine]
         parts.append(part)
     return pd.concat(parts, ignore_index=True)[list(table.columns)]
+
+
+# ----------------------------------------------------------------------------- command line
+
+
+def baseline_parser(
+    doc: str, *, quick: str, runs: str = "replications (default: main's)"
+) -> argparse.ArgumentParser:
+    """The command line every study's ``ns2_baseline`` module shares: described by the first
+    line of its docstring ``doc``, with ``--quick`` (``quick``: what quick mode runs),
+    ``--runs`` (``runs``: its help) and ``--scheduler``; a study adds its own options."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help=quick)
+    parser.add_argument("--runs", type=int, default=None, help=runs)
+    parser.add_argument("--scheduler", default="serial", help="serial, local or an address")
+    return parser
+
+
+def print_written(written: Iterable) -> int:
+    """Print the files a baseline's ``write`` wrote, one a line; the command's exit status."""
+    for path in written:
+        print(Path(path))
+    return 0
+
+
+def _as_comparison(part: pd.DataFrame, column: str) -> pd.DataFrame:
+    """The rows of ``part`` with a value in ``column`` (``ns2`` or ``ns3``), shaped as a
+    comparison (``reproduced``, ``ci_low``, ``ci_high``, ``n_runs``) for the judge."""
+    rows = part[part[column].notna()]
+    return rows[[*KEY, "unit"]].assign(
+        reproduced=rows[column],
+        ci_low=rows[f"{column}_ci_low"],
+        ci_high=rows[f"{column}_ci_high"],
+        n_runs=rows[f"{column}_runs"],
+    )
+
+
+def _aligned(judged: pd.DataFrame, part: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the comparison ``judged`` in the order of ``part``'s rows. A number
+    printed by two seeds is one row per seed (its own published value)."""
+    align = ["seed_file", *CLAIM_KEY]
+    found = judged.astype({c: str for c in align}).drop_duplicates(subset=align)
+    return found.set_index(align).reindex(pd.MultiIndex.from_frame(part[align].astype(str)))
+
+
+def _is_committed(part: pd.DataFrame, committed: pd.DataFrame) -> bool:
+    """Whether ``part``'s ns-3 means are those of the committed comparison, row by row."""
+    mine = part["ns3"].notna().to_numpy()
+    theirs = pd.to_numeric(_aligned(committed, part)["reproduced"], errors="coerce")
+    ours = pd.to_numeric(part["ns3"], errors="coerce")
+    return bool(np.allclose(theirs.to_numpy()[mine], ours.to_numpy()[mine], rtol=1e-9))

@@ -29,10 +29,8 @@ run 1 in both simulators, :func:`sack_clock_figure`).
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -43,7 +41,13 @@ from transportlab.engine.plotting import save_figure
 from transportlab.engine.results import Results, committed_comparison, committed_table
 from transportlab.engine.stats import summarise_wide
 from transportlab.engine.study import Reproduction, Study
-from transportlab.ns2.baseline import baseline_counts, baseline_table, published_value
+from transportlab.ns2.baseline import (
+    baseline_counts,
+    baseline_parser,
+    baseline_table,
+    print_written,
+    published_value,
+)
 from transportlab.ns2.study import ns2_study
 from transportlab.studies.voip_cjm import STUDY, analysis, ns2_scenario
 from transportlab.studies.voip_cjm.parameters import CALL_START_S, CALL_START_SPREAD_S
@@ -66,9 +70,9 @@ NAME = "ns2_baseline"
 #: The files :func:`write` writes (tables and figures, by name).
 OUTPUTS = (NAME, "ns2_network", "ns2_sack_clock")
 #: The options the committed full-mode files were written with (provenance.json names
-#: them with the command): the machine time of 2026-11-26 allowed no trunk runs; without
-#: options the module also runs the trunk reading, :data:`TRUNK_RUNS` runs.
-COMMAND_ARGS = ("--trunk-runs", "0")
+#: them with the command): none, so both readings, the trunk one with :data:`TRUNK_RUNS`
+#: runs in each simulator.
+COMMAND_ARGS = ()
 TOPOLOGIES = ("homogeneous", "trunk")
 #: The published row that only the homogeneous reading has.
 HOMOGENEOUS_ROW = "homogeneous topology (Fig. 1)"
@@ -212,6 +216,11 @@ PANELS = (
 FLOOR = {"delay_max": 10.0, "jitter": 1e-6}
 
 
+def _run_span(runs: pd.Series) -> str:
+    low, high = int(runs.min()), int(runs.max())
+    return f"{low}" if low == high else f"{low}-{high}"
+
+
 def baseline_figure(table: pd.DataFrame):
     """Per reading (rows) and published metric (columns): NS-2 and ns-3 means with their
     95 % intervals as bars per protocol, the published values as markers."""
@@ -220,7 +229,10 @@ def baseline_figure(table: pd.DataFrame):
     x = np.arange(len(protocols))
     fig, axes = plotting.subplots(len(topologies), 3, figsize=(12, 3.3 * len(topologies)),
                                   squeeze=False)  # fmt: skip
+    legend = None
     for i, topology in enumerate(topologies):
+        reading = table[table["topology"] == topology]
+        runs = f"NS-2 {_run_span(reading['ns2_runs'])}, ns-3 {_run_span(reading['ns3_runs'])} runs"
         for ax, (metric, label, log) in zip(axes[i], PANELS, strict=True):
             rows = table[(table["topology"] == topology) & (table["metric"] == metric)]
             rows = rows.drop_duplicates("protocol").set_index("protocol").reindex(protocols)
@@ -243,13 +255,15 @@ def baseline_figure(table: pd.DataFrame):
                 ax.set_yscale("log")
                 ax.set_ylim(bottom=FLOOR[metric])
             ax.set_xticks(x, protocols)
-            ax.set_title(f"{topology}: {label}", fontsize=9)
-        axes[i][0].legend(fontsize=7, loc="lower left")
+            ax.set_title(f"{topology} ({runs}):\n{label}", fontsize=9)
+            legend = legend or ax
+    if legend is not None:
+        legend.legend(fontsize=7, loc="lower left")
     runs_ns2 = int(table["ns2_runs"].max())
     runs_ns3 = int(table["ns3_runs"].max())
     fig.suptitle(
-        f"Seed 001: published / NS-2.35 ({runs_ns2} runs) / ns-3 ({runs_ns3} runs) on the same "
-        f"scenario; bars: mean (grey NS-2, coloured ns-3), whiskers: {plotting.CI_CLIPPED}",
+        "Seed 001: published / NS-2.35 / ns-3 on the same scenario, runs per reading in each "
+        f"title; bars: mean (grey NS-2, coloured ns-3), whiskers: {plotting.CI_CLIPPED}",
         fontsize=9,
     )
     fig.tight_layout()
@@ -382,25 +396,20 @@ def write(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="quick mode (10-s calls, 2 runs)")
-    parser.add_argument("--runs", type=int, default=None, help="replications (default: main's)")
+    parser = baseline_parser(__doc__, quick="quick mode (10-s calls, 2 runs)")
     parser.add_argument(
         "--trunk-runs", type=int, default=None, help=f"trunk runs (default {TRUNK_RUNS}; 0: none)"
     )
     parser.add_argument(
         "--ns2-runs", type=int, default=None, help="NS-2 runs of the homogeneous reading"
     )
-    parser.add_argument("--scheduler", default="serial", help="serial, local or an address")
     args = parser.parse_args(argv)
     if args.trunk_runs is not None and args.trunk_runs < 0:
         parser.error(f"--trunk-runs must be >= 0, got {args.trunk_runs}")
     if args.ns2_runs is not None and args.ns2_runs < 1:
         parser.error(f"--ns2-runs must be >= 1, got {args.ns2_runs}")
-    for path in write(quick=args.quick, runs=args.runs, scheduler=args.scheduler,
-                      trunk_runs=args.trunk_runs, ns2_runs=args.ns2_runs):  # fmt: skip
-        print(Path(path))
-    return 0
+    return print_written(write(quick=args.quick, runs=args.runs, scheduler=args.scheduler,
+                               trunk_runs=args.trunk_runs, ns2_runs=args.ns2_runs))  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -20,9 +20,7 @@ writes ``data/results[/quick]/wired_best_effort/ns2_baseline.csv`` and the figur
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -30,7 +28,13 @@ import pandas as pd
 from transportlab.engine import files, paths, plotting
 from transportlab.engine.plotting import save_figure
 from transportlab.engine.results import Results, committed_comparison
-from transportlab.ns2.baseline import baseline_counts, baseline_table, published_value
+from transportlab.ns2.baseline import (
+    baseline_counts,
+    baseline_parser,
+    baseline_table,
+    print_written,
+    published_value,
+)
 from transportlab.ns2.study import ns2_study
 from transportlab.studies.wired_best_effort import STUDY, analysis, ns2_scenario
 
@@ -128,14 +132,9 @@ def write(quick: bool = False, runs: int | None = None, scheduler=None, progress
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="quick mode (300-s runs, 2 runs)")
-    parser.add_argument("--runs", type=int, default=None, help="replications (default: main's)")
-    parser.add_argument("--scheduler", default="serial", help="serial, local or an address")
+    parser = baseline_parser(__doc__, quick="quick mode (300-s runs, 2 runs)")
     args = parser.parse_args(argv)
-    for path in write(quick=args.quick, runs=args.runs, scheduler=args.scheduler):
-        print(Path(path))
-    return 0
+    return print_written(write(quick=args.quick, runs=args.runs, scheduler=args.scheduler))
 
 
 if __name__ == "__main__":

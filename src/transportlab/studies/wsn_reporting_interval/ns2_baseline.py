@@ -21,10 +21,8 @@ its counts ``ns2_baseline_counts.csv``, the tables of the model differences
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -35,7 +33,14 @@ from transportlab.engine.plotting import save_figure
 from transportlab.engine.results import Results, committed_comparison
 from transportlab.engine.stats import summarise_wide
 from transportlab.engine.study import Experiment, Reproduction
-from transportlab.ns2.baseline import agrees, baseline_counts, baseline_table, published_value
+from transportlab.ns2.baseline import (
+    agrees,
+    baseline_counts,
+    baseline_parser,
+    baseline_table,
+    print_written,
+    published_value,
+)
 from transportlab.ns2.study import ns2_study
 from transportlab.studies.wsn_reporting_interval import STUDY, analysis, network, ns2_scenario
 from transportlab.studies.wsn_reporting_interval.parameters import PRINTED_INTERVALS, SINK
@@ -459,10 +464,8 @@ def write(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="quick mode (20-s runs, 1 run)")
-    parser.add_argument("--runs", type=int, default=None, help="replications (default: 10)")
-    parser.add_argument("--scheduler", default="serial", help="serial, local or an address")
+    parser = baseline_parser(__doc__, quick="quick mode (20-s runs, 1 run)",
+                             runs="replications (default: 10)")  # fmt: skip
     parser.add_argument(
         "--no-fidelity",
         action="store_true",
@@ -476,9 +479,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     fidelity=not args.no_fidelity, ns3_runs=args.ns3_runs,
                     priqueue_runs=args.priqueue_runs,
                     priqueue=not args.no_priqueue)  # fmt: skip
-    for path in written:
-        print(Path(path))
-    return 0
+    return print_written(written)
 
 
 if __name__ == "__main__":

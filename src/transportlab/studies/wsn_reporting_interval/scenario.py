@@ -23,7 +23,7 @@ import pandas as pd
 from transportlab.ns3.capabilities import sctp_available
 from transportlab.ns3.helpers import SOCKET_FACTORIES, remove_queue_discipline
 from transportlab.ns3.ns2_tcp import ns2_tcp_defaults, set_tcp_defaults
-from transportlab.ns3.recording import PacketRecorder, _column
+from transportlab.ns3.recording import PacketRecorder, PathRecorder, _column
 from transportlab.ns3.simulation import simulation
 from transportlab.studies.wsn_reporting_interval.network import (
     node_ranges,
@@ -77,6 +77,12 @@ class RunOptions:
     energy_horizon: bool = True
     checksums: bool = False  #: compute IPv4/UDP/TCP checksums (only needed for pcap files)
     progress_interval: float = 0.0  #: >0: sample events and memory every this many seconds
+    #: also return ``paths``: every packet each node's wifi MAC took for sending (``MacTx``:
+    #: where NS-2's routing agent hands a packet to its interface, after route discovery)
+    #: at point ``mac_tx <node>``, and its reception by the sink's MAC (``sink_rx``),
+    #: numbered per transmission from the node that first sent it (``flow``); the sensor
+    #: study's ns-3-vs-NS-2 delay experiment (``ns2_gap``) reads it
+    trace_paths: bool = False
 
 
 def _config_defaults(ns, params: Mapping[str, Any]) -> None:
@@ -442,6 +448,7 @@ def run_scenario(
         counter = _counter(ns)
         state_times = _state_times(ns, devices)
         agents = _agent_trace(ns, nodes, interfaces)
+        paths = _path_recorder(ns, devices) if options.trace_paths else None
         recorder = PacketRecorder()
         _applications(ns, params, nodes, interfaces, recorder, start_times(params, seed, run))
 
@@ -489,6 +496,7 @@ def run_scenario(
         arrivals = _arrival_counts(ns, devices)
         counter.Snapshot()
         packets = recorder.to_frame()
+        path_table = paths.to_frame() if paths is not None else None
         counts = _counts_frame(ns, counter)
         states = _state_frame(ns, state_times)
         agent = _agent_frame(agents)
@@ -515,7 +523,20 @@ def run_scenario(
     )
     if progress:
         result["progress"] = pd.DataFrame(progress)
+    if path_table is not None:
+        result["paths"] = path_table
     return result
+
+
+def _path_recorder(ns, devices) -> PathRecorder:
+    """A PathRecorder at every node's wifi MAC (``MacTx``) and the sink's (``MacRx``)."""
+    paths = PathRecorder()
+    for node in range(devices.GetN()):
+        mac = ns.DynamicCast[ns.WifiNetDevice](devices.Get(node)).GetMac()
+        paths.origin(mac, "MacTx", flow=node, point=f"mac_tx {node}")
+        if node == SINK:
+            paths.watch(mac, "MacRx", "sink_rx")
+    return paths
 
 
 def run(params: Mapping[str, Any], seed: int, run: int) -> dict[str, pd.DataFrame]:
