@@ -365,10 +365,20 @@ def test_comparison_rows_come_from_the_lossy_runs():
             "max_stall_s": [9.0, 9.0, 9.0, 9.0, 9.0],  # not the statistic compared
             "first_loss_s": [0.2, 0.4, 0.1, 0.1, 0.1],
             "first_retransmission_s": [1.2, 1.4, 1.1, 1.1, 1.1],
+            # the other per-run columns the committed per-run table keeps (not compared)
+            "first_loss_any_s": [0.2, 0.4, 0.1, 0.1, 0.1],
+            "mean_stall_s": [1.0] * 5,
+            "n_stalls": [3] * 5,
+            "goodput_mbps": [1.0] * 5,
+            "lost_data_packets": [10] * 5,
+            "lost_sacks": [2] * 5,
         }
     )
     table = comparison.comparison(FakeResults(summary)).set_index(["protocol", "metric"])
-    assert len(table) == 3 and set(table.row) == {"15% packet loss"}
+    # the seed's three rows and the derived probability of a stall beyond 3 s
+    assert len(table) == 4 and set(table.row) == {"15% packet loss"}
+    exceed = table.loc[("SCTP (single-homed)", comparison.EXCEEDANCE_METRIC)]
+    assert exceed.reproduced == pytest.approx(1.0)  # both single-homed runs stall > 3 s
     single = table.loc[("SCTP (single-homed)", "transmission_stall")]
     assert single.reproduced == pytest.approx(5.0) and single.n_runs == 2
     first = table.loc[("SCTP (single-homed)", "first_loss_time")]
