@@ -344,6 +344,30 @@ def _vector(v, dtype) -> np.ndarray:
     return _column(v, dtype)
 
 
+def two_node_link(ns, rate_mbps: float, delay_ms: float, queue_packets: int, mtu=None):
+    """The oracle's link model in ns-3: two nodes with IPv4 and SCTP on one point-to-point
+    link (10.1.1.0/24) whose device drop-tail queue of ``queue_packets`` is the only queue
+    (the traffic-control layer is removed). ``mtu`` None keeps the device's default.
+    Returns (nodes, p2p helper, devices, interfaces): the caller keeps each alive for the
+    run and deletes them before the simulation ends, as every run here does."""
+    nodes = ns.NodeContainer()
+    nodes.Create(2)
+    p2p = ns.PointToPointHelper()
+    p2p.SetDeviceAttribute("DataRate", ns.DataRateValue(ns.DataRate(int(rate_mbps * 1e6))))
+    if mtu is not None:
+        p2p.SetDeviceAttribute("Mtu", ns.UintegerValue(mtu))
+    p2p.SetChannelAttribute("Delay", ns.TimeValue(ns.NanoSeconds(round(delay_ms * 1e6))))
+    p2p.SetQueue("ns3::DropTailQueue", "MaxSize", ns.StringValue(f"{queue_packets}p"))
+    devices = p2p.Install(nodes)
+    ns.InternetStackHelper().Install(nodes)
+    ns.SctpStackHelper().Install(nodes)
+    addresses = ns.Ipv4AddressHelper()
+    addresses.SetBase(ns.Ipv4Address("10.1.1.0"), ns.Ipv4Mask("255.255.255.0"))
+    interfaces = addresses.Assign(devices)
+    ns.TrafficControlHelper().Uninstall(devices)
+    return nodes, p2p, devices, interfaces
+
+
 def run_model(
     scenario: Scenario,
     profile: str = "default",
@@ -382,21 +406,9 @@ def run_model(
             ("PathMaxRetrans", ns.UintegerValue(100)),
         ):
             ns.Config.SetDefault(f"ns3::SctpSocket::{attr}", value)
-        nodes = ns.NodeContainer()
-        nodes.Create(2)
-        p2p = ns.PointToPointHelper()
-        p2p.SetDeviceAttribute("DataRate", ns.DataRateValue(ns.DataRate(int(sc.rate_mbps * 1e6))))
-        p2p.SetDeviceAttribute("Mtu", ns.UintegerValue(sc.mtu))
-        p2p.SetChannelAttribute("Delay", ns.TimeValue(ns.NanoSeconds(round(sc.delay_ms * 1e6))))
-        p2p.SetQueue("ns3::DropTailQueue", "MaxSize", ns.StringValue(f"{sc.queue_packets}p"))
-        devices = p2p.Install(nodes)
-        ns.InternetStackHelper().Install(nodes)
-        ns.SctpStackHelper().Install(nodes)
-        addresses = ns.Ipv4AddressHelper()
-        addresses.SetBase(ns.Ipv4Address("10.1.1.0"), ns.Ipv4Mask("255.255.255.0"))
-        interfaces = addresses.Assign(devices)
-        # The device's drop-tail queue is the only queue, as in the oracle's link model.
-        ns.TrafficControlHelper().Uninstall(devices)
+        nodes, p2p, devices, interfaces = two_node_link(
+            ns, sc.rate_mbps, sc.delay_ms, sc.queue_packets, mtu=sc.mtu
+        )
         em = ns.CreateObject[ns.SctpDropErrorModel]()
         for n in sc.drop_packets:
             em.AddPacket(n)

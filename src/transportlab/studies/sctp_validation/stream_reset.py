@@ -233,19 +233,7 @@ def run_model(direction: int, seed: int = 1, run: int = 1) -> pd.DataFrame:
     """The model's deliveries and StreamReconfig events (``COLUMNS``)."""
     with simulation(seed=seed, run=run) as ns:
         h = _cxx()
-        nodes = ns.NodeContainer()
-        nodes.Create(2)
-        p2p = ns.PointToPointHelper()
-        p2p.SetDeviceAttribute("DataRate", ns.DataRateValue(ns.DataRate(int(RATE_MBPS * 1e6))))
-        p2p.SetChannelAttribute("Delay", ns.TimeValue(ns.NanoSeconds(round(DELAY_MS * 1e6))))
-        p2p.SetQueue("ns3::DropTailQueue", "MaxSize", ns.StringValue("100p"))
-        devices = p2p.Install(nodes)
-        ns.InternetStackHelper().Install(nodes)
-        ns.SctpStackHelper().Install(nodes)
-        addresses = ns.Ipv4AddressHelper()
-        addresses.SetBase(ns.Ipv4Address("10.1.1.0"), ns.Ipv4Mask("255.255.255.0"))
-        interfaces = addresses.Assign(devices)
-        ns.TrafficControlHelper().Uninstall(devices)
+        nodes, p2p, devices, interfaces = stacks.two_node_link(ns, RATE_MBPS, DELAY_MS, 100)
         factory = ns.TypeId.LookupByName("ns3::SctpSocketFactory")
         r = h.Run()
         r.direction, r.messages, r.resetAfter, r.size, r.stream = (
