@@ -73,6 +73,9 @@ struct scenario {
 	 * 0 and 1 (the priority scheduler serves the lower value first). */
 	long small_count, small_size, small_interval_ms, small_start_ms;
 	long idata, ss, prio0, prio1;
+	/* chunk_trace = 1: one chunk_tx row per DATA / I-DATA chunk the client sends (its
+	 * stream, flags and message), for tracing what the stream scheduler puts on the wire. */
+	long chunk_trace;
 };
 
 static struct scenario sc = {
@@ -84,7 +87,7 @@ static struct scenario sc = {
 	.cwnd_maxburst = -1, .peer_chunk_oh = -1, .stop_s = 600,
 	.reset_dir = 0, .reset_after = 0, .reset_stream = 1,
 	.small_count = 0, .small_size = 100, .small_interval_ms = 20, .small_start_ms = 0,
-	.idata = 0, .ss = -1, .prio0 = 0, .prio1 = 0,
+	.idata = 0, .ss = -1, .prio0 = 0, .prio1 = 0, .chunk_trace = 0,
 };
 
 #ifndef SCTP_INTERLEAVING_SUPPORTED
@@ -105,6 +108,7 @@ static void print_help(void)
 	     "      reset_stream (stream reset, RFC 6525; see struct scenario)\n"
 	     "      small_count small_size small_interval_ms small_start_ms idata ss prio0\n"
 	     "      prio1 (bulk on stream 0 + small messages on stream 1, RFC 8260)\n"
+	     "      chunk_trace (1: a chunk_tx row per DATA / I-DATA chunk sent)\n"
 	     "output: CSV time_ns,event,dir,tsn,value,kind with events\n"
 	     "  pkt_tx/pkt_rx (value = frame bytes, kind = chunk types, tsn = first DATA TSN or\n"
 	     "  SACK cumulative TSN ack, relative to the first DATA TSN), pkt_drop (kind = list,\n"
@@ -115,7 +119,10 @@ static void print_help(void)
 	     "  (dir fwd = client, rev = server; value = 0 or errno), reset_event (value =\n"
 	     "  usrsctp strreset_flags, kind = the first stream listed); with small_count:\n"
 	     "  msg_write / msg_deliver (value = message id: bulk 0.., small 1000000 + k;\n"
-	     "  kind = stream), idata (value = 1 if the association negotiated I-DATA)");
+	     "  kind = stream), idata (value = 1 if the association negotiated I-DATA);\n"
+	     "  with chunk_trace: chunk_tx after its packet's pkt_tx (tsn = relative TSN,\n"
+	     "  value = payload bytes, kind = stream/flags/message: flags the chunk's flag\n"
+	     "  byte (1 E, 2 B, 4 U, 8 I), message the SSN with DATA, the MID with I-DATA)");
 }
 
 static void die(const char *fmt, ...)
@@ -195,6 +202,7 @@ static void parse_arg(const char *arg)
 	L(ss, -1, 5)
 	L(prio0, 0, 65535)
 	L(prio1, 0, 65535)
+	L(chunk_trace, 0, 1)
 #undef D
 #undef L
 	if (!strcmp(key, "seed") || !strcmp(key, "loss_seed")) {
@@ -476,6 +484,31 @@ static void on_data_sent(uint32_t tsn, size_t payload)
 	trace("data_tx", "fwd", rel, (long long)payload, "new");
 }
 
+/* chunk_trace: one row per DATA / I-DATA chunk of a forward packet (RFC 9260 3.3.1,
+ * RFC 8260 2.1): stream, flags, and SSN (DATA) or MID (I-DATA). */
+static void trace_chunks(const unsigned char *p, size_t len)
+{
+	size_t off = 12;
+	while (off + 4 <= len) {
+		unsigned type = p[off];
+		size_t clen = ((size_t)p[off + 2] << 8) | p[off + 3];
+		if (clen < 4 || off + clen > len)
+			break;
+		int idata = type == 64;
+		if ((type == 0 && clen >= 16) || (idata && clen >= 20)) {
+			uint32_t tsn = rd32(p + off + 4);
+			unsigned sid = ((unsigned)p[off + 8] << 8) | p[off + 9];
+			uint32_t msg = idata ? rd32(p + off + 12)
+					     : (((uint32_t)p[off + 10] << 8) | p[off + 11]);
+			char kind[64];
+			snprintf(kind, sizeof kind, "%u/%u/%u", sid, (unsigned)p[off + 1], msg);
+			trace("chunk_tx", "fwd", (long long)(uint32_t)(tsn - tsn_base),
+			      (long long)(clen - (idata ? 20 : 16)), kind);
+		}
+		off += (clen + 3) & ~(size_t)3;
+	}
+}
+
 static int drop_by_tsn;
 static uint32_t *arrivals; /* times each relative TSN reached the far end (first chunks) */
 static size_t arrivals_cap;
@@ -518,6 +551,8 @@ static int conn_output(void *addr, void *buffer, size_t length, uint8_t tos, uin
 	long long first = describe(buffer, length, kinds, sizeof kinds, dir ? NULL : on_data_sent);
 	size_t frame = length + FRAME_OVERHEAD;
 	trace("pkt_tx", dname, first, (long long)frame, kinds);
+	if (sc.chunk_trace && dir == 0)
+		trace_chunks(buffer, length);
 	struct link *l = &links[dir];
 	if (link_waiting(l) >= (size_t)sc.queue_packets && l->free_at > now_ns) {
 		trace("pkt_drop", dname, first, (long long)frame, "queue");
