@@ -70,4 +70,9 @@ def test_the_committed_table():
     assert (table.ns3_idata_negotiated == table.idata).all()
     explained = table[table.verdict == "explained"]
     assert explained.explained_by.str.len().gt(0).all()
+    # every cause named is a known difference whose measured evidence is in the row
+    for row in explained.itertuples():
+        for key in row.explained_by.split(","):
+            assert key in il.INTERLEAVING_DIFFERENCES
+            assert f"{key}: " in row.evidence
     assert set(table.verdict) <= {"agrees", "explained", "differs"}

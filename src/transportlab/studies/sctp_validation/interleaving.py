@@ -699,11 +699,7 @@ def _explanations(
     # in the direction of the latency gap.
     lat_u, lat_m = su["latency_median_s"], sm["latency_median_s"]
     d_link = fm["link_median_s"] - fu["link_median_s"]
-    paired = (
-        fu["timing"]
-        .set_index("id")
-        .join(fm["timing"].set_index("id"), lsuffix="_u", rsuffix="_m", how="inner")
-    )
+    paired = fu["timing"].merge(fm["timing"], on="id", suffixes=("_u", "_m"))
     wait_gap = wire.median((paired.sender_wait_s_m - paired.sender_wait_s_u).abs())
     if (
         wait_gap <= LATENCY_TOLERANCE[1]
