@@ -861,7 +861,33 @@ def _voip_ns2_readings(folder: Path) -> str:
     return "\n".join(lines)
 
 
+_VALIDATION = "sctp_validation"
+
+
+def _validation_interleaving(folder: Path) -> str:
+    """Notebook 06, interleaving: the verdicts of the 20 cases, and per named cause the
+    cases it explains with the numbers the prose reads (``interleaving.csv``)."""
+    table = _read(folder, _VALIDATION, "interleaving")
+    table["explained_by"] = table["explained_by"].fillna("")
+    lines = [f"interleaving cases: {_verdicts(table)}"]
+    causes: dict[str, list[str]] = {}
+    for row in table.itertuples():
+        for key in filter(None, row.explained_by.split(",")):
+            causes.setdefault(key, []).append(row.scenario)
+    for key, names in causes.items():
+        lines.append(f"{key}: {len(names)} cases ({', '.join(names)})")
+    for row in table[table["verdict"] != "agrees"].itertuples():
+        lines.append(
+            f"  {row.scenario}: small before the last bulk {row.usrsctp_small_before_last_bulk}"
+            f" / {row.ns3_small_before_last_bulk}, median latency "
+            f"{row.usrsctp_latency_median_s:.3f} / {row.ns3_latency_median_s:.3f} s, "
+            f"complete {row.usrsctp_complete} / {row.ns3_complete}"
+        )
+    return "\n".join(lines)
+
+
 NOTEBOOK_NUMBERS = {
+    (_VALIDATION, "interleaving"): _validation_interleaving,
     (_WIRED, "delay_readings"): _wired_delay_readings,
     (_WIRED, "summary"): _wired_summary,
     (_SIP, "message_flow"): _sip_message_flow,

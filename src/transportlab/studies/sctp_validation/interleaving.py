@@ -835,23 +835,57 @@ def run(name: str, seed: int = 1) -> dict[str, pd.DataFrame]:
     return {"il_messages": messages, "il_flags": flags, "il_wire": wires}
 
 
-def row_from_tables(name: str, raw) -> dict:
-    """:func:`compare_frames` from the cached tables of :func:`run`."""
+def frames_from_tables(raw) -> tuple:
+    """(usrsctp messages, model messages, usrsctp wire, model wire) from the cached tables
+    of :func:`run` (the wire tables None in a cache written before them)."""
     messages, flags = raw["il_messages"], raw["il_flags"]
     frames = {}
     for stack in ("usrsctp", "ns3"):
-        f = messages[messages["stack"] == stack].drop(columns=["stack"]).reset_index(drop=True)
+        f = messages[messages["stack"] == stack].reset_index(drop=True)
+        f = f[[c for c in f.columns if c in ("id", "stream", "delivered_s", "written_s")]]
         flag = flags[flags["stack"] == stack].iloc[0]
         f.attrs["idata"], f.attrs["complete"] = bool(flag.idata), bool(flag.complete)
         frames[stack] = f
     wires = raw.get("il_wire")
-    if wires is None:  # a cache written before the wire tables: nothing is explained
-        return compare_frames(CASES[name], frames["usrsctp"], frames["ns3"])
+    if wires is None:
+        return frames["usrsctp"], frames["ns3"], None, None
     uw, mw = (
-        wires[wires["stack"] == s].drop(columns=["stack"]).reset_index(drop=True)
+        wires[wires["stack"] == s].reset_index(drop=True)[list(WIRE_COLUMNS)]
         for s in ("usrsctp", "ns3")
     )
-    return compare_frames(CASES[name], frames["usrsctp"], frames["ns3"], uw, mw)
+    return frames["usrsctp"], frames["ns3"], uw, mw
+
+
+def row_from_tables(name: str, raw) -> dict:
+    """:func:`compare_frames` from the cached tables of :func:`run`."""
+    return compare_frames(CASES[name], *frames_from_tables(raw))
+
+
+def evidence_row(name: str, u, m, uw, mw) -> dict:
+    """The wire facts behind case ``name``'s verdict, usrsctp / model side by side: small
+    messages given TSNs before the first bulk chunk and in the next gaps, TSNs of other
+    messages inside bulk messages, median wait at the sender and time on the link, the
+    longest bulk message, queue drops, retransmitted chunks, cwnd peak, where usrsctp's
+    cumulative ack stopped when it did not complete (-1: it completed)."""
+    fu, fm = wire_facts(u, uw), wire_facts(m, mw)
+
+    def pair(key, fmt="{}"):
+        return f"{fmt.format(fu[key])} / {fmt.format(fm[key])}"
+
+    stalled = not u.attrs["complete"]
+    return {
+        "case": name,
+        "small_turns": f"{fu['runs'][:4]} / {fm['runs'][:4]}",
+        "foreign_tsns": f"{sum(fu['foreign'])} / {sum(fm['foreign'])}",
+        "wait_median_s": pair("wait_median_s", "{:.3f}"),
+        "link_median_s": pair("link_median_s", "{:.3f}"),
+        "longest_bulk_s": f"{max(fu['bulk_durations_s'], default=float('nan')):.3f} / "
+        f"{max(fm['bulk_durations_s'], default=float('nan')):.3f}",
+        "queue_drops": pair("queue_drops"),
+        "retransmitted": pair("retransmitted"),
+        "cwnd_peak_kB": f"{fu['cwnd_peak'] / 1e3:.0f} / {fm['cwnd_peak'] / 1e3:.0f}",
+        "usrsctp_cum_ack_stop": fu["stall"]["cum_ack"] if stalled else -1,
+    }
 
 
 def table(selected: list[Case] | None = None) -> pd.DataFrame:

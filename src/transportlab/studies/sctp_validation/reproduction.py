@@ -81,6 +81,24 @@ def interleaving_table(results) -> pd.DataFrame:
     return _drop_run_columns(results["interleaving"]["interleaving"])
 
 
+def interleaving_evidence(results, names=None) -> pd.DataFrame:
+    """Per interleaving case (default: those not agreeing), the wire facts behind its
+    verdict (:func:`.interleaving.evidence_row`), from the cached wire tables."""
+    tables = results["interleaving"]
+    verdicts = interleaving_table(results).set_index("scenario").verdict
+    if names is None:
+        names = [n for n in interleaving.CASES if n in verdicts and verdicts[n] != "agrees"]
+    rows = []
+    for name in names:
+        raw = {
+            key: frame[frame["scenario"] == name]
+            for key, frame in tables.items()
+            if key.startswith("il_") and "scenario" in frame
+        }
+        rows.append(interleaving.evidence_row(name, *interleaving.frames_from_tables(raw)))
+    return pd.DataFrame(rows)
+
+
 def stream_reset_table(results) -> pd.DataFrame:
     """Per stream-reset scenario, both stacks side by side: messages delivered, times of
     the request, of the reset and of the last delivery, stream-0 deliveries while the
