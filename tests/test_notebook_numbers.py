@@ -128,3 +128,27 @@ def test_the_sip_call_cycle_follows_the_table(results_copy):
     _edit(results_copy / "sip_over_sctp" / "call_cycle.csv", halve)
     text = notebook_numbers("sip_over_sctp", "call_cycle", results_copy)
     assert "0.50 at 30%" in text.splitlines()[0]
+
+
+def test_the_interleaving_numbers_follow_the_table(tmp_path):
+    """Notebook 06's interleaving section: the verdict counts and the causes per case come
+    from interleaving.csv."""
+    folder = tmp_path / "results"
+    shutil.copytree(
+        RESULTS / "sctp_validation", folder / "sctp_validation",
+        ignore=shutil.ignore_patterns("*.json"),
+    )  # fmt: skip
+    before = notebook_numbers("sctp_validation", "interleaving", folder)
+    table = pd.read_csv(RESULTS / "sctp_validation" / "interleaving.csv")
+    counts = table["verdict"].value_counts()
+    assert f"{counts['agrees']} agrees" in before.splitlines()[0]
+    stall = table[table["explained_by"].fillna("").str.contains("usrsctp_rr_packet_data_stall")]
+    assert f"usrsctp_rr_packet_data_stall: {len(stall)} cases" in before
+
+    def unexplain(t):
+        t.loc[t["scenario"] == "il_data_prio_noloss", ["verdict", "explained_by"]] = ["differs", ""]
+
+    _edit(folder / "sctp_validation" / "interleaving.csv", unexplain)
+    after = notebook_numbers("sctp_validation", "interleaving", folder)
+    assert "1 differs" in after.splitlines()[0]
+    assert "bulk_pace: 1 cases (il_data_fair_noloss)" in after

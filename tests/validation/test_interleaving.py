@@ -30,7 +30,7 @@ def test_the_oracle_exposes_the_interleaving_keys():
     import subprocess
 
     text = subprocess.run([str(path), "--help"], capture_output=True, text=True).stdout
-    for key in ("small_count", "idata", "ss", "prio1", "msg_deliver"):
+    for key in ("small_count", "idata", "ss", "prio1", "msg_deliver", "chunk_trace", "chunk_tx"):
         assert key in text
 
 

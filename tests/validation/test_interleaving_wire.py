@@ -86,6 +86,10 @@ def test_wire_functions_on_a_hand_built_table():
     assert timing.sender_wait_s.tolist() == pytest.approx([0.2])  # due at 0
     assert timing.link_s.tolist() == pytest.approx([0.05])
     assert wire.packet_streams(w).max() == 1
+    # TSN 2 (small 0) splits bulk message 0: TSN 3 cannot join it
+    assert wire.stranded_fragments(w, 3) == 1
+    assert wire.stranded_fragments(w, 2) == 0
+    assert wire.undelivered_fragments_below(w, 3) == 3
 
 
 def _stall_pair(split: bool):

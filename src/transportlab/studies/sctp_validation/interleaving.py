@@ -653,13 +653,15 @@ def _explanations(
         and su["bulk_delivered"] == 0
     ):
         held = wire.undelivered_fragments_below(uw, st["cum_ack"])
+        stranded = wire.stranded_fragments(uw, st["cum_ack"])
         seen["usrsctp_rr_packet_data_stall"] = (
             f"usrsctp gave {sum(fu['foreign'])} TSNs of small messages to slots inside its "
             f"{len(fu['foreign'])} bulk DATA messages (per message {fu['foreign']}; the model "
             f"0); its receiver's cumulative TSN ack stopped at {st['cum_ack']} from "
             f"{st['since_s']:.3f} s ({st['sacks_after']} SACKs repeat it) with "
-            f"{held} bulk fragments acked and never delivered, TSN {st['cum_ack'] + 1} was sent "
-            f"{st['next_sent']} times ({st['t3']} T3-rtx expiries), highest TSN sent "
+            f"{held} bulk fragments acked and never delivered, {stranded} of them past a "
+            f"foreign TSN (usrsctp queues at most 512 chunks); TSN {st['cum_ack'] + 1} was "
+            f"sent {st['next_sent']} times ({st['t3']} T3-rtx expiries), highest TSN sent "
             f"{st['highest_tsn']}; usrsctp delivered {su['small_delivered']} of {SMALL_COUNT} "
             f"small and 0 bulk messages in {STOP_S:.0f} s, the model all by "
             f"{sm['bulk_done_s']:.3f} s"

@@ -148,6 +148,20 @@ def undelivered_fragments_below(wire: pd.DataFrame, tsn: int) -> int:
     return int(((f.stream == BULK_STREAM) & (f.tsn <= tsn)).sum())
 
 
+def stranded_fragments(wire: pd.DataFrame, tsn: int) -> int:
+    """Bulk fragments acked (TSN up to ``tsn``) that cannot join their DATA message: those
+    from the first TSN of another message inside it on (the receiver reassembles DATA by
+    consecutive TSNs, RFC 9260 6.9), which stay on its reassembly queue for good."""
+    f = first_transmissions(wire)
+    held = 0
+    for _, g in f[f.stream == BULK_STREAM].groupby("message"):
+        tsns = g.tsn.sort_values()
+        gap = tsns.diff().fillna(1) > 1
+        if gap.any():
+            held += int(((tsns >= tsns[gap].min()) & (tsns <= tsn)).sum())
+    return held
+
+
 def packet_streams(wire: pd.DataFrame) -> pd.Series:
     """Per forward packet carrying new DATA: how many streams its first transmissions
     come from (1 = one stream per packet, RFC 8260 3.3's round robin per packet)."""
