@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tests.sctp._support import needs_tshark, tshark_fields
 from tests.validation.conftest import needs_oracle
 from transportlab.studies.sctp_validation import interleaving as il
 from transportlab.studies.sctp_validation import wire
@@ -269,3 +270,33 @@ def test_the_real_cases_get_their_named_causes():
     assert rows["il_data_rr_noloss"]["verdict"] == "explained"
     assert "rr_first_turn" in rows["il_data_rr_noloss"]["explained_by"]
     assert rows["il_idata_prio_noloss"]["explained_by"] == "queue_delay"
+
+
+@needs_tshark
+@pytest.mark.tshark
+def test_the_model_wire_table_is_what_tshark_decodes_from_the_pcap(tmp_path):
+    """The model's wire table (taken at MacTx, before the queue) against tshark's decode of
+    the sender device's pcap (after the queue): the same DATA / I-DATA chunks (TSN, stream,
+    MID or SSN) in the same order, once the packets the full queue refused are left out."""
+    for name in ("il_idata_rr_noloss", "il_data_prio_loss"):
+        _, mw = il.run_model_wire(il.CASES[name], pcap_prefix=str(tmp_path / name))
+        pcap = next(tmp_path.glob(f"{name}-0-*.pcap"))
+        rows = tshark_fields(
+            pcap, "sctp.data_tsn", "sctp.data_sid", "sctp.data_mid", "sctp.data_ssn",
+            extra=("-Y", "sctp.data_tsn && ip.src == 10.1.1.1", "-E", "occurrence=a",
+                   "-E", "aggregator=,"),
+        )  # fmt: skip
+        decoded = []
+        for tsns, sids, mids, ssns in rows:
+            messages = (mids or ssns).split(",")
+            decoded += [
+                (int(t, 0), int(s, 0), int(m, 0))
+                for t, s, m in zip(tsns.split(","), sids.split(","), messages, strict=True)
+            ]
+        base = decoded[0][0]
+        decoded = [((t - base) % (1 << 32), s, m) for t, s, m in decoded]
+        c = wire.chunks(mw)
+        refused = set(mw.packet[mw.kind == "drop"])
+        kept = c[~c.packet.isin(refused)]
+        assert decoded == list(zip(kept.tsn, kept.stream, kept.message, strict=True)), name
+    assert len(refused) == 0  # the lossy case: losses at the receiver, none at the queue

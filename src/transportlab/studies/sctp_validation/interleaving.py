@@ -109,27 +109,13 @@ def run_usrsctp(case: Case, seed: int = 1) -> pd.DataFrame:
     return run_usrsctp_wire(case, seed)[0]
 
 
-#: The bulk scenarios' "aligned" profile (:data:`.stacks.PROFILES`): usrsctp's congestion
-#: control set to RFC 9260's (7.2.1 one PMDCS per SACK in slow start, 6.1 Max.Burst without
-#: shrinking cwnd, 6.2.1 no per-chunk rwnd overhead), the model started with usrsctp's
-#: initial cwnd. With it the cases differ in their schedulers only.
-ALIGNED = {
-    "usrsctp": {k: str(v) for k, v in stacks.PROFILES["aligned"]["usrsctp"].items()},
-    "ns3": {"InitialCwnd": 3 * (1500 - 20)},
-}
-
-
-def run_usrsctp_wire(
-    case: Case, seed: int = 1, aligned: bool = False
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """:func:`run_usrsctp` and what usrsctp put on the link (:func:`wire_from_oracle`);
-    ``aligned``: with :data:`ALIGNED`'s settings."""
+def run_usrsctp_wire(case: Case, seed: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`run_usrsctp` and what usrsctp put on the link (:func:`wire_from_oracle`)."""
     path = stacks.oracle_path()
     if path is None:
         raise stacks.OracleNotAvailableError("usrsctp-oracle is not built")
-    extra = [f"{k}={v}" for k, v in ALIGNED["usrsctp"].items()] if aligned else []
     done = subprocess.run(
-        [str(path), *oracle_args(case, seed), "chunk_trace=1", *extra],
+        [str(path), *oracle_args(case, seed), "chunk_trace=1"],
         capture_output=True,
         text=True,
         check=False,
@@ -401,15 +387,14 @@ def run_model(case: Case, seed: int = 1, run: int = 1) -> pd.DataFrame:
 
 
 def run_model_wire(
-    case: Case, seed: int = 1, run: int = 1, aligned: bool = False
+    case: Case, seed: int = 1, run: int = 1, pcap_prefix: str | None = None
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """:func:`run_model` and what the model put on the link: the wire table of
-    :func:`wire_from_oracle`, taken where the oracle takes it (the devices' MacTx, before
-    the drop-tail queue; T3 expiries are not in it). ``aligned``: with :data:`ALIGNED`'s
-    settings."""
+    :func:`wire_from_oracle`, taken where the oracle takes it (the devices' MacTx and the
+    traffic control layer's drops, before the drop-tail queue; T3 expiries are not in it).
+    ``pcap_prefix``: also a pcap of the sender's device (after its queue, both directions),
+    ``<prefix>-0-0.pcap``, that tshark decodes."""
     with simulation(seed=seed, run=run) as ns:
-        for attr, value in (ALIGNED["ns3"] if aligned else {}).items():
-            ns.Config.SetDefault(f"ns3::SctpSocket::{attr}", ns.UintegerValue(value))
         h = _cxx()
         for attr, value in (
             ("RtoInitial", ns.TimeValue(ns.MilliSeconds(1000))),
@@ -438,6 +423,8 @@ def run_model_wire(
         devices.Get(1).SetAttribute("ReceiveErrorModel", ns.PointerValue(em))
         wire = h.Wire()
         wire.Watch(devices.Get(0), devices.Get(1))
+        if pcap_prefix:
+            p2p.EnablePcap(str(pcap_prefix), devices.Get(0), True)
         factory = ns.TypeId.LookupByName("ns3::SctpSocketFactory")
         r = h.Run()
         r.bulkSize, r.bulkBytes, r.smallSize, r.smallCount = (
