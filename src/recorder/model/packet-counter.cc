@@ -221,6 +221,13 @@ PacketCounter::WatchWifiMacDrop(const std::string& macPath)
 }
 
 bool
+PacketCounter::WatchWifiRtsRetryLimit(const std::string& managerPath)
+{
+    return Config::ConnectFailSafe(managerPath + "/MacTxFinalRtsFailed",
+                                   MakeCallback(&PacketCounter::FinalRtsFailed, this));
+}
+
+bool
 PacketCounter::WatchIpv4Drop(const std::string& ipv4Path)
 {
     return Config::ConnectFailSafe(ipv4Path + "/Drop",
@@ -285,6 +292,16 @@ PacketCounter::MacDrop(std::string context, WifiMacDropReason reason, Ptr<const 
         packetClass = CONTROL_OTHER;
     }
     Count(context, WIFI_MAC_DROP, packetClass, static_cast<uint16_t>(reason));
+}
+
+void
+PacketCounter::FinalRtsFailed(std::string context, Mac48Address /* receiver */)
+{
+    // NS-2's discard(pktRTS_) in Mac802_11::RetransmitRTS: the RTS's own drop line
+    Count(context,
+          WIFI_MAC_DROP,
+          RTS,
+          static_cast<uint16_t>(WIFI_MAC_DROP_REACHED_RETRY_LIMIT));
 }
 
 void

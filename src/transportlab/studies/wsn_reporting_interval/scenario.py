@@ -312,6 +312,9 @@ def _counter(ns):
         counter.WatchWifiPhyRxError(wifi + "/Phy"),
         counter.WatchWifiMacTx(wifi + "/Mac"),
         counter.WatchWifiMacDrop(wifi + "/Mac"),
+        # the RTS of a frame given up at the RTS retry limit, a drop line of its own in
+        # NS-2's trace (PacketCounter::WatchWifiRtsRetryLimit, Mac802_11::RetransmitRTS)
+        counter.WatchWifiRtsRetryLimit(wifi + "/RemoteStationManager"),
         counter.WatchIpv4Drop("/NodeList/*/$ns3::Ipv4L3Protocol"),
         counter.WatchArpDrop("/NodeList/*/$ns3::ArpL3Protocol"),
     ]
