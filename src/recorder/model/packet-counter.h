@@ -23,6 +23,7 @@
 #include "ns3/wifi-mac.h"
 #include "ns3/wifi-mpdu.h"
 #include "ns3/wifi-phy-common.h"
+#include "ns3/wifi-ppdu.h"
 
 #include <cstdint>
 #include <string>
@@ -61,6 +62,9 @@ class PacketCounter : public Object
         ARP_DROP,            //!< ArpL3Protocol Drop: ARP pending queue overflow / no reply
         WIFI_PHY_RX_ERROR,   //!< WifiPhyStateHelper RxError: a received frame failed to decode
         WIFI_MAC_RX,         //!< WifiMac MacRx: a packet the MAC received and passed up
+        NS2_COLLISION_DROP,  //!< SensitivityFilteredYansWifiPhy Ns2CollisionDrop: a decodable
+                             //!< frame lost to NS-2's collision rule; reason 0: NS-2 traces
+                             //!< it (COL line), 1: NS-2 frees it untraced (for another node)
         N_SOURCES
     };
 
@@ -116,6 +120,12 @@ class PacketCounter : public Object
      * (MacTxFinalDataFailed is not watched).
      */
     bool WatchWifiRtsRetryLimit(const std::string& managerPath);
+    /**
+     * Ns2CollisionDrop of every SensitivityFilteredYansWifiPhy matching \p phyPath: the
+     * decodable frames NS-2's collision rule lost, by class (the frame's own), reason 0 if
+     * NS-2's Mac802_11::discard() writes a COL line for it, 1 if it frees it untraced.
+     */
+    bool WatchNs2CollisionDrops(const std::string& phyPath);
     /** Drop of every Ipv4L3Protocol matching \p ipv4Path ("/NodeList/ * /$ns3::Ipv4L3Protocol"); reason = DropReason. */
     bool WatchIpv4Drop(const std::string& ipv4Path);
     /** Drop of every ArpL3Protocol matching \p arpPath ("/NodeList/ * /$ns3::ArpL3Protocol"). */
@@ -172,6 +182,7 @@ class PacketCounter : public Object
     void MacRx(std::string context, Ptr<const Packet> packet);
     void MacDrop(std::string context, WifiMacDropReason reason, Ptr<const WifiMpdu> mpdu);
     void FinalRtsFailed(std::string context, Mac48Address receiver);
+    void Ns2CollisionDrop(std::string context, Ptr<const WifiPpdu> ppdu, bool ns2Traces);
     void Ipv4Drop(std::string context,
                   const Ipv4Header& header,
                   Ptr<const Packet> packet,
