@@ -147,10 +147,11 @@ def test_ns3_drop_causes_read_ns3s_reasons_and_the_phys_collisions():
         ns2_gap.drop_causes(counts, pd.DataFrame({"ns2_collision_drops": [np.nan]}), "ns3")
 
 
-def test_ns3_collision_drops_split_by_kind_and_by_whether_ns2_traces_them():
-    """With the counter's ns2-collision-drop rows, ns-3's collision drops are split by kind
-    of frame, and those NS-2 would free untraced (frames for another node) are a cause of
-    their own; they must add up to ns2_collision_drops."""
+def test_ns3_collision_drops_count_by_kind_only_the_frames_ns2_traces():
+    """With the counter's ns2-collision-drop rows, ns-3's collision drops are counted by
+    kind of frame, and the frames NS-2 frees untraced (overheard frames for another node,
+    reason 1) are left out, in the drop causes as in the compared metric; all rows must
+    add up to ns2_collision_drops."""
     source = ns2_gap.NS2_COLLISION_SOURCE
     counts = _ns3_counts([
         (3, source, "routing", 0, 12), (4, source, "routing", 0, 3),
@@ -161,14 +162,23 @@ def test_ns3_collision_drops_split_by_kind_and_by_whether_ns2_traces_them():
     by = ns2_gap.drop_causes(counts, performance, "ns3").set_index(["cause", "kind"])["count"]
     assert by[(ns2_gap.COLLISION, "routing")] == 15
     assert by[(ns2_gap.COLLISION, "RTS/CTS/ACK")] == 2
-    assert by[(ns2_gap.COLLISION_UNTRACED, "RTS/CTS/ACK")] == 5
-    assert by[(ns2_gap.COLLISION_UNTRACED, "data")] == 1
+    assert ns2_gap.COLLISION_UNTRACED not in by.index.get_level_values("cause")
     assert (ns2_gap.COLLISION, ns2_gap.ALL_KINDS) not in by.index
     # the RTS of a frame given up at the RTS retry limit is a retry-limit drop of its own
     assert by[("MAC retry limit", "RTS/CTS/ACK")] == 4 and by[("MAC retry limit", "data")] == 4
-    assert by.sum() == 23 + 8
+    assert by.sum() == 17 + 8
+    raw = {"counts": counts, "performance": performance}
+    assert analysis._trace_drops(raw, 0)["dropped_packets"] == 17 + 8
     with pytest.raises(ValueError, match="do not add up"):
         ns2_gap.drop_causes(counts, pd.DataFrame({"ns2_collision_drops": [24]}), "ns3")
+
+
+def test_ns2_receive_side_drops_other_than_collisions_keep_their_own_cause():
+    code = ns2_scenario.NS2_DROP_REASON_CODES
+    counts = _ns3_counts([(1, "wifi-phy-rx-drop", "routing", code["COL"], 3),
+                          (1, "wifi-phy-rx-drop", "routing", code["DUP"], 2)])  # fmt: skip
+    by = ns2_gap.drop_causes(counts, pd.DataFrame(), "ns2").set_index("cause")["count"]
+    assert by.to_dict() == {ns2_gap.COLLISION: 3, ns2_gap.RECEIVE_OTHER: 2}
 
 
 def test_collision_table_counts_each_simulators_traced_losses_per_frame_sent():

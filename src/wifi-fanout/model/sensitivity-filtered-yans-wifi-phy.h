@@ -91,10 +91,12 @@ class SensitivityFilteredYansWifiPhy : public YansWifiPhy
     uint64_t GetNs2Collisions() const;
 
     /**
-     * The frames NS-2's trace would show dropped by collisions at this PHY (a COL line):
-     * with Ns2Capture, each frame at or above Ns2RxThreshold lost to the rule, the one
-     * being received and every newcomer that collides with it (NS-2 frees a frame below
-     * RXThresh_ without a trace line).
+     * The decodable frames lost to NS-2's collision rule at this PHY: with Ns2Capture,
+     * each frame at or above Ns2RxThreshold lost to the rule, the one being received and
+     * every newcomer that collides with it (NS-2 frees a frame below RXThresh_ without a
+     * trace line). NS-2 writes a COL line for those of them addressed to this node or
+     * broadcast (Mac802_11::discard), not for overheard unicast frames for another node:
+     * the Ns2CollisionDrop trace tells them apart.
      */
     uint64_t GetNs2CollisionDrops() const;
 

@@ -44,7 +44,7 @@ from transportlab.engine import files, paths, plotting
 from transportlab.engine.plotting import save_figure
 from transportlab.ns2 import traces
 from transportlab.ns2.runner import run_script
-from transportlab.studies.wsn_reporting_interval import STUDY, ns2_scenario, scenario
+from transportlab.studies.wsn_reporting_interval import STUDY, analysis, ns2_scenario, scenario
 from transportlab.studies.wsn_reporting_interval.ns2_scenario import NS2_DROP_REASON_CODES
 from transportlab.studies.wsn_reporting_interval.parameters import SINK
 
@@ -91,11 +91,12 @@ COLLISION = "collision (decodable frame lost)"
 #: which.
 COLLISION_UNTRACED = "collision: frame for another node (NS-2 frees it untraced)"
 #: the packet counter's source of the frames NS-2's collision rule lost, by kind
-NS2_COLLISION_SOURCE = "ns2-collision-drop"
-#: the causes in the order of the table
+NS2_COLLISION_SOURCE = analysis.NS2_COLLISION_SOURCE
+RECEIVE_OTHER = "receive side: other (NS-2: DUP, ERR, BSY...)"
+#: the causes in the order of the table (:data:`COLLISION_UNTRACED` is not one: the
+#: compared metric leaves those frames out, :func:`collision_table` shows them)
 DROP_CAUSES = (
-    COLLISION, COLLISION_UNTRACED, "receive side: other (NS-2: DUP, ERR, BSY...)",
-    "MAC retry limit",
+    COLLISION, RECEIVE_OTHER, "MAC retry limit",
     "interface queue full", "interface queue lifetime", "MAC other", "ARP",
     "routing: no route", "routing: link-failure purge", "routing: TTL", "routing: other",
 )  # fmt: skip
@@ -122,10 +123,11 @@ def drop_causes(counts: pd.DataFrame, performance: pd.DataFrame, simulator: str)
     every ``d`` line, by its reason. ns-3: the MAC's, IP's and ARP's drops by ns-3's reason
     (a frame given up at the RTS retry limit counts its RTS too, kind RTS/CTS/ACK, as
     NS-2's trace does: ``PacketCounter::WatchWifiRtsRetryLimit``), and the PHY's drops as
-    NS-2 would trace them (``ns2_collision_drops``: decodable frames lost in collisions),
-    by kind of frame from the counter's ``ns2-collision-drop`` rows, split into those
-    NS-2's trace shows and :data:`COLLISION_UNTRACED`; kind ``all`` for a run counted
-    without those rows."""
+    NS-2 would trace them (decodable frames lost in collisions that NS-2 writes a COL
+    line for, by kind of frame from the counter's ``ns2-collision-drop`` rows, without
+    :data:`COLLISION_UNTRACED`; kind ``all`` and every decodable frame lost,
+    ``ns2_collision_drops``, for a run counted without those rows), as
+    ``analysis._trace_drops`` counts them."""
     if simulator not in ("ns2", "ns3"):
         raise ValueError(f"simulator must be 'ns2' or 'ns3', got {simulator!r}")
     sources = ("wifi-phy-rx-drop", "wifi-phy-rx-error", "wifi-mac-drop", "ipv4-drop", "arp-drop")
@@ -149,19 +151,20 @@ def drop_causes(counts: pd.DataFrame, performance: pd.DataFrame, simulator: str)
 
 
 def _ns3_collisions(counts: pd.DataFrame, total: int) -> pd.DataFrame:
-    """ns-3's decodable frames lost in collisions (``total``: its ``ns2_collision_drops``)
-    by cause and kind, from the counter's ``ns2-collision-drop`` rows (reason 0: NS-2
-    traces the frame, 1: :data:`COLLISION_UNTRACED`); one row of kind ``all`` without."""
+    """ns-3's decodable frames lost in collisions that NS-2 traces, by kind, from the
+    counter's ``ns2-collision-drop`` rows of reason 0 (all of them must add up to
+    ``total``, its ``ns2_collision_drops``); one row of kind ``all`` with ``total``
+    without such rows."""
     rows = counts[counts["source"] == NS2_COLLISION_SOURCE]
     if not len(rows):
         return pd.DataFrame([{"cause": COLLISION, "kind": ALL_KINDS, "count": total}])
     if int(rows["count"].sum()) != total:
         raise ValueError(f"the PHY's collision drops by frame ({int(rows['count'].sum())}) "
                          f"do not add up to ns2_collision_drops ({total})")  # fmt: skip
+    traced = rows[rows["reason"] == 0]
     return pd.DataFrame({
-        "cause": np.where(rows["reason"].to_numpy() == 0, COLLISION, COLLISION_UNTRACED),
-        "kind": [_kind(c) for c in rows["packet_class"]],
-        "count": rows["count"].to_numpy(dtype=np.int64),
+        "cause": COLLISION, "kind": [_kind(c) for c in traced["packet_class"]],
+        "count": traced["count"].to_numpy(dtype=np.int64),
     })  # fmt: skip
 
 
@@ -215,7 +218,7 @@ def _cause(simulator: str, source: str, reason: int) -> str:
     if simulator == "ns2":
         name = _NS2_REASON.get(reason, "")
         if source in ("wifi-phy-rx-drop", "wifi-phy-rx-error") and name != "COL":
-            return DROP_CAUSES[1]
+            return RECEIVE_OTHER
         return NS2_CAUSE.get(name, "routing: other" if source == "ipv4-drop" else "MAC other")
     if source == "wifi-mac-drop":
         return NS3_MAC_DROP.get(reason, "MAC other")
