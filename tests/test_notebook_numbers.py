@@ -152,3 +152,26 @@ def test_the_interleaving_numbers_follow_the_table(tmp_path):
     after = notebook_numbers("sctp_validation", "interleaving", folder)
     assert "1 differs" in after.splitlines()[0]
     assert "bulk_pace: 1 cases (il_data_fair_noloss)" in after
+
+
+def test_the_wsn_gap_numbers_follow_the_tables(tmp_path):
+    """Notebook 04 section 8.6 states the drop and collision counts of ns2_gap's tables."""
+    study = tmp_path / "wsn_reporting_interval"
+    study.mkdir()
+    for name in ("ns2_gap_drops", "ns2_gap_collisions"):
+        shutil.copy(RESULTS / study.name / f"{name}.csv", study / f"{name}.csv")
+    before = notebook_numbers(study.name, "ns2_gap", tmp_path)
+    drops = pd.read_csv(study / "ns2_gap_drops.csv")
+    total = drops[(drops["reporting_interval"] == 20.0) & (drops["cause"] == "total")].iloc[0]
+    assert f"20 s: dropped packets ns-3 {total['ns3']:.0f}, NS-2 {total['ns2']:.0f}" in before
+
+    def fewer_sent(t):
+        pick = (t["reporting_interval"] == 20.0) & (t["kind"] == "routing")
+        t.loc[pick & (t["quantity"] == "frames sent"), "ns2"] = 4702.0
+        t.loc[pick & (t["quantity"] == "traced collision losses per frame sent"), "ns2"] = 0.5
+
+    _edit(study / "ns2_gap_collisions.csv", fewer_sent)
+    after = notebook_numbers(study.name, "ns2_gap", tmp_path)
+    assert "routing frames sent ns-3 4257, NS-2 4702" in after
+    assert "NS-2 2351 (0.500)" in after
+    assert before.splitlines()[:3] == after.splitlines()[:3]  # the 1-s lines unchanged

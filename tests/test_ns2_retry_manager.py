@@ -7,6 +7,12 @@ nodes, RTS/CTS for every frame: at a signal-to-noise ratio where DBPSK at 1 Mb/s
 CTS, ACK) always gets through and CCK at 11 Mb/s (DATA) never does, every DATA frame
 misses its ACK: ns-3's rule sends it 7 times, NS-2's 4. With the receiver out of range,
 no RTS gets a CTS: both send 7 RTS.
+
+Drops as NS-2's trace writes them (mac/mac-802_11.cc): a frame given up at the RTS retry
+limit is discarded twice by Mac802_11::RetransmitRTS (its RTS, then the frame: two
+``d ... RET`` lines), one given up after its DATA missed the ACK once by RetransmitDATA.
+The packet counter's ``WatchWifiRtsRetryLimit`` (MacTxFinalRtsFailed) adds the RTS's line
+to ns-3's DroppedMpdu of the frame.
 """
 
 from __future__ import annotations
@@ -51,7 +57,10 @@ def _frames(manager: str, loss_db: float) -> dict[str, int]:
         mac.SetType("ns3::AdhocWifiMac")
         devices = wifi.Install(phy, mac, nodes)
         counter = ns.CreateObject[ns.PacketCounter]()
-        counter.WatchWifiPhyTx("/NodeList/0/DeviceList/*/$ns3::WifiNetDevice/Phy")
+        device = "/NodeList/0/DeviceList/*/$ns3::WifiNetDevice"
+        assert counter.WatchWifiPhyTx(device + "/Phy")
+        assert counter.WatchWifiMacDrop(device + "/Mac")
+        assert counter.WatchWifiRtsRetryLimit(device + "/RemoteStationManager")
         run_until(1.0)
         sender = devices.Get(0)
         sender.Send(ns.Create[ns.Packet](500), devices.Get(1).GetAddress(), 0x0800)
@@ -60,6 +69,12 @@ def _frames(manager: str, loss_db: float) -> dict[str, int]:
             name: int(counter.Total(ns.PacketCounter.WIFI_PHY_TX, getattr(ns.PacketCounter, key)))
             for name, key in (("rts", "RTS"), ("data", "OTHER"))
         }
+        # drops at node 0 by class, and those of them at the retry limit
+        drop, limit = ns.PacketCounter.WIFI_MAC_DROP, ns.WIFI_MAC_DROP_REACHED_RETRY_LIMIT
+        for name, key in (("dropped_rts", "RTS"), ("dropped_data", "OTHER")):
+            klass = getattr(ns.PacketCounter, key)
+            sent[name] = int(counter.Total(drop, klass))
+            sent[name + "_at_limit"] = int(counter.Get(0, drop, klass, int(limit)))
         manager_object = ns.DynamicCast[ns.Ns2ConstantRateWifiManager](
             ns.DynamicCast[ns.WifiNetDevice](sender).GetRemoteStationManager()
         )
@@ -81,6 +96,8 @@ def test_ns2s_long_retry_limit_gives_the_frame_up_after_four():
     got = _frames("ns3::Ns2ConstantRateWifiManager", LINK_LOSS_DB)
     assert (got["rts"], got["data"]) == (4, 4)
     assert (got["long_drops"], got["short_drops"]) == (1, 0)
+    # RetransmitDATA discards the frame once: one drop line, no RTS line
+    assert (got["dropped_data"], got["dropped_rts"]) == (1, 0)
 
 
 @pytest.mark.parametrize("manager", ["ns3::ConstantRateWifiManager",
@@ -90,3 +107,6 @@ def test_an_unreachable_receiver_gets_seven_rts_under_both_rules(manager):
     assert (got["rts"], got["data"]) == (7, 0)
     if "long_drops" in got:
         assert (got["long_drops"], got["short_drops"]) == (0, 1)
+    # RetransmitRTS discards the RTS and the frame: two drop lines, both at the retry limit
+    assert (got["dropped_data"], got["dropped_rts"]) == (1, 1)
+    assert (got["dropped_data_at_limit"], got["dropped_rts_at_limit"]) == (1, 1)

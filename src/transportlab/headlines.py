@@ -476,6 +476,7 @@ def _ns2_sensors(folder: Path) -> str:
         only_ns2 = f"number {only:.0f}, {retry_limit} {given_up['ns3']:.0f}"
     total = _pick(drops, reporting_interval=slow, cause="total", kind="all")
     rts = _pick(drops, reporting_interval=slow, cause="MAC retry limit", kind="RTS/CTS/ACK")
+    lost = _routing_collisions(_read(folder, _WSN, "ns2_gap_collisions"), slow)
     return (
         "**Sensors** (`wsn_reporting_interval`, notebook 04 section 8):\n"
         "`python -m transportlab.studies.wsn_reporting_interval.ns2_baseline` runs seed 003's "
@@ -491,11 +492,59 @@ def _ns2_sensors(folder: Path) -> str:
         f"a route at the start-up and more, slower hops ({hops['ns2']:.2f} against "
         f"{hops['ns3']:.2f}); the reports only NS-2 delivers {only_ns2}, on next hops that "
         f"cannot answer, where NS-2's gave up {given_up['ns2']:.0f}.\n"
-        f"At {slow:g} s NS-2 counts {total['ns2']:.0f} drops against ns-3's {total['ns3']:.0f}, "
-        "mostly AODV frames NS-2 loses in collisions (not explained yet) and, for "
-        f"{rts['ns2']:.0f}, the second `d` line NS-2's trace writes beside a packet given up at "
-        "the RTS retry limit, which ns-3's count does not copy."
+        f"At {slow:g} s NS-2 counts {total['ns2']:.0f} drops against ns-3's {total['ns3']:.0f}. "
+        "Both count as NS-2's trace does: the RTS of a frame given up at the RTS retry limit "
+        f"is a drop of its own ({rts['ns2']:.0f} in NS-2, {rts['ns3']:.0f} in ns-3), and an "
+        "overheard frame for another node lost in a collision is none. Most of the gap is AODV "
+        f"broadcasts lost in collisions: {lost['ns2']:.2f} losses per routing frame sent in "
+        f"NS-2 against {lost['ns3']:.2f} in ns-3 (not explained yet)."
     )
+
+
+def _routing_collisions(collisions: pd.DataFrame, interval: float) -> pd.Series:
+    """Per simulator, the routing frames lost in collisions that NS-2's trace shows, per
+    routing frame sent, at ``interval`` (``ns2_gap_collisions.csv``)."""
+    return _pick(collisions, reporting_interval=interval, kind="routing",
+                 quantity="traced collision losses per frame sent")  # fmt: skip
+
+
+def _wsn_ns2_gap(folder: Path) -> str:
+    """Notebook 04 section 8.6: per traced interval, both simulators' dropped packets, the
+    frames given up at the RTS retry limit (their RTS lines), the routing frames sent and
+    lost in collisions that NS-2's trace shows, and ns-3's collided frames for another
+    node that NS-2 frees untraced (``ns2_gap_drops.csv``, ``ns2_gap_collisions.csv``)."""
+    drops = _read(folder, _WSN, "ns2_gap_drops")
+    collisions = _read(folder, _WSN, "ns2_gap_collisions")
+    lines = []
+    for interval in sorted(set(drops["reporting_interval"])):
+        total = _pick(drops, reporting_interval=interval, cause="total", kind="all")
+        rts = drops[
+            (drops["reporting_interval"] == interval)
+            & (drops["cause"] == "MAC retry limit")
+            & (drops["kind"] == "RTS/CTS/ACK")
+        ]
+        rts_lines = rts[["ns3", "ns2"]].sum()
+
+        def row(kind, quantity, interval=interval):
+            return _pick(collisions, reporting_interval=interval, kind=kind, quantity=quantity)
+
+        sent = row("routing", "frames sent")
+        lost = row("routing", "decodable frames lost in collisions, NS-2 traces them")
+        per = row("routing", "traced collision losses per frame sent")
+        every = row("all", "decodable frames lost in collisions, NS-2 traces them")
+        other = row("all", "lost frames for another node, NS-2 frees them untraced")
+        lines += [
+            f"{interval:g} s: dropped packets ns-3 {total['ns3']:.0f}, NS-2 {total['ns2']:.0f}; "
+            f"RTS lines of frames given up at the RTS retry limit ns-3 {rts_lines['ns3']:.0f}, "
+            f"NS-2 {rts_lines['ns2']:.0f}",
+            f"  routing frames sent ns-3 {sent['ns3']:.0f}, NS-2 {sent['ns2']:.0f}; lost in "
+            f"collisions (NS-2's COL lines) ns-3 {lost['ns3']:.0f} ({per['ns3']:.3f} per frame "
+            f"sent), NS-2 {lost['ns2']:.0f} ({per['ns2']:.3f})",
+            f"  every kind: lost in collisions ns-3 {every['ns3']:.0f}, NS-2 {every['ns2']:.0f}; "
+            f"ns-3's collided frames for another node (NS-2 frees them untraced, not counted) "
+            f"{other['ns3']:.0f}",
+        ]  # fmt: skip
+    return "\n".join(lines)
 
 
 def _ns2_multihoming(folder: Path) -> str:
@@ -900,6 +949,7 @@ NOTEBOOK_NUMBERS = {
     (_SIP, "head_of_line"): _sip_head_of_line,
     (_SIP, "verdicts"): _sip_verdicts,
     (_VOIP, "ns2_readings"): _voip_ns2_readings,
+    (_WSN, "ns2_gap"): _wsn_ns2_gap,
 }
 
 

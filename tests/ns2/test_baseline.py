@@ -11,6 +11,7 @@ from transportlab.engine.results import committed_table
 from transportlab.ns2 import baseline
 from transportlab.ns2.baseline import rejudge_baseline
 from transportlab.studies import get
+from transportlab.studies.multihoming_failover import ns2_baseline as multihoming_baseline
 from transportlab.studies.voip_cjm import ns2_baseline as voip_baseline
 from transportlab.studies.wired_best_effort import ns2_baseline as wired_baseline
 from transportlab.studies.wsn_reporting_interval import ns2_baseline as wsn_baseline
@@ -117,7 +118,9 @@ def test_the_shared_command_line_parses_the_common_options_and_rejects_others(ca
     assert "--runs" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("module", [voip_baseline, wired_baseline, wsn_baseline])
+@pytest.mark.parametrize(
+    "module", [multihoming_baseline, voip_baseline, wired_baseline, wsn_baseline]
+)
 def test_every_baseline_command_has_the_shared_options(module, capsys):
     with pytest.raises(SystemExit) as stop:
         module.main(["--help"])
@@ -130,6 +133,37 @@ def test_the_voip_baseline_still_refuses_negative_trunk_runs_before_running():
     with pytest.raises(SystemExit) as stop:
         voip_baseline.main(["--trunk-runs", "-1"])
     assert stop.value.code == 2
+
+
+def test_the_multihoming_baseline_passes_the_shared_options_to_write(monkeypatch, capsys):
+    """Its command line is the shared one: the parsed options reach ``write`` unchanged
+    and the written files are printed one a line (``write`` stubbed: no simulation)."""
+    calls = []
+
+    def write(**options):
+        calls.append(options)
+        return ["data/results/multihoming_failover/ns2_baseline.csv", "fig.png"]
+
+    monkeypatch.setattr(multihoming_baseline, "write", write)
+    assert multihoming_baseline.main(["--quick", "--runs", "2", "--scheduler", "local"]) == 0
+    assert multihoming_baseline.main([]) == 0
+    assert calls == [{"quick": True, "runs": 2, "scheduler": "local"},
+                     {"quick": False, "runs": None, "scheduler": "serial"}]  # fmt: skip
+    assert capsys.readouterr().out.splitlines() == [
+        "data/results/multihoming_failover/ns2_baseline.csv", "fig.png"] * 2  # fmt: skip
+    with pytest.raises(SystemExit) as stop:
+        multihoming_baseline.main(["--runs", "many"])
+    assert stop.value.code == 2
+    assert len(calls) == 2  # nothing ran
+
+
+def test_the_multihoming_baseline_help_names_its_quick_mode_and_default_runs(capsys):
+    with pytest.raises(SystemExit):
+        multihoming_baseline.main(["--help"])
+    usage = " ".join(capsys.readouterr().out.split())
+    assert "quick mode (8-s runs, 4 runs)" in usage
+    assert "replications (default: 30)" in usage
+    assert usage.count("NS-2.35 beside ns-3 for seed 002 section 3.5") == 1
 
 
 def test_print_written_prints_one_path_a_line(capsys):

@@ -147,6 +147,65 @@ def test_ns3_drop_causes_read_ns3s_reasons_and_the_phys_collisions():
         ns2_gap.drop_causes(counts, pd.DataFrame({"ns2_collision_drops": [np.nan]}), "ns3")
 
 
+def test_ns3_collision_drops_count_by_kind_only_the_frames_ns2_traces():
+    """With the counter's ns2-collision-drop rows, ns-3's collision drops are counted by
+    kind of frame, and the frames NS-2 frees untraced (overheard frames for another node,
+    reason 1) are left out, in the drop causes as in the compared metric; all rows must
+    add up to ns2_collision_drops."""
+    source = ns2_gap.NS2_COLLISION_SOURCE
+    counts = _ns3_counts([
+        (3, source, "routing", 0, 12), (4, source, "routing", 0, 3),
+        (3, source, "rts", 0, 2), (3, source, "rts", 1, 5), (5, source, "udp-data", 1, 1),
+        (1, "wifi-mac-drop", "rts", 2, 4), (1, "wifi-mac-drop", "udp-data", 2, 4),
+    ])  # fmt: skip
+    performance = pd.DataFrame({"ns2_collision_drops": [23]})
+    by = ns2_gap.drop_causes(counts, performance, "ns3").set_index(["cause", "kind"])["count"]
+    assert by[(ns2_gap.COLLISION, "routing")] == 15
+    assert by[(ns2_gap.COLLISION, "RTS/CTS/ACK")] == 2
+    assert ns2_gap.COLLISION_UNTRACED not in by.index.get_level_values("cause")
+    assert (ns2_gap.COLLISION, ns2_gap.ALL_KINDS) not in by.index
+    # the RTS of a frame given up at the RTS retry limit is a retry-limit drop of its own
+    assert by[("MAC retry limit", "RTS/CTS/ACK")] == 4 and by[("MAC retry limit", "data")] == 4
+    assert by.sum() == 17 + 8
+    raw = {"counts": counts, "performance": performance}
+    assert analysis._trace_drops(raw, 0)["dropped_packets"] == 17 + 8
+    with pytest.raises(ValueError, match="do not add up"):
+        ns2_gap.drop_causes(counts, pd.DataFrame({"ns2_collision_drops": [24]}), "ns3")
+
+
+def test_ns2_receive_side_drops_other_than_collisions_keep_their_own_cause():
+    code = ns2_scenario.NS2_DROP_REASON_CODES
+    counts = _ns3_counts([(1, "wifi-phy-rx-drop", "routing", code["COL"], 3),
+                          (1, "wifi-phy-rx-drop", "routing", code["DUP"], 2)])  # fmt: skip
+    by = ns2_gap.drop_causes(counts, pd.DataFrame(), "ns2").set_index("cause")["count"]
+    assert by.to_dict() == {ns2_gap.COLLISION: 3, ns2_gap.RECEIVE_OTHER: 2}
+
+
+def test_collision_table_counts_each_simulators_traced_losses_per_frame_sent():
+    source, col = ns2_gap.NS2_COLLISION_SOURCE, ns2_scenario.NS2_DROP_REASON_CODES["COL"]
+    ns3 = {"counts": _ns3_counts([
+        (1, "wifi-phy-tx", "routing", 0, 40), (1, "wifi-phy-tx", "rts", 0, 10),
+        (2, source, "routing", 0, 6), (2, source, "rts", 1, 3),
+    ])}  # fmt: skip
+    ns2 = {"counts": _ns3_counts([
+        (1, "wifi-phy-tx", "routing", 0, 50), (1, "wifi-phy-tx", "arp", 0, 5),
+        (2, "wifi-phy-rx-drop", "routing", col, 100), (2, "wifi-phy-rx-drop", "arp", col, 4),
+        (2, "wifi-phy-rx-drop", "routing", col + 1, 7),  # not a collision
+    ])}  # fmt: skip
+    table = ns2_gap.collision_table(ns3, ns2).set_index(["kind", "quantity"])
+    traced = "decodable frames lost in collisions, NS-2 traces them"
+    untraced = "lost frames for another node, NS-2 frees them untraced"
+    per_frame = "traced collision losses per frame sent"
+    assert table.loc[("routing", "frames sent")].tolist() == [40, 50]
+    assert table.loc[("routing", traced)].tolist() == [6, 100]
+    assert table.loc[("routing", per_frame)].tolist() == pytest.approx([6 / 40, 100 / 50])
+    assert table.loc[("RTS/CTS/ACK", untraced), "ns3"] == 3
+    assert np.isnan(table.loc[("RTS/CTS/ACK", untraced), "ns2"])
+    assert table.loc[("ARP", traced)].tolist() == [0, 4]
+    assert table.loc[("all", traced)].tolist() == [6, 104]
+    assert table.loc[("all", "frames sent")].tolist() == [50, 55]
+
+
 def test_drop_table_shares_the_gap_between_causes():
     ns3 = {"counts": _ns3_counts([(1, "wifi-mac-drop", "udp-data", 2, 10)]),
            "performance": pd.DataFrame({"ns2_collision_drops": [30]})}  # fmt: skip

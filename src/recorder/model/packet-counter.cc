@@ -7,6 +7,7 @@
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 #include "ns3/wifi-mac-header.h"
+#include "ns3/wifi-psdu.h"
 
 #include <algorithm>
 #include <array>
@@ -46,6 +47,7 @@ const std::array<const char*, PacketCounter::N_SOURCES> SOURCE_NAMES = {
     "arp-drop",
     "wifi-phy-rx-error",
     "wifi-mac-rx",
+    "ns2-collision-drop",
 };
 
 const std::array<const char*, PacketCounter::N_CLASSES> CLASS_NAMES = {
@@ -221,6 +223,21 @@ PacketCounter::WatchWifiMacDrop(const std::string& macPath)
 }
 
 bool
+PacketCounter::WatchWifiRtsRetryLimit(const std::string& managerPath)
+{
+    return Config::ConnectFailSafe(managerPath + "/MacTxFinalRtsFailed",
+                                   MakeCallback(&PacketCounter::FinalRtsFailed, this));
+}
+
+bool
+PacketCounter::WatchNs2CollisionDrops(const std::string& phyPath)
+{
+    return Config::ConnectFailSafe(phyPath +
+                                       "/$ns3::SensitivityFilteredYansWifiPhy/Ns2CollisionDrop",
+                                   MakeCallback(&PacketCounter::Ns2CollisionDrop, this));
+}
+
+bool
 PacketCounter::WatchIpv4Drop(const std::string& ipv4Path)
 {
     return Config::ConnectFailSafe(ipv4Path + "/Drop",
@@ -285,6 +302,24 @@ PacketCounter::MacDrop(std::string context, WifiMacDropReason reason, Ptr<const 
         packetClass = CONTROL_OTHER;
     }
     Count(context, WIFI_MAC_DROP, packetClass, static_cast<uint16_t>(reason));
+}
+
+void
+PacketCounter::FinalRtsFailed(std::string context, Mac48Address /* receiver */)
+{
+    // NS-2's discard(pktRTS_) in Mac802_11::RetransmitRTS: the RTS's own drop line
+    Count(context,
+          WIFI_MAC_DROP,
+          RTS,
+          static_cast<uint16_t>(WIFI_MAC_DROP_REACHED_RETRY_LIMIT));
+}
+
+void
+PacketCounter::Ns2CollisionDrop(std::string context, Ptr<const WifiPpdu> ppdu, bool ns2Traces)
+{
+    auto psdu = ppdu->GetPsdu();
+    const PacketClass packetClass = psdu ? ClassifyWifiFrame(psdu->GetPacket()) : OTHER;
+    Count(context, NS2_COLLISION_DROP, packetClass, ns2Traces ? 0 : 1);
 }
 
 void

@@ -17,11 +17,13 @@
 
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
+#include "ns3/mac48-address.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/wifi-mac.h"
 #include "ns3/wifi-mpdu.h"
 #include "ns3/wifi-phy-common.h"
+#include "ns3/wifi-ppdu.h"
 
 #include <cstdint>
 #include <string>
@@ -53,11 +55,16 @@ class PacketCounter : public Object
         WIFI_PHY_TX = 0,     //!< WifiPhy PhyTxBegin: every frame put on the air
         WIFI_PHY_RX_DROP,    //!< WifiPhy PhyRxDrop: a frame the PHY did not receive
         WIFI_MAC_TX,         //!< WifiMac MacTx: a packet handed to the MAC for sending
-        WIFI_MAC_DROP,       //!< WifiMac DroppedMpdu: queue overflow, lifetime, retry limit
+        WIFI_MAC_DROP,       //!< WifiMac DroppedMpdu: queue overflow, lifetime, retry limit;
+                             //!< and, by WatchWifiRtsRetryLimit, the RTS of a frame given up
+                             //!< at the RTS retry limit (NS-2 traces it as a drop of its own)
         IPV4_DROP,           //!< Ipv4L3Protocol Drop: no route, TTL, route error...
         ARP_DROP,            //!< ArpL3Protocol Drop: ARP pending queue overflow / no reply
         WIFI_PHY_RX_ERROR,   //!< WifiPhyStateHelper RxError: a received frame failed to decode
         WIFI_MAC_RX,         //!< WifiMac MacRx: a packet the MAC received and passed up
+        NS2_COLLISION_DROP,  //!< SensitivityFilteredYansWifiPhy Ns2CollisionDrop: a decodable
+                             //!< frame lost to NS-2's collision rule; reason 0: NS-2 traces
+                             //!< it (COL line), 1: NS-2 frees it untraced (for another node)
         N_SOURCES
     };
 
@@ -97,6 +104,28 @@ class PacketCounter : public Object
     bool WatchWifiMacRx(const std::string& macPath);
     /** DroppedMpdu of every WifiMac matching \p macPath; reason = WifiMacDropReason. */
     bool WatchWifiMacDrop(const std::string& macPath);
+    /**
+     * MacTxFinalRtsFailed of every WifiRemoteStationManager matching \p managerPath
+     * (".../$ns3::WifiNetDevice/RemoteStationManager"): a frame given up because its RTS
+     * reached the retry limit, counted as a drop of the RTS itself (source WIFI_MAC_DROP,
+     * class RTS, reason WIFI_MAC_DROP_REACHED_RETRY_LIMIT).
+     *
+     * This is NS-2.35's count: Mac802_11::RetransmitRTS (mac/mac-802_11.cc), when ssrc_
+     * reaches ShortRetryLimit_, calls discard() twice, on pktRTS_ and then on pktTx_, and
+     * discard() traces a "d ... MAC ... RET" line for each (an RTS whose transmitter is
+     * this node, a data frame this node sent). ns-3 reports the data frame through
+     * DroppedMpdu (WatchWifiMacDrop) and nothing for its RTS; this adds the RTS's line. A
+     * frame given up when its DATA misses the ACK (RetransmitDATA, slrc_ or ssrc_ at its
+     * limit) is discarded once in NS-2: one line, the DroppedMpdu, nothing added here
+     * (MacTxFinalDataFailed is not watched).
+     */
+    bool WatchWifiRtsRetryLimit(const std::string& managerPath);
+    /**
+     * Ns2CollisionDrop of every SensitivityFilteredYansWifiPhy matching \p phyPath: the
+     * decodable frames NS-2's collision rule lost, by class (the frame's own), reason 0 if
+     * NS-2's Mac802_11::discard() writes a COL line for it, 1 if it frees it untraced.
+     */
+    bool WatchNs2CollisionDrops(const std::string& phyPath);
     /** Drop of every Ipv4L3Protocol matching \p ipv4Path ("/NodeList/ * /$ns3::Ipv4L3Protocol"); reason = DropReason. */
     bool WatchIpv4Drop(const std::string& ipv4Path);
     /** Drop of every ArpL3Protocol matching \p arpPath ("/NodeList/ * /$ns3::ArpL3Protocol"). */
@@ -152,6 +181,8 @@ class PacketCounter : public Object
     void MacTx(std::string context, Ptr<const Packet> packet);
     void MacRx(std::string context, Ptr<const Packet> packet);
     void MacDrop(std::string context, WifiMacDropReason reason, Ptr<const WifiMpdu> mpdu);
+    void FinalRtsFailed(std::string context, Mac48Address receiver);
+    void Ns2CollisionDrop(std::string context, Ptr<const WifiPpdu> ppdu, bool ns2Traces);
     void Ipv4Drop(std::string context,
                   const Ipv4Header& header,
                   Ptr<const Packet> packet,

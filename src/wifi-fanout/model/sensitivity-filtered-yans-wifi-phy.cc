@@ -14,6 +14,8 @@
 #include "ns3/simulator.h"
 #include "ns3/wifi-net-device.h"
 #include "ns3/wifi-ppdu.h"
+#include "ns3/wifi-psdu.h"
+#include "ns3/mac48-address.h"
 #include "ns3/wifi-utils.h"
 #include "ns3/yans-wifi-channel.h"
 
@@ -134,7 +136,14 @@ SensitivityFilteredYansWifiPhy::GetTypeId()
                             "A reception lost to NS-2's collision rule (Ns2Capture).",
                             MakeTraceSourceAccessor(
                                 &SensitivityFilteredYansWifiPhy::m_ns2CollisionTrace),
-                            "ns3::SensitivityFilteredYansWifiPhy::CollisionTracedCallback");
+                            "ns3::SensitivityFilteredYansWifiPhy::CollisionTracedCallback")
+            .AddTraceSource("Ns2CollisionDrop",
+                            "A decodable frame lost to NS-2's collision rule (each frame "
+                            "GetNs2CollisionDrops counts), and whether NS-2's trace shows it "
+                            "(a COL line: addressed to this node, or broadcast data).",
+                            MakeTraceSourceAccessor(
+                                &SensitivityFilteredYansWifiPhy::m_ns2CollisionDropTrace),
+                            "ns3::SensitivityFilteredYansWifiPhy::CollisionDropTracedCallback");
     return tid;
 }
 
@@ -290,7 +299,8 @@ SensitivityFilteredYansWifiPhy::InstallNs2ErrorModel()
 }
 
 void
-SensitivityFilteredYansWifiPhy::ApplyNs2CollisionRule(dBm_u arrivingPower)
+SensitivityFilteredYansWifiPhy::ApplyNs2CollisionRule(Ptr<const WifiPpdu> arriving,
+                                                      dBm_u arrivingPower)
 {
     if (!m_ns2Capture)
     {
@@ -316,7 +326,7 @@ SensitivityFilteredYansWifiPhy::ApplyNs2CollisionRule(dBm_u arrivingPower)
     // a frame flagged as an error (below RXThresh_) without one.
     if (arrivingPower >= dBm_u{m_ns2RxThresholdDbm})
     {
-        ++m_ns2CollisionDrops;
+        NotifyNs2CollisionDrop(arriving);
     }
     if (m_collidedEvent == m_currentEvent)
     {
@@ -324,12 +334,48 @@ SensitivityFilteredYansWifiPhy::ApplyNs2CollisionRule(dBm_u arrivingPower)
     }
     if (WToDbm(m_currentEvent->GetRxPower()) >= dBm_u{m_ns2RxThresholdDbm})
     {
-        ++m_ns2CollisionDrops;
+        NotifyNs2CollisionDrop(m_currentEvent->GetPpdu());
     }
     ++m_collisions;
     m_collidedEvent = m_currentEvent;
     m_ns2CollisionTrace(m_currentEvent->GetPpdu(), margin);
     InstallNs2ErrorModel();
+}
+
+void
+SensitivityFilteredYansWifiPhy::NotifyNs2CollisionDrop(Ptr<const WifiPpdu> ppdu)
+{
+    ++m_ns2CollisionDrops;
+    if (!m_ns2CollisionDropTrace.IsEmpty())
+    {
+        m_ns2CollisionDropTrace(ppdu, Ns2TracesDiscard(ppdu));
+    }
+}
+
+bool
+SensitivityFilteredYansWifiPhy::Ns2TracesDiscard(Ptr<const WifiPpdu> ppdu) const
+{
+    // Mac802_11::discard (ns-2.35 mac/mac-802_11.cc): an RTS whose transmitter is this
+    // node (never a received one), or an RTS, CTS or ACK whose receiver address is; a data
+    // frame whose receiver or transmitter address is this node, or that is broadcast (not
+    // to the DS); a management frame addressed here. Every other frame is freed untraced.
+    auto psdu = ppdu->GetPsdu();
+    auto device = GetDevice();
+    if (!psdu || psdu->GetNMpdus() == 0 || !device)
+    {
+        return true;
+    }
+    const WifiMacHeader& header = psdu->GetHeader(0);
+    const Mac48Address self = Mac48Address::ConvertFrom(device->GetAddress());
+    if (header.GetAddr1() == self)
+    {
+        return true;
+    }
+    if (header.IsData())
+    {
+        return header.GetAddr1().IsBroadcast() && !header.IsToDs();
+    }
+    return false;
 }
 
 bool
@@ -496,7 +542,7 @@ SensitivityFilteredYansWifiPhy::Arrive(Ptr<YansWifiPhy> receiver,
     }
     if (auto filtered = DynamicCast<SensitivityFilteredYansWifiPhy>(receiver))
     {
-        filtered->ApplyNs2CollisionRule(totalRxPower);
+        filtered->ApplyNs2CollisionRule(ppdu, totalRxPower);
     }
     RxPowerWattPerChannelBand rxPowerW;
     // YANS has one band; the key is the dummy band of YansWifiPhy::GetBand.

@@ -91,10 +91,12 @@ class SensitivityFilteredYansWifiPhy : public YansWifiPhy
     uint64_t GetNs2Collisions() const;
 
     /**
-     * The frames NS-2's trace would show dropped by collisions at this PHY (a COL line):
-     * with Ns2Capture, each frame at or above Ns2RxThreshold lost to the rule, the one
-     * being received and every newcomer that collides with it (NS-2 frees a frame below
-     * RXThresh_ without a trace line).
+     * The decodable frames lost to NS-2's collision rule at this PHY: with Ns2Capture,
+     * each frame at or above Ns2RxThreshold lost to the rule, the one being received and
+     * every newcomer that collides with it (NS-2 frees a frame below RXThresh_ without a
+     * trace line). NS-2 writes a COL line for those of them addressed to this node or
+     * broadcast (Mac802_11::discard), not for overheard unicast frames for another node:
+     * the Ns2CollisionDrop trace tells them apart.
      */
     uint64_t GetNs2CollisionDrops() const;
 
@@ -124,6 +126,17 @@ class SensitivityFilteredYansWifiPhy : public YansWifiPhy
     typedef void (*CollisionTracedCallback)(Ptr<const WifiPpdu> ppdu, double margin);
 
     /**
+     * TracedCallback signature for Ns2CollisionDrop: one decodable frame lost to NS-2's
+     * collision rule, each one counted by GetNs2CollisionDrops.
+     * \param ppdu the frame
+     * \param ns2Traces whether NS-2.35 writes a COL line for it: Mac802_11::discard()
+     *        (mac/mac-802_11.cc) traces a received frame only if it is addressed to this
+     *        node (RA), or a broadcast data frame; it frees a unicast frame addressed to
+     *        another node (an overheard RTS, CTS, ACK or DATA) without a line
+     */
+    typedef void (*CollisionDropTracedCallback)(Ptr<const WifiPpdu> ppdu, bool ns2Traces);
+
+    /**
      * The threshold YansWifiChannel::Receive compares the received power (plus RxGain)
      * with: RxSensitivity normalised to the PPDU's width.
      */
@@ -148,7 +161,13 @@ class SensitivityFilteredYansWifiPhy : public YansWifiPhy
      * With Ns2Capture: mark the frame being received lost if it is not CaptureThreshold
      * stronger than a signal arriving at \p arrivingPower (NS-2's Mac802_11 collision).
      */
-    void ApplyNs2CollisionRule(dBm_u arrivingPower);
+    void ApplyNs2CollisionRule(Ptr<const WifiPpdu> arriving, dBm_u arrivingPower);
+
+    /** Count a decodable frame lost to the rule and fire Ns2CollisionDrop. */
+    void NotifyNs2CollisionDrop(Ptr<const WifiPpdu> ppdu);
+
+    /** Whether NS-2's Mac802_11::discard() writes a trace line for the received \p ppdu. */
+    bool Ns2TracesDiscard(Ptr<const WifiPpdu> ppdu) const;
 
     /**
      * NS-2's culling distance of the channel (WirelessChannel::calcHighestAntennaZ): at the
@@ -180,6 +199,7 @@ class SensitivityFilteredYansWifiPhy : public YansWifiPhy
     uint64_t m_collisions;                   //!< receptions lost to the NS-2 rule
     uint64_t m_undecodable;                  //!< frames below Ns2RxThreshold received
     TracedCallback<Ptr<const WifiPpdu>, double> m_ns2CollisionTrace; //!< Ns2Collision
+    TracedCallback<Ptr<const WifiPpdu>, bool> m_ns2CollisionDropTrace; //!< Ns2CollisionDrop
     Ptr<Event> m_collidedEvent;              //!< the reception lost to the NS-2 rule, if any
     Ptr<Ns2CollisionErrorModel> m_collisionErrorModel; //!< reports it lost at its end
     Ptr<YansWifiChannel> m_listedChannel;    //!< channel whose PHYs m_channelPhys lists

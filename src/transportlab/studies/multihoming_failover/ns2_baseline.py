@@ -22,11 +22,9 @@ each simulator: when DATA was sent, retransmitted, lost and delivered).
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import functools
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -36,7 +34,13 @@ from transportlab.engine import files, paths, plotting, stats
 from transportlab.engine.plotting import save_figure
 from transportlab.engine.results import Results, committed_comparison, committed_table
 from transportlab.engine.study import Reproduction
-from transportlab.ns2.baseline import baseline_counts, baseline_table, published_value
+from transportlab.ns2.baseline import (
+    baseline_counts,
+    baseline_parser,
+    baseline_table,
+    print_written,
+    published_value,
+)
 from transportlab.ns2.study import ns2_study
 from transportlab.studies.multihoming_failover import STUDY, analysis, ns2_scenario, reproduction
 from transportlab.studies.multihoming_failover.comparison import comparison
@@ -343,14 +347,10 @@ def write(quick: bool = False, runs: int | None = None, scheduler=None, progress
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="quick mode (8-s runs, 4 runs)")
-    parser.add_argument("--runs", type=int, default=None, help="replications (default: 30)")
-    parser.add_argument("--scheduler", default="serial", help="serial, local or an address")
+    parser = baseline_parser(__doc__, quick="quick mode (8-s runs, 4 runs)",
+                             runs=f"replications (default: {reproduction.LOSSY.runs})")  # fmt: skip
     args = parser.parse_args(argv)
-    for path in write(quick=args.quick, runs=args.runs, scheduler=args.scheduler):
-        print(Path(path))
-    return 0
+    return print_written(write(quick=args.quick, runs=args.runs, scheduler=args.scheduler))
 
 
 if __name__ == "__main__":

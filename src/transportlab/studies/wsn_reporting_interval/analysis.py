@@ -125,16 +125,26 @@ def analyse(raw: Mapping[str, pd.DataFrame], params: Mapping[str, Any]) -> dict[
 
 #: drops that are not the PHY's: NS-2's RET, IFQ, router and ARP lines
 NON_PHY_DROP_SOURCES = ("wifi-mac-drop", "ipv4-drop", "arp-drop")
+#: the packet counter's rows of the decodable frames NS-2's collision rule lost, by frame
+#: (reason 0: NS-2's trace shows the frame, 1: NS-2 frees it untraced)
+NS2_COLLISION_SOURCE = "ns2-collision-drop"
 
 
 def _trace_drops(raw: Mapping[str, pd.DataFrame], every_drop: int) -> dict[str, float]:
     """``dropped_packets`` as NS-2's trace counts it, where the run counted its PHY's drops
-    the NS-2 way (``ns2_collision_drops``: the decodable frames lost in collisions, as
-    Mac802_11 traces a COL line for each and frees a frame below RXThresh_, or one that
-    arrives while the node sends, without one), plus the MAC's, IP's and ARP's drops.
-    ``phy_drop_events`` keeps every drop event of ns-3's PHY and the rest (the definition
-    used until issue 25, which also counted ns-3's drops of frames NS-2 frees untraced).
-    An NS-2 run's counts are its trace lines already."""
+    the NS-2 way, plus the MAC's, IP's and ARP's drops (with the RTS line of a frame given
+    up at the RTS retry limit, ``PacketCounter::WatchWifiRtsRetryLimit``).
+
+    The PHY's part: the decodable frames lost in collisions for which NS-2's trace has a
+    COL line. ns-2.35's Mac802_11 (mac/mac-802_11.cc) frees a frame below RXThresh_, or
+    one that arrives while the node sends, untraced; and discard(), which writes the
+    line, writes it only for a frame addressed to the node (or broadcast data), freeing
+    an overheard unicast frame for another node untraced. A run with the counter's
+    :data:`NS2_COLLISION_SOURCE` rows counts those of reason 0 (issue 25); one without
+    them (older raw tables) counts ``ns2_collision_drops``, every decodable frame lost,
+    overheard ones included. ``phy_drop_events`` keeps every drop event of ns-3's PHY
+    and the rest (the definition used until issue 25). An NS-2 run's counts are its
+    trace lines already."""
     performance = raw["performance"]
     if "ns2_collision_drops" not in performance or pd.isna(
         performance["ns2_collision_drops"].iloc[0]
@@ -142,10 +152,11 @@ def _trace_drops(raw: Mapping[str, pd.DataFrame], every_drop: int) -> dict[str, 
         return {"phy_drop_events": float(every_drop)}
     counts = raw["counts"]
     others = int(counts.loc[counts["source"].isin(NON_PHY_DROP_SOURCES), "count"].sum())
-    return {
-        "phy_drop_events": float(every_drop),
-        "dropped_packets": int(performance["ns2_collision_drops"].iloc[0]) + others,
-    }
+    collisions = int(performance["ns2_collision_drops"].iloc[0])
+    by_frame = counts[counts["source"] == NS2_COLLISION_SOURCE]
+    if len(by_frame):
+        collisions = int(by_frame.loc[by_frame["reason"] == 0, "count"].sum())
+    return {"phy_drop_events": float(every_drop), "dropped_packets": collisions + others}
 
 
 def summarise(

@@ -44,12 +44,13 @@ from transportlab.engine import files, paths, plotting
 from transportlab.engine.plotting import save_figure
 from transportlab.ns2 import traces
 from transportlab.ns2.runner import run_script
-from transportlab.studies.wsn_reporting_interval import STUDY, ns2_scenario, scenario
+from transportlab.studies.wsn_reporting_interval import STUDY, analysis, ns2_scenario, scenario
 from transportlab.studies.wsn_reporting_interval.ns2_scenario import NS2_DROP_REASON_CODES
 from transportlab.studies.wsn_reporting_interval.parameters import SINK
 
 __all__ = [
     "DROP_CAUSES",
+    "collision_table",
     "delay_selection",
     "delay_split",
     "drop_causes",
@@ -63,7 +64,7 @@ __all__ = [
 ]
 
 #: what :func:`write` writes (tables and the figure, by name)
-OUTPUTS = ("ns2_gap_drops", "ns2_gap_delay", "ns2_gap_paths", "ns2_gap")
+OUTPUTS = ("ns2_gap_drops", "ns2_gap_delay", "ns2_gap_paths", "ns2_gap_collisions", "ns2_gap")
 
 #: ns-3.44's ``WifiMacDropReason`` (wifi-mac.h) and ``Ipv4L3Protocol::DropReason``
 #: (ipv4-l3-protocol.h), as the packet counter stores them in ``reason``
@@ -82,9 +83,20 @@ NS2_CAUSE = {
     "TTL": "routing: TTL", "CBK": "routing: link-failure purge",
 }  # fmt: skip
 COLLISION = "collision (decodable frame lost)"
-#: the causes in the order of the table
+#: decodable frames ns-3's PHY lost to NS-2's collision rule that NS-2's trace would not
+#: show: Mac802_11::discard() (ns-2.35 mac/mac-802_11.cc) writes a COL line only for a
+#: frame addressed to the node, or broadcast data, and frees an overheard unicast frame
+#: for another node untraced. ns-3's ``ns2_collision_drops`` (the compared metric's PHY
+#: part) counts them; the packet counter's ``ns2-collision-drop`` rows (reason 1) say
+#: which.
+COLLISION_UNTRACED = "collision: frame for another node (NS-2 frees it untraced)"
+#: the packet counter's source of the frames NS-2's collision rule lost, by kind
+NS2_COLLISION_SOURCE = analysis.NS2_COLLISION_SOURCE
+RECEIVE_OTHER = "receive side: other (NS-2: DUP, ERR, BSY...)"
+#: the causes in the order of the table (:data:`COLLISION_UNTRACED` is not one: the
+#: compared metric leaves those frames out, :func:`collision_table` shows them)
 DROP_CAUSES = (
-    COLLISION, "receive side: other (NS-2: DUP, ERR, BSY...)", "MAC retry limit",
+    COLLISION, RECEIVE_OTHER, "MAC retry limit",
     "interface queue full", "interface queue lifetime", "MAC other", "ARP",
     "routing: no route", "routing: link-failure purge", "routing: TTL", "routing: other",
 )  # fmt: skip
@@ -108,9 +120,14 @@ def drop_causes(counts: pd.DataFrame, performance: pd.DataFrame, simulator: str)
     packet: columns ``cause``, ``kind``, ``count``.
 
     ``counts``/``performance`` are the run's raw tables. NS-2 (``simulator`` ``"ns2"``):
-    every ``d`` line, by its reason. ns-3: the MAC's, IP's and ARP's drops by ns-3's reason,
-    and the PHY's drops as NS-2 would trace them (``ns2_collision_drops``: decodable
-    frames lost in collisions, kind ``all``: the PHY does not say which)."""
+    every ``d`` line, by its reason. ns-3: the MAC's, IP's and ARP's drops by ns-3's reason
+    (a frame given up at the RTS retry limit counts its RTS too, kind RTS/CTS/ACK, as
+    NS-2's trace does: ``PacketCounter::WatchWifiRtsRetryLimit``), and the PHY's drops as
+    NS-2 would trace them (decodable frames lost in collisions that NS-2 writes a COL
+    line for, by kind of frame from the counter's ``ns2-collision-drop`` rows, without
+    :data:`COLLISION_UNTRACED`; kind ``all`` and every decodable frame lost,
+    ``ns2_collision_drops``, for a run counted without those rows), as
+    ``analysis._trace_drops`` counts them."""
     if simulator not in ("ns2", "ns3"):
         raise ValueError(f"simulator must be 'ns2' or 'ns3', got {simulator!r}")
     sources = ("wifi-phy-rx-drop", "wifi-phy-rx-error", "wifi-mac-drop", "ipv4-drop", "arp-drop")
@@ -128,16 +145,80 @@ def drop_causes(counts: pd.DataFrame, performance: pd.DataFrame, simulator: str)
         if pd.isna(collisions):
             raise ValueError("the ns-3 run did not count its collisions NS-2's way "
                              "(a stock PHY): its dropped_packets is not NS-2's")  # fmt: skip
-        extra = pd.DataFrame([{"cause": COLLISION, "kind": ALL_KINDS, "count": int(collisions)}])
+        extra = _ns3_collisions(counts, int(collisions))
         frame = pd.concat([frame, extra], ignore_index=True)
     return frame.groupby(["cause", "kind"], as_index=False)["count"].sum()
+
+
+def _ns3_collisions(counts: pd.DataFrame, total: int) -> pd.DataFrame:
+    """ns-3's decodable frames lost in collisions that NS-2 traces, by kind, from the
+    counter's ``ns2-collision-drop`` rows of reason 0 (all of them must add up to
+    ``total``, its ``ns2_collision_drops``); one row of kind ``all`` with ``total``
+    without such rows."""
+    rows = counts[counts["source"] == NS2_COLLISION_SOURCE]
+    if not len(rows):
+        return pd.DataFrame([{"cause": COLLISION, "kind": ALL_KINDS, "count": total}])
+    if int(rows["count"].sum()) != total:
+        raise ValueError(f"the PHY's collision drops by frame ({int(rows['count'].sum())}) "
+                         f"do not add up to ns2_collision_drops ({total})")  # fmt: skip
+    traced = rows[rows["reason"] == 0]
+    return pd.DataFrame({
+        "cause": COLLISION, "kind": [_kind(c) for c in traced["packet_class"]],
+        "count": traced["count"].to_numpy(dtype=np.int64),
+    })  # fmt: skip
+
+
+def collision_table(ns3_raw: Mapping[str, pd.DataFrame], ns2_raw: Mapping[str, pd.DataFrame]):
+    """Per kind of frame (and ``all``), in both simulators of one run: the frames the
+    PHYs sent, the decodable frames lost in collisions that NS-2's trace shows (NS-2: its
+    ``COL`` lines; ns-3: the frames its PHYs lost to NS-2's rule that NS-2 would trace),
+    those per frame sent (a broadcast is lost at every neighbour that loses it, so this
+    can exceed 1), and ns-3's :data:`COLLISION_UNTRACED` (NS-2's trace cannot show them).
+    Columns ``kind``, ``quantity``, ``ns3``, ``ns2``."""
+    col = ns2_scenario.NS2_DROP_REASON_CODES["COL"]
+    sides = {}
+    for simulator, raw in (("ns3", ns3_raw), ("ns2", ns2_raw)):
+        counts = raw["counts"]
+        sent = counts[counts["source"] == "wifi-phy-tx"]
+        if simulator == "ns3":
+            lost = counts[(counts["source"] == NS2_COLLISION_SOURCE) & (counts["reason"] == 0)]
+            other = counts[(counts["source"] == NS2_COLLISION_SOURCE) & (counts["reason"] == 1)]
+        else:
+            lost = counts[(counts["source"] == "wifi-phy-rx-drop") & (counts["reason"] == col)]
+            other = lost.iloc[:0]
+        sides[simulator] = {
+            name: frame.groupby(frame["packet_class"].map(_kind))["count"].sum()
+            for name, frame in (("sent", sent), ("lost", lost), ("other", other))
+        }
+    kinds = sorted(set().union(*(set(part.index) for side in sides.values()
+                                 for part in side.values())))  # fmt: skip
+    rows = []
+    for kind in [*kinds, ALL_KINDS]:
+        values = {}
+        for simulator, side in sides.items():
+            pick = {name: float(part.sum() if kind == ALL_KINDS else part.get(kind, 0))
+                    for name, part in side.items()}  # fmt: skip
+            values[simulator] = pick
+        for quantity, name in (("frames sent", "sent"),
+                               ("decodable frames lost in collisions, NS-2 traces them", "lost"),
+                               ("lost frames for another node, NS-2 frees them untraced",
+                                "other")):  # fmt: skip
+            rows.append({"kind": kind, "quantity": quantity,
+                         "ns3": values["ns3"][name],
+                         "ns2": values["ns2"][name] if name != "other" else np.nan})  # fmt: skip
+        rows.append({
+            "kind": kind, "quantity": "traced collision losses per frame sent",
+            **{sim: values[sim]["lost"] / values[sim]["sent"] if values[sim]["sent"] else np.nan
+               for sim in ("ns3", "ns2")},
+        })  # fmt: skip
+    return pd.DataFrame(rows, columns=["kind", "quantity", "ns3", "ns2"])
 
 
 def _cause(simulator: str, source: str, reason: int) -> str:
     if simulator == "ns2":
         name = _NS2_REASON.get(reason, "")
         if source in ("wifi-phy-rx-drop", "wifi-phy-rx-error") and name != "COL":
-            return DROP_CAUSES[1]
+            return RECEIVE_OTHER
         return NS2_CAUSE.get(name, "routing: other" if source == "ipv4-drop" else "MAC other")
     if source == "wifi-mac-drop":
         return NS3_MAC_DROP.get(reason, "MAC other")
@@ -331,10 +412,26 @@ def delay_split(reports: Mapping[str, pd.DataFrame], common_only: bool = True) -
     return table[["quantity", "ns3", "ns2", "ns3_minus_ns2"]]
 
 
-def key_numbers(drops: pd.DataFrame, delay: pd.DataFrame) -> pd.DataFrame:
+#: the collision-table rows :func:`key_numbers` states, per kind of frame
+COLLISION_KEYS = (("routing", "frames sent", "routing frames sent"),
+                  ("routing", "decodable frames lost in collisions, NS-2 traces them",
+                   "routing frames lost in collisions"),
+                  ("routing", "traced collision losses per frame sent",
+                   "routing frames lost per routing frame sent"),
+                  ("all", "decodable frames lost in collisions, NS-2 traces them",
+                   "frames lost in collisions"),
+                  ("all", "lost frames for another node, NS-2 frees them untraced",
+                   "frames lost in collisions for another node (NS-2: untraced)"))  # fmt: skip
+
+
+def key_numbers(
+    drops: pd.DataFrame, delay: pd.DataFrame, collisions: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Per traced point, the numbers notebook 04 states: both simulators' mean delay and
-    dropped packets, the delay gap's parts (by selection and by path) and the drop gap's
-    causes (summed over the kinds of packet), from the committed tables."""
+    dropped packets, the delay gap's parts (by selection and by path), the drop gap's
+    causes (summed over the kinds of packet) and, given ``collisions``
+    (:func:`collision_table` with ``reporting_interval``), the routing frames sent and
+    lost in collisions (:data:`COLLISION_KEYS`), from the committed tables."""
     rows = []
     for interval, mine in delay.groupby("reporting_interval"):
         d = mine.set_index(["part", "quantity"])
@@ -372,6 +469,15 @@ def key_numbers(drops: pd.DataFrame, delay: pd.DataFrame) -> pd.DataFrame:
             if cause in by_cause.index:
                 gap = by_cause.loc[cause, "ns3"] - by_cause.loc[cause, "ns2"]
                 values[f"drop gap ns-3 - NS-2: {cause}"] = float(gap)
+        if collisions is not None:
+            mine = collisions[collisions["reporting_interval"] == interval]
+            mine = mine.set_index(["kind", "quantity"])
+            for kind, quantity, label in COLLISION_KEYS:
+                for simulator, name in (("ns3", "ns-3"), ("ns2", "NS-2")):
+                    value = mine.loc[(kind, quantity), simulator] if (kind, quantity) in \
+                        mine.index else np.nan  # fmt: skip
+                    if not pd.isna(value):
+                        values[f"{label}, {name}"] = float(value)
         for quantity, value in values.items():
             rows.append({"reporting_interval": interval, "quantity": quantity, "value": value})
     table = pd.DataFrame(rows).pivot_table(index="quantity", columns="reporting_interval",
@@ -527,6 +633,7 @@ def tables(both: Mapping[str, Mapping[str, pd.DataFrame]]) -> dict[str, pd.DataF
         "ns2_gap_paths": pd.concat(
             [both[n]["reports"].assign(simulator=n) for n in ("ns3", "ns2")], ignore_index=True
         ),
+        "ns2_gap_collisions": collision_table(both["ns3"], both["ns2"]),
     }  # fmt: skip
 
 

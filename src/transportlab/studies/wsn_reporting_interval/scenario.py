@@ -303,7 +303,10 @@ def _energy(ns, devices, nodes, horizon_s: float | None = None):
     return sources_, models
 
 
-def _counter(ns):
+def _counter(ns, filtered_phy: bool = True):
+    """The packet counter on every node's wifi and IP trace sources. ``filtered_phy``:
+    the PHYs are SensitivityFilteredYansWifiPhy, so their Ns2CollisionDrop (the frames
+    NS-2's collision rule lost, by kind and whether NS-2 traces them) is counted too."""
     counter = ns.CreateObject[ns.PacketCounter]()
     wifi = "/NodeList/*/DeviceList/*/$ns3::WifiNetDevice"
     ok = [
@@ -312,9 +315,14 @@ def _counter(ns):
         counter.WatchWifiPhyRxError(wifi + "/Phy"),
         counter.WatchWifiMacTx(wifi + "/Mac"),
         counter.WatchWifiMacDrop(wifi + "/Mac"),
+        # the RTS of a frame given up at the RTS retry limit, a drop line of its own in
+        # NS-2's trace (PacketCounter::WatchWifiRtsRetryLimit, Mac802_11::RetransmitRTS)
+        counter.WatchWifiRtsRetryLimit(wifi + "/RemoteStationManager"),
         counter.WatchIpv4Drop("/NodeList/*/$ns3::Ipv4L3Protocol"),
         counter.WatchArpDrop("/NodeList/*/$ns3::ArpL3Protocol"),
     ]
+    if filtered_phy:
+        ok.append(counter.WatchNs2CollisionDrops(wifi + "/Phy"))
     if not all(ok):
         raise RuntimeError(f"could not connect every packet counter trace source: {ok}")
     return counter
@@ -445,7 +453,7 @@ def run_scenario(
             energy_sources, radio_models = _energy(
                 ns, devices, nodes, params["duration"] if options.energy_horizon else None
             )
-        counter = _counter(ns)
+        counter = _counter(ns, options.filter_weak_signals)
         state_times = _state_times(ns, devices)
         agents = _agent_trace(ns, nodes, interfaces)
         paths = _path_recorder(ns, devices) if options.trace_paths else None
