@@ -99,6 +99,13 @@ class SctpReceiver
                       uint16_t payloadLength,
                       bool& needImmediateSack,
                       bool& gotNewData);
+    /**
+     * What FORWARD TSN (RFC 3758 3.6) and I-FORWARD-TSN (RFC 8260 2.3.1) share: only in a
+     * state that takes data, counted, always answered by an immediate SACK, ignored when
+     * \p newCumTsn is stale or beyond the receive window, else the TSN map moves to it.
+     * \return true if the caller goes on to skip the abandoned messages.
+     */
+    bool AcceptForwardTsn(uint32_t newCumTsn, bool& needImmediateSack);
     void OnDelayedSackTimer();
     /** Messages reassembly completed go to the socket. \return true if its queue grew. */
     bool Deliver();
