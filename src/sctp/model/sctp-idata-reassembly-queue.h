@@ -12,7 +12,7 @@
 #define SCTP_IDATA_REASSEMBLY_QUEUE_H
 
 #include "sctp-chunk.h"
-#include "sctp-reassembly-queue.h"
+#include "sctp-stream-ordering.h"
 
 #include <cstdint>
 #include <deque>
@@ -71,29 +71,15 @@ class SctpIDataReassemblyQueue
         uint32_t bytes{0};
     };
 
-    struct MidLess
-    {
-        bool operator()(uint32_t a, uint32_t b) const
-        {
-            return static_cast<int32_t>(a - b) < 0;
-        }
-    };
-
-    struct Stream
-    {
-        uint32_t nextMid{0};
-        std::map<uint32_t, SctpReceivedMessage, MidLess> pending; //!< complete, waiting
-    };
-
     /** (stream, unordered, MID) */
     using Key = std::tuple<uint16_t, bool, uint32_t>;
 
+    /** A complete message: unordered to \p out at once, ordered by its MID. */
     void Deliver(SctpReceivedMessage&& message, std::deque<SctpReceivedMessage>& out);
-    void FlushStream(Stream& stream, std::deque<SctpReceivedMessage>& out);
 
-    std::vector<Stream> m_streams;
+    SctpStreamOrdering<uint32_t> m_ordering; //!< ordered messages by MID (RFC 8260 2.1)
     std::map<Key, Partial> m_partial;
-    uint32_t m_bufferedBytes{0};
+    uint32_t m_partialBytes{0}; //!< user data of the fragments of partial messages
 };
 
 } // namespace ns3
