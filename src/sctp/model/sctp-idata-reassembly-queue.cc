@@ -44,6 +44,22 @@ SctpIDataReassemblyQueue::GetPartialCount() const
 }
 
 void
+SctpIDataReassemblyQueue::ResetStream(uint16_t streamId)
+{
+    // RFC 8260 2.3.2: a reset of the stream (RFC 6525) resets the sender's ordered and
+    // unordered MID counters to 0. Only ordered messages have an expected MID here; the
+    // reset is performed once every TSN up to the sender's last assigned one has arrived
+    // (RFC 6525 5.2.2), so no fragment of an earlier message of the stream is still held.
+    m_ordering.Reset(streamId);
+}
+
+void
+SctpIDataReassemblyQueue::AddStreams(uint16_t count)
+{
+    m_ordering.AddStreams(count);
+}
+
+void
 SctpIDataReassemblyQueue::Deliver(SctpReceivedMessage&& message,
                                   std::deque<SctpReceivedMessage>& out)
 {

@@ -58,6 +58,15 @@ class SctpIDataReassemblyQueue
               uint32_t mid,
               std::deque<SctpReceivedMessage>& out);
 
+    /**
+     * A stream reset performed for the peer's Outgoing SSN Reset Request (RFC 6525
+     * 5.2.2): the next ordered message expected on \p streamId has MID 0, because the
+     * peer starts both its MID counters of the stream again at 0 (RFC 8260 2.3.2).
+     */
+    void ResetStream(uint16_t streamId);
+    /** RFC 6525 5.2.5: \p count more inbound streams, each expecting MID 0. */
+    void AddStreams(uint16_t count);
+
   private:
     /** A message being reassembled. */
     struct Partial

@@ -89,6 +89,27 @@ SctpReceiver::SetIData(bool iData)
     m_iData = iData;
 }
 
+void
+SctpReceiver::ResetInboundStream(uint16_t streamId)
+{
+    if (m_iData)
+    {
+        m_iReassembly.ResetStream(streamId); // RFC 8260 2.3.2: the MIDs start at 0 again
+    }
+    else
+    {
+        m_reassembly.ResetSsn(streamId);
+    }
+}
+
+void
+SctpReceiver::AddInboundStreams(uint16_t count)
+{
+    // Both queues, as Initialize sizes both: the one not in use stays empty.
+    m_reassembly.AddStreams(count);
+    m_iReassembly.AddStreams(count);
+}
+
 bool
 SctpReceiver::IsSackNeeded() const
 {

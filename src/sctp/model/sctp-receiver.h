@@ -74,11 +74,14 @@ class SctpReceiver
     const SctpTsnMap& GetTsnMap() const;
     const SctpReassemblyQueue& GetReassemblyQueue() const;
     const SctpIDataReassemblyQueue& GetIDataReassemblyQueue() const;
-    /** For stream reconfiguration (RFC 6525), which resets and adds inbound streams. */
-    SctpReassemblyQueue& GetReassemblyQueue()
-    {
-        return m_reassembly;
-    }
+    /**
+     * Stream reconfiguration (RFC 6525 5.2.2): the next message expected on inbound
+     * stream \p streamId is numbered 0, its SSN with DATA, its MID with I-DATA (RFC 8260
+     * 2.3.2).
+     */
+    void ResetInboundStream(uint16_t streamId);
+    /** Stream reconfiguration (RFC 6525 5.2.5): \p count more inbound streams. */
+    void AddInboundStreams(uint16_t count);
     /** "" when the receive side's bookkeeping is consistent, else what is wrong. */
     std::string CheckInvariants() const;
 

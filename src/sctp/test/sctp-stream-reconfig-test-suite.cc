@@ -1,7 +1,8 @@
 /*
  * Stream reconfiguration (RFC 6525): the RE-CONFIG chunk and its parameters on the wire,
  * and the procedures of section 5 between two model endpoints: an outgoing SSN reset in
- * the middle of a transfer (with and without a loss before the reset point), an
+ * the middle of a transfer (with and without a loss before the reset point, with DATA
+ * and with I-DATA, whose MIDs the reset numbers from 0 again, RFC 8260 2.3.2), an
  * incoming SSN reset request, adding streams both ways, a lost request retransmitted on
  * its timer, the SSN/TSN reset renumbering both directions, and every request refused
  * without negotiation.
@@ -13,6 +14,7 @@
 #include "ns3/test.h"
 
 #include <map>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -99,16 +101,21 @@ class ReconfigDropper : public ErrorModel
 class Bench
 {
   public:
-    Bench(bool clientReconfig, bool serverReconfig, uint16_t clientOutbound = 10)
+    Bench(bool clientReconfig,
+          bool serverReconfig,
+          uint16_t clientOutbound = 10,
+          bool iData = false)
         : net(1, DataRate("10Mbps"), MilliSeconds(20))
     {
         Ptr<SctpSocket> listener = net.Socket(1);
         listener->SetAttribute("ReconfigSupported", BooleanValue(serverReconfig));
+        listener->SetAttribute("IDataSupported", BooleanValue(iData));
         server->onAccept = MakeCallback(&Bench::Accepted, this);
         server->Listen(listener, 9);
         client = net.Socket(0);
         client->SetAttribute("ReconfigSupported", BooleanValue(clientReconfig));
         client->SetAttribute("OutboundStreams", UintegerValue(clientOutbound));
+        client->SetAttribute("IDataSupported", BooleanValue(iData));
         client->TraceConnectWithoutContext("StreamReconfig",
                                            MakeCallback(&ReconfigLog::Record, clientLog));
         chunks->WatchNode(net.nodes.Get(0), 'c');
@@ -263,22 +270,27 @@ class SctpReconfigWireTestCase : public TestCase
  * over streams 0 and 1, stream 1 is reset right after they are sent, and 20 more follow
  * at once. The 10 later messages of stream 1 wait for the reset and arrive with SSN 0
  * to 9; stream 0 is not touched; every message arrives once and in order. With
- * \p lostOffset, the DATA chunk of that TSN offset is lost, before the reset point.
+ * \p loss, the chunk of TSN offset 76 is lost, before the reset point. With \p iData
+ * the association uses I-DATA: the reset numbers stream 1's messages from MID 0 again at
+ * both ends (RFC 8260 2.3.2), and the receiver delivers MID 0-9 after MID 0-39.
  */
 class SctpOutgoingResetTestCase : public TestCase
 {
   public:
-    SctpOutgoingResetTestCase(bool loss)
-        : TestCase(loss ? "outgoing SSN reset mid-transfer, a loss before the reset point"
-                        : "outgoing SSN reset mid-transfer"),
-          m_loss(loss)
+    SctpOutgoingResetTestCase(bool loss, bool iData)
+        : TestCase(std::string(loss ? "outgoing SSN reset mid-transfer, a loss before the "
+                                      "reset point"
+                                    : "outgoing SSN reset mid-transfer") +
+                   (iData ? ", I-DATA" : "")),
+          m_loss(loss),
+          m_iData(iData)
     {
     }
 
   private:
     void DoRun() override
     {
-        Bench bench(true, true);
+        Bench bench(true, true, 10, m_iData);
         Ptr<Dropper> dropper = CreateObject<Dropper>();
         if (m_loss)
         {
@@ -301,6 +313,9 @@ class SctpOutgoingResetTestCase : public TestCase
         Simulator::Run();
 
         NS_TEST_EXPECT_MSG_EQ(resetResult, 0, "the request is accepted");
+        NS_TEST_EXPECT_MSG_EQ(bench.client->GetAssociation()->IsIDataNegotiated(),
+                              m_iData,
+                              "the chunk format");
         NS_TEST_EXPECT_MSG_EQ(bench.server->sizes.size(), 100, "every message once");
         std::vector<uint16_t> expect1 = Concat(Range(40), Range(10));
         NS_TEST_EXPECT_MSG_EQ((bench.server->Ssns(1) == expect1),
@@ -350,10 +365,18 @@ class SctpOutgoingResetTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(bench.Server()->GetAssociation()->CheckInvariants(),
                               "",
                               "server");
+        if (m_iData)
+        {
+            const SctpIDataReassemblyQueue& q =
+                bench.Server()->GetAssociation()->GetReceiver().GetIDataReassemblyQueue();
+            NS_TEST_EXPECT_MSG_EQ(q.GetNextMid(1), 10u, "stream 1 expects MID 10 next");
+            NS_TEST_EXPECT_MSG_EQ(q.GetNextMid(0), 50u, "stream 0 was not reset");
+        }
         Simulator::Destroy();
     }
 
     bool m_loss;
+    bool m_iData;
 };
 
 /**
@@ -437,15 +460,18 @@ class SctpIncomingResetTestCase : public TestCase
 class SctpAddStreamsTestCase : public TestCase
 {
   public:
-    SctpAddStreamsTestCase()
-        : TestCase("add outgoing and incoming streams")
+    /** \param iData with I-DATA, the receiver's MID ordering grows with the streams too. */
+    explicit SctpAddStreamsTestCase(bool iData)
+        : TestCase(iData ? "add outgoing and incoming streams, I-DATA"
+                         : "add outgoing and incoming streams"),
+          m_iData(iData)
     {
     }
 
   private:
     void DoRun() override
     {
-        Bench bench(true, true, 2);
+        Bench bench(true, true, 2, m_iData);
         int before = 0;
         int add = -2;
         int after = -2;
@@ -466,15 +492,22 @@ class SctpAddStreamsTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(s->GetOutboundStreams(), 11, "server: 10 + 1 outbound");
         NS_TEST_EXPECT_MSG_EQ(c->GetInboundStreams(), 11, "client: 10 + 1 inbound");
         NS_TEST_EXPECT_MSG_EQ(after, 1000, "sent on stream 3");
-        NS_TEST_ASSERT_MSG_EQ(bench.server->sizes.size(), 1, "one message");
-        NS_TEST_EXPECT_MSG_EQ(bench.server->streams[0], 3, "on the new stream");
-        NS_TEST_EXPECT_MSG_EQ(bench.server->ssns[0], 0, "its first SSN");
+        NS_TEST_EXPECT_MSG_EQ(bench.server->sizes.size(), 1, "one message");
+        NS_TEST_EXPECT_MSG_EQ((bench.server->streams == std::vector<uint16_t>{3}),
+                              true,
+                              "on the new stream");
+        NS_TEST_EXPECT_MSG_EQ((bench.server->ssns == std::vector<uint16_t>{0}),
+                              true,
+                              "its first SSN");
         NS_TEST_EXPECT_MSG_EQ(bench.serverLog->Count(SctpReconfigEvent::REQUEST_SENT,
                                                        SctpTlv::ADD_OUTGOING_STREAMS_REQUEST),
                               1,
                               "the server added its outgoing streams by request (5.2.6)");
+        NS_TEST_EXPECT_MSG_EQ(c->IsIDataNegotiated(), m_iData, "the chunk format");
         Simulator::Destroy();
     }
+
+    bool m_iData;
 };
 
 /**
@@ -655,10 +688,14 @@ class SctpStreamReconfigTestSuite : public TestSuite
         : TestSuite("sctp-stream-reconfig", Type::SYSTEM)
     {
         AddTestCase(new SctpReconfigWireTestCase(), TestCase::Duration::QUICK);
-        AddTestCase(new SctpOutgoingResetTestCase(false), TestCase::Duration::QUICK);
-        AddTestCase(new SctpOutgoingResetTestCase(true), TestCase::Duration::QUICK);
+        for (bool iData : {false, true})
+        {
+            AddTestCase(new SctpOutgoingResetTestCase(false, iData), TestCase::Duration::QUICK);
+            AddTestCase(new SctpOutgoingResetTestCase(true, iData), TestCase::Duration::QUICK);
+        }
         AddTestCase(new SctpIncomingResetTestCase(), TestCase::Duration::QUICK);
-        AddTestCase(new SctpAddStreamsTestCase(), TestCase::Duration::QUICK);
+        AddTestCase(new SctpAddStreamsTestCase(false), TestCase::Duration::QUICK);
+        AddTestCase(new SctpAddStreamsTestCase(true), TestCase::Duration::QUICK);
         AddTestCase(new SctpSsnTsnResetTestCase(), TestCase::Duration::QUICK);
         AddTestCase(new SctpReconfigRetransmitTestCase(), TestCase::Duration::QUICK);
         AddTestCase(new SctpReconfigNotNegotiatedTestCase(), TestCase::Duration::QUICK);

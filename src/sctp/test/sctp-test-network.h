@@ -278,9 +278,28 @@ class ChunkLog : public SimpleRefCount<ChunkLog>
     std::vector<Time> times;
 };
 
+/** The TSN of a DATA or I-DATA chunk (the first word of both); false for other chunks. */
+inline bool
+UserDataTsn(const SctpChunk& c, uint32_t& tsn)
+{
+    SctpDataChunk data;
+    SctpIDataChunk iData;
+    if (c.type == SctpChunk::DATA && data.Deserialize(c))
+    {
+        tsn = data.tsn;
+        return true;
+    }
+    if (c.type == SctpChunk::I_DATA && iData.Deserialize(c))
+    {
+        tsn = iData.tsn;
+        return true;
+    }
+    return false;
+}
+
 /**
- * A receive error model for the tests: drops the first transmission of chosen DATA
- * chunks (by their TSN's offset from the first TSN seen) and, from a given time on,
+ * A receive error model for the tests: drops the first transmission of chosen DATA or
+ * I-DATA chunks (by their TSN's offset from the first TSN seen) and, from a given time on,
  * every packet (a link that failed).
  */
 class Dropper : public ErrorModel
@@ -307,17 +326,17 @@ class Dropper : public ErrorModel
         bool drop = false;
         for (const auto& c : chunks)
         {
-            SctpDataChunk data;
-            if (c.type != SctpChunk::DATA || !data.Deserialize(c))
+            uint32_t tsn = 0;
+            if (!UserDataTsn(c, tsn))
             {
                 continue;
             }
             if (!m_haveFirst)
             {
-                m_first = data.tsn;
+                m_first = tsn;
                 m_haveFirst = true;
             }
-            uint32_t offset = data.tsn - m_first;
+            uint32_t offset = tsn - m_first;
             if (std::find(m_seen.begin(), m_seen.end(), offset) != m_seen.end())
             {
                 continue; // a retransmission
