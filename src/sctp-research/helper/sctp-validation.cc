@@ -132,7 +132,11 @@ SctpDropErrorModel::DoCorrupt(Ptr<Packet> p)
             {
                 break;
             }
-            if (type == SctpChunk::DATA && len >= 16)
+            // DATA (RFC 9260 3.3.1) and I-DATA (RFC 8260 2.1) both carry their TSN in the
+            // first word after the chunk header; their headers are 16 and 20 bytes long.
+            bool userData = (type == SctpChunk::DATA && len >= SctpDataChunk::HEADER_SIZE) ||
+                            (type == SctpChunk::I_DATA && len >= SctpIDataChunk::HEADER_SIZE);
+            if (userData)
             {
                 uint32_t tsn = Read32(&bytes[off + 4]);
                 if (!m_haveBase)

@@ -23,11 +23,11 @@ namespace ns3
 /**
  * Receive error model for the forward link of a validation scenario. Packets are
  * numbered from 1 in the order they reach the device (the INIT is packet 1). A packet
- * is dropped when its number is listed, when it carries a DATA chunk whose TSN relative
- * to the first DATA TSN seen is listed and still has drops left, or (packets with DATA
- * only) when the random loss hash of (seed, relative TSN of the first DATA chunk, how many
- * times that TSN arrived before) is below the loss rate: the oracle's function, so both
- * stacks lose the same transmissions of the same data.
+ * is dropped when its number is listed, when it carries a DATA or I-DATA chunk whose TSN
+ * relative to the first such TSN seen is listed and still has drops left, or (packets
+ * with DATA or I-DATA only) when the random loss hash of (seed, relative TSN of the first
+ * such chunk, how many times that TSN arrived before) is below the loss rate: the
+ * oracle's function, so both stacks lose the same transmissions of the same data.
  */
 class SctpDropErrorModel : public ErrorModel
 {

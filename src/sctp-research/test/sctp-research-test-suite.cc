@@ -41,19 +41,55 @@ struct Pair
 
 } // namespace
 
-/** A validation flow loses exactly the chunk the drop model names and recovers it. */
+/**
+ * A validation flow loses exactly the chunk the drop model names and recovers it, with
+ * DATA or, when both ends negotiate it, I-DATA (whose TSN the drop model reads as DATA's).
+ */
 class SctpValidationFlowTestCase : public TestCase
 {
   public:
-    SctpValidationFlowTestCase()
-        : TestCase("validation flow and drop model")
+    explicit SctpValidationFlowTestCase(bool iData)
+        : TestCase(iData ? "validation flow and drop model, I-DATA"
+                         : "validation flow and drop model"),
+          m_iData(iData)
     {
     }
 
   private:
+    /** The client's user data chunks by type, and its retransmissions. */
+    struct ClientChunks
+    {
+        uint32_t data{0};
+        uint32_t iData{0};
+        uint32_t retransmissions{0};
+    };
+
+    static void OnChunk(ClientChunks* c, uint8_t type, uint8_t, uint16_t, uint32_t)
+    {
+        c->data += type == SctpChunk::DATA ? 1 : 0;
+        c->iData += type == SctpChunk::I_DATA ? 1 : 0;
+    }
+
+    static void OnRetransmission(ClientChunks* c, uint32_t, bool)
+    {
+        ++c->retransmissions;
+    }
+
+    static void OnSocket(ClientChunks* c, Ptr<SctpSocket> socket)
+    {
+        socket->TraceConnectWithoutContext("TxChunk", MakeBoundCallback(&OnChunk, c));
+        socket->TraceConnectWithoutContext("Retransmission",
+                                           MakeBoundCallback(&OnRetransmission, c));
+    }
+
     void DoRun() override
     {
+        Config::SetDefault("ns3::SctpSocket::IDataSupported", BooleanValue(m_iData));
         Pair pair;
+        ClientChunks chunks;
+        pair.nodes.Get(0)->GetObject<SctpL4Protocol>()->TraceConnectWithoutContext(
+            "SocketCreated",
+            MakeBoundCallback(&OnSocket, &chunks));
         Ptr<SctpDropErrorModel> drops = CreateObject<SctpDropErrorModel>();
         drops->AddTsn(5, 1);
         pair.devices.Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(drops));
@@ -68,21 +104,31 @@ class SctpValidationFlowTestCase : public TestCase
                     0.5);
         Simulator::Stop(Seconds(10));
         Simulator::Run();
+        // 100 messages of 1000 bytes, one chunk each, and the lost one once more.
+        NS_TEST_EXPECT_MSG_EQ(chunks.data, m_iData ? 0u : 101u, "DATA chunks");
+        NS_TEST_EXPECT_MSG_EQ(chunks.iData, m_iData ? 101u : 0u, "I-DATA chunks");
         NS_TEST_EXPECT_MSG_EQ(flow->GetDelivered(), 100000u, "every byte delivered");
         std::vector<uint8_t> reasons = drops->GetDropReasons();
-        NS_TEST_ASSERT_MSG_EQ(reasons.size(), 1u, "one packet dropped");
-        NS_TEST_EXPECT_MSG_EQ(reasons[0], 1, "for its TSN");
-        std::vector<uint8_t> kinds = flow->GetDataKinds();
-        uint32_t retransmissions = 0;
-        for (uint8_t k : kinds)
+        NS_TEST_EXPECT_MSG_EQ(reasons.size(), 1u, "one packet dropped");
+        NS_TEST_EXPECT_MSG_EQ((reasons == std::vector<uint8_t>{1}), true, "for its TSN");
+        NS_TEST_EXPECT_MSG_EQ(chunks.retransmissions, 1u, "the lost chunk retransmitted once");
+        if (!m_iData)
         {
-            retransmissions += k != 0 ? 1 : 0;
+            // The flow's own record of DATA chunks says the same.
+            uint32_t retransmissions = 0;
+            for (uint8_t k : flow->GetDataKinds())
+            {
+                retransmissions += k != 0 ? 1 : 0;
+            }
+            NS_TEST_EXPECT_MSG_EQ(retransmissions, 1u, "one DATA chunk retransmitted");
         }
-        NS_TEST_EXPECT_MSG_EQ(retransmissions, 1u, "the lost chunk retransmitted once");
         NS_TEST_EXPECT_MSG_EQ(SctpDropErrorModel::RandomLoss(0.0, 1, 5, 0), false, "rate 0");
         NS_TEST_EXPECT_MSG_EQ(SctpDropErrorModel::RandomLoss(1.0, 1, 5, 0), true, "rate 1");
         Simulator::Destroy();
+        Config::SetDefault("ns3::SctpSocket::IDataSupported", BooleanValue(false));
     }
+
+    bool m_iData;
 };
 
 /** Injected packets reach the stack: an INIT is answered, a bad checksum is counted. */
@@ -205,7 +251,8 @@ class SctpResearchTestSuite : public TestSuite
     SctpResearchTestSuite()
         : TestSuite("sctp-research", Type::UNIT)
     {
-        AddTestCase(new SctpValidationFlowTestCase(), TestCase::Duration::QUICK);
+        AddTestCase(new SctpValidationFlowTestCase(false), TestCase::Duration::QUICK);
+        AddTestCase(new SctpValidationFlowTestCase(true), TestCase::Duration::QUICK);
         AddTestCase(new SctpPacketInjectorTestCase(), TestCase::Duration::QUICK);
         AddTestCase(new LinkFailureTestCase(), TestCase::Duration::QUICK);
     }

@@ -124,8 +124,8 @@ SctpIDataChunkFormat::Initialize(uint16_t outboundStreams)
 void
 SctpIDataChunkFormat::ResetStream(uint16_t streamId)
 {
-    // RFC 8260 applies RFC 6525's resets to the MIDs; the I-DATA reassembly on the other
-    // side is not reset by the model (sctp.rst, "Not modelled").
+    // RFC 8260 2.3.2: a stream reset (RFC 6525) starts both MID counters of the stream
+    // again at 0; the peer's receiver expects MID 0 then (SctpReceiver::ResetInboundStream).
     if (streamId < m_nextOrderedMid.size())
     {
         m_nextOrderedMid[streamId] = 0;

@@ -20,21 +20,21 @@ MidLe(uint32_t a, uint32_t b)
 void
 SctpIDataReassemblyQueue::Initialize(uint16_t inboundStreams)
 {
-    m_streams.assign(inboundStreams, Stream());
+    m_ordering.Initialize(inboundStreams);
     m_partial.clear();
-    m_bufferedBytes = 0;
+    m_partialBytes = 0;
 }
 
 uint32_t
 SctpIDataReassemblyQueue::GetBufferedBytes() const
 {
-    return m_bufferedBytes;
+    return m_partialBytes + m_ordering.GetHeldBytes();
 }
 
 uint32_t
 SctpIDataReassemblyQueue::GetNextMid(uint16_t streamId) const
 {
-    return streamId < m_streams.size() ? m_streams[streamId].nextMid : 0;
+    return m_ordering.GetNext(streamId);
 }
 
 std::size_t
@@ -44,16 +44,19 @@ SctpIDataReassemblyQueue::GetPartialCount() const
 }
 
 void
-SctpIDataReassemblyQueue::FlushStream(Stream& stream, std::deque<SctpReceivedMessage>& out)
+SctpIDataReassemblyQueue::ResetStream(uint16_t streamId)
 {
-    while (!stream.pending.empty() && stream.pending.begin()->first == stream.nextMid)
-    {
-        auto it = stream.pending.begin();
-        m_bufferedBytes -= it->second.data->GetSize();
-        out.push_back(std::move(it->second));
-        stream.pending.erase(it);
-        ++stream.nextMid;
-    }
+    // RFC 8260 2.3.2: a reset of the stream (RFC 6525) resets the sender's ordered and
+    // unordered MID counters to 0. Only ordered messages have an expected MID here; the
+    // reset is performed once every TSN up to the sender's last assigned one has arrived
+    // (RFC 6525 5.2.2), so no fragment of an earlier message of the stream is still held.
+    m_ordering.Reset(streamId);
+}
+
+void
+SctpIDataReassemblyQueue::AddStreams(uint16_t count)
+{
+    m_ordering.AddStreams(count);
 }
 
 void
@@ -65,37 +68,22 @@ SctpIDataReassemblyQueue::Deliver(SctpReceivedMessage&& message,
         out.push_back(std::move(message)); // RFC 8260 2.1: no ordering by MID
         return;
     }
-    Stream& stream = m_streams[message.streamId];
-    if (message.mid == stream.nextMid)
-    {
-        out.push_back(std::move(message));
-        ++stream.nextMid;
-        FlushStream(stream, out);
-        return;
-    }
-    if (MidLe(message.mid, stream.nextMid))
-    {
-        return; // delivered or skipped already (only a misbehaving peer sends this)
-    }
     uint32_t mid = message.mid;
-    uint32_t size = message.data->GetSize();
-    if (stream.pending.emplace(mid, std::move(message)).second)
-    {
-        m_bufferedBytes += size;
-    }
+    m_ordering.Deliver(mid, std::move(message), out);
 }
 
 bool
 SctpIDataReassemblyQueue::Add(const SctpIDataChunk& chunk, std::deque<SctpReceivedMessage>& out)
 {
-    if (chunk.streamId >= m_streams.size())
+    if (chunk.streamId >= m_ordering.GetStreamCount())
     {
         return false;
     }
     bool unordered = (chunk.flags & SctpIDataChunk::FLAG_U) != 0;
     bool first = (chunk.flags & SctpIDataChunk::FLAG_B) != 0;
     bool last = (chunk.flags & SctpIDataChunk::FLAG_E) != 0;
-    if (!unordered && !MidLe(m_streams[chunk.streamId].nextMid, chunk.mid))
+    if (!unordered && SctpStreamOrdering<uint32_t>::Before(chunk.mid,
+                                                            m_ordering.GetNext(chunk.streamId)))
     {
         return false; // a message already delivered or skipped
     }
@@ -141,7 +129,7 @@ SctpIDataReassemblyQueue::Add(const SctpIDataChunk& chunk, std::deque<SctpReceiv
     p.fragments.emplace(fsn,
                         std::vector<uint8_t>(chunk.payload, chunk.payload + chunk.payloadLength));
     p.bytes += chunk.payloadLength;
-    m_bufferedBytes += chunk.payloadLength;
+    m_partialBytes += chunk.payloadLength;
     if (!p.haveFirst || !p.haveLast || p.fragments.size() != p.lastFsn + 1)
     {
         return true; // FSNs 0..lastFsn all held only when the count matches (no duplicates)
@@ -155,7 +143,7 @@ SctpIDataReassemblyQueue::Add(const SctpIDataChunk& chunk, std::deque<SctpReceiv
     m.data = Create<Packet>(whole.data(), static_cast<uint32_t>(whole.size()));
     m.tsn = p.firstTsn;
     m.ppid = p.ppid;
-    m_bufferedBytes -= p.bytes;
+    m_partialBytes -= p.bytes;
     m_partial.erase(key);
     Deliver(std::move(m), out);
     return true;
@@ -167,7 +155,7 @@ SctpIDataReassemblyQueue::Skip(uint16_t streamId,
                                uint32_t mid,
                                std::deque<SctpReceivedMessage>& out)
 {
-    if (streamId >= m_streams.size())
+    if (streamId >= m_ordering.GetStreamCount())
     {
         return;
     }
@@ -180,7 +168,7 @@ SctpIDataReassemblyQueue::Skip(uint16_t streamId,
     {
         if (MidLe(std::get<2>(it->first), mid))
         {
-            m_bufferedBytes -= it->second.bytes;
+            m_partialBytes -= it->second.bytes;
             it = m_partial.erase(it);
         }
         else
@@ -188,25 +176,10 @@ SctpIDataReassemblyQueue::Skip(uint16_t streamId,
             ++it;
         }
     }
-    if (unordered)
+    if (!unordered)
     {
-        return;
+        m_ordering.SkipTo(streamId, mid, out);
     }
-    Stream& stream = m_streams[streamId];
-    if (!MidLe(stream.nextMid, mid))
-    {
-        return; // an old entry: already past it
-    }
-    // Deliver what is held up to the skipped MID, then continue after it.
-    while (!stream.pending.empty() && MidLe(stream.pending.begin()->first, mid))
-    {
-        auto it = stream.pending.begin();
-        m_bufferedBytes -= it->second.data->GetSize();
-        out.push_back(std::move(it->second));
-        stream.pending.erase(it);
-    }
-    stream.nextMid = mid + 1;
-    FlushStream(stream, out);
 }
 
 } // namespace ns3

@@ -12,7 +12,7 @@
 #define SCTP_IDATA_REASSEMBLY_QUEUE_H
 
 #include "sctp-chunk.h"
-#include "sctp-reassembly-queue.h"
+#include "sctp-stream-ordering.h"
 
 #include <cstdint>
 #include <deque>
@@ -58,6 +58,15 @@ class SctpIDataReassemblyQueue
               uint32_t mid,
               std::deque<SctpReceivedMessage>& out);
 
+    /**
+     * A stream reset performed for the peer's Outgoing SSN Reset Request (RFC 6525
+     * 5.2.2): the next ordered message expected on \p streamId has MID 0, because the
+     * peer starts both its MID counters of the stream again at 0 (RFC 8260 2.3.2).
+     */
+    void ResetStream(uint16_t streamId);
+    /** RFC 6525 5.2.5: \p count more inbound streams, each expecting MID 0. */
+    void AddStreams(uint16_t count);
+
   private:
     /** A message being reassembled. */
     struct Partial
@@ -71,29 +80,15 @@ class SctpIDataReassemblyQueue
         uint32_t bytes{0};
     };
 
-    struct MidLess
-    {
-        bool operator()(uint32_t a, uint32_t b) const
-        {
-            return static_cast<int32_t>(a - b) < 0;
-        }
-    };
-
-    struct Stream
-    {
-        uint32_t nextMid{0};
-        std::map<uint32_t, SctpReceivedMessage, MidLess> pending; //!< complete, waiting
-    };
-
     /** (stream, unordered, MID) */
     using Key = std::tuple<uint16_t, bool, uint32_t>;
 
+    /** A complete message: unordered to \p out at once, ordered by its MID. */
     void Deliver(SctpReceivedMessage&& message, std::deque<SctpReceivedMessage>& out);
-    void FlushStream(Stream& stream, std::deque<SctpReceivedMessage>& out);
 
-    std::vector<Stream> m_streams;
+    SctpStreamOrdering<uint32_t> m_ordering; //!< ordered messages by MID (RFC 8260 2.1)
     std::map<Key, Partial> m_partial;
-    uint32_t m_bufferedBytes{0};
+    uint32_t m_partialBytes{0}; //!< user data of the fragments of partial messages
 };
 
 } // namespace ns3

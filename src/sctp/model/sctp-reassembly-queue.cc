@@ -6,34 +6,21 @@ namespace ns3
 void
 SctpReassemblyQueue::Initialize(uint16_t inboundStreams)
 {
-    m_streams.assign(inboundStreams, Stream());
+    m_ordering.Initialize(inboundStreams);
     m_fragments.clear();
-    m_bufferedBytes = 0;
+    m_fragmentBytes = 0;
 }
 
 uint32_t
 SctpReassemblyQueue::GetBufferedBytes() const
 {
-    return m_bufferedBytes;
+    return m_fragmentBytes + m_ordering.GetHeldBytes();
 }
 
 uint16_t
 SctpReassemblyQueue::GetNextSsn(uint16_t streamId) const
 {
-    return streamId < m_streams.size() ? m_streams[streamId].nextSsn : 0;
-}
-
-void
-SctpReassemblyQueue::FlushStream(Stream& stream, std::deque<SctpReceivedMessage>& out)
-{
-    while (!stream.pending.empty() && stream.pending.begin()->first == stream.nextSsn)
-    {
-        auto it = stream.pending.begin();
-        m_bufferedBytes -= it->second.data->GetSize();
-        out.push_back(std::move(it->second));
-        stream.pending.erase(it);
-        ++stream.nextSsn;
-    }
+    return m_ordering.GetNext(streamId);
 }
 
 void
@@ -44,24 +31,8 @@ SctpReassemblyQueue::Deliver(SctpReceivedMessage&& message, std::deque<SctpRecei
         out.push_back(std::move(message));
         return;
     }
-    Stream& stream = m_streams[message.streamId];
-    if (message.ssn == stream.nextSsn)
-    {
-        out.push_back(std::move(message));
-        ++stream.nextSsn;
-        FlushStream(stream, out);
-        return;
-    }
-    if (SctpSsnLt(message.ssn, stream.nextSsn))
-    {
-        return; // an SSN already delivered (only a misbehaving peer sends this)
-    }
     uint16_t ssn = message.ssn;
-    uint32_t size = message.data->GetSize();
-    if (stream.pending.emplace(ssn, std::move(message)).second)
-    {
-        m_bufferedBytes += size;
-    }
+    m_ordering.Deliver(ssn, std::move(message), out);
 }
 
 bool
@@ -69,7 +40,7 @@ SctpReassemblyQueue::Add(const SctpDataChunk& chunk, std::deque<SctpReceivedMess
 {
     bool unordered = (chunk.flags & SctpDataChunk::FLAG_U) != 0;
     uint8_t be = chunk.flags & (SctpDataChunk::FLAG_B | SctpDataChunk::FLAG_E);
-    if (chunk.streamId >= m_streams.size())
+    if (chunk.streamId >= m_ordering.GetStreamCount())
     {
         return false;
     }
@@ -96,7 +67,7 @@ SctpReassemblyQueue::Add(const SctpDataChunk& chunk, std::deque<SctpReceivedMess
     {
         return false;
     }
-    m_bufferedBytes += chunk.payloadLength;
+    m_fragmentBytes += chunk.payloadLength;
     TryReassemble(chunk.tsn, out);
     return true;
 }
@@ -167,7 +138,7 @@ SctpReassemblyQueue::TryReassemble(uint32_t tsn, std::deque<SctpReceivedMessage>
     m.ppid = first->second.ppid;
     m.unordered = (first->second.flags & SctpDataChunk::FLAG_U) != 0;
     m_fragments.erase(first, std::next(last));
-    m_bufferedBytes -= static_cast<uint32_t>(total);
+    m_fragmentBytes -= static_cast<uint32_t>(total);
     Deliver(std::move(m), out);
 }
 
@@ -176,7 +147,7 @@ SctpReassemblyQueue::SkipTo(uint32_t cumTsn, std::deque<SctpReceivedMessage>& ou
 {
     while (!m_fragments.empty() && SctpTsnLe(m_fragments.begin()->first, cumTsn))
     {
-        m_bufferedBytes -= static_cast<uint32_t>(m_fragments.begin()->second.bytes.size());
+        m_fragmentBytes -= static_cast<uint32_t>(m_fragments.begin()->second.bytes.size());
         m_fragments.erase(m_fragments.begin());
     }
 }
@@ -186,40 +157,19 @@ SctpReassemblyQueue::SkipStream(uint16_t streamId,
                                 uint16_t ssn,
                                 std::deque<SctpReceivedMessage>& out)
 {
-    if (streamId >= m_streams.size())
-    {
-        return;
-    }
-    Stream& stream = m_streams[streamId];
-    if (SctpSsnLt(ssn, stream.nextSsn))
-    {
-        return;
-    }
-    // Deliver what is held up to the skipped SSN, then continue after it.
-    while (!stream.pending.empty() && !SctpSsnLt(ssn, stream.pending.begin()->first))
-    {
-        auto it = stream.pending.begin();
-        m_bufferedBytes -= it->second.data->GetSize();
-        out.push_back(std::move(it->second));
-        stream.pending.erase(it);
-    }
-    stream.nextSsn = static_cast<uint16_t>(ssn + 1);
-    FlushStream(stream, out);
+    m_ordering.SkipTo(streamId, ssn, out);
 }
 
 void
 SctpReassemblyQueue::ResetSsn(uint16_t streamId)
 {
-    if (streamId < m_streams.size())
-    {
-        m_streams[streamId].nextSsn = 0;
-    }
+    m_ordering.Reset(streamId);
 }
 
 void
 SctpReassemblyQueue::AddStreams(uint16_t count)
 {
-    m_streams.resize(m_streams.size() + count);
+    m_ordering.AddStreams(count);
 }
 
 } // namespace ns3

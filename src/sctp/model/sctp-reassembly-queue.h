@@ -7,6 +7,7 @@
 #define SCTP_REASSEMBLY_QUEUE_H
 
 #include "sctp-chunk.h"
+#include "sctp-stream-ordering.h"
 
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
@@ -18,18 +19,6 @@
 
 namespace ns3
 {
-
-/** \ingroup sctp \brief A complete user message ready for the application. */
-struct SctpReceivedMessage
-{
-    Ptr<Packet> data;
-    uint16_t streamId{0};
-    uint16_t ssn{0}; //!< with I-DATA: the low 16 bits of the MID
-    uint32_t mid{0}; //!< I-DATA message identifier (RFC 8260 2.1); 0 with DATA
-    uint32_t tsn{0}; //!< TSN of the first fragment
-    uint32_t ppid{0};
-    bool unordered{false};
-};
 
 /**
  * \ingroup sctp
@@ -83,27 +72,13 @@ class SctpReassemblyQueue
         }
     };
 
-    struct SsnLess
-    {
-        bool operator()(uint16_t a, uint16_t b) const
-        {
-            return static_cast<int16_t>(static_cast<uint16_t>(a - b)) < 0;
-        }
-    };
-
-    struct Stream
-    {
-        uint16_t nextSsn{0};
-        std::map<uint16_t, SctpReceivedMessage, SsnLess> pending;
-    };
-
+    /** A complete message: unordered to \p out at once, ordered by its SSN. */
     void Deliver(SctpReceivedMessage&& message, std::deque<SctpReceivedMessage>& out);
     void TryReassemble(uint32_t tsn, std::deque<SctpReceivedMessage>& out);
-    void FlushStream(Stream& stream, std::deque<SctpReceivedMessage>& out);
 
-    std::vector<Stream> m_streams;
+    SctpStreamOrdering<uint16_t> m_ordering; //!< by SSN (RFC 9260 6.6)
     std::map<uint32_t, Fragment, TsnLess> m_fragments;
-    uint32_t m_bufferedBytes{0};
+    uint32_t m_fragmentBytes{0}; //!< user data of the fragments held
 };
 
 } // namespace ns3

@@ -89,6 +89,27 @@ SctpReceiver::SetIData(bool iData)
     m_iData = iData;
 }
 
+void
+SctpReceiver::ResetInboundStream(uint16_t streamId)
+{
+    if (m_iData)
+    {
+        m_iReassembly.ResetStream(streamId); // RFC 8260 2.3.2: the MIDs start at 0 again
+    }
+    else
+    {
+        m_reassembly.ResetSsn(streamId);
+    }
+}
+
+void
+SctpReceiver::AddInboundStreams(uint16_t count)
+{
+    // Both queues, as Initialize sizes both: the one not in use stays empty.
+    m_reassembly.AddStreams(count);
+    m_iReassembly.AddStreams(count);
+}
+
 bool
 SctpReceiver::IsSackNeeded() const
 {
@@ -346,35 +367,42 @@ SctpReceiver::BuildSack(SctpByteWriter& w, uint32_t room)
     Simulator::Cancel(m_sackTimer);
 }
 
-void
-SctpReceiver::HandleForwardTsn(const SctpChunk& chunk, bool& needImmediateSack)
+bool
+SctpReceiver::AcceptForwardTsn(uint32_t newCumTsn, bool& needImmediateSack)
 {
     SctpState s = m_association.GetState();
     if (s != SCTP_ESTABLISHED && s != SCTP_SHUTDOWN_PENDING && s != SCTP_SHUTDOWN_SENT &&
         s != SCTP_SHUTDOWN_RECEIVED)
     {
-        return;
-    }
-    SctpForwardTsnChunk forward;
-    if (!forward.Deserialize(chunk))
-    {
-        return;
+        return false;
     }
     ++m_forwardTsnReceived;
-    // RFC 3758 3.6: always answer with a SACK (an out-of-date FORWARD TSN may mean that
-    // the last SACK was lost).
+    // RFC 3758 3.6 (and RFC 8260 2.3.1 for I-FORWARD-TSN): always answer with a SACK; an
+    // out-of-date FORWARD TSN may mean that the last SACK was lost.
     needImmediateSack = true;
     uint32_t cum = m_tsnMap.GetCumulativeTsn();
-    if (SctpTsnLe(forward.newCumTsn, cum))
+    if (SctpTsnLe(newCumTsn, cum))
+    {
+        return false;
+    }
+    if (newCumTsn - cum > m_tsnMap.GetMaxWindow())
+    {
+        NS_LOG_LOGIC(&m_association << " forward TSN " << newCumTsn
+                                    << " beyond the receive window ignored");
+        return false;
+    }
+    m_tsnMap.ForwardTo(newCumTsn);
+    return true;
+}
+
+void
+SctpReceiver::HandleForwardTsn(const SctpChunk& chunk, bool& needImmediateSack)
+{
+    SctpForwardTsnChunk forward;
+    if (!forward.Deserialize(chunk) || !AcceptForwardTsn(forward.newCumTsn, needImmediateSack))
     {
         return;
     }
-    if (forward.newCumTsn - cum > m_tsnMap.GetMaxWindow())
-    {
-        NS_LOG_LOGIC(&m_association << " FORWARD TSN beyond the receive window ignored");
-        return;
-    }
-    m_tsnMap.ForwardTo(forward.newCumTsn);
     m_reassembly.SkipTo(forward.newCumTsn, m_complete);
     for (const auto& [streamId, ssn] : forward.streams)
     {
@@ -389,31 +417,11 @@ SctpReceiver::HandleForwardTsn(const SctpChunk& chunk, bool& needImmediateSack)
 void
 SctpReceiver::HandleIForwardTsn(const SctpChunk& chunk, bool& needImmediateSack)
 {
-    SctpState s = m_association.GetState();
-    if (s != SCTP_ESTABLISHED && s != SCTP_SHUTDOWN_PENDING && s != SCTP_SHUTDOWN_SENT &&
-        s != SCTP_SHUTDOWN_RECEIVED)
-    {
-        return;
-    }
     SctpIForwardTsnChunk forward;
-    if (!forward.Deserialize(chunk))
+    if (!forward.Deserialize(chunk) || !AcceptForwardTsn(forward.newCumTsn, needImmediateSack))
     {
         return;
     }
-    ++m_forwardTsnReceived;
-    // RFC 8260 2.3 with the rules of RFC 3758 3.6: always answer with a SACK.
-    needImmediateSack = true;
-    uint32_t cum = m_tsnMap.GetCumulativeTsn();
-    if (SctpTsnLe(forward.newCumTsn, cum))
-    {
-        return;
-    }
-    if (forward.newCumTsn - cum > m_tsnMap.GetMaxWindow())
-    {
-        NS_LOG_LOGIC(&m_association << " I-FORWARD-TSN beyond the receive window ignored");
-        return;
-    }
-    m_tsnMap.ForwardTo(forward.newCumTsn);
     // Unlike FORWARD TSN, no fragment is dropped by its TSN: with interleaving a TSN below
     // the new cumulative TSN may belong to a message still being sent. The entries name
     // every abandoned message, ordered and unordered (RFC 8260 2.3.1).

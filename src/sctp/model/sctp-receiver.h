@@ -74,11 +74,14 @@ class SctpReceiver
     const SctpTsnMap& GetTsnMap() const;
     const SctpReassemblyQueue& GetReassemblyQueue() const;
     const SctpIDataReassemblyQueue& GetIDataReassemblyQueue() const;
-    /** For stream reconfiguration (RFC 6525), which resets and adds inbound streams. */
-    SctpReassemblyQueue& GetReassemblyQueue()
-    {
-        return m_reassembly;
-    }
+    /**
+     * Stream reconfiguration (RFC 6525 5.2.2): the next message expected on inbound
+     * stream \p streamId is numbered 0, its SSN with DATA, its MID with I-DATA (RFC 8260
+     * 2.3.2).
+     */
+    void ResetInboundStream(uint16_t streamId);
+    /** Stream reconfiguration (RFC 6525 5.2.5): \p count more inbound streams. */
+    void AddInboundStreams(uint16_t count);
     /** "" when the receive side's bookkeeping is consistent, else what is wrong. */
     std::string CheckInvariants() const;
 
@@ -99,6 +102,13 @@ class SctpReceiver
                       uint16_t payloadLength,
                       bool& needImmediateSack,
                       bool& gotNewData);
+    /**
+     * What FORWARD TSN (RFC 3758 3.6) and I-FORWARD-TSN (RFC 8260 2.3.1) share: only in a
+     * state that takes data, counted, always answered by an immediate SACK, ignored when
+     * \p newCumTsn is stale or beyond the receive window, else the TSN map moves to it.
+     * \return true if the caller goes on to skip the abandoned messages.
+     */
+    bool AcceptForwardTsn(uint32_t newCumTsn, bool& needImmediateSack);
     void OnDelayedSackTimer();
     /** Messages reassembly completed go to the socket. \return true if its queue grew. */
     bool Deliver();

@@ -653,7 +653,7 @@ SctpStreamReconfig::ProcessRequest(const SctpReconfigParameter& request, bool& r
         {
             return SctpReconfigParameter::DENIED;
         }
-        m_association.GetReceiver().GetReassemblyQueue().AddStreams(request.newStreams);
+        m_association.GetReceiver().AddInboundStreams(request.newStreams);
         m_association.m_inStreams += request.newStreams;
         return SctpReconfigParameter::SUCCESS_PERFORMED;
     case SctpTlv::ADD_INCOMING_STREAMS_REQUEST:
@@ -677,13 +677,15 @@ SctpStreamReconfig::ProcessRequest(const SctpReconfigParameter& request, bool& r
 void
 SctpStreamReconfig::ResetIncoming(const std::vector<uint16_t>& streams)
 {
-    SctpReassemblyQueue& reassembly = m_association.GetReceiver().GetReassemblyQueue();
+    // 5.2.2 E3: the streams named (all if none) expect sequence number 0 again, the
+    // SSN of DATA or, with I-DATA negotiated, the MID (RFC 8260 2.3.2).
+    SctpReceiver& receiver = m_association.GetReceiver();
     uint16_t inbound = m_association.GetInboundStreams();
     for (uint16_t s = 0; s < inbound; ++s)
     {
         if (streams.empty() || std::find(streams.begin(), streams.end(), s) != streams.end())
         {
-            reassembly.ResetSsn(s);
+            receiver.ResetInboundStream(s);
         }
     }
 }

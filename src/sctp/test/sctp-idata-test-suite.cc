@@ -290,18 +290,12 @@ class ChunkDropper : public ErrorModel
   private:
     bool DoCorrupt(Ptr<Packet> p) override
     {
-        Ptr<Packet> copy = p->Copy();
-        Ipv4Header ip;
-        if (copy->RemoveHeader(ip) == 0 || ip.GetProtocol() != 132)
+        std::vector<uint8_t> bytes;
+        std::vector<SctpChunk> chunks;
+        if (!SctpChunksOf(p, bytes, chunks))
         {
             return false;
         }
-        std::vector<uint8_t> bytes(copy->GetSize());
-        copy->CopyData(bytes.data(), bytes.size());
-        std::vector<SctpChunk> chunks;
-        SctpSplitChunks(bytes.data() + SctpCommonHeader::SIZE,
-                        bytes.size() - SctpCommonHeader::SIZE,
-                        chunks);
         bool drop = false;
         for (const auto& c : chunks)
         {

@@ -1,7 +1,8 @@
 /*
  * Stream reconfiguration (RFC 6525): the RE-CONFIG chunk and its parameters on the wire,
  * and the procedures of section 5 between two model endpoints: an outgoing SSN reset in
- * the middle of a transfer (with and without a loss before the reset point), an
+ * the middle of a transfer (with and without a loss before the reset point, with DATA
+ * and with I-DATA, whose MIDs the reset numbers from 0 again, RFC 8260 2.3.2), an
  * incoming SSN reset request, adding streams both ways, a lost request retransmitted on
  * its timer, the SSN/TSN reset renumbering both directions, and every request refused
  * without negotiation.
@@ -13,6 +14,7 @@
 #include "ns3/test.h"
 
 #include <map>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -56,82 +58,6 @@ class ReconfigLog : public SimpleRefCount<ReconfigLog>
     std::vector<Entry> entries;
 };
 
-/** A message as the application received it: stream, SSN and the index it was sent with. */
-struct Received
-{
-    uint16_t stream;
-    uint16_t ssn;
-    uint32_t index;
-    uint32_t tsn;
-};
-
-/** Accepts one association, reads every message and logs its StreamReconfig trace. */
-class Reader : public SimpleRefCount<Reader>
-{
-  public:
-    void Listen(Ptr<SctpSocket> socket, uint16_t port)
-    {
-        socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
-        socket->SetAcceptCallback(MakeNullCallback<bool, Ptr<ns3::Socket>, const ns3::Address&>(),
-                                  MakeCallback(&Reader::Accept, this));
-        socket->Listen();
-    }
-
-    void Accept(Ptr<ns3::Socket> socket, const ns3::Address&)
-    {
-        accepted = DynamicCast<SctpSocket>(socket);
-        accepted->TraceConnectWithoutContext("StreamReconfig",
-                                             MakeCallback(&ReconfigLog::Record, log));
-        socket->SetRecvCallback(MakeCallback(&Reader::Read, this));
-    }
-
-    void Read(Ptr<ns3::Socket> socket)
-    {
-        while (Ptr<Packet> p = socket->Recv())
-        {
-            SctpReceiveInfoTag tag;
-            p->PeekPacketTag(tag);
-            uint8_t b[4] = {0, 0, 0, 0};
-            p->CopyData(b, 4);
-            uint32_t index = (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) |
-                             (uint32_t(b[2]) << 8) | b[3];
-            messages.push_back({tag.streamId, tag.ssn, index, tag.tsn});
-        }
-    }
-
-    /** SSNs received on \p stream, in order. */
-    std::vector<uint16_t> Ssns(uint16_t stream) const
-    {
-        std::vector<uint16_t> out;
-        for (const auto& m : messages)
-        {
-            if (m.stream == stream)
-            {
-                out.push_back(m.ssn);
-            }
-        }
-        return out;
-    }
-
-    /** Indices received on \p stream, in order. */
-    std::vector<uint32_t> Indices(uint16_t stream) const
-    {
-        std::vector<uint32_t> out;
-        for (const auto& m : messages)
-        {
-            if (m.stream == stream)
-            {
-                out.push_back(m.index);
-            }
-        }
-        return out;
-    }
-
-    Ptr<SctpSocket> accepted;
-    Ptr<ReconfigLog> log = Create<ReconfigLog>();
-    std::vector<Received> messages;
-};
-
 /** Drops the first \p count packets that carry a RE-CONFIG chunk. */
 class ReconfigDropper : public ErrorModel
 {
@@ -146,22 +72,12 @@ class ReconfigDropper : public ErrorModel
         {
             return false;
         }
-        Ptr<Packet> copy = p->Copy();
-        Ipv4Header ip;
-        if (copy->RemoveHeader(ip) == 0 || ip.GetProtocol() != 132)
-        {
-            return false;
-        }
-        std::vector<uint8_t> bytes(copy->GetSize());
-        copy->CopyData(bytes.data(), bytes.size());
-        if (bytes.size() < SctpCommonHeader::SIZE)
-        {
-            return false;
-        }
+        std::vector<uint8_t> bytes;
         std::vector<SctpChunk> chunks;
-        SctpSplitChunks(bytes.data() + SctpCommonHeader::SIZE,
-                        bytes.size() - SctpCommonHeader::SIZE,
-                        chunks);
+        if (!SctpChunksOf(p, bytes, chunks))
+        {
+            return false;
+        }
         for (const auto& c : chunks)
         {
             if (c.type == SctpChunk::RE_CONFIG)
@@ -178,19 +94,28 @@ class ReconfigDropper : public ErrorModel
     }
 };
 
-/** Two nodes, a client socket and a reading server, both ends' RE-CONFIG chosen. */
+/**
+ * Two nodes, a client socket and a reading server (its messages' first word is the index
+ * they were sent with), both ends' RE-CONFIG chosen, and both StreamReconfig traces.
+ */
 class Bench
 {
   public:
-    Bench(bool clientReconfig, bool serverReconfig, uint16_t clientOutbound = 10)
+    Bench(bool clientReconfig,
+          bool serverReconfig,
+          uint16_t clientOutbound = 10,
+          bool iData = false)
         : net(1, DataRate("10Mbps"), MilliSeconds(20))
     {
         Ptr<SctpSocket> listener = net.Socket(1);
         listener->SetAttribute("ReconfigSupported", BooleanValue(serverReconfig));
+        listener->SetAttribute("IDataSupported", BooleanValue(iData));
+        server->onAccept = MakeCallback(&Bench::Accepted, this);
         server->Listen(listener, 9);
         client = net.Socket(0);
         client->SetAttribute("ReconfigSupported", BooleanValue(clientReconfig));
         client->SetAttribute("OutboundStreams", UintegerValue(clientOutbound));
+        client->SetAttribute("IDataSupported", BooleanValue(iData));
         client->TraceConnectWithoutContext("StreamReconfig",
                                            MakeCallback(&ReconfigLog::Record, clientLog));
         chunks->WatchNode(net.nodes.Get(0), 'c');
@@ -203,6 +128,18 @@ class Bench
     void Connect(ns3::Address peer)
     {
         client->Connect(peer);
+    }
+
+    void Accepted(Ptr<SctpSocket> socket)
+    {
+        socket->TraceConnectWithoutContext("StreamReconfig",
+                                           MakeCallback(&ReconfigLog::Record, serverLog));
+    }
+
+    /** The server's socket of the association. */
+    Ptr<SctpSocket> Server() const
+    {
+        return server->accepted.at(0);
     }
 
     /** Send message \p index (its first 4 bytes) of \p size bytes on \p stream. */
@@ -220,8 +157,9 @@ class Bench
 
     TwoNodes net;
     Ptr<SctpSocket> client;
-    Ptr<Reader> server = Create<Reader>();
+    Ptr<Sink> server = Create<Sink>();
     Ptr<ReconfigLog> clientLog = Create<ReconfigLog>();
+    Ptr<ReconfigLog> serverLog = Create<ReconfigLog>();
     Ptr<ChunkLog> chunks = Create<ChunkLog>();
 };
 
@@ -332,22 +270,27 @@ class SctpReconfigWireTestCase : public TestCase
  * over streams 0 and 1, stream 1 is reset right after they are sent, and 20 more follow
  * at once. The 10 later messages of stream 1 wait for the reset and arrive with SSN 0
  * to 9; stream 0 is not touched; every message arrives once and in order. With
- * \p lostOffset, the DATA chunk of that TSN offset is lost, before the reset point.
+ * \p loss, the chunk of TSN offset 76 is lost, before the reset point. With \p iData
+ * the association uses I-DATA: the reset numbers stream 1's messages from MID 0 again at
+ * both ends (RFC 8260 2.3.2), and the receiver delivers MID 0-9 after MID 0-39.
  */
 class SctpOutgoingResetTestCase : public TestCase
 {
   public:
-    SctpOutgoingResetTestCase(bool loss)
-        : TestCase(loss ? "outgoing SSN reset mid-transfer, a loss before the reset point"
-                        : "outgoing SSN reset mid-transfer"),
-          m_loss(loss)
+    SctpOutgoingResetTestCase(bool loss, bool iData)
+        : TestCase(std::string(loss ? "outgoing SSN reset mid-transfer, a loss before the "
+                                      "reset point"
+                                    : "outgoing SSN reset mid-transfer") +
+                   (iData ? ", I-DATA" : "")),
+          m_loss(loss),
+          m_iData(iData)
     {
     }
 
   private:
     void DoRun() override
     {
-        Bench bench(true, true);
+        Bench bench(true, true, 10, m_iData);
         Ptr<Dropper> dropper = CreateObject<Dropper>();
         if (m_loss)
         {
@@ -370,7 +313,10 @@ class SctpOutgoingResetTestCase : public TestCase
         Simulator::Run();
 
         NS_TEST_EXPECT_MSG_EQ(resetResult, 0, "the request is accepted");
-        NS_TEST_EXPECT_MSG_EQ(bench.server->messages.size(), 100, "every message once");
+        NS_TEST_EXPECT_MSG_EQ(bench.client->GetAssociation()->IsIDataNegotiated(),
+                              m_iData,
+                              "the chunk format");
+        NS_TEST_EXPECT_MSG_EQ(bench.server->sizes.size(), 100, "every message once");
         std::vector<uint16_t> expect1 = Concat(Range(40), Range(10));
         NS_TEST_EXPECT_MSG_EQ((bench.server->Ssns(1) == expect1),
                               true,
@@ -378,7 +324,7 @@ class SctpOutgoingResetTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ((bench.server->Ssns(0) == Range(50)), true, "stream 0: 0-49");
         for (uint16_t s = 0; s < 2; ++s)
         {
-            std::vector<uint32_t> idx = bench.server->Indices(s);
+            std::vector<uint32_t> idx = bench.server->FirstWords(s);
             NS_TEST_EXPECT_MSG_EQ(idx.size(), 50, "messages of the stream");
             for (std::size_t k = 0; k < idx.size(); ++k)
             {
@@ -386,7 +332,7 @@ class SctpOutgoingResetTestCase : public TestCase
             }
         }
         const ReconfigLog& c = *bench.clientLog;
-        const ReconfigLog& s = *bench.server->log;
+        const ReconfigLog& s = *bench.serverLog;
         NS_TEST_EXPECT_MSG_EQ(c.Count(SctpReconfigEvent::REQUEST_SENT,
                                       SctpTlv::OUTGOING_SSN_RESET_REQUEST),
                               1,
@@ -416,13 +362,21 @@ class SctpOutgoingResetTestCase : public TestCase
                                   "deferred reset performed");
         }
         NS_TEST_EXPECT_MSG_EQ(bench.client->GetAssociation()->CheckInvariants(), "", "client");
-        NS_TEST_EXPECT_MSG_EQ(bench.server->accepted->GetAssociation()->CheckInvariants(),
+        NS_TEST_EXPECT_MSG_EQ(bench.Server()->GetAssociation()->CheckInvariants(),
                               "",
                               "server");
+        if (m_iData)
+        {
+            const SctpIDataReassemblyQueue& q =
+                bench.Server()->GetAssociation()->GetReceiver().GetIDataReassemblyQueue();
+            NS_TEST_EXPECT_MSG_EQ(q.GetNextMid(1), 10u, "stream 1 expects MID 10 next");
+            NS_TEST_EXPECT_MSG_EQ(q.GetNextMid(0), 50u, "stream 0 was not reset");
+        }
         Simulator::Destroy();
     }
 
     bool m_loss;
+    bool m_iData;
 };
 
 /**
@@ -450,7 +404,7 @@ class SctpIncomingResetTestCase : public TestCase
             }
         });
         Simulator::Schedule(Seconds(2), [&]() {
-            result = bench.server->accepted->ResetStreams({2}, false, true);
+            result = bench.Server()->ResetStreams({2}, false, true);
         });
         Simulator::Schedule(Seconds(3), [&]() {
             for (uint32_t i = 10; i < 15; ++i)
@@ -466,7 +420,7 @@ class SctpIncomingResetTestCase : public TestCase
                               true,
                               "SSN 0-9, then 0-4");
         const ReconfigLog& c = *bench.clientLog;
-        const ReconfigLog& s = *bench.server->log;
+        const ReconfigLog& s = *bench.serverLog;
         NS_TEST_EXPECT_MSG_EQ(
             s.Count(SctpReconfigEvent::REQUEST_SENT, SctpTlv::INCOMING_SSN_RESET_REQUEST),
             1,
@@ -489,7 +443,7 @@ class SctpIncomingResetTestCase : public TestCase
                                       Param::SUCCESS_PERFORMED),
                               1,
                               "and is performed");
-        NS_TEST_EXPECT_MSG_EQ(bench.server->accepted->GetAssociation()
+        NS_TEST_EXPECT_MSG_EQ(bench.Server()->GetAssociation()
                                   ->GetStreamReconfig()
                                   .HasOutstandingRequest(),
                               false,
@@ -506,15 +460,18 @@ class SctpIncomingResetTestCase : public TestCase
 class SctpAddStreamsTestCase : public TestCase
 {
   public:
-    SctpAddStreamsTestCase()
-        : TestCase("add outgoing and incoming streams")
+    /** \param iData with I-DATA, the receiver's MID ordering grows with the streams too. */
+    explicit SctpAddStreamsTestCase(bool iData)
+        : TestCase(iData ? "add outgoing and incoming streams, I-DATA"
+                         : "add outgoing and incoming streams"),
+          m_iData(iData)
     {
     }
 
   private:
     void DoRun() override
     {
-        Bench bench(true, true, 2);
+        Bench bench(true, true, 2, m_iData);
         int before = 0;
         int add = -2;
         int after = -2;
@@ -527,7 +484,7 @@ class SctpAddStreamsTestCase : public TestCase
         Simulator::Run();
 
         Ptr<SctpAssociation> c = bench.client->GetAssociation();
-        Ptr<SctpAssociation> s = bench.server->accepted->GetAssociation();
+        Ptr<SctpAssociation> s = bench.Server()->GetAssociation();
         NS_TEST_EXPECT_MSG_EQ(before, -1, "stream 3 does not exist yet");
         NS_TEST_EXPECT_MSG_EQ(add, 0, "add accepted");
         NS_TEST_EXPECT_MSG_EQ(c->GetOutboundStreams(), 4, "client: 2 + 2 outbound");
@@ -535,15 +492,22 @@ class SctpAddStreamsTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(s->GetOutboundStreams(), 11, "server: 10 + 1 outbound");
         NS_TEST_EXPECT_MSG_EQ(c->GetInboundStreams(), 11, "client: 10 + 1 inbound");
         NS_TEST_EXPECT_MSG_EQ(after, 1000, "sent on stream 3");
-        NS_TEST_ASSERT_MSG_EQ(bench.server->messages.size(), 1, "one message");
-        NS_TEST_EXPECT_MSG_EQ(bench.server->messages[0].stream, 3, "on the new stream");
-        NS_TEST_EXPECT_MSG_EQ(bench.server->messages[0].ssn, 0, "its first SSN");
-        NS_TEST_EXPECT_MSG_EQ(bench.server->log->Count(SctpReconfigEvent::REQUEST_SENT,
+        NS_TEST_EXPECT_MSG_EQ(bench.server->sizes.size(), 1, "one message");
+        NS_TEST_EXPECT_MSG_EQ((bench.server->streams == std::vector<uint16_t>{3}),
+                              true,
+                              "on the new stream");
+        NS_TEST_EXPECT_MSG_EQ((bench.server->ssns == std::vector<uint16_t>{0}),
+                              true,
+                              "its first SSN");
+        NS_TEST_EXPECT_MSG_EQ(bench.serverLog->Count(SctpReconfigEvent::REQUEST_SENT,
                                                        SctpTlv::ADD_OUTGOING_STREAMS_REQUEST),
                               1,
                               "the server added its outgoing streams by request (5.2.6)");
+        NS_TEST_EXPECT_MSG_EQ(c->IsIDataNegotiated(), m_iData, "the chunk format");
         Simulator::Destroy();
     }
+
+    bool m_iData;
 };
 
 /**
@@ -564,29 +528,29 @@ class SctpSsnTsnResetTestCase : public TestCase
     void DoRun() override
     {
         Bench bench(true, true);
-        Ptr<Reader> clientReader = Create<Reader>();
+        Ptr<Sink> clientReader = Create<Sink>();
         int busy = 0;
         Socket::SocketErrno busyErrno = Socket::ERROR_NOTERROR;
         int reset = -2;
         uint32_t serverNextTsn = 0;
         Simulator::Schedule(Seconds(1), [&]() {
-            bench.client->SetRecvCallback(MakeCallback(&Reader::Read, clientReader));
+            bench.client->SetRecvCallback(MakeCallback(&Sink::Read, clientReader));
             for (uint32_t i = 0; i < 5; ++i)
             {
                 Bench::Send(bench.client, 0, i);
-                Bench::Send(bench.server->accepted, 0, 100 + i);
+                Bench::Send(bench.Server(), 0, 100 + i);
             }
             busy = bench.client->ResetAssociation();
             busyErrno = bench.client->GetErrno();
         });
         Simulator::Schedule(Seconds(2), [&]() {
-            serverNextTsn = bench.server->accepted->GetAssociation()->GetSender().GetNextTsn();
+            serverNextTsn = bench.Server()->GetAssociation()->GetSender().GetNextTsn();
             reset = bench.client->ResetAssociation();
             Bench::Send(bench.client, 0, 5); // held until the answer
         });
         Simulator::Schedule(Seconds(3), [&]() {
             Bench::Send(bench.client, 0, 6);
-            Bench::Send(bench.server->accepted, 0, 105);
+            Bench::Send(bench.Server(), 0, 105);
         });
         Simulator::Stop(Seconds(5));
         Simulator::Run();
@@ -605,17 +569,18 @@ class SctpSsnTsnResetTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ((clientReader->Ssns(0) == Concat(Range(5), Range(1))),
                               true,
                               "server to client: SSN 0-4, then 0");
-        Ptr<SctpAssociation> s = bench.server->accepted->GetAssociation();
+        Ptr<SctpAssociation> s = bench.Server()->GetAssociation();
         Ptr<SctpAssociation> c = bench.client->GetAssociation();
-        NS_TEST_ASSERT_MSG_EQ(bench.server->messages.size(), 7, "every client message");
-        NS_TEST_ASSERT_MSG_EQ(clientReader->messages.size(), 6, "every server message");
+        NS_TEST_ASSERT_MSG_EQ(bench.server->sizes.size(), 7, "every client message");
+        NS_TEST_ASSERT_MSG_EQ(clientReader->sizes.size(), 6, "every server message");
         // One chunk per message: the server's cumulative TSN was message 4's TSN.
-        const auto& in = bench.server->messages;
-        NS_TEST_EXPECT_MSG_EQ(in[5].tsn, in[4].tsn + 1 + (1u << 31), "G1: + 2^31");
-        NS_TEST_EXPECT_MSG_EQ(in[6].tsn, in[5].tsn + 1, "then consecutive");
-        const auto& out = clientReader->messages;
-        NS_TEST_EXPECT_MSG_EQ(out[5].tsn, serverNextTsn, "G2: the server's next TSN");
-        NS_TEST_EXPECT_MSG_EQ(out[5].index, 105, "the server's message after the reset");
+        const auto& in = bench.server->tsns;
+        NS_TEST_EXPECT_MSG_EQ(in[5], in[4] + 1 + (1u << 31), "G1: + 2^31");
+        NS_TEST_EXPECT_MSG_EQ(in[6], in[5] + 1, "then consecutive");
+        NS_TEST_EXPECT_MSG_EQ(clientReader->tsns[5], serverNextTsn, "G2: the server's next TSN");
+        NS_TEST_EXPECT_MSG_EQ(clientReader->firstWords[5],
+                              105,
+                              "the server's message after the reset");
         NS_TEST_EXPECT_MSG_EQ(c->CheckInvariants(), "", "client");
         NS_TEST_EXPECT_MSG_EQ(s->CheckInvariants(), "", "server");
         Simulator::Destroy();
@@ -658,7 +623,7 @@ class SctpReconfigRetransmitTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(c.entries[1].seq, c.entries[0].seq, "same sequence number");
         NS_TEST_EXPECT_MSG_EQ(c.entries[1].at - c.entries[0].at, rto, "after one RTO");
         NS_TEST_EXPECT_MSG_EQ(c.entries[2].result, Param::SUCCESS_PERFORMED, "then performed");
-        NS_TEST_EXPECT_MSG_EQ(bench.server->log->Count(SctpReconfigEvent::REQUEST_RECEIVED,
+        NS_TEST_EXPECT_MSG_EQ(bench.serverLog->Count(SctpReconfigEvent::REQUEST_RECEIVED,
                                                        SctpTlv::OUTGOING_SSN_RESET_REQUEST),
                               1,
                               "the server saw one copy");
@@ -689,8 +654,8 @@ class SctpReconfigNotNegotiatedTestCase : public TestCase
             results.push_back(bench.client->ResetStreams({0}, false, true));
             results.push_back(bench.client->AddStreams(1, 0));
             results.push_back(bench.client->ResetAssociation());
-            results.push_back(bench.server->accepted->AddStreams(1, 0));
-            errors.push_back(bench.server->accepted->GetErrno());
+            results.push_back(bench.Server()->AddStreams(1, 0));
+            errors.push_back(bench.Server()->GetErrno());
             Bench::Send(bench.client, 0, 0);
         });
         Simulator::Stop(Seconds(3));
@@ -710,7 +675,7 @@ class SctpReconfigNotNegotiatedTestCase : public TestCase
                                          SctpChunk::RE_CONFIG),
                               0,
                               "no RE-CONFIG on the wire");
-        NS_TEST_EXPECT_MSG_EQ(bench.server->messages.size(), 1, "data still flows");
+        NS_TEST_EXPECT_MSG_EQ(bench.server->sizes.size(), 1, "data still flows");
         Simulator::Destroy();
     }
 };
@@ -723,10 +688,14 @@ class SctpStreamReconfigTestSuite : public TestSuite
         : TestSuite("sctp-stream-reconfig", Type::SYSTEM)
     {
         AddTestCase(new SctpReconfigWireTestCase(), TestCase::Duration::QUICK);
-        AddTestCase(new SctpOutgoingResetTestCase(false), TestCase::Duration::QUICK);
-        AddTestCase(new SctpOutgoingResetTestCase(true), TestCase::Duration::QUICK);
+        for (bool iData : {false, true})
+        {
+            AddTestCase(new SctpOutgoingResetTestCase(false, iData), TestCase::Duration::QUICK);
+            AddTestCase(new SctpOutgoingResetTestCase(true, iData), TestCase::Duration::QUICK);
+        }
         AddTestCase(new SctpIncomingResetTestCase(), TestCase::Duration::QUICK);
-        AddTestCase(new SctpAddStreamsTestCase(), TestCase::Duration::QUICK);
+        AddTestCase(new SctpAddStreamsTestCase(false), TestCase::Duration::QUICK);
+        AddTestCase(new SctpAddStreamsTestCase(true), TestCase::Duration::QUICK);
         AddTestCase(new SctpSsnTsnResetTestCase(), TestCase::Duration::QUICK);
         AddTestCase(new SctpReconfigRetransmitTestCase(), TestCase::Duration::QUICK);
         AddTestCase(new SctpReconfigNotNegotiatedTestCase(), TestCase::Duration::QUICK);

@@ -74,6 +74,32 @@ class TwoNodes
     std::vector<Ipv4InterfaceContainer> interfaces;
 };
 
+/**
+ * The SCTP chunks of \p p, an IPv4 packet as a device's receive error model sees it:
+ * false if it is not SCTP. \p chunks point into \p bytes.
+ */
+inline bool
+SctpChunksOf(Ptr<const Packet> p, std::vector<uint8_t>& bytes, std::vector<SctpChunk>& chunks)
+{
+    Ptr<Packet> copy = p->Copy();
+    Ipv4Header ip;
+    if (copy->RemoveHeader(ip) == 0 || ip.GetProtocol() != 132)
+    {
+        return false;
+    }
+    bytes.resize(copy->GetSize());
+    copy->CopyData(bytes.data(), bytes.size());
+    chunks.clear();
+    if (bytes.size() < SctpCommonHeader::SIZE)
+    {
+        return false;
+    }
+    SctpSplitChunks(bytes.data() + SctpCommonHeader::SIZE,
+                    bytes.size() - SctpCommonHeader::SIZE,
+                    chunks);
+    return true;
+}
+
 /** A listening socket that accepts associations and reads every message. */
 class Sink : public SimpleRefCount<Sink>
 {
@@ -91,6 +117,10 @@ class Sink : public SimpleRefCount<Sink>
     {
         accepted.push_back(DynamicCast<SctpSocket>(socket));
         socket->SetRecvCallback(MakeCallback(&Sink::Read, this));
+        if (!onAccept.IsNull())
+        {
+            onAccept(accepted.back());
+        }
     }
 
     void Read(Ptr<ns3::Socket> socket)
@@ -103,14 +133,52 @@ class Sink : public SimpleRefCount<Sink>
             SctpReceiveInfoTag tag;
             p->PeekPacketTag(tag);
             tsns.push_back(tag.tsn);
+            streams.push_back(tag.streamId);
+            ssns.push_back(tag.ssn);
+            uint8_t b[4] = {0, 0, 0, 0};
+            p->CopyData(b, 4);
+            firstWords.push_back((uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) |
+                                 (uint32_t(b[2]) << 8) | b[3]);
         }
+    }
+
+    /** SSNs of the messages received on \p stream, in order. */
+    std::vector<uint16_t> Ssns(uint16_t stream) const
+    {
+        std::vector<uint16_t> out;
+        for (std::size_t i = 0; i < streams.size(); ++i)
+        {
+            if (streams[i] == stream)
+            {
+                out.push_back(ssns[i]);
+            }
+        }
+        return out;
+    }
+
+    /** First words of the messages received on \p stream, in order. */
+    std::vector<uint32_t> FirstWords(uint16_t stream) const
+    {
+        std::vector<uint32_t> out;
+        for (std::size_t i = 0; i < streams.size(); ++i)
+        {
+            if (streams[i] == stream)
+            {
+                out.push_back(firstWords[i]);
+            }
+        }
+        return out;
     }
 
     Ptr<SctpSocket> listener;
     std::vector<Ptr<SctpSocket>> accepted;
+    Callback<void, Ptr<SctpSocket>> onAccept; //!< called for each accepted socket, if set
     uint64_t bytes{0};
     std::vector<uint32_t> sizes;
     std::vector<uint32_t> tsns;
+    std::vector<uint16_t> streams;
+    std::vector<uint16_t> ssns;     //!< with I-DATA: the MID's low 16 bits
+    std::vector<uint32_t> firstWords; //!< each message's first 4 bytes, big-endian
     std::vector<Time> times;
 };
 
@@ -210,9 +278,28 @@ class ChunkLog : public SimpleRefCount<ChunkLog>
     std::vector<Time> times;
 };
 
+/** The TSN of a DATA or I-DATA chunk (the first word of both); false for other chunks. */
+inline bool
+UserDataTsn(const SctpChunk& c, uint32_t& tsn)
+{
+    SctpDataChunk data;
+    SctpIDataChunk iData;
+    if (c.type == SctpChunk::DATA && data.Deserialize(c))
+    {
+        tsn = data.tsn;
+        return true;
+    }
+    if (c.type == SctpChunk::I_DATA && iData.Deserialize(c))
+    {
+        tsn = iData.tsn;
+        return true;
+    }
+    return false;
+}
+
 /**
- * A receive error model for the tests: drops the first transmission of chosen DATA
- * chunks (by their TSN's offset from the first TSN seen) and, from a given time on,
+ * A receive error model for the tests: drops the first transmission of chosen DATA or
+ * I-DATA chunks (by their TSN's offset from the first TSN seen) and, from a given time on,
  * every packet (a link that failed).
  */
 class Dropper : public ErrorModel
@@ -230,36 +317,26 @@ class Dropper : public ErrorModel
             ++dropped;
             return true;
         }
-        Ptr<Packet> copy = p->Copy();
-        Ipv4Header ip;
-        if (copy->RemoveHeader(ip) == 0 || ip.GetProtocol() != 132)
-        {
-            return false;
-        }
-        std::vector<uint8_t> bytes(copy->GetSize());
-        copy->CopyData(bytes.data(), bytes.size());
-        if (bytes.size() < SctpCommonHeader::SIZE)
-        {
-            return false;
-        }
+        std::vector<uint8_t> bytes;
         std::vector<SctpChunk> chunks;
-        SctpSplitChunks(bytes.data() + SctpCommonHeader::SIZE,
-                        bytes.size() - SctpCommonHeader::SIZE,
-                        chunks);
+        if (!SctpChunksOf(p, bytes, chunks))
+        {
+            return false;
+        }
         bool drop = false;
         for (const auto& c : chunks)
         {
-            SctpDataChunk data;
-            if (c.type != SctpChunk::DATA || !data.Deserialize(c))
+            uint32_t tsn = 0;
+            if (!UserDataTsn(c, tsn))
             {
                 continue;
             }
             if (!m_haveFirst)
             {
-                m_first = data.tsn;
+                m_first = tsn;
                 m_haveFirst = true;
             }
-            uint32_t offset = data.tsn - m_first;
+            uint32_t offset = tsn - m_first;
             if (std::find(m_seen.begin(), m_seen.end(), offset) != m_seen.end())
             {
                 continue; // a retransmission
