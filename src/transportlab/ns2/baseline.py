@@ -167,13 +167,18 @@ def rejudge_baseline(study: Study, table: pd.DataFrame | None = None) -> pd.Data
     for _, part in groups:
         part = part.copy()
         ns2 = verdicts.rejudge(study, _as_comparison(part, "ns2"))
-        ns3 = committed if _is_committed(part, committed) else verdicts.rejudge(
+        from_committed = _is_committed(part, committed)
+        ns3 = committed if from_committed else verdicts.rejudge(
             study, _as_comparison(part, "ns3"))  # fmt: skip
-        for judged, column in ((ns2, "ns2"), (ns3, "ns3")):
+        for judged, column, means in ((ns2, "ns2", True), (ns3, "ns3", not from_committed)):
             aligned = _aligned(judged, part)
             mine = part[column].notna().to_numpy()
-            part.loc[mine, f"paper_vs_{column}"] = aligned["verdict"].to_numpy()[mine]
-            part.loc[mine, f"paper_vs_{column}_note"] = aligned["note"].to_numpy()[mine]
+            verdict = aligned["verdict"].to_numpy(dtype=object)
+            note = aligned["note"].to_numpy(dtype=object)
+            if means:
+                _realisations_as_bounds(part, column, aligned, verdict, note)
+            part.loc[mine, f"paper_vs_{column}"] = verdict[mine]
+            part.loc[mine, f"paper_vs_{column}_note"] = note[mine]
         parts.append(part)
     return pd.concat(parts, ignore_index=True)[list(table.columns)]
 
@@ -201,6 +206,24 @@ def print_written(written: Iterable) -> int:
     return 0
 
 
+def _realisations_as_bounds(part, column, aligned, verdict, note) -> None:
+    """A ``realisation`` row (one published trace) is judged by the probability of its
+    event over per-run values, which a baseline table does not keep: its mean in
+    ``column`` is judged against the published bound instead, and the note says so."""
+    realised = aligned["kind"].astype(str).eq("realisation").to_numpy()
+    for i in np.flatnonzero(realised & part[column].notna().to_numpy()):
+        row = part.iloc[i]
+        bound, qualifier = verdicts._printed(row["published"])
+        verdict[i], why = verdicts.judge(
+            bound, row[column], row[f"{column}_ci_low"], row[f"{column}_ci_high"],
+            qualifier=qualifier,
+        )  # fmt: skip
+        note[i] = (
+            "a realisation, judged here as a bound on the mean (the table keeps means, not "
+            f"the per-run values its probability needs); {why}"
+        )
+
+
 def _as_comparison(part: pd.DataFrame, column: str) -> pd.DataFrame:
     """The rows of ``part`` with a value in ``column`` (``ns2`` or ``ns3``), shaped as a
     comparison (``reproduced``, ``ci_low``, ``ci_high``, ``n_runs``) for the judge."""
@@ -222,8 +245,11 @@ def _aligned(judged: pd.DataFrame, part: pd.DataFrame) -> pd.DataFrame:
 
 
 def _is_committed(part: pd.DataFrame, committed: pd.DataFrame) -> bool:
-    """Whether ``part``'s ns-3 means are those of the committed comparison, row by row."""
-    mine = part["ns3"].notna().to_numpy()
-    theirs = pd.to_numeric(_aligned(committed, part)["reproduced"], errors="coerce")
+    """Whether ``part``'s ns-3 means are those of the committed comparison, row by row (a
+    ``realisation`` row of the comparison holds a probability, not the mean: skipped)."""
+    aligned = _aligned(committed, part)
+    realised = aligned["kind"].astype(str).eq("realisation").to_numpy()
+    mine = part["ns3"].notna().to_numpy() & ~realised
+    theirs = pd.to_numeric(aligned["reproduced"], errors="coerce")
     ours = pd.to_numeric(part["ns3"], errors="coerce")
     return bool(np.allclose(theirs.to_numpy()[mine], ours.to_numpy()[mine], rtol=1e-9))
