@@ -740,6 +740,7 @@ def compare(
     catalogue["_pub_base"] = catalogue["value"] * catalogue["_scale"]
     table = published.merge(summary, on=KEY, how="inner", validate="many_to_one")
 
+    _check_realisations(table)
     columns = {name: [] for name in ("reproduced", "ci_low", "ci_high")}
     for _, row in table.iterrows():
         for name, source in (("reproduced", "mean"), ("ci_low", "ci_low"), ("ci_high", "ci_high")):
@@ -791,6 +792,9 @@ def compare(
     table["role"] = np.where(table["derived_from"] != "", "derived", "claim")
     table["published"] = table["printed"]
     table["alternative"] = table["alternative_printed"]
+    # A realisation's numbers are a probability: its unit (the published value's is in the
+    # note) is that of the numbers the row holds.
+    table.loc[table["kind"] == "realisation", "unit"] = "ratio"
     result = table[list(COMPARISON_COLUMNS)].reset_index(drop=True)
     result.attrs["tolerance"] = {
         "study": study.name,
@@ -808,6 +812,22 @@ def compare(
         ),
     }
     return result
+
+
+def _check_realisations(table: pd.DataFrame) -> None:
+    """A ``realisation`` row is compared with the probability of its event in the runs
+    (unit ``ratio``, between 0 and 1), never with values of the published quantity."""
+    rows = table[table["kind"] == "realisation"]
+    for _, row in rows.iterrows():
+        values = [float(row[c]) for c in ("mean", "ci_low", "ci_high") if pd.notna(row[c])]
+        if row["_rep_unit"] != "ratio" or any(not 0.0 <= v <= 1.0 for v in values):
+            raise ValueError(
+                f"{row['protocol']} {row['metric']} {row['row']} is a published realisation "
+                f"({row['printed']} {row['unit']}): compare it with the probability of its event "
+                f"in the runs (unit 'ratio', between 0 and 1, e.g. "
+                f"transportlab.engine.stats.exceedance_probability), not with values in "
+                f"{row['_rep_unit']!r} ({values})"
+            )
 
 
 def _printed(printed) -> tuple[float, str]:

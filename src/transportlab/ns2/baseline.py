@@ -24,6 +24,7 @@ import pandas as pd
 
 from transportlab.engine import paths, verdicts
 from transportlab.engine.published import KEY as CLAIM_KEY
+from transportlab.engine.published import load
 from transportlab.engine.study import Study
 
 __all__ = [
@@ -162,21 +163,25 @@ def rejudge_baseline(study: Study, table: pd.DataFrame | None = None) -> pd.Data
         keep_default_na=False,
         na_values=[""],
     )
+    catalogue = load(study)
+    realised = set(
+        map(tuple, catalogue.loc[catalogue["kind"] == "realisation", CLAIM_KEY].to_numpy())
+    )
     groups = table.groupby(extra, sort=False) if extra else [((), table)]
     parts = []
     for _, part in groups:
         part = part.copy()
-        ns2 = verdicts.rejudge(study, _as_comparison(part, "ns2"))
+        ns2 = verdicts.rejudge(study, _as_comparison(part, "ns2", realised))
         from_committed = _is_committed(part, committed)
         ns3 = committed if from_committed else verdicts.rejudge(
-            study, _as_comparison(part, "ns3"))  # fmt: skip
+            study, _as_comparison(part, "ns3", realised))  # fmt: skip
         for judged, column, means in ((ns2, "ns2", True), (ns3, "ns3", not from_committed)):
             aligned = _aligned(judged, part)
             mine = part[column].notna().to_numpy()
             verdict = aligned["verdict"].to_numpy(dtype=object)
             note = aligned["note"].to_numpy(dtype=object)
             if means:
-                _realisations_as_bounds(part, column, aligned, verdict, note)
+                _realisations_as_bounds(part, column, realised, verdict, note)
             part.loc[mine, f"paper_vs_{column}"] = verdict[mine]
             part.loc[mine, f"paper_vs_{column}_note"] = note[mine]
         parts.append(part)
@@ -206,12 +211,14 @@ def print_written(written: Iterable) -> int:
     return 0
 
 
-def _realisations_as_bounds(part, column, aligned, verdict, note) -> None:
-    """A ``realisation`` row (one published trace) is judged by the probability of its
-    event over per-run values, which a baseline table does not keep: its mean in
-    ``column`` is judged against the published bound instead, and the note says so."""
-    realised = aligned["kind"].astype(str).eq("realisation").to_numpy()
-    for i in np.flatnonzero(realised & part[column].notna().to_numpy()):
+def _realisations_as_bounds(part, column, realised: set, verdict, note) -> None:
+    """A ``realisation`` row (one published trace; keys in ``realised``) is judged by the
+    probability of its event over per-run values, which a baseline table does not keep:
+    its mean in ``column`` is judged against the published bound instead, and the note
+    says so."""
+    keys = part[CLAIM_KEY].astype(str).to_numpy()
+    mask = np.array([tuple(key) in realised for key in keys], dtype=bool)
+    for i in np.flatnonzero(mask & part[column].notna().to_numpy()):
         row = part.iloc[i]
         bound, qualifier = verdicts._printed(row["published"])
         verdict[i], why = verdicts.judge(
@@ -224,10 +231,12 @@ def _realisations_as_bounds(part, column, aligned, verdict, note) -> None:
         )
 
 
-def _as_comparison(part: pd.DataFrame, column: str) -> pd.DataFrame:
+def _as_comparison(part: pd.DataFrame, column: str, realised: set = frozenset()) -> pd.DataFrame:
     """The rows of ``part`` with a value in ``column`` (``ns2`` or ``ns3``), shaped as a
-    comparison (``reproduced``, ``ci_low``, ``ci_high``, ``n_runs``) for the judge."""
-    rows = part[part[column].notna()]
+    comparison (``reproduced``, ``ci_low``, ``ci_high``, ``n_runs``) for the judge; not the
+    ``realised`` keys (means cannot judge a realisation: :func:`_realisations_as_bounds`)."""
+    keys = [tuple(key) in realised for key in part[CLAIM_KEY].astype(str).to_numpy()]
+    rows = part[part[column].notna() & ~pd.Series(keys, index=part.index, dtype=bool)]
     return rows[[*KEY, "unit"]].assign(
         reproduced=rows[column],
         ci_low=rows[f"{column}_ci_low"],
