@@ -212,19 +212,23 @@ def print_written(written: Iterable) -> int:
 
 
 def _realisations_as_bounds(part, column, realised: set, verdict, note) -> None:
-    """A ``realisation`` row (one published trace; keys in ``realised``) is judged by the
-    probability of its event over per-run values, which a baseline table does not keep:
-    its mean in ``column`` is judged against the published bound instead, and the note
-    says so."""
+    """A ``realisation`` row (one published trace; keys in ``realised``): where the table
+    holds the probability of its event (unit ``ratio``, as a baseline written since the
+    realisation kind has), :func:`transportlab.engine.verdicts.judge_realisation` judges
+    it; an older table holds the mean of the quantity instead, which is judged against the
+    published bound, and the note says so."""
     keys = part[CLAIM_KEY].astype(str).to_numpy()
     mask = np.array([tuple(key) in realised for key in keys], dtype=bool)
     for i in np.flatnonzero(mask & part[column].notna().to_numpy()):
         row = part.iloc[i]
+        low, high = row[f"{column}_ci_low"], row[f"{column}_ci_high"]
+        if row["unit"] == "ratio":
+            verdict[i], why = verdicts.judge_realisation(row[column], low, high,
+                                                         row[f"{column}_runs"])  # fmt: skip
+            note[i] = f"one published realisation, judged by the share of runs showing it; {why}"
+            continue
         bound, qualifier = verdicts._printed(row["published"])
-        verdict[i], why = verdicts.judge(
-            bound, row[column], row[f"{column}_ci_low"], row[f"{column}_ci_high"],
-            qualifier=qualifier,
-        )  # fmt: skip
+        verdict[i], why = verdicts.judge(bound, row[column], low, high, qualifier=qualifier)
         note[i] = (
             "a realisation, judged here as a bound on the mean (the table keeps means, not "
             f"the per-run values its probability needs); {why}"
