@@ -101,9 +101,9 @@ params = {}  # study parameters that differ from the defaults (see the table bel
 #
 # The study has six experiments, each a set of points run `results.runs(name)` times (ns-3
 # RngRun 1 … n). In full mode every call of the seed's configuration (`main`) sends for
-# 15 minutes, as in the seed (3 runs); the experiments beyond the seed (section 5) send for
-# 1 minute (3 runs each). Quick mode sends for 10 s everywhere (2 runs of `main`, 1 of each
-# other experiment).
+# 15 minutes, as in the seed; the experiments beyond the seed (section 5) send for 1 minute.
+# Quick mode sends for 10 s everywhere. The cell below prints the runs of each experiment in
+# the mode this notebook runs in.
 
 # %%
 import pandas as pd
@@ -193,20 +193,29 @@ print(table[table["policy"] != "arrival"].set_index(["configuration", "policy"])
 ].round(3).to_string())
 
 # %% [markdown]
-# Without loss and cross traffic the network carries every frame: all transports deliver
-# the offered 2400 frames/s, and the one-way delay is the propagation delay plus well under
-# a millisecond of queueing. Constant-rate sources with fixed phases see the same queue every
-# 20 ms, so the jitter before playout is in microseconds, far below the seed's 30–35 ms.
-# The fixed playout point loses nothing and rates R = 89.5 (its 150 ms budget is the only
-# impairment). CJM plays every frame but about one second after it was sent: R ≈ 38, below
-# the R = 50 that G.109 calls "not recommended". The adaptive algorithm, as published, keeps
-# no margin when the network has no jitter (4*v* → 0) and loses, as late, every frame that
-# arrives a few microseconds after its estimate. In the 10 s of quick mode its estimates are
-# still settling and it loses about a fifth of the frames (R ≈ 27-32 above); over the 15
-# minutes of full mode it loses 0.3-0.4 % and rates R ≈ 90, slightly above the fixed point
-# (`data/results/voip_cjm/summary.csv`). A practical buffer keeps a floor; with 5 ms
-# (`adaptive_margin_ms`) it loses nothing (section 5.4). SCTP ordered and unordered are indistinguishable here: nothing is
-# lost, so nothing waits.
+# Without loss and cross traffic the network carries every frame (the committed full-mode
+# numbers are printed by the cell after this text, from `data/results/voip_cjm/summary.csv`):
+# all transports deliver the offered frames, and the one-way delay is the propagation delay
+# plus well under a millisecond of queueing. Constant-rate sources with fixed phases see the
+# same queue every 20 ms, so the jitter before playout is practically zero, far below the
+# seed's 30–35 ms. The fixed playout point loses nothing, and its rating is what its 150 ms
+# budget alone costs (section 2). CJM plays every frame but about one second after it was
+# sent, and rates below the R = 50 that G.109 calls "not recommended". The adaptive
+# algorithm, as published, keeps no margin when the network has no jitter (4*v* → 0) and
+# loses, as late, every frame that arrives a few microseconds after its estimate. In the
+# 10 s of quick mode its estimates are still settling and it loses a large share of the
+# frames (the table above); over the 15 minutes of full mode it loses a fraction of a
+# percent and rates slightly above the fixed point. A practical buffer keeps a floor; with
+# 5 ms (`adaptive_margin_ms`) it loses nothing (section 5.4). SCTP ordered and unordered are
+# indistinguishable here: nothing is lost, so nothing waits.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from transportlab.headlines import notebook_numbers
+
+print(notebook_numbers("voip_cjm", "playout"))
+
+# %% [markdown]
 #
 # The figures are built by `reproduction.rate_delay_figure` (run 1) and
 # `reproduction.r_factor_figure` (every run) and saved, with the number of runs behind them,
@@ -248,26 +257,33 @@ print(full_comparison["verdict"].value_counts().to_string())
 full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3)
 
 # %% [markdown]
-# Why the rows match or differ:
+# Why the rows match or differ (the committed rows, with their notes, are printed by the
+# cell after this text):
 #
 # * **Packets received per second.** Every transport delivers the offered 2400 frames/s, so
-#   SCTP matches the seed and TCP does not: the network is loaded but not overloaded, and
-#   TCP, reliable, delivers all of it. A TCP rate 8 % below SCTP's needs a TCP that cannot
+#   SCTP's row is the input it was chosen to be and TCP's differs: the network is loaded
+#   but not overloaded, and TCP, reliable, delivers all of it. A TCP rate 8 % below SCTP's
+#   (the seed's 2200 against 2400) needs a TCP that cannot
 #   keep up with the offered load (section 5.3 shows one: all calls on one connection over a
 #   lossy path) — or a count of TCP segments rather than voice packets: when its send buffer
 #   backs up, TCP packs up to three 172-byte messages into one 536-byte segment
-#   (`ip_packets_per_s` above counts the IP packets that carried the frames).
-# * **Maximum delay.** TCP's maximum (61.7 ms in full mode) is above SCTP's (61.0 ms), as in
-#   the seed, but not significantly (Welch p = 0.19 over 5 runs), so `differs`: both are the
+#   (`ip_packets_per_s` counts the IP packets that carried the frames; without loss they
+#   are practically the frames).
+# * **Maximum delay.** TCP's maximum is above SCTP's, as in the seed, but not significantly
+#   (the Welch p-value is in the row's note), so `differs`: both are the
 #   longest propagation delay (20 ms + 2 × 20 ms) plus at most a few milliseconds of
 #   queueing. The seed's 150 and 180 ms need queues that fill (sections 5.2 and 5.3c).
-# * **Jitter.** SCTP "meets the 30 ms limit", trivially: the jitter is in microseconds
+# * **Jitter.** SCTP "meets the 30 ms limit", trivially: the jitter is practically zero
 #   (`within-bound`, flagged as holding vacuously). TCP's "almost 35 ms" is far from ours.
 #   Jitter of the seed's order appears only when something competes for the link (sections
 #   5.2 and 5.3c).
 # * **CJM does not reduce delay.** Whatever the transport, CJM adds about one second (a
 #   50-frame chunk) to every frame, and the E-model rates that far below a fixed or adaptive
 #   buffer.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(notebook_numbers("voip_cjm", "verdicts"))
 
 # %% [markdown]
 # ## 5. Beyond the seed
@@ -284,8 +300,16 @@ full_comparison.drop(columns=["study"]).dropna(axis=1, how="all").round(3)
 # stays below one: a retransmission timeout waits at least RTO.Min, 1 s for NS-2's (and
 # RFC 9260's) SCTP, 200 ms for NS-2's TCP. At 3 % (full mode) NS-2's Tahoe, which restarts
 # from a one-segment window after every loss, falls behind the calls' rate and its worst
-# delay reaches 7.7 s against SCTP's 3.2 s. Where the SCTP model has PR-SCTP (RFC 3758), a
-# configuration that abandons a frame 100 ms after sending it joins them.
+# delay grows past SCTP's. Where the SCTP model has PR-SCTP (RFC 3758), a configuration that
+# abandons a frame 100 ms after sending it joins them. The committed full-mode numbers
+# (`loss.csv`):
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(notebook_numbers("voip_cjm", "loss"))
+
+# %% [markdown]
+# In the mode this notebook runs in:
 
 # %%
 loss = results["loss"]
@@ -303,14 +327,21 @@ print(loss_table[loss_table["policy"] != "arrival"].set_index(
 #
 # Experiment `cross_traffic`: a UDP on/off source (exponential bursts of 0.5 s at 2 Mb/s,
 # mean 1 Mb/s, 548-byte packets) shares the 5 Mb/s link: during a burst the link is
-# overloaded and the 50-packet queue fills. UDP voice loses the frames that find it full
-# (7 % in full mode); TCP and SCTP back off and queue the voice in their send buffers, so
-# they deliver nearly everything (TCP 99.6 %, SCTP 97 %: the rest had not arrived when the
-# run ended), seconds late, with jitter before playout of 31–54 ms — the order of the seed's
-# 30–35 ms (section 5.3c sweeps the amount of cross traffic). No playout buffer rescues such
-# a call over TCP or ordered SCTP: a fixed or adaptive point rates R below 1; CJM, which
-# never discards a frame, keeps R around 23-27, and SCTP's unordered delivery brings the
-# fixed point back to R = 28.
+# overloaded and the 50-packet queue fills. UDP voice loses the frames that find it full;
+# TCP and SCTP back off and queue the voice in their send buffers, so they deliver nearly
+# everything (the rest had not arrived when the run ended), seconds late, with jitter before
+# playout of the order of the seed's 30–35 ms (section 5.3c sweeps the amount of cross
+# traffic). No playout buffer rescues such a call over TCP or ordered SCTP: a fixed or
+# adaptive point rates R near 0; CJM, which never discards a frame, keeps a low but
+# positive R, and SCTP's unordered delivery brings the fixed point back to about CJM's.
+# The committed full-mode numbers (`cross_traffic.csv`):
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(notebook_numbers("voip_cjm", "cross_traffic"))
+
+# %% [markdown]
+# In the mode this notebook runs in:
 
 # %%
 cross = results["cross_traffic"]
@@ -383,8 +414,8 @@ print(spurt_table.set_index(["configuration", "policy"]).drop(columns="n_runs")[
 # %% [markdown]
 # ### 5.3c Load: where the seed's delay and jitter appear
 #
-# Section 4's `differs` rows (a maximum delay of about 60 ms against 150/180 ms, jitter of
-# microseconds against 30/35 ms, TCP at 2400 against 2200 packets/s) come from our reading
+# Section 4's `differs` rows (a maximum delay of tens of milliseconds against 150/180 ms,
+# practically no jitter against 30/35 ms, TCP at 2400 against 2200 packets/s) come from our reading
 # of the missing figures: a 5 Mb/s link that the 48 calls load to 78-85 % and nothing else.
 # Experiment `load` (`reproduction.load_points`) tests that reading: UDP, TCP and SCTP
 # (ordered) with the seed's 48 calls and 0.5-3 Mb/s of on/off cross traffic, and with 56,
@@ -415,22 +446,21 @@ print(full_load.set_index(["configuration", "n_calls", "cross_mbps"])[
 ].round(2).to_string())
 
 # %% [markdown]
-# What the sweep shows (full mode):
+# What the sweep shows (full mode; the numbers are printed by the cell after this text):
 #
 # * **UDP never reaches the seed's delay or jitter.** The 50-packet queue bounds it: with
 #   up to 3 Mb/s of cross traffic (7 Mb/s offered to a 5 Mb/s link) UDP's maximum delay
-#   stays below 110 ms and its jitter below 2 ms; the excess load is lost (up to 28 %).
+#   stays below 150 ms and its jitter at a few milliseconds at most; the excess load is lost.
 # * **Jitter of the seed's order appears as soon as the link is full, for the reliable
-#   transports.** With 1 Mb/s of bursty cross traffic (5.1-5.3 Mb/s offered) TCP's and
-#   SCTP's jitter before playout is 31-33 ms, and at 1.5 Mb/s 36-39 ms: the seed's
-#   30-35 ms. 64 calls without cross traffic give the same (33-35 ms).
+#   transports.** With 1-1.5 Mb/s of bursty cross traffic TCP's and SCTP's jitter before
+#   playout is the seed's 30-35 ms; 64 calls without cross traffic give the same.
 # * **TCP's 2200 frames/s appears at the same load.** At 1.5 Mb/s of cross traffic TCP
-#   delivers 2234 frames/s (2200 published) — but SCTP then delivers 2166, not the seed's
-#   2400. No point of the sweep has SCTP at 2400 and TCP at 2200 together: whatever
+#   delivers about the published 2200 frames/s — but SCTP then delivers fewer, not the
+#   seed's 2400. No point of the sweep has SCTP at 2400 and TCP at 2200 together: whatever
 #   throttles one throttles the other as much or more.
-# * **The maximum delay never sits at 150-180 ms.** For UDP it is the queue's bound
-#   (< 110 ms); for TCP and SCTP it jumps from 62 ms to seconds (8-11 s already at
-#   0.5 Mb/s) as soon as the bursts overflow the queue: a lost frame waits for its
+# * **The maximum delay never sits at 150-180 ms.** For UDP it is the queue's bound; for
+#   TCP and SCTP it jumps from the propagation delay to seconds (already at 0.5 Mb/s) as
+#   soon as the bursts overflow the queue: a lost frame waits for its
 #   retransmission (RTO at least 200 ms for TCP, 1 s for SCTP) and every frame of that call
 #   written meanwhile waits in the send buffer behind it. Our delay runs from the
 #   application's write to its read. An NS-2 trace times a packet from the moment the
@@ -441,6 +471,10 @@ print(full_load.set_index(["configuration", "n_calls", "cross_mbps"])[
 # So the seed's jitter and TCP rate are what a link loaded to its capacity gives, and our
 # no-cross-traffic reading of the missing figures explains why section 4 `differs`; the
 # published maximum delays fit no load in this sweep with application-level delay.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(notebook_numbers("voip_cjm", "load"))
 
 # %% [markdown]
 # ### 5.4 The playout models on one recording
@@ -470,7 +504,7 @@ fig = results.figure("playout_tradeoff")
 #
 # * In our reading of the seed's network (48 G.711 calls, 2400 frames/s, on a 5 Mb/s link
 #   that they load to 78–85 %), UDP, TCP and SCTP all deliver the offered 2400 frames/s with
-#   one-way delays of 24–62 ms and practically no jitter. SCTP's 2400 packets/s is an input
+#   one-way delays of tens of milliseconds and practically no jitter (section 3). SCTP's 2400 packets/s is an input
 #   (the number of calls was chosen from it) and its jitter within 30 ms holds vacuously;
 #   TCP's lower rate and the 150–180 ms / 30–35 ms are not reproduced. The load sweep
 #   (section 5.3c) finds the seed's jitter and TCP's 2200 frames/s where the link is loaded
@@ -478,8 +512,8 @@ fig = results.figure("playout_tradeoff")
 #   reliable transports' application-to-application delays grow to seconds, and SCTP falls
 #   below 2400 frames/s as well.
 # * CJM does not reduce delay: holding a 50-frame chunk adds a second to every frame, far
-#   beyond ITU-T G.114's 150 ms, and the E-model rates it around R = 38, where a fixed
-#   playout point rates close to 90 on the same packets. Its one virtue, never discarding a
+#   beyond ITU-T G.114's 150 ms, and the E-model rates it far below a fixed playout point
+#   on the same packets (section 3). Its one virtue, never discarding a
 #   frame, pays only when the network is so bad that every other buffer fails.
 # * With loss, reliable ordered transports turn network loss into late loss: a retransmitted
 #   frame, and the frames queued behind it, miss a playout point set for the usual delay.

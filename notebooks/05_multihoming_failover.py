@@ -327,7 +327,7 @@ fig = results.figure("stall_lengths")
 # losses: seed 002's "> 3 s" is one trace, so the cell gives the probability of that event
 # in our runs, P(stall > 3 s), with its exact interval (`lossy_exceedance.csv`, from the
 # per-run values in `lossy_runs.csv`), and the mean stall with a percentile bootstrap
-# interval, which stays above zero where Student's t (in `lossy_brennan.csv`) does not.
+# interval, which stays above zero where Student's t did not.
 # The first lost packet of either direction (`first_loss_any_s`) is often a SACK, which
 # is why the first retransmission (the old "first loss" measure) comes on average before
 # the first lost DATA packet.
@@ -361,7 +361,7 @@ for config in stalls.index:
     row = stalls.loc[config]
     print(
         f"{config} ({int(row['n_runs'])} runs): stall after the first DATA loss mean "
-        f"{first['mean']:.2f} s (95 % Student-t CI {first['ci_low']:.2f} to "
+        f"{first['mean']:.2f} s (95 % bootstrap CI {first['ci_low']:.2f} to "
         f"{first['ci_high']:.2f}), median {first['median']:.2f} s; mean stall of a run "
         f"{row['mean_stall_s']:.1f} s; longest stall per run {row['max_stall_mean_s']:.1f} s "
         f"(median {row['max_stall_median_s']:.1f} s); goodput {row['goodput_kbps'] / 1e3:.2f} Mb/s"
@@ -442,14 +442,18 @@ print(
 # `comparison.comparison` takes, per configuration with SCTP-PF off (SCTP-PF, RFC
 # 7829, is from 2016; Brennan et al. ran RFC 2960's SCTP), the stall caused by the first
 # lost DATA packet of each `lossy` run, and single-homed the time of that first loss, and
-# compares their mean (95 % CI over the runs) with seed 002 (`transportlab.engine.verdicts`).
+# compares their mean (95 % bootstrap interval over the runs) with seed 002
+# (`transportlab.engine.verdicts`); the single-homed `> 3 s`, one published trace, is a
+# `realisation` row holding the share of runs that stall that long (exact interval), with
+# the mean stall beside it as a `derived` row.
 
 # %%
 # NBVAL_CHECK_OUTPUT
 quick_comparison = results.comparison()
 print(
     quick_comparison[
-        ["protocol", "metric", "published", "reproduced", "ci_low", "ci_high", "n_runs", "verdict"]
+        ["protocol", "metric", "kind", "role", "published", "reproduced", "ci_low", "ci_high",
+         "n_runs", "verdict"]
     ]
     .round(2)
     .to_string(index=False)
@@ -484,8 +488,10 @@ print(results.write_comparison(quick_comparison).relative_to(project_root()))
 # the stall after it keeps the seed's ordering (multi-homed shorter), but its mean is far
 # below both published values, because most first losses are repaired by one fast
 # retransmission; the seed's > 3 s is one trace in which the retransmission was lost too,
-# which the derived row `P(transmission_stall > 3 s)` judges as an event: its probability
-# over our runs, against the bound > 0.
+# a claim of kind `realisation`: its row holds the probability of that event over our runs
+# (the share of runs stalling more than 3 s, with its exact interval), judged `matches` when
+# the interval excludes 0 (`data/published/README.md`); the mean stall against > 3 s is the
+# derived row beside it.
 
 # %%
 # NBVAL_CHECK_OUTPUT

@@ -18,7 +18,6 @@ from transportlab.engine import paths, verdicts
 from transportlab.engine.configurations import rank_configurations
 from transportlab.studies import get
 from transportlab.studies.multihoming_failover import analysis
-from transportlab.studies.multihoming_failover.comparison import EXCEEDANCE_METRIC
 from transportlab.summary import readme_block, readme_blocks, readme_text
 
 RESULTS = paths.results_dir(quick=False)
@@ -125,15 +124,19 @@ def test_stall_exceedance_is_a_share_with_an_exact_interval_and_a_non_negative_b
     assert row["stall_median_s"] == pytest.approx(0.055)  # (0.05 + 0.06) / 2
 
 
-def test_the_committed_probability_row_is_judged_again_by_rejudge():
+def test_the_committed_realisation_is_judged_again_by_rejudge():
     study = get("multihoming_failover")
     rejudged = verdicts.rejudge(study)
-    row = rejudged[rejudged["metric"] == EXCEEDANCE_METRIC].iloc[0]
+    row = rejudged[rejudged["kind"] == "realisation"].iloc[0]
     runs = pd.read_csv(RESULTS / "multihoming_failover" / "lossy_runs.csv")
     single = runs[runs["config"] == "single-homed"]["first_loss_stall_s"]
-    assert row["role"] == "derived" and row["published"] == ">0"
+    assert row["role"] == "claim" and row["published"] == ">3"
     assert row["reproduced"] == pytest.approx((single > 3).mean(), rel=1e-5)  # 6 digits kept
-    assert row["verdict"] == ("within-bound" if (single > 3).any() else "differs")
+    assert row["verdict"] == ("matches" if (single > 3).any() else "differs")
+    mean = rejudged[rejudged["row"] == row["row"] + verdicts.MEAN_ROW_SUFFIX].iloc[0]
+    assert mean["role"] == "derived" and mean["reproduced"] == pytest.approx(
+        single.mean(), rel=1e-5
+    )
     # the skewed durations' intervals stay non-negative
     durations = rejudged[rejudged["metric"].isin(["transmission_stall", "first_loss_time"])]
     assert (durations["ci_low"] >= 0).all()

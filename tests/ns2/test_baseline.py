@@ -189,3 +189,31 @@ def test_a_reading_with_its_own_ns3_runs_is_judged_from_them_not_from_the_compar
     comparison = committed_table("voip_cjm", "comparison").set_index(["protocol", "metric"])
     for _, r in judged[~trunk].iterrows():
         assert r["paper_vs_ns3"] == comparison.loc[(r["protocol"], r["metric"]), "verdict"]
+
+
+def test_a_realisation_in_the_baseline_is_judged_by_what_the_table_holds():
+    """Brennan's single-homed "> 3 s" (a realisation): the committed multihoming baseline
+    keeps NS-2's mean stall (unit s), judged as the bound on the mean and saying so; a
+    baseline that holds the event's probability (unit ratio, as NS-2's comparison gives it
+    since the realisation kind) is judged by it."""
+    study = get("multihoming_failover")
+    table = _committed_baseline("multihoming_failover")
+    single = (table["protocol"] == "SCTP (single-homed)") & (
+        table["metric"] == "transmission_stall"
+    )
+    judged = rejudge_baseline(study, table)[single].iloc[0]
+    assert judged["unit"] == "s" and judged["paper_vs_ns2"] == "contradicts"  # 0.07-0.35 s < 3
+    assert judged["paper_vs_ns2_note"].startswith("a realisation, judged here as a bound")
+    as_probability = table.copy()
+    as_probability.loc[single, ["unit", "ns2", "ns2_ci_low", "ns2_ci_high", "ns2_runs"]] = [
+        "ratio", 0.1, 0.02, 0.27, 30,
+    ]  # fmt: skip
+    judged = rejudge_baseline(study, as_probability)[single].iloc[0]
+    assert judged["paper_vs_ns2"] == "matches"
+    assert "P = 0.1 over 30 runs" in judged["paper_vs_ns2_note"]
+    as_probability.loc[single, ["ns2", "ns2_ci_low", "ns2_ci_high", "ns2_runs"]] = [
+        0.0, 0.0, 0.036, 100,
+    ]  # fmt: skip
+    assert rejudge_baseline(study, as_probability)[single].iloc[0]["paper_vs_ns2"] == (
+        "contradicts"
+    )

@@ -374,16 +374,20 @@ def test_comparison_rows_come_from_the_lossy_runs():
             "lost_sacks": [2] * 5,
         }
     )
-    table = comparison.comparison(FakeResults(summary)).set_index(["protocol", "metric"])
-    # the seed's three rows and the derived probability of a stall beyond 3 s
-    assert len(table) == 4 and set(table.row) == {"15% packet loss"}
-    exceed = table.loc[("SCTP (single-homed)", comparison.EXCEEDANCE_METRIC)]
-    assert exceed.reproduced == pytest.approx(1.0)  # both single-homed runs stall > 3 s
-    single = table.loc[("SCTP (single-homed)", "transmission_stall")]
-    assert single.reproduced == pytest.approx(5.0) and single.n_runs == 2
-    first = table.loc[("SCTP (single-homed)", "first_loss_time")]
+    table = comparison.comparison(FakeResults(summary)).set_index(["protocol", "metric", "role"])
+    # the seed's three rows and the derived mean stall beside the realisation claim
+    assert len(table) == 4
+    single = table.loc[("SCTP (single-homed)", "transmission_stall", "claim")]
+    assert single.kind == "realisation" and single.row == "15% packet loss"
+    # the claim holds the share of runs stalling > 3 s: both single-homed runs do
+    assert single.reproduced == pytest.approx(1.0) and single.n_runs == 2
+    assert single.verdict == "too-few-runs"  # 2 runs
+    mean = table.loc[("SCTP (single-homed)", "transmission_stall", "derived")]
+    assert mean.row == "15% packet loss, mean over the runs"
+    assert mean.reproduced == pytest.approx(5.0) and mean.n_runs == 2
+    first = table.loc[("SCTP (single-homed)", "first_loss_time", "claim")]
     assert first.reproduced == pytest.approx(0.3)  # the loss, not the retransmission
-    multi = table.loc[("SCTP (multi-homed)", "transmission_stall")]
+    multi = table.loc[("SCTP (multi-homed)", "transmission_stall", "claim")]
     assert multi.reproduced == pytest.approx(1.5) and multi.n_runs == 2  # PF run left out
 
 

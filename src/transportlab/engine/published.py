@@ -9,6 +9,10 @@ qualifier keeps what the text says about it: ``>3`` ("more than 3 s"), ``<=30``
 
 * ``value``: a result of the study;
 * ``bound``: a result stated as a bound (qualifier ``<``, ``<=``, ``>``, ``>=``);
+* ``realisation``: one realisation of a random event that the seed read off a single
+  trace, stated as a bound on that trace's value (seed 002's single-homed transfer
+  "halted for more than 3 seconds"): judged by the probability of the event in our runs
+  (:func:`transportlab.engine.verdicts.judge_realisation`), not against a mean;
 * ``input``: a result our configuration was derived from, so that the reproduced
   value is fixed by construction (voip: 48 calls x 50 packets/s = the published
   2400 packets/s); it can never confirm anything;
@@ -54,9 +58,9 @@ from transportlab.engine import paths
 from transportlab.engine.study import Study, require_study
 
 __all__ = [
-    "BOUNDS", "CLAIM_COLUMNS", "COLUMNS", "KEY", "KINDS", "PROTOCOLS", "QUALITATIVE_COLUMNS",
-    "READING_COLUMNS", "REFERENCES", "RELATIONS", "UNITS", "check_unit", "convert",
-    "derived_mean", "load", "load_qualitative", "load_readings", "readings_of",
+    "BOUNDS", "BOUND_KINDS", "CLAIM_COLUMNS", "COLUMNS", "KEY", "KINDS", "PROTOCOLS",
+    "QUALITATIVE_COLUMNS", "READING_COLUMNS", "REFERENCES", "RELATIONS", "UNITS", "check_unit",
+    "convert", "derived_mean", "load", "load_qualitative", "load_readings", "readings_of",
 ]  # fmt: skip
 
 COLUMNS = (
@@ -100,7 +104,9 @@ QUALITATIVE_COLUMNS = (
 #: Relations of a qualitative claim: ``left <relation> right``, ``right`` a protocol of
 #: the same metric and row or a number in the metric's published unit (a threshold).
 RELATIONS = ("<", "<=", ">", ">=")
-KINDS = ("value", "bound", "input", "reference")
+KINDS = ("value", "bound", "realisation", "input", "reference")
+#: Kinds whose value is a bound (a qualifier ``<``, ``<=``, ``>``, ``>=``).
+BOUND_KINDS = ("bound", "realisation")
 
 #: Protocols (or configurations) a published value can belong to. ITU-T and ICMP
 #: rows are reference values (a recommendation, ping loss measurements), not results.
@@ -273,11 +279,12 @@ def load(study: Study) -> pd.DataFrame:
             )
     # A reference may be a bound (ITU-T "<= 150 ms") without being a result.
     bound_value = frame["qualifier"].isin(BOUNDS) & (frame["kind"] != "reference")
-    wrong = frame[(frame["kind"] == "bound") != bound_value]
+    wrong = frame[frame["kind"].isin(BOUND_KINDS) != bound_value]
     if len(wrong):
         raise ValueError(
-            f"{path}: kind 'bound' needs a <, <=, >, >= value and such a value needs kind "
-            f"'bound' (or 'reference'):\n{wrong[list(COLUMNS[:8])]}"
+            f"{path}: kind 'bound' needs a <, <=, >, >= value (so does 'realisation') and "
+            f"such a value needs one of {list(BOUND_KINDS)} (or 'reference'):\n"
+            f"{wrong[list(COLUMNS[:8])]}"
         )
     wrong = frame[(frame["kind"] == "reference") != frame["protocol"].isin(REFERENCES)]
     if len(wrong):

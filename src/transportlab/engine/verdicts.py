@@ -31,6 +31,16 @@ against NS-2 or ns-3 against NS-2):
 **The verdicts** (:data:`VERDICTS`) of a comparison row, tried in this order:
 
 * ``input``: the row's ``kind`` is ``input`` (whatever was reproduced).
+* a ``realisation`` row (one published trace, e.g. "halted for more than 3 s") holds, as
+  ``reproduced``, ``ci_low``, ``ci_high`` and ``n_runs``, the share of our runs in which
+  the published event happens with its exact 95 % interval (a probability, whatever the
+  ``unit`` column, which is the published value's), judged by
+  :func:`judge_realisation`: ``too-few-runs`` below :data:`MIN_RUNS` runs, ``matches``
+  when the interval excludes 0 (our runs produce the event: the published trace is a
+  plausible outcome of the model), ``contradicts`` when the whole interval lies below
+  :data:`RARE_EVENT` (the model makes the event rarer than 1 in 20: seeing it in the one
+  published trace would be an accident), ``differs`` otherwise (not seen, too few runs to
+  call it rare). Such a row orders against no other (its number is not a mean).
 * ``differs`` when nothing was reproduced for the row (a NaN mean).
 * ``too-few-runs``: a stochastic row with fewer than :data:`MIN_RUNS` (3) runs.
 * ``seed-inconsistent``: the seed contradicts itself about the number: it prints an
@@ -106,8 +116,10 @@ __all__ = [
     "DEFAULT_TOLERANCE",
     "FACTOR",
     "FLAGS",
+    "MEAN_ROW_SUFFIX",
     "MIN_RUNS",
     "QUALITATIVE_RESULT_COLUMNS",
+    "RARE_EVENT",
     "ROLES",
     "VACUOUS_FACTOR",
     "VERDICTS",
@@ -117,6 +129,7 @@ __all__ = [
     "copy_pairs",
     "judge",
     "judge_qualitative",
+    "judge_realisation",
     "rejudge",
     "write_comparison",
     "write_qualitative",
@@ -170,6 +183,12 @@ MIN_RUNS = 3
 FACTOR = 2.0
 #: Significance level of the Welch test behind ``same-direction`` and ``contradicts``.
 ALPHA = 0.05
+#: A published realisation ``contradicts`` our runs when its event's probability is below
+#: this over the whole exact 95 % interval (rarer than 1 in 20).
+RARE_EVENT = 0.05
+#: The row label of the mean over the runs a study reports beside a ``realisation`` row (a
+#: ``derived`` row ``<row><suffix>``): what orderings and qualitative claims compare.
+MEAN_ROW_SUFFIX = ", mean over the runs"
 #: A value more than this many times inside a bound is flagged in the note.
 VACUOUS_FACTOR = 10.0
 #: The quantile of the seeds' copy-to-copy differences the tolerance is set at.
@@ -314,6 +333,28 @@ def judge(
     if not has_interval:
         return "consistent", f"mean within {tol:.0%}, no interval to test equivalence"
     return "consistent", f"mean within {tol:.0%}, the 95 % interval reaches beyond the band"
+
+
+def judge_realisation(probability: float, ci_low: float, ci_high: float, n_runs) -> tuple[str, str]:
+    """The verdict of a published realisation (one trace showing an event): ``(verdict,
+    note)`` from the share ``probability`` of our runs showing the event, its exact 95 %
+    interval and the number of runs (rules of the module docstring)."""
+    if not _finite(probability, ci_low, ci_high) or pd.isna(n_runs):
+        return "differs", "no probability of the event reproduced"
+    shown = (
+        f"P = {probability:.2g} over {int(n_runs)} runs (exact 95 % interval "
+        f"{ci_low:.2g}-{ci_high:.2g})"
+    )
+    if n_runs < MIN_RUNS:
+        return "too-few-runs", f"{shown}; a verdict needs {MIN_RUNS} runs"
+    if ci_low > 0:
+        return "matches", f"{shown}: the event happens in our runs, the interval excludes 0"
+    if ci_high < RARE_EVENT:
+        return "contradicts", f"{shown}: the event is rarer than {RARE_EVENT:.0%} in our runs"
+    return "differs", (
+        f"{shown}: the interval includes 0, and the runs cannot call the event rarer than "
+        f"{RARE_EVENT:.0%}"
+    )
 
 
 def _tolerances(study_metrics: set[str], tolerance) -> tuple[float, dict[str, float]]:
@@ -543,6 +584,20 @@ def _judge(index, table: pd.DataFrame) -> tuple[str, str]:
     me = table.loc[index]
     if me["kind"] == "input":
         return "input", f"fixed by the configuration: {me['note'] or 'see data/published'}"
+    if me["kind"] == "realisation":
+        verdict, note = judge_realisation(
+            me["reproduced"], me["ci_low"], me["ci_high"], me["n_runs"]
+        )
+        note = (
+            f"one published realisation ({me['printed']} {me['unit']}), judged by the share "
+            f"of runs showing it; {note}"
+        )
+        if me["by_construction"]:
+            return (
+                "by-construction",
+                f"{me['by_construction']}; compared anyway: {verdict} ({note})",
+            )
+        return verdict, note
     if not math.isfinite(me["_rep_base"]):
         return "differs", me.get("why_missing") or "nothing reproduced for this row"
     if _too_few(me):
@@ -685,11 +740,14 @@ def compare(
     catalogue["_pub_base"] = catalogue["value"] * catalogue["_scale"]
     table = published.merge(summary, on=KEY, how="inner", validate="many_to_one")
 
+    _check_realisations(table)
     columns = {name: [] for name in ("reproduced", "ci_low", "ci_high")}
     for _, row in table.iterrows():
         for name, source in (("reproduced", "mean"), ("ci_low", "ci_low"), ("ci_high", "ci_high")):
             value = float(row[source]) if pd.notna(row[source]) else math.nan
-            columns[name].append(convert(value, row["_rep_unit"], row["unit"]))
+            if row["kind"] != "realisation":  # a realisation's number is a probability
+                value = convert(value, row["_rep_unit"], row["unit"])
+            columns[name].append(value)
     for name, values in columns.items():
         table[name] = values
     table["n_runs"] = pd.array(
@@ -699,7 +757,11 @@ def compare(
     table["_tol"] = [per_metric.get(metric, default) for metric in table["metric"]]
     table["_scale"] = table["unit"].map(lambda unit: UNITS[unit][1]).astype(float)
     table["_pub_base"] = table["value"] * table["_scale"]
-    table["_rep_base"] = table["reproduced"] * table["_scale"]
+    # A realisation's probability is no mean of the published quantity: nothing orders
+    # against it.
+    table["_rep_base"] = np.where(
+        table["kind"] == "realisation", math.nan, table["reproduced"] * table["_scale"]
+    )
     table["_se_base"] = [
         0.0
         if row["deterministic"]
@@ -724,12 +786,15 @@ def compare(
         table["reproduced"].to_numpy(dtype=float),
         published_values,
         out=np.full(len(table), math.nan),
-        where=published_values != 0,
+        where=(published_values != 0) & (table["kind"] != "realisation").to_numpy(),
     )
     table["study"] = study.name
     table["role"] = np.where(table["derived_from"] != "", "derived", "claim")
     table["published"] = table["printed"]
     table["alternative"] = table["alternative_printed"]
+    # A realisation's numbers are a probability: its unit (the published value's is in the
+    # note) is that of the numbers the row holds.
+    table.loc[table["kind"] == "realisation", "unit"] = "ratio"
     result = table[list(COMPARISON_COLUMNS)].reset_index(drop=True)
     result.attrs["tolerance"] = {
         "study": study.name,
@@ -747,6 +812,22 @@ def compare(
         ),
     }
     return result
+
+
+def _check_realisations(table: pd.DataFrame) -> None:
+    """A ``realisation`` row is compared with the probability of its event in the runs
+    (unit ``ratio``, between 0 and 1), never with values of the published quantity."""
+    rows = table[table["kind"] == "realisation"]
+    for _, row in rows.iterrows():
+        values = [float(row[c]) for c in ("mean", "ci_low", "ci_high") if pd.notna(row[c])]
+        if row["_rep_unit"] != "ratio" or any(not 0.0 <= v <= 1.0 for v in values):
+            raise ValueError(
+                f"{row['protocol']} {row['metric']} {row['row']} is a published realisation "
+                f"({row['printed']} {row['unit']}): compare it with the probability of its event "
+                f"in the runs (unit 'ratio', between 0 and 1, e.g. "
+                f"transportlab.engine.stats.exceedance_probability), not with values in "
+                f"{row['_rep_unit']!r} ({values})"
+            )
 
 
 def _printed(printed) -> tuple[float, str]:
@@ -1002,6 +1083,15 @@ def judge_qualitative(study: Study, comparison: pd.DataFrame) -> pd.DataFrame:
     means = comparison.drop_duplicates(subset=KEY, keep="first").copy()
     for column in KEY:
         means[column] = means[column].astype(str)
+    if "kind" in means.columns:
+        # A realisation row holds a probability: its side of an ordering is the mean over
+        # the runs the study reports beside it (row ``<row>`` + MEAN_ROW_SUFFIX).
+        realised = means["kind"].astype(str).eq("realisation")
+        beside = means[means["row"].str.endswith(MEAN_ROW_SUFFIX)].copy()
+        beside["row"] = beside["row"].str.removesuffix(MEAN_ROW_SUFFIX)
+        keys = set(map(tuple, means.loc[realised, KEY].to_numpy()))
+        beside = beside[[key in keys for key in map(tuple, beside[KEY].to_numpy())]]
+        means = pd.concat([means[~realised], beside], ignore_index=True)
     means["deterministic"] = means["deterministic"].astype(str).str.lower().eq("true")
     means["_scale"] = means["unit"].map(lambda unit: UNITS[unit][1]).astype(float)
     for column in ("reproduced", "ci_low", "ci_high"):

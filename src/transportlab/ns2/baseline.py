@@ -24,6 +24,7 @@ import pandas as pd
 
 from transportlab.engine import paths, verdicts
 from transportlab.engine.published import KEY as CLAIM_KEY
+from transportlab.engine.published import load
 from transportlab.engine.study import Study
 
 __all__ = [
@@ -162,18 +163,27 @@ def rejudge_baseline(study: Study, table: pd.DataFrame | None = None) -> pd.Data
         keep_default_na=False,
         na_values=[""],
     )
+    catalogue = load(study)
+    realised = set(
+        map(tuple, catalogue.loc[catalogue["kind"] == "realisation", CLAIM_KEY].to_numpy())
+    )
     groups = table.groupby(extra, sort=False) if extra else [((), table)]
     parts = []
     for _, part in groups:
         part = part.copy()
-        ns2 = verdicts.rejudge(study, _as_comparison(part, "ns2"))
-        ns3 = committed if _is_committed(part, committed) else verdicts.rejudge(
-            study, _as_comparison(part, "ns3"))  # fmt: skip
-        for judged, column in ((ns2, "ns2"), (ns3, "ns3")):
+        ns2 = verdicts.rejudge(study, _as_comparison(part, "ns2", realised))
+        from_committed = _is_committed(part, committed)
+        ns3 = committed if from_committed else verdicts.rejudge(
+            study, _as_comparison(part, "ns3", realised))  # fmt: skip
+        for judged, column, means in ((ns2, "ns2", True), (ns3, "ns3", not from_committed)):
             aligned = _aligned(judged, part)
             mine = part[column].notna().to_numpy()
-            part.loc[mine, f"paper_vs_{column}"] = aligned["verdict"].to_numpy()[mine]
-            part.loc[mine, f"paper_vs_{column}_note"] = aligned["note"].to_numpy()[mine]
+            verdict = aligned["verdict"].to_numpy(dtype=object)
+            note = aligned["note"].to_numpy(dtype=object)
+            if means:
+                _realisations_as_bounds(part, column, realised, verdict, note)
+            part.loc[mine, f"paper_vs_{column}"] = verdict[mine]
+            part.loc[mine, f"paper_vs_{column}_note"] = note[mine]
         parts.append(part)
     return pd.concat(parts, ignore_index=True)[list(table.columns)]
 
@@ -201,10 +211,36 @@ def print_written(written: Iterable) -> int:
     return 0
 
 
-def _as_comparison(part: pd.DataFrame, column: str) -> pd.DataFrame:
+def _realisations_as_bounds(part, column, realised: set, verdict, note) -> None:
+    """A ``realisation`` row (one published trace; keys in ``realised``): where the table
+    holds the probability of its event (unit ``ratio``, as a baseline written since the
+    realisation kind has), :func:`transportlab.engine.verdicts.judge_realisation` judges
+    it; an older table holds the mean of the quantity instead, which is judged against the
+    published bound, and the note says so."""
+    keys = part[CLAIM_KEY].astype(str).to_numpy()
+    mask = np.array([tuple(key) in realised for key in keys], dtype=bool)
+    for i in np.flatnonzero(mask & part[column].notna().to_numpy()):
+        row = part.iloc[i]
+        low, high = row[f"{column}_ci_low"], row[f"{column}_ci_high"]
+        if row["unit"] == "ratio":
+            verdict[i], why = verdicts.judge_realisation(row[column], low, high,
+                                                         row[f"{column}_runs"])  # fmt: skip
+            note[i] = f"one published realisation, judged by the share of runs showing it; {why}"
+            continue
+        bound, qualifier = verdicts._printed(row["published"])
+        verdict[i], why = verdicts.judge(bound, row[column], low, high, qualifier=qualifier)
+        note[i] = (
+            "a realisation, judged here as a bound on the mean (the table keeps means, not "
+            f"the per-run values its probability needs); {why}"
+        )
+
+
+def _as_comparison(part: pd.DataFrame, column: str, realised: set = frozenset()) -> pd.DataFrame:
     """The rows of ``part`` with a value in ``column`` (``ns2`` or ``ns3``), shaped as a
-    comparison (``reproduced``, ``ci_low``, ``ci_high``, ``n_runs``) for the judge."""
-    rows = part[part[column].notna()]
+    comparison (``reproduced``, ``ci_low``, ``ci_high``, ``n_runs``) for the judge; not the
+    ``realised`` keys (means cannot judge a realisation: :func:`_realisations_as_bounds`)."""
+    keys = [tuple(key) in realised for key in part[CLAIM_KEY].astype(str).to_numpy()]
+    rows = part[part[column].notna() & ~pd.Series(keys, index=part.index, dtype=bool)]
     return rows[[*KEY, "unit"]].assign(
         reproduced=rows[column],
         ci_low=rows[f"{column}_ci_low"],
@@ -222,8 +258,11 @@ def _aligned(judged: pd.DataFrame, part: pd.DataFrame) -> pd.DataFrame:
 
 
 def _is_committed(part: pd.DataFrame, committed: pd.DataFrame) -> bool:
-    """Whether ``part``'s ns-3 means are those of the committed comparison, row by row."""
-    mine = part["ns3"].notna().to_numpy()
-    theirs = pd.to_numeric(_aligned(committed, part)["reproduced"], errors="coerce")
+    """Whether ``part``'s ns-3 means are those of the committed comparison, row by row (a
+    ``realisation`` row of the comparison holds a probability, not the mean: skipped)."""
+    aligned = _aligned(committed, part)
+    realised = aligned["kind"].astype(str).eq("realisation").to_numpy()
+    mine = part["ns3"].notna().to_numpy() & ~realised
+    theirs = pd.to_numeric(aligned["reproduced"], errors="coerce")
     ours = pd.to_numeric(part["ns3"], errors="coerce")
     return bool(np.allclose(theirs.to_numpy()[mine], ours.to_numpy()[mine], rtol=1e-9))
