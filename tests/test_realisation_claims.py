@@ -161,3 +161,22 @@ def test_brennans_stall_is_a_realisation_judged_by_its_probability():
     mean = comparison[comparison["row"] == claim["row"] + verdicts.MEAN_ROW_SUFFIX].iloc[0]
     assert mean["role"] == "derived"
     assert mean["reproduced"] == pytest.approx(single["stall_mean_s"], rel=1e-5)
+
+
+def test_an_ns2_baseline_with_a_realisation_and_its_mean_is_judged_again():
+    """The committed multihoming NS-2 baseline holds Brennan's realisation (a probability in
+    each simulator) and the mean over the runs beside it, a derived row the catalogue does
+    not hold: rejudge_baseline judges that row again from its published bound (it raised
+    before the derived row carried its published value) and keeps both rows."""
+    from transportlab.ns2.baseline import rejudge_baseline  # noqa: PLC0415
+
+    table = rejudge_baseline(studies.get("multihoming_failover"))
+    stalls = table[
+        (table["protocol"] == "SCTP (single-homed)") & (table["metric"] == "transmission_stall")
+    ].set_index("kind")
+    assert set(stalls.index) == {"realisation", "bound"}
+    mean = stalls.loc["bound"]
+    assert mean["row"].endswith("mean over the runs")
+    # NS-2's mean stall (about 0.2 s) cannot meet "> 3 s": its verdict is judged, not blank
+    assert float(mean["ns2"]) < 3 and mean["paper_vs_ns2"] in {"contradicts", "differs"}
+    assert stalls.loc["realisation", "ns2"] == 0.0  # none of NS-2's 30 runs stalls > 3 s

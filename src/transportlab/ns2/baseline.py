@@ -241,7 +241,11 @@ def _as_comparison(part: pd.DataFrame, column: str, realised: set = frozenset())
     ``realised`` keys (means cannot judge a realisation: :func:`_realisations_as_bounds`)."""
     keys = [tuple(key) in realised for key in part[CLAIM_KEY].astype(str).to_numpy()]
     rows = part[part[column].notna() & ~pd.Series(keys, index=part.index, dtype=bool)]
-    return rows[[*KEY, "unit"]].assign(
+    note = f"paper_vs_{column}_note"
+    return rows[[*KEY, "unit", "published"]].assign(
+        # a row the catalogue does not hold (a derived row: a mean beside a realisation)
+        # is judged again by verdicts.rejudge from its published value, keeping its note
+        note=rows[note] if note in rows else "",
         reproduced=rows[column],
         ci_low=rows[f"{column}_ci_low"],
         ci_high=rows[f"{column}_ci_high"],
