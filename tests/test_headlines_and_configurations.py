@@ -254,7 +254,7 @@ def test_the_sensors_paragraph_follows_the_ns2_gap_tables(tmp_path):
     study = "wsn_reporting_interval"
     folder = tmp_path / "results"
     (folder / study).mkdir(parents=True)
-    for name in ("ns2_gap_delay", "ns2_gap_drops"):
+    for name in ("ns2_gap_delay", "ns2_gap_drops", "ns2_gap_collisions"):
         shutil.copy(RESULTS / study / f"{name}.csv", folder / study / f"{name}.csv")
     delay = pd.read_csv(folder / study / "ns2_gap_delay.csv")
     drops = pd.read_csv(folder / study / "ns2_gap_drops.csv")
