@@ -11,6 +11,7 @@ and the PHY's Ns2CollisionDrop fires once per frame that GetNs2CollisionDrops co
 
 from __future__ import annotations
 
+from tests._wifi_channel import matrix_loss_channel
 from transportlab.ns3.simulation import run_until, simulation
 
 A, B, C, D = range(4)
@@ -22,20 +23,10 @@ def _collision_drops() -> dict[str, dict[int, int]]:
     """Per node C and D: the PHY's NS-2 collision drops, and the packet counter's
     ``ns2-collision-drop`` counts by reason (summed over frame classes)."""
     with simulation(seed=1, run=1) as ns:
-        nodes = ns.NodeContainer()
-        nodes.Create(4)
-        mobility = ns.MobilityHelper()
-        mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel")
-        mobility.Install(nodes)
-        where = [nodes.Get(i).GetObject[ns.MobilityModel]() for i in range(4)]
-        loss = ns.CreateObject[ns.MatrixPropagationLossModel]()
-        loss.SetDefaultLoss(HIDDEN_LOSS_DB)
-        for sender in (A, B):
-            for receiver in (C, D):
-                loss.SetLoss(where[sender], where[receiver], IN_RANGE_LOSS_DB)
-        channel = ns.CreateObject[ns.YansWifiChannel]()
-        channel.SetPropagationLossModel(loss)
-        channel.SetPropagationDelayModel(ns.CreateObject[ns.ConstantSpeedPropagationDelayModel]())
+        in_range = {
+            (sender, receiver): IN_RANGE_LOSS_DB for sender in (A, B) for receiver in (C, D)
+        }
+        nodes, channel = matrix_loss_channel(ns, 4, HIDDEN_LOSS_DB, in_range)
         phy = ns.SensitivityFilteredYansWifiPhyHelper()
         phy.SetChannel(channel)
         phy.Set("Ns2Capture", ns.BooleanValue(True))

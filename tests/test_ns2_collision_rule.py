@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests._wifi_channel import matrix_loss_channel
 from transportlab.ns3.simulation import run_until, simulation
 
 A_BYTES, B_BYTES = 1000, 300  # different sizes tell which frame C received
@@ -40,20 +41,10 @@ def _bytes_received_by_c(
     the receptions C's PHY lost to the NS-2 collision rule, and the undecodable frames
     (below ``ns2_rx_threshold_dbm``) it received to their end."""
     with simulation(seed=1, run=1) as ns:
-        nodes = ns.NodeContainer()
-        nodes.Create(3)
-        mobility = ns.MobilityHelper()
-        mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel")
-        mobility.Install(nodes)
-        where = [nodes.Get(i).GetObject[ns.MobilityModel]() for i in range(3)]
-        loss = ns.CreateObject[ns.MatrixPropagationLossModel]()
-        loss.SetDefaultLoss(HIDDEN_LOSS_DB)
-        loss.SetLoss(where[0], where[2], a_to_c_loss_db)
+        losses = {(0, 2): a_to_c_loss_db}
         if b_weaker_by_db is not None:
-            loss.SetLoss(where[1], where[2], a_to_c_loss_db + b_weaker_by_db)
-        channel = ns.CreateObject[ns.YansWifiChannel]()
-        channel.SetPropagationLossModel(loss)
-        channel.SetPropagationDelayModel(ns.CreateObject[ns.ConstantSpeedPropagationDelayModel]())
+            losses[(1, 2)] = a_to_c_loss_db + b_weaker_by_db
+        nodes, channel = matrix_loss_channel(ns, 3, HIDDEN_LOSS_DB, losses)
         phy = ns.SensitivityFilteredYansWifiPhyHelper()
         phy.SetChannel(channel)
         phy.Set("Ns2Capture", ns.BooleanValue(ns2_capture))
