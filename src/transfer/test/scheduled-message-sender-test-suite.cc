@@ -12,6 +12,7 @@
 #include "ns3/scheduled-message-sender.h"
 #include "ns3/test.h"
 
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -120,6 +121,29 @@ struct Link
 
 const Time START = Seconds(1);
 
+/** A sender on the link's first node towards port 9 of the second, over `factory`. */
+Ptr<ScheduledMessageSender>
+MakeSender(const Link& link, const std::string& factory, uint16_t streams)
+{
+    Ptr<ScheduledMessageSender> sender = CreateObject<ScheduledMessageSender>();
+    sender->SetAttribute("SocketFactory", StringValue(factory));
+    sender->SetAttribute("Remote",
+                         AddressValue(InetSocketAddress(link.interfaces.GetAddress(1), 9)));
+    sender->SetAttribute("Streams", UintegerValue(streams));
+    return sender;
+}
+
+/** Logs what `sender` produces, starts it at START on the first node and runs 5 s. */
+void
+RunSender(const Link& link, Ptr<ScheduledMessageSender> sender, Ptr<MessageLog> log)
+{
+    sender->TraceConnectWithoutContext("TxWithSeqTsSize", MakeCallback(&MessageLog::Produced, log));
+    link.nodes.Get(0)->AddApplication(sender);
+    sender->SetStartTime(START);
+    Simulator::Stop(Seconds(5));
+    Simulator::Run();
+}
+
 } // namespace
 
 /**
@@ -151,21 +175,12 @@ class ScheduledMessageSctpTestCase : public TestCase
                                                   {MilliSeconds(100), 3000, 0},
                                                   {MilliSeconds(250), 20, 1},
                                                   {MilliSeconds(400), 1500, 0}};
-        Ptr<ScheduledMessageSender> sender = CreateObject<ScheduledMessageSender>();
-        sender->SetAttribute("SocketFactory", StringValue("ns3::SctpSocketFactory"));
-        sender->SetAttribute("Remote",
-                             AddressValue(InetSocketAddress(link.interfaces.GetAddress(1), 9)));
-        sender->SetAttribute("Streams", UintegerValue(2));
+        Ptr<ScheduledMessageSender> sender = MakeSender(link, "ns3::SctpSocketFactory", 2);
         for (const auto& m : plan)
         {
             sender->AddMessage(m.at, m.size, m.stream);
         }
-        sender->TraceConnectWithoutContext("TxWithSeqTsSize",
-                                           MakeCallback(&MessageLog::Produced, log));
-        link.nodes.Get(0)->AddApplication(sender);
-        sender->SetStartTime(START);
-        Simulator::Stop(Seconds(5));
-        Simulator::Run();
+        RunSender(link, sender, log);
 
         NS_TEST_EXPECT_MSG_EQ(sender->GetMessageCount(), 4u, "messages planned");
         NS_TEST_EXPECT_MSG_EQ(sender->GetMessagesWritten(), 4u, "messages handed to SCTP");
@@ -222,21 +237,12 @@ class ScheduledMessageTcpTestCase : public TestCase
         sinks.Get(0)->TraceConnectWithoutContext("RxWithSeqTsSize",
                                                  MakeCallback(&MessageLog::SinkReceived, log));
 
-        Ptr<ScheduledMessageSender> sender = CreateObject<ScheduledMessageSender>();
-        sender->SetAttribute("SocketFactory", StringValue("ns3::TcpSocketFactory"));
-        sender->SetAttribute("Remote",
-                             AddressValue(InetSocketAddress(link.interfaces.GetAddress(1), 9)));
-        sender->SetAttribute("Streams", UintegerValue(2));
+        Ptr<ScheduledMessageSender> sender = MakeSender(link, "ns3::TcpSocketFactory", 2);
         sender->SetAttribute("ConnectionPerStream", BooleanValue(true));
         sender->SetAttribute("WholeMessages", BooleanValue(false));
         sender->AddMessage(MilliSeconds(100), 30000, 0);
         sender->AddMessage(MilliSeconds(100), 100, 1);
-        sender->TraceConnectWithoutContext("TxWithSeqTsSize",
-                                           MakeCallback(&MessageLog::Produced, log));
-        link.nodes.Get(0)->AddApplication(sender);
-        sender->SetStartTime(START);
-        Simulator::Stop(Seconds(5));
-        Simulator::Run();
+        RunSender(link, sender, log);
 
         NS_TEST_EXPECT_MSG_EQ(sender->GetMessagesWritten(), 2u, "both written");
         NS_TEST_EXPECT_MSG_EQ(sender->GetSendErrors(), 0u, "no refused Send");
