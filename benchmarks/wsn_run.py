@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/wsn_run.py [--protocol udp tcp] [--interval 1] [--duration 100]
        [--reception ns2|ns3|ns2_lock] [--repeat N] [--compare | --ab OPTION]
-       [--option name=json ...]
+       [--option name=json ...] [--csv PATH]
 
 Every variant runs in a fresh process (peak RSS is per process), one at a time, and the
 variants of one protocol are interleaved ``--repeat`` times, so that load changes on the
@@ -41,17 +41,21 @@ precompiled header, mapped from files and shared by every worker process on a ma
 Every variant must give identical simulated results: the digest of the summary (without
 the event count and of ns-3's energy models, a cross-check only), the packet counters,
 the state-time energy per node and every delivered packet (delays) is printed and
-compared with the ``after`` run; a difference is an error
-(exit status 1). The machine is shared: the load average is printed with every run; the
-event count is exact, the CPU time of ``Simulator::Run`` (``run cpu``) is the least
-load-sensitive time.
+compared with the ``after`` run; a difference is an error (exit status 1). ``--csv PATH``
+also writes every run (one row each, with the date and the 1-minute load when it ended,
+and the command) to a CSV, atomically; notebook 04 prints its section on speed from the
+committed ``benchmarks/results/wsn_run.csv``. The machine is shared: the load average is printed
+with every run; the event count is exact, the CPU time of ``Simulator::Run`` (``run cpu``)
+is the least load-sensitive time.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
+import shlex
 import subprocess
 import sys
 
@@ -197,7 +201,10 @@ def main() -> int:
         default=[],
         help="extra RunOptions for every variant as name=json, e.g. checksums=true",
     )
+    parser.add_argument("--csv", metavar="PATH", help="also write every run to this CSV")
     args = parser.parse_args()
+    command = shlex.join(["python", "benchmarks/wsn_run.py", *sys.argv[1:]])
+    rows: list[dict] = []
     extra = {}
     for item in args.option:
         name, value = item.split("=", 1)
@@ -230,6 +237,12 @@ def main() -> int:
                 before = load()
                 r = measure(params, options, setup)
                 runs.setdefault(label, []).append(r)
+                rows.append({
+                    "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+                    "protocol": protocol, "variant": label, "interval_s": args.interval,
+                    "duration_s": args.duration, "load_1min": os.getloadavg()[0],
+                    "cores": os.cpu_count(), **r, "command": command,
+                })  # fmt: skip
                 print(
                     f"{protocol:8} {label:38} {r['wall_run_s']:6.1f} {r['cpu_run_s']:7.1f} "
                     f"{r['wall_total_s']:7.1f} {r['events']:10d} "
@@ -277,6 +290,12 @@ def main() -> int:
                 f"anonymous, {best['file_mb']:.0f} MB file-backed)"
             )
     print("# simulated results identical in every run" if not failures else "# RESULTS DIFFER")
+    if args.csv and rows:
+        import pandas as pd  # noqa: PLC0415
+
+        from transportlab.engine.files import write_csv  # noqa: PLC0415
+
+        print(f"# wrote {write_csv(pd.DataFrame(rows), args.csv)}")
     return 1 if failures else 0
 
 

@@ -184,81 +184,66 @@ for rng, distances in ((60.0, (59.0, 61.0)), (150.0, (149.0, 151.0))):
 # %% [markdown]
 # ## Speed and memory of one 100-s run
 #
-# A first try of a similar network through the `ns3` wheel needed 80-200 s and 2-4.5 GB
-# per 100 simulated seconds. Measured on this scenario (UDP, 1-s interval, 14.5 M events):
-# with ns-3's default scheduler the memory grows by about 26 MB per simulated second, to
-# 3.0 GB at 100 s, and every event gets slower as the scheduler grows. The cause is the
-# energy model: at every PHY state change `WifiRadioEnergyModel` schedules the moment its
-# battery would be empty in the new state (remaining energy / (current x voltage): about
-# 900 000 s for a MICA2 battery) and cancels the previous one. ns-3's schedulers keep a
-# cancelled event until its time comes, so 2.5 million dead events pile up every 8
-# simulated seconds (heaptrack: 101 MB of `MakeEvent<WifiRadioEnergyModel::ChangeState>`
-# and 71 MB of `MapScheduler::Insert` at 8 s); about one in six of them is even left
-# un-cancelled. `ns3::PurgingHeapScheduler` (src/scheduler) drops cancelled events when its
-# heap has doubled and does not keep events due after the run's stop time; live events run
-# in the same (time, uid) order, so the results are bit-identical (same delivered packets,
-# delays, energy, counters: `benchmarks/wsn_run.py --compare` checks it) and the memory
-# stays flat at about 0.46 GB.
+# ns-3 through the `ns3` wheel is not free: every frame reaches every node within
+# carrier-sense range, and each node's PHY, MAC and radio-state bookkeeping runs for it.
+# `benchmarks/wsn_run.py --compare` measures one 100-s run (UDP, 1-s interval, the declared
+# configuration) per variant, each in a fresh process, and checks that every variant
+# simulates exactly the same run; its committed runs (`benchmarks/results/wsn_run.csv`,
+# with the date, the machine's load when each run ended and the command) are printed
+# below. The variants:
 #
-# Two more models cut work without changing what is simulated (each can be turned off in
-# `scenario.RunOptions`; `benchmarks/wsn_run.py --compare` and `tests/test_wifi_*.py` check that the
-# results are identical):
+# * `after`: the study as it runs, in a simulation worker of the local cluster (jemalloc
+#   preloaded, only the ns-3 modules the studies use, with their own smaller precompiled
+#   header: `transportlab.ns3.allocator`, `transportlab.ns3.native`);
+# * `before`: the process as issue 13 found it: ns-3's energy models in every run, the
+#   system allocator, every ns-3 module;
+# * `after, <option>=...`: the study with one speed option of `scenario.RunOptions` switched
+#   off (or, for `ns3_energy_models`, on).
 #
-# * `ns3::SensitivityFilteredYansWifiPhy` (src/wifi-fanout): `YansWifiChannel` schedules
-#   an arrival event at all 55 other nodes for every frame; about a third of them are
-#   below the receiver's sensitivity and discarded on arrival. The filtered PHY makes the
-#   same comparison at send time and schedules only the others: 10-17 % fewer events.
-# * `ns3::HorizonWifiRadioEnergyModel` (src/wifi-energy): `WifiRadioEnergyModel`
-#   reschedules its "battery empty" event whenever the battery's charge changes; while
-#   the battery provably cannot run out before the end of the run (MICA2: not for days)
-#   the rescheduling is skipped (750 000 times in 10 simulated seconds).
+# What the options do, and why the results stay the same:
 #
-# When these were added (issue 6), on a lightly loaded 2-core machine (UDP, 1-s interval,
-# 100 s, one process, `benchmarks/wsn_run.py --duration 100 --repeat 2`): 14.5 M events, 36.8 s of CPU in
-# `Simulator::Run`, 40.7 s in all and 0.46 GB before; 13.0 M events, 34.5 s and 39.4 s
-# and 0.46 GB after (~6 % less CPU: from the energy model, 6-10 % in interleaved pairs of
-# runs; the events the filter removes are the cheapest ones, its CPU effect is within the
-# noise; with ns-3's stock scheduler, PHY and energy model: 60 s and 3.0 GB). The rest is
-# ns-3's wifi PHY (every frame reaches every node within carrier-sense range, 256-405 m,
-# and most end as "preamble not detected"), the energy model's bookkeeping at each of those
-# PHY state changes, malloc/free, and cling's compilation of the bindings (a fixed few
-# seconds per process). On the shared machine the same run takes 2-3 times longer in wall
-# time when other simulations compete for the two cores.
-#
-# A profile of the default run as issue 13 found it (`perf record`, UDP, 1-s interval,
-# 13.9 M events) looked flat: ns-3's wifi module 40 % of the samples, malloc and free 15 %,
-# ns-3's core 9 %, transportlab's own models 7 %, cling 6.5 % (setup), long-double time
-# conversions 4 %. A profile with call graphs (`perf record --call-graph dwarf`) showed
-# where the wifi time went: `WifiRadioEnergyModel::ChangeState` and the energy source it
-# updates took 14 % of the whole process, about a fifth of `Simulator::Run`, and most of
-# the long-double conversions (the time left in the battery, recomputed at every PHY state
-# change of every node). The study's energy never came from it: it is computed from the
-# time each radio spends in each state (`ns3::WifiStateTimes`), and ns-3's energy models
-# only ran as a cross-check. They now run only on request
-# (`RunOptions(ns3_energy_models=True)`; `tests/test_wifi_energy_horizon.py` checks that
-# without them every packet, counter and radio state is the same, and that the state-time
-# MICA2 energy is within 1 % of theirs: above it by at most the TX time x 17 mA x 3 V,
-# because ns-3's listener drops to the carrier-sense current when a signal arrives during a
-# transmission). What else changed, for the simulation workers of the local cluster: they
-# preload jemalloc (`transportlab.ns3.allocator`), load only the 18 ns-3 modules the studies
-# use, with their own smaller precompiled header (`TRANSPORTLAB_NS3_MODULES=studies`,
-# `transportlab.ns3.native`: 0.5 s instead of 1.2 s to import, ~45 MB less), and import
-# scipy only where a confidence interval is computed.
-#
-# Measured on the idle machine (`benchmarks/wsn_run.py --repeat 2`, UDP, 1-s interval,
-# 100 s, best of two; results identical in every run) with NS-2's collision rule, the
-# declared reception since stop 21: 9.9 M events instead of 14.0 M, 18.5 s of CPU in
-# `Simulator::Run` and **21.9 s in all, peak 401 MB**, against 27.6 s, 31.3 s and 458 MB
-# as issue 13 found it (ns-3's energy models, glibc, every ns-3 module). Under ns-3's
-# reception (stop 20) the same run took 16.3 s, 19.1 s and 395 MB. Measured again in
-# stop 22 (same events, same results): 17.1 s of CPU in `Simulator::Run`, **19.5 s in all,
-# peak 395 MB** (before: 30.4 s, 34.6 s, 459 MB). Issue 13's time target (25 s) is met,
-# its memory target (400 MB) with 5 MB to spare at best: the peak has been 395-401 MB over
-# stops 21-22 (jemalloc settings that return memory at once change it by 1 MB), and
-# 236-242 MB of it are files mapped by the process (108 MB cling's precompiled header,
-# which cling reads whole, 74 MB cling itself, the ns-3 libraries), shared by every worker
-# on a machine. NS-2's lock on undecodable frames (`--reception ns2_lock`, section 7.10)
-# doubles the events of this run.
+# * `ns3_energy_models`: the study's energy comes from the time each radio spends in each
+#   state (`ns3::WifiStateTimes`); ns-3's energy models ran only as a cross-check, and a
+#   profile with call graphs (issue 13) found them, with the long-double time conversions
+#   they do at every PHY state change, the largest single cost. They run on request
+#   (`tests/test_wifi_energy_horizon.py` checks that every packet, counter and radio state
+#   is the same without them, and that the MICA2 energy agrees within 1 %).
+# * `purge_cancelled_events` (`ns3::PurgingHeapScheduler`, src/scheduler) and
+#   `energy_horizon` (`ns3::HorizonWifiRadioEnergyModel`, src/wifi-energy) tame those
+#   energy models when they run: at every PHY state change `WifiRadioEnergyModel`
+#   schedules the moment its battery would be empty and cancels the previous one, and
+#   ns-3's schedulers keep a cancelled event until its time comes, so dead events piled up
+#   and memory grew with every simulated second (heaptrack found them in issue 6). The
+#   purging scheduler drops cancelled events when its heap has doubled and never keeps
+#   events due after the stop time (live events run in the same (time, uid) order); the
+#   horizon model skips the rescheduling while the battery provably cannot run out before
+#   the end of the run. With the energy models off, as the study runs, both change nothing
+#   measurable: the table shows the same events and memory without them.
+# * `filter_weak_signals` (`ns3::SensitivityFilteredYansWifiPhy`, src/wifi-fanout):
+#   `YansWifiChannel` schedules an arrival at every other node for every frame; the filtered
+#   PHY drops at send time those below the receiver's sensitivity. It also carries NS-2's
+#   collision rule, receiver lock and carrier-sense culling, so under the declared
+#   reception it cannot be switched off and the benchmark skips that variant (and ns-3's
+#   stock PHY); `--reception ns3` measures it.
+# * `trace_paths`: the per-hop trace of section 8.4, off unless asked.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from transportlab.studies.wsn_reporting_interval import speed
+
+bench_runs = speed.benchmark_runs()
+print(f"measured {bench_runs['date'].min()} to {bench_runs['date'].max()} on "
+      f"{bench_runs['cores'].iloc[0]} cores, load {bench_runs['load_1min'].min():.1f}-"
+      f"{bench_runs['load_1min'].max():.1f}: {bench_runs['command'].iloc[0]}")  # fmt: skip
+print(speed.speed_table(bench_runs).round(2).to_string(index=False))
+
+# %% [markdown]
+# CPU time in `Simulator::Run` is the column to read on a shared machine, and with one run
+# per variant on a loaded machine it still moves by tens of percent between identical runs
+# (the options that change no event show how much); the events, the memory and the
+# simulated results do not move. `same_results` says that no option changes anything
+# simulated. The `after` run's events are what NS-2's lock on undecodable frames and the
+# 1-Mb/s air time (issue 25) make of this run.
 
 # %% [markdown]
 # ## 3. Simulation
