@@ -154,3 +154,27 @@ def test_ns2_frames_read_next_hops_transmitters_and_drop_reasons():
     assert frames.loc[0.6, ["event", "kind", "peer", "target"]].tolist() == [
         "tx", "RREP", 26, SINK]  # fmt: skip
     assert routes.given_up(frames.reset_index()).sum() == 1
+
+
+def test_key_numbers_read_both_simulators_from_the_routes_table():
+    ns2 = {"frames": routes.ns2_frames(io.StringIO(NS2_TRACE)),
+           "packets": pd.DataFrame({"event": ["sent"], "flow": [FAR], "seq": [0]})}  # fmt: skip
+    table = routes.routes_table({"frames": NS3_FRAMES, "packets": PACKETS}, ns2, CLASSES)
+    rows = table.set_index(["quantity", "hop_class"])
+    sink_after_rreq = (
+        "given up at the retry limit, next hop the sink, the last AODV message heard from it: "
+        "RREQ", routes.NEXT_HOP_OUT_OF_REACH)  # fmt: skip
+    assert rows.loc[sink_after_rreq, ["ns3", "ns2"]].tolist() == [1, 0]
+    # NS-2's sensor had heard the sink's node only through another node's RREQ: nothing
+    heard_nothing = (sink_after_rreq[0].replace("RREQ", routes.NOTHING_HEARD), sink_after_rreq[1])
+    assert rows.loc[heard_nothing, ["ns3", "ns2"]].tolist() == [0, 1]
+    labelled = table.assign(reporting_interval=1.0, ns3_model=routes.BEFORE)
+    numbers = routes.key_numbers(labelled).set_index("quantity")["1 s before"]
+    assert numbers["reports delivered, ns-3"] == 1
+    assert numbers["reports delivered, NS-2"] == 0
+    assert numbers["reports whose first hop cannot hear the sender, ns-3"] == 1
+    assert numbers["reports whose first hop cannot hear the sender, NS-2"] == 1
+    assert numbers[f"{routes.DIRECT}, ns-3"] == 1
+    assert numbers[f"{routes.DIRECT}, NS-2"] == 0
+    assert numbers["AODV messages the sink broadcast, ns-3"] == 1
+    assert numbers["AODV messages the sink broadcast, NS-2"] == 0

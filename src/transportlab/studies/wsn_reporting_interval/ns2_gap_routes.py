@@ -733,26 +733,36 @@ KEYS = (
 )  # fmt: skip
 
 
+#: the column of a model in :func:`key_numbers`
+SHORT = {BEFORE: "before", CHECK: "check", AFTER: "after"}
+DIRECT = "of them straight to the sink after a RREQ from it"
+
+
 def key_numbers(table: pd.DataFrame) -> pd.DataFrame:
-    """Per point and ns-3 model (``ns2_gap_routes.csv``), the numbers notebook 04 section
-    8.8 states: :data:`KEYS` for ns-3 and NS-2, and of the frames ns-3 gave up on one-way
-    hops those sent straight to the sink after hearing a RREQ from it."""
-    rows = []
+    """The numbers notebook 04 section 8.8 states (``ns2_gap_routes.csv``): rows
+    :data:`KEYS` for ns-3 and NS-2 (and, of the frames ns-3 gave up on hops whose next hop
+    cannot hear the sender, :data:`DIRECT`), a column per point and ns-3 model (``1 s
+    before``...); NS-2 is the same run in every column of a point."""
+    columns = {}
     for (interval, model), mine in table.groupby(["reporting_interval", "ns3_model"],
                                                  sort=False):  # fmt: skip
         values = mine.set_index(["quantity", "hop_class"])
-        row = {"reporting_interval": interval, "ns3_model": model}
+        column = {}
         for quantity, hop_class, label in KEYS:
             for simulator, name in (("ns3", "ns-3"), ("ns2", "NS-2")):
-                found = (quantity, hop_class) in values.index
-                row[f"{label}, {name}"] = int(values.loc[(quantity, hop_class), simulator]) \
-                    if found else 0  # fmt: skip
-        direct = mine[mine["quantity"].str.contains("next hop the sink, the last AODV message "
-                                                    "heard from it: RREQ", regex=False)
-                      & (mine["hop_class"] == NEXT_HOP_OUT_OF_REACH)]  # fmt: skip
-        row["of them straight to the sink after a RREQ from it, ns-3"] = int(direct["ns3"].sum())
-        rows.append(row)
-    return pd.DataFrame(rows)
+                key = (quantity, hop_class)
+                column[f"{label}, {name}"] = (
+                    int(values.loc[key, simulator]) if key in values.index else 0
+                )
+        direct = mine[
+            mine["quantity"].str.endswith("next hop the sink, the last AODV message heard "
+                                          "from it: RREQ")
+            & (mine["hop_class"] == NEXT_HOP_OUT_OF_REACH)
+        ]  # fmt: skip
+        column[f"{DIRECT}, ns-3"] = int(direct["ns3"].sum())
+        column[f"{DIRECT}, NS-2"] = int(direct["ns2"].sum())
+        columns[f"{interval:g} s {SHORT.get(model, model)}"] = column
+    return pd.DataFrame(columns).rename_axis("quantity").reset_index()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
