@@ -549,6 +549,54 @@ def _wsn_ns2_gap(folder: Path) -> str:
     return "\n".join(lines)
 
 
+def _wsn_ns2_gap_routes(folder: Path) -> str:
+    """Notebook 04 section 8.8: per traced interval, NS-2's and each ns-3 model's delivered
+    reports, first hops whose next hop cannot hear the sender, data frames given up at the
+    retry limit (on such hops; of those, sent straight to the sink after a RREQ from it),
+    RREQs for other nodes than the sink, the sink's AODV broadcasts and the RERRs sent
+    (``ns2_gap_routes.csv``; UDP, run 1)."""
+    table = _read(folder, _WSN, "ns2_gap_routes")
+    one_way = "one-way: next hop out of the sender's reach"
+
+    def count(mine, quantity, hop_class="all", simulator="ns3"):
+        rows = mine[(mine["quantity"] == quantity) & (mine["hop_class"] == hop_class)]
+        return int(rows[simulator].sum())
+
+    def describe(mine, simulator):
+        return (
+            f"reports delivered {count(mine, 'of them delivered to the sink', 'all', simulator)}"
+            f", first hops that cannot hear the sender "
+            f"{count(mine, 'reports whose first hop is of this class', one_way, simulator)}; "
+            "data frames given up at the retry limit "
+            f"{count(mine, 'data frames given up at the retry limit', 'all', simulator)} ("
+            f"{count(mine, 'data frames given up at the retry limit', one_way, simulator)} "
+            "to such next hops"
+        )
+
+    lines = []
+    for interval, point in table.groupby("reporting_interval", sort=True):
+        first = point[point["ns3_model"] == point["ns3_model"].iloc[0]]
+        direct = "given up at the retry limit, next hop the sink, the last AODV message heard " \
+            "from it: RREQ"  # fmt: skip
+        broadcasts = count(first, "AODV messages the sink broadcast", "all", "ns2")
+        lines.append(
+            f"{interval:g} s, NS-2: {describe(first, 'ns2')}); RREQs for other nodes than the "
+            f"sink {count(first, 'RREQs originated for another node', 'all', 'ns2')}, AODV "
+            f"messages the sink broadcast {broadcasts}, "
+            f"RERRs {count(first, 'RERRs sent', 'all', 'ns2')}"
+        )  # fmt: skip
+        for model, mine in point.groupby("ns3_model", sort=False):
+            lines.append(
+                f"  ns-3 {model}: {describe(mine, 'ns3')}, "
+                f"{count(mine, direct, one_way)} straight to the sink after a RREQ from it); "
+                f"RREQs for other nodes than the sink "
+                f"{count(mine, 'RREQs originated for another node')}, AODV messages the sink "
+                f"broadcast {count(mine, 'AODV messages the sink broadcast')}, RERRs "
+                f"{count(mine, 'RERRs sent')}"
+            )  # fmt: skip
+    return "\n".join(lines)
+
+
 def _ns2_multihoming(folder: Path) -> str:
     b = _read(folder, "multihoming_failover", "ns2_baseline")
     dist = _read(folder, "multihoming_failover", "ns2_lossy_distribution")
@@ -1326,6 +1374,7 @@ NOTEBOOK_NUMBERS = {
     (_VOIP, "load"): _voip_load,
     (_VOIP, "ns2_readings"): _voip_ns2_readings,
     (_WSN, "ns2_gap"): _wsn_ns2_gap,
+    (_WSN, "ns2_gap_routes"): _wsn_ns2_gap_routes,
     (_WSN, "placements"): _wsn_placements,
     (_WSN, "transport_models"): _wsn_transport_models,
     (_WSN, "interval_scale"): _wsn_interval_scale,

@@ -325,7 +325,8 @@ PARAMETERS = ParameterSpace(
         str,
         "ns3: ns-3's ARP (a request a second, 3 retries, then every packet to that neighbour "
         "dropped for DeadTimeout 100 s, AODV not told); preloaded: every node knows every "
-        "neighbour's MAC address from the start (NeighborCacheHelper; no ARP frames), so a "
+        "neighbour's MAC address from the start (NeighborCacheHelper, entries made permanent "
+        "so that AODV's neighbour table reads them; no ARP frames), so a "
         "next hop that cannot answer is found by the MAC's retry limit and AODV repairs the "
         "route, as NS-2's ARP hands AODV the failure after three requests",
         choices=ARP_MODELS,
