@@ -394,11 +394,13 @@ def summary(frames: pd.DataFrame, losses: pd.DataFrame, pairs: pd.DataFrame) -> 
     the group's total; for ``per frame sent``, the losses per frame of that kind sent).
 
     Groups: ``frames sent`` and ``losses`` by kind, ``per frame sent`` (losses of that
-    kind per frame of that kind sent), ``matched`` (losses paired with their
-    transmission and with an interferer), and for the routing frames lost (RREQ, RREP,
-    RERR): ``routing: offset`` (:data:`OFFSET_BINS`), ``routing: sensing`` (hidden
-    terminal or not, per offset class), ``routing: first``, ``routing: interferer kind``;
-    and ``all: offset``, ``all: sensing`` over every lost frame."""
+    kind per frame of that kind sent, and of each AODV message type), ``matched``
+    (losses paired with their transmission and with an interferer), and for the routing
+    frames lost (RREQ, RREP, RERR): ``routing: offset`` (:data:`OFFSET_BINS`),
+    ``routing: sensing`` (hidden terminal or not), ``routing: offset and sensing``,
+    ``routing: first``, ``routing: interferer kind``, ``routing: lost kind``; and
+    ``all: offset``, ``all: sensing``, ``all: offset and sensing`` over every lost
+    frame."""
     rows = []
 
     def add(group: str, counts: pd.Series, total: float | None = None) -> None:
@@ -407,15 +409,23 @@ def summary(frames: pd.DataFrame, losses: pd.DataFrame, pairs: pd.DataFrame) -> 
             rows.append({"group": group, "category": str(category), "count": float(count),
                          "share": float(count) / whole if whole else np.nan})  # fmt: skip
 
-    sent = frames["kind"].map(_family).value_counts().sort_index()
     lost_kind = frames["kind"].to_numpy(object)[losses.loc[losses["frame"] >= 0, "frame"]]
+    sent = frames["kind"].map(_family).value_counts().sort_index()
     lost = pd.Series(lost_kind).map(_family).value_counts().sort_index()
     add("frames sent", sent)
     add("losses", lost)
-    for category in sent.index:
-        n_sent, n_lost = float(sent[category]), float(lost.get(category, 0))
-        rows.append({"group": "per frame sent", "category": category, "count": n_lost,
-                     "share": n_lost / n_sent if n_sent else np.nan})  # fmt: skip
+    # by family (routing as one, as ns2_gap's collision table counts it), then each
+    # AODV message type on its own: ns-3's AODV sends far more RREPs than NS-2's, so the
+    # routing ratio mixes two populations; RREQ per RREQ compares like with like
+    by_type = frames["kind"].value_counts()
+    lost_by_type = pd.Series(lost_kind).value_counts()
+    routing_types = [k for k in (RREQ, RREP, RERR) if k in by_type.index]
+    for category, n_sent, n_lost in [
+        *[(c, sent[c], lost.get(c, 0)) for c in sent.index],
+        *[(c, by_type[c], lost_by_type.get(c, 0)) for c in routing_types],
+    ]:
+        rows.append({"group": "per frame sent", "category": category, "count": float(n_lost),
+                     "share": float(n_lost) / float(n_sent) if n_sent else np.nan})  # fmt: skip
     found = pairs["interferer"] >= 0
     add(
         "matched",
@@ -522,34 +532,45 @@ def write(
     return files.write_csv(pd.concat(parts, ignore_index=True), folder / f"{OUTPUT}.csv")
 
 
+#: the same-slot class of :data:`OFFSET_BINS` where the later sender senses the earlier
+SAME_SLOT_SENSED = f"{OFFSET_BINS[0][0]} | later sender senses the earlier"
+
+
 def key_numbers(committed: pd.DataFrame) -> pd.DataFrame:
-    """The numbers notebook 04 states, per interval (columns ``<interval> s``) and
-    simulator: routing losses per routing frame sent, the shares of the routing frames'
-    collisions by offset class and hidden terminals, and the share where the lost frame
+    """The numbers notebook 04 states, per interval (columns ``<interval> s``) and variant
+    (:data:`VARIANTS`, in that order per quantity): losses per frame sent (routing, RREQ,
+    RTS), the shares of the routing frames' collisions by offset class, in the same slot
+    between senders that sense each other, by hidden terminals, and where the lost frame
     started first."""
-    rows = []
+    values = {}
     for (interval, simulator), mine in committed.groupby(["reporting_interval", "simulator"]):
-        name = VARIANTS[simulator]
         mine = mine.set_index(["group", "category"])
 
-        def get(group, category, column="share", mine=mine):
+        def get(group, category, mine=mine):
             key = (group, category)
-            return float(mine.loc[key, column]) if key in mine.index else 0.0
+            return float(mine.loc[key, "share"]) if key in mine.index else 0.0
 
-        values = {
+        values[(interval, simulator)] = {
             "routing losses per routing frame sent": get("per frame sent", "routing"),
+            "RREQ losses per RREQ sent": get("per frame sent", RREQ),
+            "RTS losses per RTS sent": get("per frame sent", RTS),
             **{f"routing collisions: {label}": get("routing: offset", label)
                for label, _ in OFFSET_BINS},
+            "routing collisions: same slot, senders sense each other": get(
+                "routing: offset and sensing", SAME_SLOT_SENSED),
             "routing collisions: hidden terminal": get("routing: sensing", "hidden terminal"),
             "routing collisions: lost frame first": get("routing: first", "lost"),
         }  # fmt: skip
-        for quantity, value in values.items():
-            rows.append({"quantity": f"{quantity}, {name}", "interval": interval,
-                         "value": value})  # fmt: skip
-    frame = pd.DataFrame(rows).pivot_table(index="quantity", columns="interval",
-                                           values="value", sort=False)  # fmt: skip
-    frame.columns = [f"{c:g} s" for c in frame.columns]
-    return frame.reset_index()
+    intervals = sorted({interval for interval, _ in values})
+    quantities = list(next(iter(values.values())))
+    rows = []
+    for quantity in quantities:
+        for simulator, name in VARIANTS.items():
+            if all((i, simulator) in values for i in intervals):
+                rows.append({"quantity": f"{quantity}, {name}",
+                             **{f"{i:g} s": values[(i, simulator)][quantity]
+                                for i in intervals}})  # fmt: skip
+    return pd.DataFrame(rows)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
