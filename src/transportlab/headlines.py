@@ -549,6 +549,44 @@ def _wsn_ns2_gap(folder: Path) -> str:
     return "\n".join(lines)
 
 
+def _wsn_ns2_gap_broadcasts(folder: Path) -> str:
+    """Notebook 04 section 8.7: per traced interval, the losses per frame sent (RREQ,
+    routing, RTS) of ns-3 as its NS-2 rule counts them, ns-3 with the preamble-window
+    losses NS-2 would count, and NS-2; and how NS-2's and the recounted ns-3's routing
+    collisions split into same-slot starts of senders that sense each other and hidden
+    terminals (``ns2_gap_broadcasts.csv``)."""
+    table = _read(folder, _WSN, "ns2_gap_broadcasts")
+    names = {"ns3": "ns-3", "ns3_preamble": "ns-3 + preamble window", "ns2": "NS-2"}
+    same_slot = "same slot (< 20 us) | later sender senses the earlier"
+    lines = []
+    for interval in sorted(set(table["reporting_interval"])):
+
+        def share(group, category, simulator, interval=interval):
+            key = {"reporting_interval": interval, "simulator": simulator, "group": group}
+            return float(_pick(table, **key, category=category)["share"])
+
+        def per_frame(kind):
+            return ", ".join(
+                f"{name} {share('per frame sent', kind, sim):.3f}" for sim, name in names.items()
+            )
+
+        lines += [
+            f"{interval:g} s: losses per frame sent, RREQ: {per_frame('RREQ')}",
+            f"  routing (RREQ, RREP, RERR): {per_frame('routing')}; RTS: {per_frame('RTS')}",
+            "  routing collisions in the same slot, senders that sense each other: "
+            + ", ".join(
+                f"{name} {share('routing: offset and sensing', same_slot, sim):.1%}"
+                for sim, name in names.items()
+            )
+            + "; hidden terminals: "
+            + ", ".join(
+                f"{name} {share('routing: sensing', 'hidden terminal', sim):.1%}"
+                for sim, name in names.items()
+            ),
+        ]
+    return "\n".join(lines)
+
+
 def _ns2_multihoming(folder: Path) -> str:
     b = _read(folder, "multihoming_failover", "ns2_baseline")
     dist = _read(folder, "multihoming_failover", "ns2_lossy_distribution")
@@ -1326,6 +1364,7 @@ NOTEBOOK_NUMBERS = {
     (_VOIP, "load"): _voip_load,
     (_VOIP, "ns2_readings"): _voip_ns2_readings,
     (_WSN, "ns2_gap"): _wsn_ns2_gap,
+    (_WSN, "ns2_gap_broadcasts"): _wsn_ns2_gap_broadcasts,
     (_WSN, "placements"): _wsn_placements,
     (_WSN, "transport_models"): _wsn_transport_models,
     (_WSN, "interval_scale"): _wsn_interval_scale,

@@ -164,3 +164,24 @@ def test_preamble_window_losses_keep_what_ns2_would_trace_as_a_collision():
                           "uid": [1, 2, 1, 2, 3], "reason": [8, 9, 8, 9, 9]})  # fmt: skip
     kept = b.ns3_preamble_losses(raw, drops, power, params)
     assert sorted(zip(kept["node"], kept["frame"], strict=True)) == [(3, 0), (3, 1)]
+
+
+def test_idle_before_measures_the_wait_after_the_last_frame_the_sender_heard():
+    senses = all_sense()
+    senses[4, 1] = False  # node 1 does not hear node 4
+    table = frames(
+        (2, 1.0, b.RREQ),  # heard by 1; ends at 1.000848
+        (4, 1.0005, b.RREQ),  # starts during 2's frame; 1 does not hear it
+        (1, 1.0 + RREQ_S + b.DIFS_S + 3 * b.SLOT_S, b.RREQ),  # DIFS + 3 slots after 2's end
+        (5, 3.0, b.RREQ),  # nothing before it within 0.2 s
+    )
+    idle = b.idle_before(table, senses)
+    # nothing had ended before nodes 2, 4 and 5 started; node 1 waited for 2's frame (not
+    # for 4's, which it does not hear) and then DIFS and 3 slots
+    assert idle[0] == idle[1] == idle[3] == np.inf
+    assert idle[2] == pytest.approx(b.DIFS_S + 3 * b.SLOT_S)
+    none = pd.DataFrame({"node": [], "time": [], "frame": []}, dtype=np.int64)
+    summary = b.summary(table, none, b.collision_pairs(table, none, senses), senses)
+    waited = summary[summary["group"] == "RREQ: idle before start"].set_index("category")
+    assert waited.loc[b.AFTER_BUSY[0], "count"] == 1
+    assert waited.loc[b.AFTER_BUSY[1], "count"] == 3

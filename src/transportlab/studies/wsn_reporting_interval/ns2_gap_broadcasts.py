@@ -91,6 +91,8 @@ ROUTING_CLASS = 6
 #: the points traced in full mode (those of ``ns2_gap``)
 FULL_INTERVALS = ns2_gap.FULL_INTERVALS
 OUTPUT = "ns2_gap_broadcasts"
+#: what :func:`write` writes (read by scripts/derive_provenance.py)
+OUTPUTS = (OUTPUT,)
 
 
 # ----------------------------------------------------------------------------- NS-2
@@ -385,11 +387,41 @@ def collision_pairs(frames: pd.DataFrame, losses: pd.DataFrame, senses: np.ndarr
     return pd.DataFrame(rows, columns=columns)
 
 
+#: RREQ starts by the idle time before them at their sender: at most DIFS plus the largest
+#: first backoff after the end of a frame the sender sensed (or its own), i.e. it waited
+#: for a busy medium and then counted its backoff down; or longer (sent on an idle medium)
+AFTER_BUSY = ("within 670 us of a sensed frame's end (waited, then backoff)", "later")
+
+
+def idle_before(frames: pd.DataFrame, senses: np.ndarray, kind: str = RREQ) -> np.ndarray:
+    """For each frame of ``kind`` (in ``frames``' order), the time (s) from the end of the
+    last frame its sender sensed or sent before it started to its start (inf if none in
+    the 0.2 s before)."""
+    order = np.argsort(frames["start"].to_numpy(), kind="stable")
+    start = frames["start"].to_numpy(float)[order]
+    end = start + frames["duration"].to_numpy(float)[order]
+    node = frames["node"].to_numpy(np.int64)[order]
+    picked = np.flatnonzero(frames["kind"].to_numpy(object)[order] == kind)
+    idle = np.full(len(picked), np.inf)
+    for k, i in enumerate(picked):
+        window = np.arange(np.searchsorted(start, start[i] - 0.2), i)
+        heard = (node[window] == node[i]) | senses[node[window], node[i]]
+        window = window[heard & (end[window] <= start[i] + PROPAGATION_S)]
+        if len(window):
+            idle[k] = start[i] - end[window].max()
+    return idle
+
+
 def _family(kind: str) -> str:
     return "routing" if kind in (RREQ, RREP, RERR, ROUTING_OTHER) else kind
 
 
-def summary(frames: pd.DataFrame, losses: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
+def summary(
+    frames: pd.DataFrame,
+    losses: pd.DataFrame,
+    pairs: pd.DataFrame,
+    senses: np.ndarray | None = None,
+) -> pd.DataFrame:
     """One simulator's tallies: rows ``group``, ``category``, ``count``, ``share`` (of
     the group's total; for ``per frame sent``, the losses per frame of that kind sent).
 
@@ -400,7 +432,8 @@ def summary(frames: pd.DataFrame, losses: pd.DataFrame, pairs: pd.DataFrame) -> 
     ``routing: sensing`` (hidden terminal or not), ``routing: offset and sensing``,
     ``routing: first``, ``routing: interferer kind``, ``routing: lost kind``; and
     ``all: offset``, ``all: sensing``, ``all: offset and sensing`` over every lost
-    frame."""
+    frame; given ``senses``, ``RREQ: idle before start`` (:data:`AFTER_BUSY`,
+    :func:`idle_before`)."""
     rows = []
 
     def add(group: str, counts: pd.Series, total: float | None = None) -> None:
@@ -455,6 +488,11 @@ def summary(frames: pd.DataFrame, losses: pd.DataFrame, pairs: pd.DataFrame) -> 
             add("routing: first", mine["first"].value_counts())
             add("routing: interferer kind", mine["interferer_kind"].value_counts())
             add("routing: lost kind", mine["lost_kind"].value_counts())
+    if senses is not None:
+        idle = idle_before(frames, senses)
+        waited = int((idle <= DIFS_S + CW_MIN * SLOT_S + PROPAGATION_S).sum())
+        add("RREQ: idle before start",
+            pd.Series({AFTER_BUSY[0]: waited, AFTER_BUSY[1]: len(idle) - waited}))  # fmt: skip
     return pd.DataFrame(rows, columns=["group", "category", "count", "share"])
 
 
@@ -508,7 +546,7 @@ def table(both: Mapping[str, tuple[pd.DataFrame, pd.DataFrame, np.ndarray]]) -> 
     parts = []
     for simulator, (frames, losses, senses) in both.items():
         pairs = collision_pairs(frames, losses, senses)
-        parts.append(summary(frames, losses, pairs).assign(simulator=simulator))
+        parts.append(summary(frames, losses, pairs, senses).assign(simulator=simulator))
     return pd.concat(parts, ignore_index=True)
 
 
@@ -560,6 +598,8 @@ def key_numbers(committed: pd.DataFrame) -> pd.DataFrame:
                 "routing: offset and sensing", SAME_SLOT_SENSED),
             "routing collisions: hidden terminal": get("routing: sensing", "hidden terminal"),
             "routing collisions: lost frame first": get("routing: first", "lost"),
+            "RREQs sent after waiting for a busy medium": get("RREQ: idle before start",
+                                                              AFTER_BUSY[0]),
         }  # fmt: skip
     intervals = sorted({interval for interval, _ in values})
     quantities = list(next(iter(values.values())))
