@@ -558,6 +558,7 @@ def _wsn_ns2_gap_broadcasts(folder: Path) -> str:
     table = _read(folder, _WSN, "ns2_gap_broadcasts")
     names = {"ns3": "ns-3", "ns3_preamble": "ns-3 + preamble window", "ns2": "NS-2"}
     same_slot = "same slot (< 20 us) | later sender senses the earlier"
+    waited = "within 670 us of a sensed frame's end (waited, then backoff)"
     lines = []
     for interval in sorted(set(table["reporting_interval"])):
 
@@ -582,6 +583,11 @@ def _wsn_ns2_gap_broadcasts(folder: Path) -> str:
             + ", ".join(
                 f"{name} {share('routing: sensing', 'hidden terminal', sim):.1%}"
                 for sim, name in names.items()
+            ),
+            "  RREQs sent within DIFS + first backoff of a frame their sender heard end: "
+            + ", ".join(
+                f"{names[sim]} {share('RREQ: idle before start', waited, sim):.1%}"
+                for sim in ("ns3", "ns2")
             ),
         ]
     return "\n".join(lines)
