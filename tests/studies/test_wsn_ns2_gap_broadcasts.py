@@ -185,3 +185,27 @@ def test_idle_before_measures_the_wait_after_the_last_frame_the_sender_heard():
     waited = summary[summary["group"] == "RREQ: idle before start"].set_index("category")
     assert waited.loc[b.AFTER_BUSY[0], "count"] == 1
     assert waited.loc[b.AFTER_BUSY[1], "count"] == 3
+
+
+SHORT = {"protocol": "udp", "duration": 6.0, "n_sources": 4, "reporting_interval": 1.0}
+
+
+def test_the_ns3_frame_trace_agrees_with_the_packet_counter_and_changes_nothing():
+    from transportlab.studies.wsn_reporting_interval import STUDY, scenario
+
+    params = STUDY.parameters.validate(SHORT)
+    traced = scenario.run_scenario(params, 1, 1, scenario.RunOptions(trace_frames=True))
+    plain = STUDY.run(params, 1, 1)
+    for name in ("packets", "counts", "agent"):
+        assert traced[name].equals(plain[name]), name  # tracing changes no result
+    counts = traced["counts"]
+    sent = counts[counts["source"] == "wifi-phy-tx"]["count"].sum()
+    assert len(traced["frames"]) == sent > 0  # a row per frame the PHYs sent
+    lost = counts[counts["source"] == "ns2-collision-drop"]["count"].sum()
+    assert len(traced["frame_losses"]) == lost
+    table, losses = b.ns3_frames(traced["frames"], traced["frame_losses"])
+    assert (losses["frame"] >= 0).all()  # every traced loss found its transmission
+    # AODV's broadcasts are RREQs (RFC 3561 type 1) and last a 1-Mb/s RREQ frame's air time
+    rreq = table[table["kind"] == b.RREQ]
+    assert len(rreq) > 0 and (rreq["to"] == -1).all()
+    assert rreq["duration"].nunique() == 1
