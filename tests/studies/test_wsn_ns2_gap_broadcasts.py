@@ -164,6 +164,10 @@ def test_preamble_window_losses_keep_what_ns2_would_trace_as_a_collision():
                           "uid": [1, 2, 1, 2, 3], "reason": [8, 9, 8, 9, 9]})  # fmt: skip
     kept = b.ns3_preamble_losses(raw, drops, power, params)
     assert sorted(zip(kept["node"], kept["frame"], strict=True)) == [(3, 0), (3, 1)]
+    # a frame the rule already counted at that receiver is not counted twice
+    counted = pd.DataFrame({"node": [3], "time": [1.0001], "frame": [1]})
+    kept = b.ns3_preamble_losses(raw, drops, power, params, counted=counted)
+    assert sorted(zip(kept["node"], kept["frame"], strict=True)) == [(3, 0)]
 
 
 def test_idle_before_measures_the_wait_after_the_last_frame_the_sender_heard():

@@ -249,7 +249,11 @@ def ns3_frames(frames: pd.DataFrame, losses: pd.DataFrame) -> tuple[pd.DataFrame
 
 
 def ns3_preamble_losses(
-    frames: pd.DataFrame, drops: pd.DataFrame, power: np.ndarray, params: Mapping[str, Any]
+    frames: pd.DataFrame,
+    drops: pd.DataFrame,
+    power: np.ndarray,
+    params: Mapping[str, Any],
+    counted: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """The frames ns-3's preamble detection dropped (``frame_preamble_drops``) that NS-2
     would trace as collision losses, in :func:`ns2_frames`' losses form.
@@ -264,7 +268,10 @@ def ns3_preamble_losses(
     receiver]`` at or above RXThresh), that NS-2 would trace (addressed to the receiver,
     or broadcast and not a control frame) and whose nearest overlapping frame
     (:func:`collision_pairs`' interferer) NS-2 would collide it with (the earlier of the
-    two less than ``CPThresh_`` stronger at the receiver)."""
+    two less than ``CPThresh_`` stronger at the receiver). ``counted``: the losses the rule
+    counted (:func:`ns3_frames`); a frame among them is left out (a newcomer that arrives
+    after the preamble detection but before the PHY header's end is both counted by the
+    rule and dropped as BUSY_DECODING_PREAMBLE)."""
     table = _ns3_table(frames)
     found = _match_uid(frames, table, drops)
     events = drops.reset_index(drop=True).assign(frame=found)
@@ -276,6 +283,9 @@ def ns3_preamble_losses(
     decodable = power[sender, receiver] >= params["rx_threshold_w"] * (1 - 1e-9)
     traced = (to == receiver) | ((to == -1) & ~np.isin(kind, (RTS, CTS, ACK)))
     kept = events[decodable & traced].drop_duplicates(["node", "frame"])
+    if counted is not None:
+        known = pd.MultiIndex.from_frame(counted[["node", "frame"]])
+        kept = kept[~pd.MultiIndex.from_frame(kept[["node", "frame"]]).isin(known)]
     losses = kept[["node", "time", "frame"]].reset_index(drop=True)
     pairs = collision_pairs(table, losses, power >= params["cs_threshold_w"])
     collides = np.zeros(len(losses), dtype=bool)
@@ -517,7 +527,9 @@ def traced_frames(
     culling3 = float(ns3["performance"]["ns2_culling_distance_m"].iloc[0])
     frames3, losses3 = ns3_frames(ns3["frames"], ns3["frame_losses"])
     power = power_matrix(params, seed, run)
-    early = ns3_preamble_losses(ns3["frames"], ns3["frame_preamble_drops"], power, params)
+    early = ns3_preamble_losses(
+        ns3["frames"], ns3["frame_preamble_drops"], power, params, counted=losses3
+    )
     ns2_params = ns2_scenario.PARAMETERS.validate(params)
     with run_script(ns2_scenario.tcl_script(ns2_params, seed, run),
                     timeout=ns2_scenario.TIMEOUT_SECONDS) as done:  # fmt: skip
