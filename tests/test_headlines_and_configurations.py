@@ -254,7 +254,7 @@ def test_the_sensors_paragraph_follows_the_ns2_gap_tables(tmp_path):
     study = "wsn_reporting_interval"
     folder = tmp_path / "results"
     (folder / study).mkdir(parents=True)
-    for name in ("ns2_gap_delay", "ns2_gap_drops", "ns2_gap_collisions"):
+    for name in ("ns2_gap_delay", "ns2_gap_drops", "ns2_gap_collisions", "ns2_gap_broadcasts"):
         shutil.copy(RESULTS / study / f"{name}.csv", folder / study / f"{name}.csv")
     delay = pd.read_csv(folder / study / "ns2_gap_delay.csv")
     drops = pd.read_csv(folder / study / "ns2_gap_drops.csv")
@@ -270,6 +270,14 @@ def test_the_sensors_paragraph_follows_the_ns2_gap_tables(tmp_path):
     assert (
         f"NS-2 counts {total['ns2'].iloc[0]:.0f} drops against ns-3's {total['ns3'].iloc[0]:.0f}"
         in text
+    )
+    broadcasts = pd.read_csv(folder / study / "ns2_gap_broadcasts.csv")
+    per_frame = broadcasts[(broadcasts["reporting_interval"] == 20.0)
+                           & (broadcasts["group"] == "per frame sent")]  # fmt: skip
+    rreq = per_frame[per_frame["category"] == "RREQ"].set_index("simulator")["share"]
+    assert (
+        f"counted, ns-3 loses {rreq['ns3_preamble']:.2f} RREQs per RREQ sent against NS-2's "
+        f"{rreq['ns2']:.2f} ({rreq['ns3']:.2f} before)" in text
     )
     # a changed table changes the words
     retry = (drops["cause"] == "MAC retry limit") & (drops["kind"] == "data")

@@ -177,6 +177,35 @@ def test_the_wsn_gap_numbers_follow_the_tables(tmp_path):
     assert before.splitlines()[:3] == after.splitlines()[:3]  # the 1-s lines unchanged
 
 
+def test_the_wsn_broadcast_pairs_follow_the_table(tmp_path):
+    """Notebook 04 section 8.7 states ns2_gap_broadcasts' losses per frame and shares."""
+    study = tmp_path / "wsn_reporting_interval"
+    study.mkdir()
+    shutil.copy(RESULTS / study.name / "ns2_gap_broadcasts.csv", study / "ns2_gap_broadcasts.csv")
+    before = notebook_numbers(study.name, "ns2_gap_broadcasts", tmp_path)
+    table = pd.read_csv(study / "ns2_gap_broadcasts.csv")
+    pick = (table["reporting_interval"] == 1.0) & (table["group"] == "per frame sent")
+    rreq = table[pick & (table["category"] == "RREQ")].set_index("simulator")["share"]
+    assert before.splitlines()[0] == (
+        f"1 s: losses per frame sent, RREQ: ns-3 {rreq['ns3']:.3f}, ns-3 + preamble window "
+        f"{rreq['ns3_preamble']:.3f}, NS-2 {rreq['ns2']:.3f}"
+    )
+
+    def fewer_same_slot(t):
+        same = (t["reporting_interval"] == 20.0) & (t["simulator"] == "ns2")
+        same &= (
+            (t["group"] == "routing: offset and sensing")
+            & t["category"].str.startswith("same slot")
+            & t["category"].str.endswith("senses the earlier")
+        )
+        t.loc[same, "share"] = 0.25
+
+    _edit(study / "ns2_gap_broadcasts.csv", fewer_same_slot)
+    after = notebook_numbers(study.name, "ns2_gap_broadcasts", tmp_path)
+    assert "NS-2 25.0%; hidden terminals" in after.splitlines()[6]
+    assert before.splitlines()[:4] == after.splitlines()[:4]  # the 1-s lines unchanged
+
+
 @pytest.fixture
 def voip_wsn_copy(tmp_path) -> Path:
     folder = tmp_path / "results"

@@ -25,6 +25,7 @@ from transportlab.ns3.helpers import SOCKET_FACTORIES, remove_queue_discipline
 from transportlab.ns3.ns2_tcp import ns2_tcp_defaults, set_tcp_defaults
 from transportlab.ns3.recording import PacketRecorder, PathRecorder, _column
 from transportlab.ns3.simulation import simulation
+from transportlab.studies.wsn_reporting_interval.frame_trace import FrameRecorder
 from transportlab.studies.wsn_reporting_interval.network import (
     node_ranges,
     positions,
@@ -83,6 +84,12 @@ class RunOptions:
     #: numbered per transmission from the node that first sent it (``flow``); the sensor
     #: study's ns-3-vs-NS-2 delay experiment (``ns2_gap``) reads it
     trace_paths: bool = False
+    #: also return ``frames``, ``frame_losses`` and ``frame_preamble_drops``: every frame
+    #: each PHY sent, every decodable frame a PHY lost to NS-2's collision rule and every
+    #: frame ns-3's preamble detection dropped, one row each
+    #: (:class:`~transportlab.studies.wsn_reporting_interval.frame_trace.FrameRecorder`);
+    #: the broadcast-collision experiment (``ns2_gap_broadcasts``) reads them
+    trace_frames: bool = False
 
 
 #: AODV's AllowedHelloLoss: with the default 1-s HelloInterval (hellos are off) a neighbour
@@ -499,6 +506,7 @@ def run_scenario(
         state_times = _state_times(ns, devices)
         agents = _agent_trace(ns, nodes, interfaces)
         paths = _path_recorder(ns, devices) if options.trace_paths else None
+        frames = FrameRecorder(ns, devices) if options.trace_frames else None
         recorder = PacketRecorder()
         _applications(ns, params, nodes, interfaces, recorder, start_times(params, seed, run))
 
@@ -547,6 +555,9 @@ def run_scenario(
         counter.Snapshot()
         packets = recorder.to_frame()
         path_table = paths.to_frame() if paths is not None else None
+        if frames is not None:
+            frame_table, loss_table = frames.frames(), frames.losses()
+            early_table = frames.preamble_drops()
         counts = _counts_frame(ns, counter)
         states = _state_frame(ns, state_times)
         agent = _agent_frame(agents)
@@ -575,6 +586,9 @@ def run_scenario(
         result["progress"] = pd.DataFrame(progress)
     if path_table is not None:
         result["paths"] = path_table
+    if frames is not None:
+        result["frames"], result["frame_losses"] = frame_table, loss_table
+        result["frame_preamble_drops"] = early_table
     return result
 
 

@@ -1,0 +1,204 @@
+"""Every frame an ns-3 sensor-field run put on the air, and every decodable frame its PHYs
+lost to NS-2's collision rule, one row each (issue 25, the broadcast-collision experiment).
+
+NS-2's trace has a ``s ... -Nl MAC`` line per frame a MAC sent and a ``d ... -Nw COL`` line
+per decodable frame its Mac802_11 lost in a collision; the package counter
+(``PacketCounter``) only counts them. :class:`FrameRecorder` records the same two things
+in ns-3, in C++ (about 65,000 frames a run: no Python call per frame):
+
+* ``frames``: one row per PPDU a PHY started sending (``PhyTxPsduBegin``): the node, the
+  start and the air time (``WifiPhy::CalculateTxDuration``), the class of the frame as the
+  packet counter tells it (``PacketCounter::ClassifyWifiFrame``), the receiver's node (-1
+  broadcast, -2 a MAC address that is no node's) and the first MPDU's packet uid;
+* ``losses``: one row per frame a ``SensitivityFilteredYansWifiPhy`` reported through
+  ``Ns2CollisionDrop``: the receiving node, the time, the lost frame's uid and whether
+  NS-2's Mac802_11::discard would write a COL line for it;
+* ``preamble drops``: one row per frame ns-3's preamble detection dropped
+  (``PhyRxPpduDrop``, reasons BUSY_DECODING_PREAMBLE, PREAMBLE_DETECT_FAILURE and
+  PREAMBLE_DETECTION_PACKET_SWITCH): frames that arrived within 4 us of another one,
+  before the PHY had a current reception for ``Ns2CollisionDrop``'s rule to apply to.
+
+The uid names a frame only together with its sender and time: a retransmission keeps the
+uid of its MPDU. :func:`transportlab.studies.wsn_reporting_interval.ns2_gap_broadcasts.
+ns3_losses` does that matching.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["FrameRecorder"]
+
+_CXX = """
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+#include "ns3/wifi-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/recorder-module.h"
+#include <map>
+#include <vector>
+namespace tlwsnframes {
+using namespace ns3;
+/** Rows of frames sent and of decodable frames lost to NS-2's collision rule. */
+struct Frames {
+    Ptr<PacketCounter> classifier{CreateObject<PacketCounter>()};
+    std::map<Mac48Address, int32_t> nodeOf;
+    std::vector<uint32_t> txNode; std::vector<double> txStart, txDuration;
+    std::vector<uint64_t> txUid; std::vector<int32_t> txClass, txTo, txAodv;
+    std::vector<uint32_t> lossNode; std::vector<double> lossTime;
+    // int32_t, not uint8_t: cppyy hands uint8_t elements to Python as 1-character str
+    std::vector<uint64_t> lossUid; std::vector<int32_t> lossTraced;
+    std::vector<uint32_t> earlyNode; std::vector<double> earlyTime;
+    std::vector<uint64_t> earlyUid; std::vector<int32_t> earlyReason;
+
+    static uint64_t Uid(Ptr<const WifiPsdu> psdu) {
+        return (*psdu->begin())->GetPacket()->GetUid();
+    }
+    /** The AODV message type (RFC 3561: 1 RREQ, 2 RREP, 3 RERR) of a routing frame's MSDU
+     *  (LLC/SNAP, IPv4, UDP, AODV's type byte); -1 if it has none. */
+    static int32_t AodvType(Ptr<const WifiPsdu> psdu) {
+        Ptr<Packet> p = (*psdu->begin())->GetPacket()->Copy();
+        LlcSnapHeader llc;
+        if (p->GetSize() < llc.GetSerializedSize()) { return -1; }
+        p->RemoveHeader(llc);
+        Ipv4Header ip;
+        if (llc.GetType() != 0x0800 || p->GetSize() < 20) { return -1; }
+        p->RemoveHeader(ip);
+        UdpHeader udp;
+        if (ip.GetProtocol() != 17 || p->GetSize() < 9) { return -1; }
+        p->RemoveHeader(udp);
+        uint8_t type = 0;
+        p->CopyData(&type, 1);
+        return type;
+    }
+
+    void Name(Ptr<WifiNetDevice> device, uint32_t node) {
+        nodeOf[Mac48Address::ConvertFrom(device->GetAddress())] = static_cast<int32_t>(node);
+    }
+    bool Attach(Ptr<WifiNetDevice> device, uint32_t node) {
+        Ptr<WifiPhy> phy = device->GetPhy();
+        // the air time as the PHY computes it for this PSDU and TXVECTOR
+        bool ok = phy->TraceConnectWithoutContext("PhyTxPsduBegin",
+            Callback<void, WifiConstPsduMap, WifiTxVector, double>(
+                [this, node, phy](WifiConstPsduMap psdus, WifiTxVector tx, double) {
+                    auto psdu = psdus.begin()->second;
+                    const Mac48Address to = psdu->GetHeader(0).GetAddr1();
+                    auto found = nodeOf.find(to);
+                    txNode.push_back(node);
+                    txStart.push_back(Simulator::Now().GetSeconds());
+                    txDuration.push_back(
+                        WifiPhy::CalculateTxDuration(psdus, tx, phy->GetPhyBand()).GetSeconds());
+                    txUid.push_back(Uid(psdu));
+                    const int32_t klass = classifier->ClassifyWifiFrame(psdu->GetPacket());
+                    txClass.push_back(klass);
+                    txAodv.push_back(klass == PacketCounter::ROUTING ? AodvType(psdu) : -1);
+                    txTo.push_back(to.IsBroadcast() ? -1 : found == nodeOf.end() ? -2
+                                                                                : found->second);
+                }));
+        ok = phy->TraceConnectWithoutContext("Ns2CollisionDrop",
+            Callback<void, Ptr<const WifiPpdu>, bool>(
+                [this, node](Ptr<const WifiPpdu> ppdu, bool traced) {
+                    auto psdu = ppdu->GetPsdu();
+                    if (!psdu) { return; }
+                    lossNode.push_back(node);
+                    lossTime.push_back(Simulator::Now().GetSeconds());
+                    lossUid.push_back(Uid(psdu));
+                    lossTraced.push_back(traced ? 1 : 0);
+                })) && ok;
+        // Frames arriving within the preamble detection window of another one (4 us):
+        // the PHY has no current reception yet, so Ns2CollisionDrop does not see them;
+        // ns-3's own preamble detection drops them (keeps the strongest if its SNR passes).
+        ok = phy->TraceConnectWithoutContext("PhyRxPpduDrop",
+            Callback<void, Ptr<const WifiPpdu>, WifiPhyRxfailureReason>(
+                [this, node](Ptr<const WifiPpdu> ppdu, WifiPhyRxfailureReason reason) {
+                    auto psdu = ppdu->GetPsdu();
+                    if (!psdu || (reason != BUSY_DECODING_PREAMBLE
+                                  && reason != PREAMBLE_DETECT_FAILURE
+                                  && reason != PREAMBLE_DETECTION_PACKET_SWITCH)) { return; }
+                    earlyNode.push_back(node);
+                    earlyTime.push_back(Simulator::Now().GetSeconds());
+                    earlyUid.push_back(Uid(psdu));
+                    earlyReason.push_back(static_cast<int32_t>(reason));
+                })) && ok;
+        return ok;
+    }
+};
+}
+"""
+_defined = False
+
+
+def _cxx():
+    global _defined
+    import cppyy  # ns-3 and the project's library are loaded: called inside simulation()
+
+    if not _defined and not hasattr(cppyy.gbl, "tlwsnframes"):
+        cppyy.cppdef(_CXX)
+    _defined = True
+    return cppyy.gbl.tlwsnframes
+
+
+def _column(vector, dtype) -> np.ndarray:
+    return np.array(list(vector), dtype=dtype)
+
+
+class FrameRecorder:
+    """Records every node's frames and collision losses (module docstring); build it after
+    the devices, before ``Simulator::Run``."""
+
+    def __init__(self, ns, devices) -> None:
+        self._native = _cxx().Frames()
+        wifi = [ns.DynamicCast[ns.WifiNetDevice](devices.Get(n)) for n in range(devices.GetN())]
+        for node, device in enumerate(wifi):
+            self._native.Name(device, node)
+        for node, device in enumerate(wifi):
+            if not self._native.Attach(device, node):
+                raise RuntimeError(
+                    f"node {node}: no PhyTxPsduBegin, Ns2CollisionDrop or PhyRxPpduDrop trace "
+                    "source "
+                    "(the frame trace needs SensitivityFilteredYansWifiPhy)"
+                )
+
+    def frames(self) -> pd.DataFrame:
+        """``node``, ``start``, ``duration`` (s), ``packet_class`` (the counter's number),
+        ``to`` (receiver node, -1 broadcast), ``uid``, ``aodv_type`` (a routing frame's
+        AODV message type, RFC 3561 numbers; -1 for other frames)."""
+        n = self._native
+        return pd.DataFrame(
+            {
+                "node": _column(n.txNode, np.int64),
+                "start": _column(n.txStart, float),
+                "duration": _column(n.txDuration, float),
+                "packet_class": _column(n.txClass, np.int64),
+                "to": _column(n.txTo, np.int64),
+                "uid": _column(n.txUid, np.uint64).astype(np.int64),
+                "aodv_type": _column(n.txAodv, np.int64),
+            }
+        )
+
+    def preamble_drops(self) -> pd.DataFrame:
+        """Frames ns-3's preamble detection dropped (``PhyRxPpduDrop`` with
+        BUSY_DECODING_PREAMBLE, PREAMBLE_DETECT_FAILURE or PREAMBLE_DETECTION_PACKET_SWITCH):
+        ``node`` (the receiver), ``time``, ``uid``, ``reason`` (WifiPhyRxfailureReason)."""
+        n = self._native
+        return pd.DataFrame(
+            {
+                "node": _column(n.earlyNode, np.int64),
+                "time": _column(n.earlyTime, float),
+                "uid": _column(n.earlyUid, np.uint64).astype(np.int64),
+                "reason": _column(n.earlyReason, np.int64),
+            }
+        )
+
+    def losses(self) -> pd.DataFrame:
+        """``node`` (the receiver), ``time``, ``uid``, ``traced`` (NS-2 writes COL)."""
+        n = self._native
+        return pd.DataFrame(
+            {
+                "node": _column(n.lossNode, np.int64),
+                "time": _column(n.lossTime, float),
+                "uid": _column(n.lossUid, np.uint64).astype(np.int64),
+                "traced": _column(n.lossTraced, np.int64).astype(bool),
+            }
+        )
