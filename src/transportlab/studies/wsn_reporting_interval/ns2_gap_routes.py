@@ -28,6 +28,9 @@ header) and MAC (``DroppedMpdu``). It is attached inside ``scenario.run_scenario
 through the ``trace_paths`` hook (:func:`_frames_attached`), so the cached run code is
 unchanged. NS-2's come from its trace file.
 
+Each point runs NS-2 once and ns-3 in each of :data:`NS3_MODELS`: the port before issue
+25's fix, after it, and after it with ARP entries ns-3's AODV can read.
+
 :func:`write` writes ``ns2_gap_routes.csv`` under
 ``data/results[/quick]/wsn_reporting_interval/``.
 """
@@ -659,26 +662,27 @@ def routes_table(
 
 ALLOWED_HELLO_LOSS = "ns3::aodv::RoutingProtocol::AllowedHelloLoss"
 BEFORE = "before the fix"
-CHECK = "check: only the neighbour entries outlive the run"
 AFTER = "after the fix"
+READABLE_ARP = "after the fix, ARP entries AODV can read"
 #: the ns-3 models the table compares with NS-2 (``attributes``, ``arp_entries`` of
 #: :func:`ns3_traced`): the port before issue 25's fix (ns-3's default AllowedHelloLoss 2:
-#: a neighbour heard in a RREQ listed for 2 s, its expiry a link break; ARP entries as
-#: ``NeighborCacheHelper`` makes them, which AODV cannot read, so the MAC's retry limit
-#: never reaches it), the check (one change: the neighbour entries outlive the run) and
-#: the port after the fix (both, ``scenario._config_defaults``/``set_arp_entries``)
+#: a neighbour heard in a RREQ listed for 2 s, its expiry taken for a broken link), the
+#: port after it (one change: neighbour entries outlive the run,
+#: ``scenario.NEIGHBOUR_ENTRIES_OUTLIVE_RUN``) and the fix with the preloaded ARP entries
+#: made permanent, so that the MAC's retry limit reaches AODV as NS-2's does (not in the
+#: port: ``scenario.set_arp_entries``)
 NS3_MODELS = {
-    BEFORE: ({ALLOWED_HELLO_LOSS: 2}, "auto-generated"),
-    CHECK: ({}, "auto-generated"),
+    BEFORE: ({ALLOWED_HELLO_LOSS: 2}, None),
     AFTER: ({}, None),
+    READABLE_ARP: ({}, "permanent"),
 }
-#: the points traced in full mode (``ns2_gap``'s) and the models run at each: the check at
-#: the first interval only
+#: the points traced in full mode (``ns2_gap``'s)
 FULL_INTERVALS = ns2_gap.FULL_INTERVALS
 
 
 def models_at(interval: float, intervals: Sequence[float]) -> tuple[str, ...]:
-    return (BEFORE, CHECK, AFTER) if interval == intervals[0] else (BEFORE, AFTER)
+    """The ns-3 models traced at ``interval`` of ``intervals`` (all of them, at every one)."""
+    return tuple(NS3_MODELS)
 
 
 def traced_point(
@@ -734,7 +738,7 @@ KEYS = (
 
 
 #: the column of a model in :func:`key_numbers`
-SHORT = {BEFORE: "before", CHECK: "check", AFTER: "after"}
+SHORT = {BEFORE: "before", AFTER: "after", READABLE_ARP: "after+ARP"}
 DIRECT = "of them straight to the sink after a RREQ from it"
 
 
