@@ -1350,12 +1350,12 @@ print(ns2_gap_routes.key_numbers(gap_routes).to_string(index=False))
 # * **Not in the port: ARP entries ns-3's AODV can read (after+ARP).** They let the MAC's
 #   retry limit break links as in NS-2.35, but at 1 s those breaks start RERRs and searches
 #   again, the sink rebroadcasts and more reports go straight to it over one-way links than
-#   before the fix. By ns-3's code the direct route cannot be broken that way: the sink's
-#   rebroadcast reaches a sensor that already has the RREQ, `RecvRequest` drops the
+#   before the fix. By ns-3's code the direct route mostly escapes those breaks: the sink's
+#   rebroadcast mostly reaches a sensor that already has the RREQ, `RecvRequest` drops the
 #   duplicate before listing its sender as a neighbour, while `RecvAodv` has already made
-#   the route. What is left is ns-3's AODV learning a route to every node it hears, which
-#   no attribute changes; the port keeps the auto-generated entries and says so
-#   (`arp_model`).
+#   the route (not yet followed frame by frame). What is left is ns-3's AODV learning a
+#   route to every node it hears, which no attribute changes; the port keeps the
+#   auto-generated entries and says so (`arp_model`).
 # * Every ns-3 result of this study above was computed before the fix and is re-run with it.
 
 # %%
