@@ -16,10 +16,14 @@ those frames were sent:
   how many of them reached the sink, and the data frames given up at the MAC retry
   limit on such hops (NS-2: its ``d ... RET`` lines of ``cbr`` packets with their
   ``-Hd`` next hop; ns-3: ``WifiMac::DroppedMpdu`` with the frame's receiver address);
-* where ns-3's one-way next hops come from (:func:`route_sources`): for each data
-  frame ns-3 gave up at the retry limit, the last AODV message the sender received
-  from that next hop before it, as RFC 3561 and the two implementations learn routes
-  differently from them (see :data:`MECHANISM`).
+* where the next hops of the frames given up come from (:func:`route_sources`): for
+  each, the last AODV message the sender received from that next hop before it. Both
+  AODVs learn a next hop only from a message it sent, but not from the same ones: ns-3
+  makes a 1-hop route to the sender of every AODV message it receives
+  (``RoutingProtocol::RecvAodv`` -> ``UpdateRouteToNeighbor``), NS-2.35 learns routes to
+  a RREQ's originator and a RREP's destination only (``AODV::recvRequest``,
+  ``recvReply``); and the AODV traffic behind them (:func:`_routing_counts`: RREQs for
+  nodes other than the sink, the sink's broadcasts, RERRs).
 
 ns-3's frames are read by :class:`FrameLog`, a small C++ recorder (``cppyy.cppdef``: a
 Python callable cannot be an ns-3 trace sink) on every node's PHY (``MonitorSnifferTx``
