@@ -180,10 +180,11 @@ def test_key_numbers_read_both_simulators_from_the_routes_table():
     assert numbers["AODV messages the sink broadcast, NS-2"] == 0
 
 
-def test_the_port_lists_neighbours_longer_than_any_run_and_lets_aodv_read_the_arp_entries():
-    """Issue 25's fix: NS-2.35 (AODV_LINK_LAYER_DETECTION) breaks a link only when the MAC
-    gives up, so ns-3's RREQ-heard neighbour entries must not expire within a run, and AODV
-    must find the preloaded ARP entries (it reads only alive or permanent ones)."""
+def test_the_port_lists_neighbours_longer_than_any_run_and_arp_entries_can_be_made_readable():
+    """Issue 25's fix: NS-2.35 (AODV_LINK_LAYER_DETECTION) breaks no link on a timer, so
+    ns-3's RREQ-heard neighbour entries must not expire within a run; the preloaded ARP
+    entries stay auto-generated in the port and ``set_arp_entries`` (the after+ARP model)
+    makes them permanent, the state ns-3's AODV reads, and back."""
     from transportlab.ns3.simulation import simulation
     from transportlab.studies.wsn_reporting_interval import STUDY, scenario
 

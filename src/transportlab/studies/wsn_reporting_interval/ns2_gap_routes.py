@@ -16,10 +16,14 @@ those frames were sent:
   how many of them reached the sink, and the data frames given up at the MAC retry
   limit on such hops (NS-2: its ``d ... RET`` lines of ``cbr`` packets with their
   ``-Hd`` next hop; ns-3: ``WifiMac::DroppedMpdu`` with the frame's receiver address);
-* where ns-3's one-way next hops come from (:func:`route_sources`): for each data
-  frame ns-3 gave up at the retry limit, the last AODV message the sender received
-  from that next hop before it, as RFC 3561 and the two implementations learn routes
-  differently from them (see :data:`MECHANISM`).
+* where the next hops of the frames given up come from (:func:`route_sources`): for
+  each, the last AODV message the sender received from that next hop before it. Both
+  AODVs learn a next hop only from a message it sent, but not from the same ones: ns-3
+  makes a 1-hop route to the sender of every AODV message it receives
+  (``RoutingProtocol::RecvAodv`` -> ``UpdateRouteToNeighbor``), NS-2.35 learns routes to
+  a RREQ's originator and a RREP's destination only (``AODV::recvRequest``,
+  ``recvReply``); and the AODV traffic behind them (:func:`_routing_counts`: RREQs for
+  nodes other than the sink, the sink's broadcasts, RERRs).
 
 ns-3's frames are read by :class:`FrameLog`, a small C++ recorder (``cppyy.cppdef``: a
 Python callable cannot be an ns-3 trace sink) on every node's PHY (``MonitorSnifferTx``
@@ -27,6 +31,9 @@ Python callable cannot be an ns-3 trace sink) on every node's PHY (``MonitorSnif
 header) and MAC (``DroppedMpdu``). It is attached inside ``scenario.run_scenario``
 through the ``trace_paths`` hook (:func:`_frames_attached`), so the cached run code is
 unchanged. NS-2's come from its trace file.
+
+Each point runs NS-2 once and ns-3 in each of :data:`NS3_MODELS`: the port before issue
+25's fix, after it, and after it with ARP entries ns-3's AODV can read.
 
 :func:`write` writes ``ns2_gap_routes.csv`` under
 ``data/results[/quick]/wsn_reporting_interval/``.
@@ -659,26 +666,27 @@ def routes_table(
 
 ALLOWED_HELLO_LOSS = "ns3::aodv::RoutingProtocol::AllowedHelloLoss"
 BEFORE = "before the fix"
-CHECK = "check: only the neighbour entries outlive the run"
 AFTER = "after the fix"
+READABLE_ARP = "after the fix, ARP entries AODV can read"
 #: the ns-3 models the table compares with NS-2 (``attributes``, ``arp_entries`` of
 #: :func:`ns3_traced`): the port before issue 25's fix (ns-3's default AllowedHelloLoss 2:
-#: a neighbour heard in a RREQ listed for 2 s, its expiry a link break; ARP entries as
-#: ``NeighborCacheHelper`` makes them, which AODV cannot read, so the MAC's retry limit
-#: never reaches it), the check (one change: the neighbour entries outlive the run) and
-#: the port after the fix (both, ``scenario._config_defaults``/``set_arp_entries``)
+#: a neighbour heard in a RREQ listed for 2 s, its expiry taken for a broken link), the
+#: port after it (one change: neighbour entries outlive the run,
+#: ``scenario.NEIGHBOUR_ENTRIES_OUTLIVE_RUN``) and the fix with the preloaded ARP entries
+#: made permanent, so that the MAC's retry limit reaches AODV as NS-2's does (not in the
+#: port: ``scenario.set_arp_entries``)
 NS3_MODELS = {
-    BEFORE: ({ALLOWED_HELLO_LOSS: 2}, "auto-generated"),
-    CHECK: ({}, "auto-generated"),
+    BEFORE: ({ALLOWED_HELLO_LOSS: 2}, None),
     AFTER: ({}, None),
+    READABLE_ARP: ({}, "permanent"),
 }
-#: the points traced in full mode (``ns2_gap``'s) and the models run at each: the check at
-#: the first interval only
+#: the points traced in full mode (``ns2_gap``'s)
 FULL_INTERVALS = ns2_gap.FULL_INTERVALS
 
 
 def models_at(interval: float, intervals: Sequence[float]) -> tuple[str, ...]:
-    return (BEFORE, CHECK, AFTER) if interval == intervals[0] else (BEFORE, AFTER)
+    """The ns-3 models traced at ``interval`` of ``intervals`` (all of them, at every one)."""
+    return tuple(NS3_MODELS)
 
 
 def traced_point(
@@ -734,7 +742,7 @@ KEYS = (
 
 
 #: the column of a model in :func:`key_numbers`
-SHORT = {BEFORE: "before", CHECK: "check", AFTER: "after"}
+SHORT = {BEFORE: "before", AFTER: "after", READABLE_ARP: "after+ARP"}
 DIRECT = "of them straight to the sink after a RREQ from it"
 
 

@@ -325,10 +325,11 @@ PARAMETERS = ParameterSpace(
         str,
         "ns3: ns-3's ARP (a request a second, 3 retries, then every packet to that neighbour "
         "dropped for DeadTimeout 100 s, AODV not told); preloaded: every node knows every "
-        "neighbour's MAC address from the start (NeighborCacheHelper, entries made permanent "
-        "so that AODV's neighbour table reads them; no ARP frames), so a "
-        "next hop that cannot answer is found by the MAC's retry limit and AODV repairs the "
-        "route, as NS-2's ARP hands AODV the failure after three requests",
+        "neighbour's MAC address from the start (NeighborCacheHelper; no ARP frames). ns-3's "
+        "AODV cannot read these auto-generated entries, so neither ARP (as NS-2's does after "
+        "three requests) nor the MAC's retry limit (as NS-2's MAC does) tells it of a next "
+        "hop that cannot answer: such a route ends when it expires (notebook 04 section 8.8 "
+        "shows why making the entries readable is not done)",
         choices=ARP_MODELS,
     ),
     Param(

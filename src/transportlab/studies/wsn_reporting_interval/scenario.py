@@ -297,8 +297,11 @@ def set_arp_entries(ns, devices, permanent: bool) -> None:
     auto-generated state ``NeighborCacheHelper`` gives them. AODV finds the neighbour a
     frame the MAC gave up was for by its MAC address, from the ARP cache
     (``Neighbors::LookupMacAddress``), which it reads only from alive or permanent entries:
-    with auto-generated ones the MAC's retry limit never reaches AODV (``preloaded`` means
-    it does, as NS-2's ARP and MAC hand AODV the failure)."""
+    with the auto-generated ones ``preloaded`` runs with, the MAC's retry limit never
+    reaches AODV, where NS-2's hands AODV every data packet it gives up (``rt_ll_failed``).
+    Not applied by :func:`run_scenario`: with permanent entries ns-3 sends more reports
+    straight to the 150-m sink over one-way links, not fewer (``ns2_gap_routes``, notebook
+    04 section 8.8); the experiment that applies it is there."""
     interfaces = []
     for node in range(devices.GetN()):
         device = devices.Get(node)
@@ -495,7 +498,6 @@ def run_scenario(
         interfaces = address.Assign(devices)
         if params["arp_model"] == "preloaded":
             ns.NeighborCacheHelper().PopulateNeighborCache()
-            set_arp_entries(ns, devices, permanent=True)
         # The wifi MAC queue is NS-2's interface queue: no queue disc in front of it.
         remove_queue_discipline(ns, devices)
         if options.ns3_energy_models:
