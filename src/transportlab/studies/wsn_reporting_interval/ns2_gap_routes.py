@@ -46,7 +46,8 @@ import pandas as pd
 
 from transportlab.engine import files, paths
 from transportlab.ns2.runner import run_script
-from transportlab.ns3.recording import _column
+from transportlab.ns3.helpers import cxx_namespace
+from transportlab.ns3.recording import vector_array
 from transportlab.studies.wsn_reporting_interval import STUDY, ns2_gap, ns2_scenario, scenario
 from transportlab.studies.wsn_reporting_interval.network import node_ranges, positions
 from transportlab.studies.wsn_reporting_interval.parameters import SINK
@@ -270,17 +271,11 @@ class FrameLog {
 };
 }
 """
-_defined = False
 
 
 def _cxx():
-    global _defined
-    import cppyy  # ns-3 and our library are loaded: called inside a simulation
-
-    if not _defined and not hasattr(cppyy.gbl, "tlroutes"):
-        cppyy.cppdef(_CXX)
-    _defined = True
-    return cppyy.gbl.tlroutes
+    # ns-3 and our library are loaded: called inside a simulation
+    return cxx_namespace("tlroutes", _CXX)
 
 
 class FrameLog:
@@ -302,16 +297,16 @@ class FrameLog:
         originator and destination), ``hops`` (their hop count), ``reason`` (a drop's
         ``WifiMacDropReason``)."""
         log = self._log
-        ints = {name: _column(getattr(log, name), np.int32).astype(np.int64)
+        ints = {name: vector_array(getattr(log, name), np.int32).astype(np.int64)
                 for name in ("node", "peer", "src", "dst", "origin", "target", "hops",
                              "reason")}  # fmt: skip
-        events = _column(log.event, np.uint8)
-        kinds = _column(log.kind, np.uint8)
+        events = vector_array(log.event, np.uint8)
+        kinds = vector_array(log.kind, np.uint8)
         return pd.DataFrame({
-            "time": _column(log.time_ns, np.int64) / 1e9,
+            "time": vector_array(log.time_ns, np.int64) / 1e9,
             "event": np.array(EVENTS, dtype=object)[events] if len(events) else [],
             "kind": [KINDS[k] for k in kinds],
-            "seq": _column(log.seq, np.int64),
+            "seq": vector_array(log.seq, np.int64),
             **ints,
         })[["time", "node", "event", "kind", "peer", "src", "dst", "seq", "origin", "target",
             "hops", "reason"]]  # fmt: skip
