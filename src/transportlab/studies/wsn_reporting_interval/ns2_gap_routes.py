@@ -34,7 +34,6 @@ unchanged. NS-2's come from its trace file.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import math
 from collections.abc import Iterator, Mapping, Sequence
@@ -761,21 +760,7 @@ def key_numbers(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--protocol", default="udp", choices=("udp", "tcp", "sctp"))
-    parser.add_argument(
-        "--interval",
-        type=float,
-        action="append",
-        dest="intervals",
-        help=f"reporting interval (repeatable; default {FULL_INTERVALS})",
-    )
-    parser.add_argument("--run", type=int, default=1)
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args(argv)
-    for path in write(args.protocol, args.intervals, run=args.run, quick=args.quick):
-        print(Path(path))
-    return 0
+    return ns2_gap.traced_point_main(write, __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":
