@@ -247,3 +247,19 @@ def test_a_traced_ns3_run_finds_every_delivered_report_on_its_path_and_changes_n
     airtime = quiet - ack
     per_hop = (reports["received"] - reports["handed"]) / reports["hops"]
     assert (per_hop >= airtime).all()
+
+
+def test_traced_point_command_line_passes_the_point_and_prints_what_was_written(capsys):
+    calls = []
+
+    def write_tables(protocol, intervals, run, quick):
+        calls.append((protocol, intervals, run, quick))
+        return "a.csv" if protocol == "tcp" else ["b.csv", "c.png"]
+
+    assert ns2_gap.traced_point_main(write_tables, "t", ["--interval", "5", "--interval", "1",
+                                                         "--run", "2", "--quick"]) == 0  # fmt: skip
+    assert ns2_gap.traced_point_main(write_tables, "t", ["--protocol", "tcp"]) == 0
+    assert calls == [("udp", [5.0, 1.0], 2, True), ("tcp", None, 1, False)]
+    assert capsys.readouterr().out.split() == ["b.csv", "c.png", "a.csv"]
+    with pytest.raises(SystemExit):
+        ns2_gap.traced_point_main(write_tables, "t", ["--protocol", "quic"])

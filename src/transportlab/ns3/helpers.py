@@ -6,7 +6,13 @@ module (e.g. to check a parameter against :data:`SOCKET_FACTORIES`) does not loa
 
 from __future__ import annotations
 
-__all__ = ["SOCKET_FACTORIES", "milliseconds", "remove_queue_discipline", "seconds"]
+__all__ = [
+    "SOCKET_FACTORIES",
+    "cxx_namespace",
+    "milliseconds",
+    "remove_queue_discipline",
+    "seconds",
+]
 
 #: Transport name (as in every study's ``protocol`` parameter) -> ns-3 socket factory.
 SOCKET_FACTORIES = {
@@ -35,3 +41,17 @@ def remove_queue_discipline(ns, *device_containers) -> None:
     helper = ns.TrafficControlHelper()
     for devices in device_containers:
         helper.Uninstall(devices)
+
+
+def cxx_namespace(name: str, code: str):
+    """``cppyy.gbl.<name>``: the C++ namespace of small recorders or helpers ``code``
+    defines, compiled by cling the first time a process asks for it.
+
+    ns-3 and our library must be loaded first (call it inside a simulation). cling cannot
+    define a class twice, so asking again, also from a module imported under a second name,
+    returns the namespace already compiled."""
+    import cppyy  # noqa: PLC0415  (importing this module must not load ns-3)
+
+    if not hasattr(cppyy.gbl, name):
+        cppyy.cppdef(code)
+    return getattr(cppyy.gbl, name)

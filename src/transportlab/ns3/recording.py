@@ -23,8 +23,9 @@ def _ns():
     return native.load()  # ns-3, loaded on first use
 
 
-def _column(vector, dtype) -> np.ndarray:
-    """Copy a std::vector of a numeric type into a numpy array (no Python loop)."""
+def vector_array(vector, dtype) -> np.ndarray:
+    """Copy a std::vector of a numeric type into a numpy array (no Python loop); ``dtype``
+    must be the vector's element type (``np.uint32`` for ``std::vector<uint32_t>``)."""
     n = int(vector.size())
     if n == 0:
         return np.empty(0, dtype=dtype)
@@ -69,16 +70,16 @@ class PacketRecorder:
         packets, NaN for sent ones).
         """
         r = self._recorder
-        kinds = _column(r.GetKinds(), np.uint8)
-        times = _column(r.GetTimesNs(), np.int64) / 1e9
-        sent_ns = _column(r.GetSentNs(), np.int64)
+        kinds = vector_array(r.GetKinds(), np.uint8)
+        times = vector_array(r.GetTimesNs(), np.int64) / 1e9
+        sent_ns = vector_array(r.GetSentNs(), np.int64)
         sent = np.where(sent_ns >= 0, sent_ns / 1e9, np.nan)
         frame = pd.DataFrame(
             {
                 "event": pd.Categorical(_EVENT_NAMES[kinds], categories=list(_EVENT_NAMES)),
-                "flow": _column(r.GetFlows(), np.uint32).astype(np.int64),
-                "seq": _column(r.GetSeqs(), np.uint64).astype(np.int64),
-                "size": _column(r.GetSizes(), np.uint32).astype(np.int64),
+                "flow": vector_array(r.GetFlows(), np.uint32).astype(np.int64),
+                "seq": vector_array(r.GetSeqs(), np.uint64).astype(np.int64),
+                "size": vector_array(r.GetSizes(), np.uint32).astype(np.int64),
                 "time": times,
                 "sent_time": sent,
             }
@@ -167,14 +168,14 @@ class PathRecorder:
         ``size`` (bytes as seen at that point) and ``time`` (s).
         """
         r = self._recorder
-        codes = _column(r.GetPoints(), np.uint8).astype(np.int16)
+        codes = vector_array(r.GetPoints(), np.uint8).astype(np.int16)
         return pd.DataFrame(
             {
                 "point": pd.Categorical.from_codes(codes, categories=self._points or ["-"]),
-                "flow": _column(r.GetFlows(), np.uint32).astype(np.int64),
-                "packet": _column(r.GetIds(), np.uint64).astype(np.int64),
-                "size": _column(r.GetSizes(), np.uint32).astype(np.int64),
-                "time": _column(r.GetTimesNs(), np.int64) / 1e9,
+                "flow": vector_array(r.GetFlows(), np.uint32).astype(np.int64),
+                "packet": vector_array(r.GetIds(), np.uint64).astype(np.int64),
+                "size": vector_array(r.GetSizes(), np.uint32).astype(np.int64),
+                "time": vector_array(r.GetTimesNs(), np.int64) / 1e9,
             }
         )
 
@@ -223,13 +224,13 @@ class ValueRecorder:
     def to_frame(self) -> pd.DataFrame:
         """Columns: ``series`` (name), ``time`` (s), ``value``."""
         r = self._recorder
-        ids = _column(r.GetSeries(), np.uint32)
+        ids = vector_array(r.GetSeries(), np.uint32)
         names = np.array([self._names[i] for i in range(len(self._names))] or [""], dtype=object)
         return pd.DataFrame(
             {
                 "series": names[ids] if len(ids) else np.array([], dtype=object),
-                "time": _column(r.GetTimesNs(), np.int64) / 1e9,
-                "value": _column(r.GetValues(), np.float64),
+                "time": vector_array(r.GetTimesNs(), np.int64) / 1e9,
+                "value": vector_array(r.GetValues(), np.float64),
             }
         )
 

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from transportlab.ns3 import native
-from transportlab.ns3.recording import _column
+from transportlab.ns3.recording import vector_array
 
 #: ns3::SctpPathEvent names, by value.
 PATH_EVENTS = (
@@ -82,16 +82,16 @@ class SctpRecorder:
 
     def chunks(self) -> pd.DataFrame:
         r = self._recorder
-        types = _column(r.GetChunkTypes(), np.uint8)
+        types = vector_array(r.GetChunkTypes(), np.uint8)
         return pd.DataFrame(
             {
-                "time": _column(r.GetChunkTimesNs(), np.int64) / 1e9,
-                "node": _column(r.GetChunkNodes(), np.uint32).astype(np.int64),
-                "socket": _column(r.GetChunkSockets(), np.uint32).astype(np.int64),
+                "time": vector_array(r.GetChunkTimesNs(), np.int64) / 1e9,
+                "node": vector_array(r.GetChunkNodes(), np.uint32).astype(np.int64),
+                "socket": vector_array(r.GetChunkSockets(), np.uint32).astype(np.int64),
                 "chunk": _names(types, CHUNK_TYPES),
-                "tsn": _column(r.GetChunkTsns(), np.uint32).astype(np.int64),
-                "path": _column(r.GetChunkPaths(), np.uint32).astype(np.int64),
-                "retransmission": _column(r.GetChunkRetransmissions(), np.uint8).astype(bool),
+                "tsn": vector_array(r.GetChunkTsns(), np.uint32).astype(np.int64),
+                "path": vector_array(r.GetChunkPaths(), np.uint32).astype(np.int64),
+                "retransmission": vector_array(r.GetChunkRetransmissions(), np.uint8).astype(bool),
             }
         )
 
@@ -99,11 +99,11 @@ class SctpRecorder:
         r = self._recorder
         return pd.DataFrame(
             {
-                "time": _column(r.GetPathTimesNs(), np.int64) / 1e9,
-                "node": _column(r.GetPathNodes(), np.uint32).astype(np.int64),
-                "socket": _column(r.GetPathSockets(), np.uint32).astype(np.int64),
-                "path": _column(r.GetPathIndices(), np.uint32).astype(np.int64),
-                "event": _names(_column(r.GetPathEvents(), np.uint8), PATH_EVENTS),
+                "time": vector_array(r.GetPathTimesNs(), np.int64) / 1e9,
+                "node": vector_array(r.GetPathNodes(), np.uint32).astype(np.int64),
+                "socket": vector_array(r.GetPathSockets(), np.uint32).astype(np.int64),
+                "path": vector_array(r.GetPathIndices(), np.uint32).astype(np.int64),
+                "event": _names(vector_array(r.GetPathEvents(), np.uint8), PATH_EVENTS),
             }
         )
 
@@ -111,13 +111,13 @@ class SctpRecorder:
         r = self._recorder
         return pd.DataFrame(
             {
-                "time": _column(r.GetDeliverTimesNs(), np.int64) / 1e9,
-                "node": _column(r.GetDeliverNodes(), np.uint32).astype(np.int64),
-                "socket": _column(r.GetDeliverSockets(), np.uint32).astype(np.int64),
-                "tsn": _column(r.GetDeliverTsns(), np.uint32).astype(np.int64),
-                "stream": _column(r.GetDeliverStreams(), np.uint16).astype(np.int64),
-                "ssn": _column(r.GetDeliverSsns(), np.uint16).astype(np.int64),
-                "size": _column(r.GetDeliverSizes(), np.uint32).astype(np.int64),
+                "time": vector_array(r.GetDeliverTimesNs(), np.int64) / 1e9,
+                "node": vector_array(r.GetDeliverNodes(), np.uint32).astype(np.int64),
+                "socket": vector_array(r.GetDeliverSockets(), np.uint32).astype(np.int64),
+                "tsn": vector_array(r.GetDeliverTsns(), np.uint32).astype(np.int64),
+                "stream": vector_array(r.GetDeliverStreams(), np.uint16).astype(np.int64),
+                "ssn": vector_array(r.GetDeliverSsns(), np.uint16).astype(np.int64),
+                "size": vector_array(r.GetDeliverSizes(), np.uint32).astype(np.int64),
             }
         )
 
@@ -125,13 +125,13 @@ class SctpRecorder:
         r = self._recorder
         return pd.DataFrame(
             {
-                "time": _column(r.GetAbandonTimesNs(), np.int64) / 1e9,
-                "node": _column(r.GetAbandonNodes(), np.uint32).astype(np.int64),
-                "socket": _column(r.GetAbandonSockets(), np.uint32).astype(np.int64),
-                "stream": _column(r.GetAbandonStreams(), np.uint16).astype(np.int64),
-                "ssn": _column(r.GetAbandonSsns(), np.uint16).astype(np.int64),
-                "first_tsn": _column(r.GetAbandonTsns(), np.uint32).astype(np.int64),
-                "size": _column(r.GetAbandonSizes(), np.uint32).astype(np.int64),
-                "policy": _names(_column(r.GetAbandonPolicies(), np.uint8), PR_POLICIES),
+                "time": vector_array(r.GetAbandonTimesNs(), np.int64) / 1e9,
+                "node": vector_array(r.GetAbandonNodes(), np.uint32).astype(np.int64),
+                "socket": vector_array(r.GetAbandonSockets(), np.uint32).astype(np.int64),
+                "stream": vector_array(r.GetAbandonStreams(), np.uint16).astype(np.int64),
+                "ssn": vector_array(r.GetAbandonSsns(), np.uint16).astype(np.int64),
+                "first_tsn": vector_array(r.GetAbandonTsns(), np.uint32).astype(np.int64),
+                "size": vector_array(r.GetAbandonSizes(), np.uint32).astype(np.int64),
+                "policy": _names(vector_array(r.GetAbandonPolicies(), np.uint8), PR_POLICIES),
             }
         )

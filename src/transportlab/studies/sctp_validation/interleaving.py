@@ -26,6 +26,7 @@ from io import StringIO
 import numpy as np
 import pandas as pd
 
+from transportlab.ns3.helpers import cxx_namespace
 from transportlab.ns3.simulation import run_until, simulation
 from transportlab.studies.sctp_validation import stacks, wire
 
@@ -368,17 +369,11 @@ struct Wire {
 };
 }
 """
-_defined = False
 
 
 def _cxx():
-    global _defined
-    import cppyy  # ns-3 and our library are loaded: called inside simulation()
-
-    if not _defined and not hasattr(cppyy.gbl, "tlvalidinterleave"):
-        cppyy.cppdef(_CXX)
-    _defined = True
-    return cppyy.gbl.tlvalidinterleave
+    # ns-3 and our library are loaded: called inside a simulation
+    return cxx_namespace("tlvalidinterleave", _CXX)
 
 
 def run_model(case: Case, seed: int = 1, run: int = 1) -> pd.DataFrame:

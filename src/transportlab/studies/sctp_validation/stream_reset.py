@@ -30,6 +30,7 @@ from io import StringIO
 import numpy as np
 import pandas as pd
 
+from transportlab.ns3.helpers import cxx_namespace
 from transportlab.ns3.simulation import run_until, simulation
 from transportlab.studies.sctp_validation import stacks
 
@@ -176,17 +177,11 @@ struct Run {
 };
 }
 """
-_defined = False
 
 
 def _cxx():
-    global _defined
-    import cppyy  # ns-3 and our library are loaded: called inside simulation()
-
-    if not _defined and not hasattr(cppyy.gbl, "tlvalidreset"):
-        cppyy.cppdef(_CXX)
-    _defined = True
-    return cppyy.gbl.tlvalidreset
+    # ns-3 and our library are loaded: called inside a simulation
+    return cxx_namespace("tlvalidreset", _CXX)
 
 
 def is_reset(name: str) -> bool:

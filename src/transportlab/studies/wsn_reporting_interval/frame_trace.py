@@ -28,6 +28,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from transportlab.ns3.helpers import cxx_namespace
+from transportlab.ns3.recording import vector_array
+
 __all__ = ["FrameRecorder"]
 
 _CXX = """
@@ -126,21 +129,11 @@ struct Frames {
 };
 }
 """
-_defined = False
 
 
 def _cxx():
-    global _defined
-    import cppyy  # ns-3 and the project's library are loaded: called inside simulation()
-
-    if not _defined and not hasattr(cppyy.gbl, "tlwsnframes"):
-        cppyy.cppdef(_CXX)
-    _defined = True
-    return cppyy.gbl.tlwsnframes
-
-
-def _column(vector, dtype) -> np.ndarray:
-    return np.array(list(vector), dtype=dtype)
+    # ns-3 and our library are loaded: called inside a simulation
+    return cxx_namespace("tlwsnframes", _CXX)
 
 
 class FrameRecorder:
@@ -167,13 +160,13 @@ class FrameRecorder:
         n = self._native
         return pd.DataFrame(
             {
-                "node": _column(n.txNode, np.int64),
-                "start": _column(n.txStart, float),
-                "duration": _column(n.txDuration, float),
-                "packet_class": _column(n.txClass, np.int64),
-                "to": _column(n.txTo, np.int64),
-                "uid": _column(n.txUid, np.uint64).astype(np.int64),
-                "aodv_type": _column(n.txAodv, np.int64),
+                "node": vector_array(n.txNode, np.uint32).astype(np.int64),
+                "start": vector_array(n.txStart, np.float64),
+                "duration": vector_array(n.txDuration, np.float64),
+                "packet_class": vector_array(n.txClass, np.int32).astype(np.int64),
+                "to": vector_array(n.txTo, np.int32).astype(np.int64),
+                "uid": vector_array(n.txUid, np.uint64).astype(np.int64),
+                "aodv_type": vector_array(n.txAodv, np.int32).astype(np.int64),
             }
         )
 
@@ -184,10 +177,10 @@ class FrameRecorder:
         n = self._native
         return pd.DataFrame(
             {
-                "node": _column(n.earlyNode, np.int64),
-                "time": _column(n.earlyTime, float),
-                "uid": _column(n.earlyUid, np.uint64).astype(np.int64),
-                "reason": _column(n.earlyReason, np.int64),
+                "node": vector_array(n.earlyNode, np.uint32).astype(np.int64),
+                "time": vector_array(n.earlyTime, np.float64),
+                "uid": vector_array(n.earlyUid, np.uint64).astype(np.int64),
+                "reason": vector_array(n.earlyReason, np.int32).astype(np.int64),
             }
         )
 
@@ -196,9 +189,9 @@ class FrameRecorder:
         n = self._native
         return pd.DataFrame(
             {
-                "node": _column(n.lossNode, np.int64),
-                "time": _column(n.lossTime, float),
-                "uid": _column(n.lossUid, np.uint64).astype(np.int64),
-                "traced": _column(n.lossTraced, np.int64).astype(bool),
+                "node": vector_array(n.lossNode, np.uint32).astype(np.int64),
+                "time": vector_array(n.lossTime, np.float64),
+                "uid": vector_array(n.lossUid, np.uint64).astype(np.int64),
+                "traced": vector_array(n.lossTraced, np.int32).astype(np.int64).astype(bool),
             }
         )

@@ -59,6 +59,7 @@ __all__ = [
     "key_numbers",
     "ns2_report_paths",
     "ns3_report_paths",
+    "traced_point_main",
     "traced_run",
     "write",
 ]
@@ -663,8 +664,12 @@ def write(
     return written
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def traced_point_main(write_tables, description: str, argv: Sequence[str] | None = None) -> int:
+    """The command line of the modules that trace one replication in both simulators
+    (this one, ``ns2_gap_broadcasts``, ``ns2_gap_routes``): ``--protocol``, ``--interval``
+    (repeatable), ``--run``, ``--quick``; ``write_tables(protocol, intervals, run=, quick=)``
+    returns the path or paths it wrote, which are printed."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--protocol", default="udp", choices=("udp", "tcp", "sctp"))
     parser.add_argument(
         "--interval",
@@ -676,9 +681,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--run", type=int, default=1)
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args(argv)
-    for path in write(args.protocol, args.intervals, run=args.run, quick=args.quick):
+    written = write_tables(args.protocol, args.intervals, run=args.run, quick=args.quick)
+    for path in [written] if isinstance(written, (str, Path)) else written:
         print(Path(path))
     return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return traced_point_main(write, __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

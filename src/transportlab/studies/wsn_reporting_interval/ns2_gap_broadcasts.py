@@ -25,7 +25,6 @@ both simulators at each interval of :data:`FULL_INTERVALS` (UDP) and writes
 
 from __future__ import annotations
 
-import argparse
 import io
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -626,20 +625,7 @@ def key_numbers(committed: pd.DataFrame) -> pd.DataFrame:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--protocol", default="udp", choices=("udp", "tcp", "sctp"))
-    parser.add_argument(
-        "--interval",
-        type=float,
-        action="append",
-        dest="intervals",
-        help=f"reporting interval (repeatable; default {FULL_INTERVALS})",
-    )
-    parser.add_argument("--run", type=int, default=1)
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args(argv)
-    print(write(args.protocol, args.intervals, run=args.run, quick=args.quick))
-    return 0
+    return ns2_gap.traced_point_main(write, __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

@@ -41,7 +41,6 @@ Each point runs NS-2 once and ns-3 in each of :data:`NS3_MODELS`: the port befor
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import math
 from collections.abc import Iterator, Mapping, Sequence
@@ -53,7 +52,8 @@ import pandas as pd
 
 from transportlab.engine import files, paths
 from transportlab.ns2.runner import run_script
-from transportlab.ns3.recording import _column
+from transportlab.ns3.helpers import cxx_namespace
+from transportlab.ns3.recording import vector_array
 from transportlab.studies.wsn_reporting_interval import STUDY, ns2_gap, ns2_scenario, scenario
 from transportlab.studies.wsn_reporting_interval.network import node_ranges, positions
 from transportlab.studies.wsn_reporting_interval.parameters import SINK
@@ -277,17 +277,11 @@ class FrameLog {
 };
 }
 """
-_defined = False
 
 
 def _cxx():
-    global _defined
-    import cppyy  # ns-3 and our library are loaded: called inside a simulation
-
-    if not _defined and not hasattr(cppyy.gbl, "tlroutes"):
-        cppyy.cppdef(_CXX)
-    _defined = True
-    return cppyy.gbl.tlroutes
+    # ns-3 and our library are loaded: called inside a simulation
+    return cxx_namespace("tlroutes", _CXX)
 
 
 class FrameLog:
@@ -309,16 +303,16 @@ class FrameLog:
         originator and destination), ``hops`` (their hop count), ``reason`` (a drop's
         ``WifiMacDropReason``)."""
         log = self._log
-        ints = {name: _column(getattr(log, name), np.int32).astype(np.int64)
+        ints = {name: vector_array(getattr(log, name), np.int32).astype(np.int64)
                 for name in ("node", "peer", "src", "dst", "origin", "target", "hops",
                              "reason")}  # fmt: skip
-        events = _column(log.event, np.uint8)
-        kinds = _column(log.kind, np.uint8)
+        events = vector_array(log.event, np.uint8)
+        kinds = vector_array(log.kind, np.uint8)
         return pd.DataFrame({
-            "time": _column(log.time_ns, np.int64) / 1e9,
+            "time": vector_array(log.time_ns, np.int64) / 1e9,
             "event": np.array(EVENTS, dtype=object)[events] if len(events) else [],
             "kind": [KINDS[k] for k in kinds],
-            "seq": _column(log.seq, np.int64),
+            "seq": vector_array(log.seq, np.int64),
             **ints,
         })[["time", "node", "event", "kind", "peer", "src", "dst", "seq", "origin", "target",
             "hops", "reason"]]  # fmt: skip
@@ -774,21 +768,7 @@ def key_numbers(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--protocol", default="udp", choices=("udp", "tcp", "sctp"))
-    parser.add_argument(
-        "--interval",
-        type=float,
-        action="append",
-        dest="intervals",
-        help=f"reporting interval (repeatable; default {FULL_INTERVALS})",
-    )
-    parser.add_argument("--run", type=int, default=1)
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args(argv)
-    for path in write(args.protocol, args.intervals, run=args.run, quick=args.quick):
-        print(Path(path))
-    return 0
+    return ns2_gap.traced_point_main(write, __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":
