@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from transportlab.ns3.native import NativeLibraryNotFoundError, native_dir
-from transportlab.ns3.recording import _column
+from transportlab.ns3.recording import vector_array
 from transportlab.ns3.simulation import run_until, simulation
 
 #: The named ways usrsctp departs from RFC 9260 (``comparison.DIFFERENCES`` describes each
@@ -340,10 +340,6 @@ def parse_oracle_trace(text: str, scenario: Scenario) -> Trace:
     )
 
 
-def _vector(v, dtype) -> np.ndarray:
-    return _column(v, dtype)
-
-
 def two_node_link(ns, rate_mbps: float, delay_ms: float, queue_packets: int, mtu=None):
     """The oracle's link model in ns-3: two nodes with IPv4 and SCTP on one point-to-point
     link (10.1.1.0/24) whose device drop-tail queue of ``queue_packets`` is the only queue
@@ -434,30 +430,30 @@ def run_model(
         names = ("cwnd", "ssthresh", "rto_ms", "rtt_ms", "peer_rwnd")
         series = pd.DataFrame(
             {
-                "time": _vector(flow.GetSeriesTimesNs(), np.int64) / 1e9,
-                "name": [names[i] for i in _vector(flow.GetSeriesNames(), np.uint8)],
-                "value": _vector(flow.GetSeriesValues(), np.float64),
+                "time": vector_array(flow.GetSeriesTimesNs(), np.int64) / 1e9,
+                "name": [names[i] for i in vector_array(flow.GetSeriesNames(), np.uint8)],
+                "value": vector_array(flow.GetSeriesValues(), np.float64),
             }
         )
-        tsns = _vector(flow.GetDataTsns(), np.uint32).astype(np.int64)
+        tsns = vector_array(flow.GetDataTsns(), np.uint32).astype(np.int64)
         base = int(tsns[0]) if len(tsns) else 0
         kinds = np.array(["new", "fast", "t3"], dtype=object)
         data = pd.DataFrame(
             {
-                "time": _vector(flow.GetDataTimesNs(), np.int64) / 1e9,
+                "time": vector_array(flow.GetDataTimesNs(), np.int64) / 1e9,
                 "tsn": (tsns - base) % (1 << 32),
-                "length": _vector(flow.GetDataLengths(), np.uint32).astype(np.int64),
-                "kind": kinds[_vector(flow.GetDataKinds(), np.uint8)],
+                "length": vector_array(flow.GetDataLengths(), np.uint32).astype(np.int64),
+                "kind": kinds[vector_array(flow.GetDataKinds(), np.uint8)],
             }
         )
         reasons = np.array(_DROP_REASONS, dtype=object)
-        queue = _vector(flow.GetQueueDropTimesNs(), np.int64) / 1e9
+        queue = vector_array(flow.GetQueueDropTimesNs(), np.int64) / 1e9
         drops = pd.DataFrame(
             {
-                "time": np.concatenate([_vector(em.GetDropTimesNs(), np.int64) / 1e9, queue]),
+                "time": np.concatenate([vector_array(em.GetDropTimesNs(), np.int64) / 1e9, queue]),
                 "reason": np.concatenate(
                     [
-                        reasons[_vector(em.GetDropReasons(), np.uint8)],
+                        reasons[vector_array(em.GetDropReasons(), np.uint8)],
                         np.array(["queue"] * len(queue), dtype=object),
                     ]
                 ),

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from transportlab.ns3 import native
+from transportlab.ns3.recording import vector_array
 
 #: SipRecorder::MethodCode
 METHODS = {0: "REGISTER", 1: "INVITE", 2: "ACK", 3: "BYE", 4: "CANCEL", 5: "OPTIONS", 255: "other"}
@@ -53,13 +54,6 @@ SIP_DOMAIN = "transportlab.test"
 
 def _ns():
     return native.load()  # ns-3, loaded on first use
-
-
-def _column(vector, dtype) -> np.ndarray:
-    n = int(vector.size())
-    if n == 0:
-        return np.empty(0, dtype=dtype)
-    return np.frombuffer(vector.data(), dtype=dtype, count=n).copy()
 
 
 def _seconds(ns_column: np.ndarray) -> np.ndarray:
@@ -116,24 +110,26 @@ class SipRecorder:
         """
         r = self.native
         n = int(r.GetTransactionCount())
-        status = _column(r.GetTxStatus(), np.int32).astype(np.int64)
-        start = _seconds(_column(r.GetTxStartNs(), np.int64))
-        end = _seconds(_column(r.GetTxEndNs(), np.int64))
+        status = vector_array(r.GetTxStatus(), np.int32).astype(np.int64)
+        start = _seconds(vector_array(r.GetTxStartNs(), np.int64))
+        end = _seconds(vector_array(r.GetTxEndNs(), np.int64))
         frame = pd.DataFrame(
             {
-                "endpoint": self._names_of(_column(r.GetTxEndpoints(), np.uint32)),
-                "role": np.where(_column(r.GetTxClient(), np.uint8) == 1, "client", "server"),
+                "endpoint": self._names_of(vector_array(r.GetTxEndpoints(), np.uint32)),
+                "role": np.where(vector_array(r.GetTxClient(), np.uint8) == 1, "client", "server"),
                 "method": [
-                    METHODS.get(int(m), "other") for m in _column(r.GetTxMethods(), np.uint8)
+                    METHODS.get(int(m), "other") for m in vector_array(r.GetTxMethods(), np.uint8)
                 ],
                 "status": status,
                 "outcome": [OUTCOMES.get(int(s), "response") for s in status],
                 "start": start,
-                "provisional": _seconds(_column(r.GetTxProvisionalNs(), np.int64)),
+                "provisional": _seconds(vector_array(r.GetTxProvisionalNs(), np.int64)),
                 "end": end,
                 "duration": end - start,
-                "retransmissions": _column(r.GetTxRetransmissions(), np.uint32).astype(np.int64),
-                "reliable": _column(r.GetTxReliable(), np.uint8).astype(bool),
+                "retransmissions": vector_array(r.GetTxRetransmissions(), np.uint32).astype(
+                    np.int64
+                ),
+                "reliable": vector_array(r.GetTxReliable(), np.uint8).astype(bool),
                 "call_id": [str(r.GetTxCallId(i)) for i in range(n)],
             }
         )
@@ -144,15 +140,15 @@ class SipRecorder:
         r = self.native
         n = int(r.GetCallCount())
         data: dict[str, Any] = {
-            "endpoint": self._names_of(_column(r.GetCallEndpoints(), np.uint32)),
-            "side": np.where(_column(r.GetCallCaller(), np.uint8) == 1, "caller", "callee"),
-            "call_number": _column(r.GetCallNumbers(), np.uint32).astype(np.int64),
+            "endpoint": self._names_of(vector_array(r.GetCallEndpoints(), np.uint32)),
+            "side": np.where(vector_array(r.GetCallCaller(), np.uint8) == 1, "caller", "callee"),
+            "call_number": vector_array(r.GetCallNumbers(), np.uint32).astype(np.int64),
         }
         for i, name in enumerate(CALL_TIME_COLUMNS):
-            data[name] = _seconds(_column(r.GetCallTimes(i), np.int64))
-        data["invite_status"] = _column(r.GetCallInviteStatus(), np.int32).astype(np.int64)
-        data["bye_status"] = _column(r.GetCallByeStatus(), np.int32).astype(np.int64)
-        data["ok_retransmissions"] = _column(r.GetCallOkRetransmissions(), np.uint32).astype(
+            data[name] = _seconds(vector_array(r.GetCallTimes(i), np.int64))
+        data["invite_status"] = vector_array(r.GetCallInviteStatus(), np.int32).astype(np.int64)
+        data["bye_status"] = vector_array(r.GetCallByeStatus(), np.int32).astype(np.int64)
+        data["ok_retransmissions"] = vector_array(r.GetCallOkRetransmissions(), np.uint32).astype(
             np.int64
         )
         data["call_id"] = [str(r.GetCallId(i)) for i in range(n)]
@@ -163,10 +159,10 @@ class SipRecorder:
         r = self.native
         return pd.DataFrame(
             {
-                "endpoint": self._names_of(_column(r.GetRegEndpoints(), np.uint32)),
-                "status": _column(r.GetRegStatus(), np.int32).astype(np.int64),
-                "end": _seconds(_column(r.GetRegEndNs(), np.int64)),
-                "duration": _column(r.GetRegDurationNs(), np.int64) / 1e9,
+                "endpoint": self._names_of(vector_array(r.GetRegEndpoints(), np.uint32)),
+                "status": vector_array(r.GetRegStatus(), np.int32).astype(np.int64),
+                "end": _seconds(vector_array(r.GetRegEndNs(), np.int64)),
+                "duration": vector_array(r.GetRegDurationNs(), np.int64) / 1e9,
             }
         )
 
@@ -179,22 +175,22 @@ class SipRecorder:
         """
         r = self.native
         n = int(r.GetMessageCount())
-        methods = [METHODS.get(int(m), "other") for m in _column(r.GetMsgMethods(), np.uint8)]
-        status = _column(r.GetMsgStatus(), np.uint16).astype(np.int64)
-        peers = _column(r.GetMsgPeers(), np.uint32)
+        methods = [METHODS.get(int(m), "other") for m in vector_array(r.GetMsgMethods(), np.uint8)]
+        status = vector_array(r.GetMsgStatus(), np.uint16).astype(np.int64)
+        peers = vector_array(r.GetMsgPeers(), np.uint32)
         return pd.DataFrame(
             {
-                "endpoint": self._names_of(_column(r.GetMsgEndpoints(), np.uint32)),
+                "endpoint": self._names_of(vector_array(r.GetMsgEndpoints(), np.uint32)),
                 "direction": np.where(
-                    _column(r.GetMsgReceived(), np.uint8) == 1, "received", "sent"
+                    vector_array(r.GetMsgReceived(), np.uint8) == 1, "received", "sent"
                 ),
                 "method": methods,
                 "status": status,
                 "kind": [m if s == 0 else f"{s} {m}" for m, s in zip(methods, status, strict=True)],
-                "size": _column(r.GetMsgSizes(), np.uint32).astype(np.int64),
-                "time": _column(r.GetMsgTimesNs(), np.int64) / 1e9,
-                "stream": _column(r.GetMsgStreams(), np.uint16).astype(np.int64),
-                "connection": _column(r.GetMsgConnections(), np.uint64).astype(np.int64),
+                "size": vector_array(r.GetMsgSizes(), np.uint32).astype(np.int64),
+                "time": vector_array(r.GetMsgTimesNs(), np.int64) / 1e9,
+                "stream": vector_array(r.GetMsgStreams(), np.uint16).astype(np.int64),
+                "connection": vector_array(r.GetMsgConnections(), np.uint64).astype(np.int64),
                 "peer": [f"{p >> 24}.{(p >> 16) & 255}.{(p >> 8) & 255}.{p & 255}" for p in peers],
                 "call_id": [str(r.GetMsgCallId(i)) for i in range(n)],
             }

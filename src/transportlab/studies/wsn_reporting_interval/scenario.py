@@ -23,7 +23,7 @@ import pandas as pd
 from transportlab.ns3.capabilities import sctp_available
 from transportlab.ns3.helpers import SOCKET_FACTORIES, remove_queue_discipline
 from transportlab.ns3.ns2_tcp import ns2_tcp_defaults, set_tcp_defaults
-from transportlab.ns3.recording import PacketRecorder, PathRecorder, _column
+from transportlab.ns3.recording import PacketRecorder, PathRecorder, vector_array
 from transportlab.ns3.simulation import simulation
 from transportlab.studies.wsn_reporting_interval.frame_trace import FrameRecorder
 from transportlab.studies.wsn_reporting_interval.network import (
@@ -651,18 +651,18 @@ def _agent_frame(agents) -> pd.DataFrame:
     Node numbers come from the 10.1.0.0/16 addresses (node i has 10.1.0.(i+1)).
     """
     base = (10 << 24) | (1 << 16)
-    kinds = _column(agents.GetKinds(), np.uint8)
+    kinds = vector_array(agents.GetKinds(), np.uint8)
     return pd.DataFrame(
         {
             "event": np.where(kinds == 0, "sent", "received"),
-            "time": _column(agents.GetTimesNs(), np.int64) / 1e9,
-            "src": _column(agents.GetSources(), np.uint32).astype(np.int64) - base - 1,
-            "dst": _column(agents.GetDestinations(), np.uint32).astype(np.int64) - base - 1,
-            "ip_id": _column(agents.GetIdentifications(), np.uint16).astype(np.int64),
-            "ip_protocol": _column(agents.GetProtocols(), np.uint8).astype(np.int64),
-            "size": _column(agents.GetSizes(), np.uint32).astype(np.int64),
-            "payload": _column(agents.GetPayloads(), np.uint32).astype(np.int64),
-            "chunk_type": _column(agents.GetChunkTypes(), np.uint8).astype(np.int64),
+            "time": vector_array(agents.GetTimesNs(), np.int64) / 1e9,
+            "src": vector_array(agents.GetSources(), np.uint32).astype(np.int64) - base - 1,
+            "dst": vector_array(agents.GetDestinations(), np.uint32).astype(np.int64) - base - 1,
+            "ip_id": vector_array(agents.GetIdentifications(), np.uint16).astype(np.int64),
+            "ip_protocol": vector_array(agents.GetProtocols(), np.uint8).astype(np.int64),
+            "size": vector_array(agents.GetSizes(), np.uint32).astype(np.int64),
+            "payload": vector_array(agents.GetPayloads(), np.uint32).astype(np.int64),
+            "chunk_type": vector_array(agents.GetChunkTypes(), np.uint8).astype(np.int64),
         }
     )
 
@@ -720,16 +720,16 @@ def _energy_reschedules(ns, models) -> dict[str, float]:
 
 
 def _counts_frame(ns, counter) -> pd.DataFrame:
-    sources_ = _column(counter.GetSources(), np.uint8)
-    classes = _column(counter.GetClasses(), np.uint8)
+    sources_ = vector_array(counter.GetSources(), np.uint8)
+    classes = vector_array(counter.GetClasses(), np.uint8)
     source_names = np.array([str(ns.PacketCounter.GetSourceName(i)) for i in range(16)])
     class_names = np.array([str(ns.PacketCounter.GetClassName(i)) for i in range(16)])
     return pd.DataFrame(
         {
-            "node": _column(counter.GetNodes(), np.uint32).astype(np.int64),
+            "node": vector_array(counter.GetNodes(), np.uint32).astype(np.int64),
             "source": source_names[sources_],
             "packet_class": class_names[classes],
-            "reason": _column(counter.GetReasons(), np.uint16).astype(np.int64),
-            "count": _column(counter.GetCounts(), np.uint64).astype(np.int64),
+            "reason": vector_array(counter.GetReasons(), np.uint16).astype(np.int64),
+            "count": vector_array(counter.GetCounts(), np.uint64).astype(np.int64),
         }
     )
