@@ -73,10 +73,11 @@
 #   retry counts (`retry_model` `ns2`: up to 7 RTS without CTS and 4 DATA without ACK,
 #   where ns-3.44 gives a frame up after 7 failures of either kind), NS-2's carrier-sense
 #   culling (`carrier_sense_culling` `ns2`: a frame reaches only nodes within a square of
-#   the distance fixed by the first sender's carrier-sense range + 5 m), ARP failures that
-#   reach AODV (`arp_model` `preloaded`: every node knows its neighbours' addresses, so an
-#   unreachable next hop is found by the MAC, as NS-2's ARP reports it to AODV after three
-#   requests), and no gratuitous RREP (NS-2.35's AODV has none).
+#   the distance fixed by the first sender's carrier-sense range + 5 m), preloaded neighbour
+#   caches (`arp_model` `preloaded`: every node knows its neighbours' addresses, no ARP
+#   frames; ns-3's AODV cannot read these entries, section 8.8), AODV neighbour entries
+#   that never expire (NS-2.35, with link-layer detection, runs no neighbour timer; section
+#   8.8) and no gratuitous RREP (NS-2.35's AODV has none).
 # * *Reports.* NS-2's CBR hands its first report to the agent when it starts, then one
 #   per interval (`ns3::Ns2CbrApplication`, src/ns2-cbr; ns-3's OnOff would send its
 #   first one an interval late). The seed does not say when its sources start; each
@@ -985,12 +986,17 @@ print(notebook_numbers("wsn_reporting_interval", "start_mode"))
 #   frame only within a square of `distCST_` + 5 m. At the seed's settings it does: the
 #   first sender is a sensor that starts first, usually a 60-m one (256.4 m), which keeps
 #   the 150-m nodes' frames from nodes 261-405 m away (section 8.4 counts the runs).
-# * **ARP failures reach AODV** (`arp_model` `preloaded`): NS-2's ARP hands AODV the
+# * **Preloaded neighbour caches** (`arp_model` `preloaded`): NS-2's ARP hands AODV the
 #   failure after three requests (and learns addresses from every ARP frame it hears);
 #   ns-3's ARP retries for 3 s, then drops every packet for that neighbour for 100 s and
-#   tells AODV nothing, so a route through a gateway a sensor hears one way stays. Every
-#   node knows its neighbours' addresses from the start (`NeighborCacheHelper`): a next hop
-#   that cannot answer is found by the MAC's retry limit and AODV repairs, as in NS-2.
+#   tells AODV nothing. Every node knows its neighbours' addresses from the start
+#   (`NeighborCacheHelper`), so no ARP frames are sent. ns-3's AODV cannot read these
+#   auto-generated entries, so the MAC's retry limit does not reach it either; section 8.8
+#   shows why making them readable is not done.
+# * **AODV neighbour entries that never expire** (`AllowedHelloLoss`): with hellos off,
+#   ns-3's AODV still lists every node it hears a RREQ from as a neighbour for 2 s and takes
+#   the expiry for a broken link; NS-2.35 with `AODV_LINK_LAYER_DETECTION` runs no
+#   neighbour timer (section 8.8).
 # * **No gratuitous RREP**: NS-2.35 compiles AODV without `RREQ_GRAT_RREP`; ns-3's
 #   `GratuitousReply` defaulted to on.
 # * **Dropped packets as NS-2's trace counts them**: Mac802_11 writes a `COL` line for a

@@ -3,7 +3,8 @@
     .venv/bin/python scripts/write_wsn_intervals.py [--runs N] [--scheduler serial]
 
 Issue 25 changed the study's declared configuration (802.11 at NS-2's 1 Mb/s, the
-``field`` placement, NS-2's receiver lock, retry counts, culling and ARP failures); its
+``field`` placement, NS-2's receiver lock, retry counts, culling, preloaded neighbour
+caches, AODV neighbour entries that never expire); its
 full mode (about 1000 simulations of 100 s) did not fit on the shared machine, so the
 comparison was re-run on its own: ``comparison.csv`` (with its tolerance), the tables
 ``summary``, ``connectivity`` (no simulation), ``agent_vs_app``, ``energy_states``,

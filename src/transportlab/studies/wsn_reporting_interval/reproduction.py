@@ -33,7 +33,7 @@ shared between experiments are simulated once, the cache key being the parameter
   first interval: the seed does not say when its sources start.
 - ``ns2_fidelity``: every protocol at 1 s (3 runs) with one of the settings by which
   ns-3 follows NS-2's models (:data:`NS3_OWN_MODELS`: the receiver lock, NS-2's retry
-  counts, its carrier-sense culling, ARP failures reaching AODV) switched back to ns-3's
+  counts, its carrier-sense culling, preloaded neighbour caches) switched back to ns-3's
   own: what each one changes.
 
 The idle-power sweep (``idle_power`` table) and the radio-power readings
