@@ -1233,27 +1233,24 @@ print(f"{n_runs} run per simulator and interval")
 #   and the way from the interface to the sink, because NS-2's reports take more hops and
 #   spend more time on each (more contention along longer routes; a data frame is sent once
 #   per hop in NS-2's trace, so it is not MAC retries of the report itself).
-# * **Which reports each delivers: ns-3 gives up on next hops that do not answer.** The
-#   reports NS-2 delivers and ns-3 does not are as many as the data packets ns-3's MACs gave
-#   up at the retry limit, where NS-2's gave up almost none: ns-3's AODV keeps shorter routes
-#   through next hops that cannot answer (section 8.4: the sensors that hear a 150-m node they
-#   cannot reach), NS-2's routes go around them. Section 8.8 finds the AODV differences that
-#   make ns-3 choose them (the first hops of both simulators' routes against the one-way
-#   links of the field): one was the port's configuration and is fixed there; these tables
-#   were traced before the fix. Almost all of those frames end at the RTS retry limit, so ns-3 now counts
-#   an RTS line beside each.
+# * **Which reports each delivers: now about the same.** Before the fix of section 8.8,
+#   the reports NS-2 delivered and ns-3 did not were as many as the data packets ns-3's MACs
+#   gave up at the retry limit: ns-3's AODV sent them straight to the 150-m sink over links
+#   it hears but cannot answer on (section 8.4). Section 8.8 found the AODV difference that
+#   made it (the first hops of both simulators' routes against the one-way links of the
+#   field): one was the port's configuration, now fixed; these tables were traced with the
+#   fix, and the retry-limit drops of the two simulators now differ little (the drop rows
+#   above). Frames given up at the RTS retry limit count an RTS line beside each, as in
+#   NS-2's trace.
 # * **Dropped packets, both intervals: NS-2's collisions of broadcasts.** Counted as NS-2's
-#   trace counts them, NS-2 drops far more at both intervals (the totals agreed at 1 s only
-#   while ns-3 counted the overheard frames NS-2 frees untraced, most of its collided frames,
-#   and left out the RTS lines). Most of the gap is decodable AODV frames NS-2 loses in
-#   collisions, then ARP frames (ns-3 runs without ARP frames: `arp_model` `preloaded`, a
-#   declared model difference) and control frames; at 1 s ns-3's retry-limit drops (the
-#   frames and their RTS lines) offset part of it. The cell below prints, from the committed
-#   tables, how many routing frames each simulator sends and loses: ns-3's AODV sends more
-#   routing frames than NS-2's, yet NS-2 loses far more of them per frame sent (a broadcast
-#   is lost at every neighbour that loses it, so NS-2's ratio at 1 s exceeds one). Why
-#   NS-2's broadcasts collide so much more often is the experiment of section 8.7: most of
-#   the difference is collisions ns-3 has but did not count.
+#   trace counts them, NS-2 drops far more at both intervals. Most of the gap is decodable
+#   AODV frames NS-2 loses in collisions, then ARP frames (ns-3 runs without ARP frames:
+#   `arp_model` `preloaded`, a declared model difference) and control frames. The cell
+#   below prints, from the committed tables, how many routing frames each simulator sends
+#   and loses: NS-2 loses far more of them per frame sent (a broadcast is lost at every
+#   neighbour that loses it, so NS-2's ratio at 1 s exceeds one). Why NS-2's broadcasts
+#   collide so much more often is the experiment of section 8.7: most of the difference is
+#   collisions ns-3 has but does not count.
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -1325,14 +1322,14 @@ print(ns2_gap_broadcasts.key_numbers(broadcasts).round(3).to_string(index=False)
 #   same-slot collisions are rare and hidden terminals dominate; with the frames its
 #   preamble detection dropped counted as NS-2 would count them, ns-3's routing collisions
 #   split as NS-2's do, its RREQ losses per RREQ sent move from a small fraction to the
-#   same order as NS-2's, and its RTS losses per RTS sent to NS-2's at 1 s. The
+#   same order as NS-2's, and its RTS losses per RTS sent to NS-2's order at 1 s. The
 #   "collision (decodable frame lost)" drops ns-3 adds to the compared `dropped_packets`
 #   (section 8.6) therefore leave these out: a counting gap in the port's NS-2 rule
 #   (`SensitivityFilteredYansWifiPhy` applies it only after preamble detection), not a
 #   difference in what either simulator's broadcasts go through.
-# * **What remains.** The routing ratio stays lower in ns-3 because ns-3's AODV sends many
-#   more unicast RREPs, which rarely collide (compare RREQ per RREQ); at 1 s NS-2 still
-#   loses more RREQs per RREQ. At 20 s the recount puts ns-3 above NS-2 for RTS frames.
+# * **What remains.** The routing ratio stays lower in ns-3 because unicast RREPs, which
+#   rarely collide, are a larger share of ns-3's routing frames (compare RREQ per RREQ);
+#   at 1 s NS-2 still loses more RREQs per RREQ. At 20 s the recount puts ns-3 above NS-2 for RTS frames.
 #   The recount judges each dropped frame against its nearest interferer only, as NS-2's
 #   pairwise rule does, while ns-3's preamble detection compares the SNR under every signal
 #   present, so it may count frames NS-2 would have received; that reading is not checked
@@ -1434,7 +1431,10 @@ print(ns2_gap_routes.key_numbers(gap_routes).to_string(index=False))
 #   the route (not yet followed frame by frame). What is left is ns-3's AODV learning a
 #   route to every node it hears, which no attribute changes; the port keeps the
 #   auto-generated entries and says so (`arp_model`).
-# * Every ns-3 result of this study above was computed before the fix and is re-run with it.
+# * The committed comparison (sections 4-6), the NS-2 baseline (sections 8.1-8.5) and the
+#   traced runs of sections 8.6 and 8.7 were run with the fix; the committed files of the
+#   experiments of section 7 predate issue 25 altogether (the WSN results README and
+#   `provenance.json` say which file comes from which code).
 
 # %%
 # NBVAL_CHECK_OUTPUT
