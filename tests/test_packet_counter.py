@@ -132,9 +132,9 @@ def test_counters_add_up_and_snapshot_is_sorted(ns, counter):
     assert counter.GetN() == 3
     counter.Snapshot()
     assert list(counter.GetNodes()) == [2, 2, 5]
-    from transportlab.ns3.recording import _column
+    from transportlab.ns3.recording import vector_array
 
-    sources = _column(counter.GetSources(), "uint8").tolist()
+    sources = vector_array(counter.GetSources(), "uint8").tolist()
     assert sources == [int(pc.WIFI_PHY_TX), int(pc.WIFI_PHY_RX_DROP), int(pc.WIFI_PHY_TX)]
     assert list(counter.GetReasons()) == [0, 9, 0]
     assert list(counter.GetCounts()) == [5, 1, 3]
