@@ -62,13 +62,13 @@
 #   threshold the carrier-sense one. Section 2 checks it: 59 m receives, 61 m does not.
 # * *Reception* (`reception_model`, default `ns2_lock`, NS-2's `Mac802_11`). NS-2's MAC
 #   loses the frame it is receiving when another signal arrives that is not at least
-#   `CPThresh_` = 10 dB weaker; the project's filtered PHY applies that rule
-#   (`Ns2Capture`), and a frame that starts during another signal needs the same 10 dB at
-#   its preamble. NS-2's MAC also locks on a frame it senses but cannot decode (between the
-#   two thresholds) and loses a frame arriving during it (`Ns2RxThreshold`). ns-3's own
-#   DSSS error model (`ns3`) lets a DSSS frame survive interference a few dB weaker than
-#   itself; `ns2` is the rule without the lock (the default of stops 21-24). Sections 7.8
-#   and 7.10 run them.
+#   `CPThresh_` = 10 dB weaker, and the newcomer with it; the project's filtered PHY
+#   applies that rule (`Ns2Capture`) from a frame's first bit, as NS-2's MAC sees it,
+#   ns-3's 4-us preamble detection window included. NS-2's MAC also locks on a frame it
+#   senses but cannot decode (between the two thresholds) and loses a frame arriving during
+#   it (`Ns2RxThreshold`, `Ns2LockUndecodable`). ns-3's own DSSS error model (`ns3`) lets
+#   a DSSS frame survive interference a few dB weaker than itself; `ns2` is the rule
+#   without the lock (the default of stops 21-24). Sections 7.8 and 7.10 run them.
 # * *NS-2's MAC and channel, where ns-3 can follow* (since issue 25, section 8): NS-2's
 #   retry counts (`retry_model` `ns2`: up to 7 RTS without CTS and 4 DATA without ACK,
 #   where ns-3.44 gives a frame up after 7 failures of either kind), NS-2's carrier-sense
@@ -726,7 +726,9 @@ print(notebook_numbers("wsn_reporting_interval", "idle_power"))
 # frame from its signal-to-interference ratio, and DSSS at 2 Mb/s survives interference
 # a few dB weaker than the frame (`tests/test_ns2_collision_rule.py`: at a 5-dB margin
 # ns-3 keeps the frame, NS-2's rule loses it; at 12 dB both keep it). The declared
-# default (`reception_model` `ns2`) applies NS-2's rule in the PHY; `ns3` leaves ns-3's.
+# default (`reception_model` `ns2`) applies NS-2's rule in the PHY, from a frame's first
+# bit (`tests/test_ns2_preamble_window.py`: frames 2 us apart, inside ns-3's preamble
+# detection window); `ns3` leaves ns-3's.
 # Both, with NS-2's CSThresh (circles) and CSThresh = RXThresh (squares); black crosses
 # are the seed's values:
 
@@ -834,11 +836,12 @@ print(notebook_numbers("wsn_reporting_interval", "combined"))
 # an error, and `Mac802_11` receives it to its end: a frame arriving meanwhile collides
 # with it (unless 10 dB weaker) and is lost. The declared rule (`ns2`, with ns-3's
 # preamble threshold at RXThresh) never locks on such frames. `ns2_lock` adds the lock
-# (the PHY's `Ns2RxThreshold`; `tests/test_ns2_collision_rule.py`: a weak frame blocks a
-# decodable one that `ns2` receives). Every protocol at 1, 5 and 20 s, dashed, against the
-# declared rule, solid. Dropped packets are left out under the lock: NS-2's MAC frees an
-# errored frame without writing a trace line, and the packet counter cannot tell those
-# from the decodable ones it loses.
+# (the PHY's `Ns2RxThreshold`, and `Ns2LockUndecodable` from the frame's first bit;
+# `tests/test_ns2_collision_rule.py`, `tests/test_ns2_preamble_window.py`: a weak frame
+# blocks a decodable one that `ns2` receives). Every protocol at 1, 5 and 20 s, dashed,
+# against the declared rule, solid. Dropped packets are left out under the lock: NS-2's
+# MAC frees an errored frame without writing a trace line, and the packet counter cannot
+# tell those from the decodable ones it loses.
 
 # %%
 fig = results.figure("receiver_lock")
@@ -1288,15 +1291,18 @@ print(notebook_numbers("wsn_reporting_interval", "ns2_gap"))
 # * the **kinds** of both frames (RREQ, RREP, RERR, ARP, data, RTS, CTS, ACK) and which of
 #   the two started first.
 #
-# The table has a third column, the check of what the pairs show: ns-3's run with the
-# frames its **preamble detection** dropped counted as NS-2 would count them. ns-3's port of
-# NS-2's rule applies to a frame only once the PHY has a current reception, 4 us after a
-# frame arrived (ns-3's preamble detection window); two frames that arrive within those
-# 4 us, as the frames of two senders whose backoffs end in the same slot do, are resolved
-# by ns-3's preamble detection (the stronger kept if 10 dB above the other) and never
-# reach the rule. The third column adds those that NS-2 would trace as collision losses:
-# decodable at the receiver, addressed to it or broadcast, and their interferer within
-# `CPThresh_` of the frame that arrived first (`ns3_preamble_losses`).
+# The table has a third column, a check: ns-3's run with the frames its **preamble
+# detection** dropped counted as NS-2 would count them. Two frames that arrive within 4 us
+# of each other (ns-3's preamble detection window), as the frames of two senders whose
+# backoffs end in the same slot do, are resolved by ns-3's preamble detection (the
+# stronger kept if 10 dB above the other). Until issue 25's preamble fix the port of
+# NS-2's rule applied only once the PHY had a current reception, after that window, and
+# never counted them: this column was how the pairs found that gap. The PHY now applies
+# the rule from a frame's first bit, as NS-2's `Mac802_11::recv` does, so the ns-3 column
+# counts them itself and the third column adds only the dropped frames that NS-2 would
+# trace (decodable at the receiver, addressed to it or broadcast, their interferer within
+# `CPThresh_` of the frame that arrived first: `ns3_preamble_losses`) and that the PHY
+# judged otherwise.
 #
 # In this mode (quick: the 20-s run at 1 s; one ns-3 run and one NS-2 run):
 
