@@ -508,11 +508,12 @@ def _ns2_sensors(folder: Path) -> str:
         f"broadcasts lost in collisions: {lost['ns2']:.2f} losses per routing frame sent in "
         f"NS-2 against {lost['ns3']:.2f} in ns-3. Pairing each loss with the frame it "
         "collided with (`ns2_gap_broadcasts.csv`, section 8.7) shows that both simulators "
-        "lose RREQ rebroadcasts to frames started in the same backoff slot, and that ns-3's "
-        "count left those out (they arrive within its 4-us preamble detection window, before "
-        "the port applies NS-2's rule): counted, ns-3 loses "
-        f"{rreq['ns3_preamble']:.2f} RREQs per RREQ sent against NS-2's {rreq['ns2']:.2f} "
-        f"({rreq['ns3']:.2f} before)."
+        "lose RREQ rebroadcasts to frames started in the same backoff slot. Those arrive "
+        "within ns-3's 4-us preamble detection window of each other, which the port of "
+        "NS-2's rule used to leave to ns-3's preamble detection; it now applies the rule from "
+        f"a frame's first bit, and ns-3 loses {rreq['ns3']:.2f} RREQs per RREQ sent against "
+        f"NS-2's {rreq['ns2']:.2f} (a recount of the frames ns-3's preamble detection "
+        f"dropped: {rreq['ns3_preamble']:.2f})."
     )
 
 
