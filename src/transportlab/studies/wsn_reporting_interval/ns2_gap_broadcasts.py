@@ -1,9 +1,9 @@
-"""Why NS-2's broadcasts collide far more often than ns-3's: every collision paired with the
-frame it collided with, in both simulators (issue 25, notebook 04 section 8.7).
+"""Why NS-2's broadcasts collided far more often than ns-3's: every collision paired with
+the frame it collided with, in both simulators (issue 25, notebook 04 section 8.7).
 
-:mod:`~transportlab.studies.wsn_reporting_interval.ns2_gap`'s collision table shows, on
+:mod:`~transportlab.studies.wsn_reporting_interval.ns2_gap`'s collision table showed, on
 the same field and settings, NS-2 losing several times more decodable routing frames in
-collisions per routing frame sent than ns-3. This module finds the mechanism. For every
+collisions per routing frame sent than ns-3. This module found the mechanism. For every
 decodable frame a receiver lost in a collision (NS-2: a ``d ... -Nw COL`` line of the new
 wireless trace; ns-3: ``Ns2CollisionDrop`` of ``SensitivityFilteredYansWifiPhy``, the
 frames NS-2 would trace) it finds the transmission that was lost (:func:`ns2_frames`,
