@@ -132,7 +132,8 @@ SensitivityFilteredYansWifiPhy::GetTypeId()
                           "after the window. false: only frames at or above Ns2RxThreshold "
                           "hold the receiver during the window.",
                           BooleanValue(false),
-                          MakeBooleanAccessor(&SensitivityFilteredYansWifiPhy::m_ns2LockUndecodable),
+                          MakeBooleanAccessor(
+                              &SensitivityFilteredYansWifiPhy::m_ns2LockUndecodable),
                           MakeBooleanChecker())
             .AddAttribute("Ns2CarrierSenseCulling",
                           "Deliver a transmission only to the PHYs NS-2's WirelessChannel "
