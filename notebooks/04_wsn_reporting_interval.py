@@ -62,13 +62,13 @@
 #   threshold the carrier-sense one. Section 2 checks it: 59 m receives, 61 m does not.
 # * *Reception* (`reception_model`, default `ns2_lock`, NS-2's `Mac802_11`). NS-2's MAC
 #   loses the frame it is receiving when another signal arrives that is not at least
-#   `CPThresh_` = 10 dB weaker; the project's filtered PHY applies that rule
-#   (`Ns2Capture`), and a frame that starts during another signal needs the same 10 dB at
-#   its preamble. NS-2's MAC also locks on a frame it senses but cannot decode (between the
-#   two thresholds) and loses a frame arriving during it (`Ns2RxThreshold`). ns-3's own
-#   DSSS error model (`ns3`) lets a DSSS frame survive interference a few dB weaker than
-#   itself; `ns2` is the rule without the lock (the default of stops 21-24). Sections 7.8
-#   and 7.10 run them.
+#   `CPThresh_` = 10 dB weaker, and the newcomer with it; the project's filtered PHY
+#   applies that rule (`Ns2Capture`) from a frame's first bit, as NS-2's MAC sees it,
+#   ns-3's 4-us preamble detection window included. NS-2's MAC also locks on a frame it
+#   senses but cannot decode (between the two thresholds) and loses a frame arriving during
+#   it (`Ns2RxThreshold`, `Ns2LockUndecodable`). ns-3's own DSSS error model (`ns3`) lets
+#   a DSSS frame survive interference a few dB weaker than itself; `ns2` is the rule
+#   without the lock (the default of stops 21-24). Sections 7.8 and 7.10 run them.
 # * *NS-2's MAC and channel, where ns-3 can follow* (since issue 25, section 8): NS-2's
 #   retry counts (`retry_model` `ns2`: up to 7 RTS without CTS and 4 DATA without ACK,
 #   where ns-3.44 gives a frame up after 7 failures of either kind), NS-2's carrier-sense
@@ -712,7 +712,9 @@ print(notebook_numbers("wsn_reporting_interval", "idle_power"))
 # frame from its signal-to-interference ratio, and DSSS at 2 Mb/s survives interference
 # a few dB weaker than the frame (`tests/test_ns2_collision_rule.py`: at a 5-dB margin
 # ns-3 keeps the frame, NS-2's rule loses it; at 12 dB both keep it). The declared
-# default (`reception_model` `ns2`) applies NS-2's rule in the PHY; `ns3` leaves ns-3's.
+# default (`reception_model` `ns2`) applies NS-2's rule in the PHY, from a frame's first
+# bit (`tests/test_ns2_preamble_window.py`: frames 2 us apart, inside ns-3's preamble
+# detection window); `ns3` leaves ns-3's.
 # Both, with NS-2's CSThresh (circles) and CSThresh = RXThresh (squares); black crosses
 # are the seed's values:
 
@@ -820,11 +822,12 @@ print(notebook_numbers("wsn_reporting_interval", "combined"))
 # an error, and `Mac802_11` receives it to its end: a frame arriving meanwhile collides
 # with it (unless 10 dB weaker) and is lost. The declared rule (`ns2`, with ns-3's
 # preamble threshold at RXThresh) never locks on such frames. `ns2_lock` adds the lock
-# (the PHY's `Ns2RxThreshold`; `tests/test_ns2_collision_rule.py`: a weak frame blocks a
-# decodable one that `ns2` receives). Every protocol at 1, 5 and 20 s, dashed, against the
-# declared rule, solid. Dropped packets are left out under the lock: NS-2's MAC frees an
-# errored frame without writing a trace line, and the packet counter cannot tell those
-# from the decodable ones it loses.
+# (the PHY's `Ns2RxThreshold`, and `Ns2LockUndecodable` from the frame's first bit;
+# `tests/test_ns2_collision_rule.py`, `tests/test_ns2_preamble_window.py`: a weak frame
+# blocks a decodable one that `ns2` receives). Every protocol at 1, 5 and 20 s, dashed,
+# against the declared rule, solid. Dropped packets are left out under the lock: NS-2's
+# MAC frees an errored frame without writing a trace line, and the packet counter cannot
+# tell those from the decodable ones it loses.
 
 # %%
 fig = results.figure("receiver_lock")
@@ -1288,15 +1291,18 @@ print(notebook_numbers("wsn_reporting_interval", "ns2_gap"))
 # * the **kinds** of both frames (RREQ, RREP, RERR, ARP, data, RTS, CTS, ACK) and which of
 #   the two started first.
 #
-# The table has a third column, the check of what the pairs show: ns-3's run with the
-# frames its **preamble detection** dropped counted as NS-2 would count them. ns-3's port of
-# NS-2's rule applies to a frame only once the PHY has a current reception, 4 us after a
-# frame arrived (ns-3's preamble detection window); two frames that arrive within those
-# 4 us, as the frames of two senders whose backoffs end in the same slot do, are resolved
-# by ns-3's preamble detection (the stronger kept if 10 dB above the other) and never
-# reach the rule. The third column adds those that NS-2 would trace as collision losses:
-# decodable at the receiver, addressed to it or broadcast, and their interferer within
-# `CPThresh_` of the frame that arrived first (`ns3_preamble_losses`).
+# The table has a third column, a check: ns-3's run with the frames its **preamble
+# detection** dropped counted as NS-2 would count them. Two frames that arrive within 4 us
+# of each other (ns-3's preamble detection window), as the frames of two senders whose
+# backoffs end in the same slot do, are resolved by ns-3's preamble detection (the
+# stronger kept if 10 dB above the other). Until issue 25's preamble fix the port of
+# NS-2's rule applied only once the PHY had a current reception, after that window, and
+# never counted them: this column was how the pairs found that gap. The PHY now applies
+# the rule from a frame's first bit, as NS-2's `Mac802_11::recv` does, so the ns-3 column
+# counts them itself and the third column adds only the dropped frames that NS-2 would
+# trace (decodable at the receiver, addressed to it or broadcast, their interferer within
+# `CPThresh_` of the frame that arrived first: `ns3_preamble_losses`) and that the PHY
+# judged otherwise.
 #
 # In this mode (quick: the 20-s run at 1 s; one ns-3 run and one NS-2 run):
 
@@ -1329,23 +1335,25 @@ print(ns2_gap_broadcasts.key_numbers(broadcasts).round(3).to_string(index=False)
 #   that waited behind the same frame count their backoffs down from the same instant, so
 #   two of them often pick the same slot and collide at every common neighbour (a
 #   broadcast is not acknowledged or retried). Hidden terminals are the smaller part.
-# * **ns-3 has the same collisions, but its count missed them.** In ns-3's own count,
-#   same-slot collisions are rare and hidden terminals dominate; with the frames its
-#   preamble detection dropped counted as NS-2 would count them, ns-3's routing collisions
-#   split as NS-2's do, its RREQ losses per RREQ sent move from a small fraction to the
-#   same order as NS-2's, and its RTS losses per RTS sent to NS-2's order at 1 s. The
-#   "collision (decodable frame lost)" drops ns-3 adds to the compared `dropped_packets`
-#   (section 8.6) therefore leave these out: a counting gap in the port's NS-2 rule
-#   (`SensitivityFilteredYansWifiPhy` applies it only after preamble detection), not a
-#   difference in what either simulator's broadcasts go through.
-# * **What remains.** The routing ratio stays lower in ns-3 because unicast RREPs, which
-#   rarely collide, are a larger share of ns-3's routing frames (compare RREQ per RREQ);
-#   at 1 s NS-2 still loses more RREQs per RREQ. At 20 s the recount puts ns-3 above NS-2 for RTS frames.
-#   The recount judges each dropped frame against its nearest interferer only, as NS-2's
+# * **ns-3 has the same collisions.** With NS-2's rule applied from a frame's first bit,
+#   ns-3's routing collisions split as NS-2's do: mostly frames started in the same slot
+#   by senders that sense each other, hidden terminals the smaller part; its RREQ losses
+#   per RREQ sent are of the same order as NS-2's, and its RTS losses per RTS sent close
+#   to NS-2's at 1 s. Before issue 25's preamble fix the port applied the rule only after
+#   ns-3's preamble detection window and missed these collisions (in its count same-slot
+#   collisions were rare and hidden terminals dominated); the third column, the recount of
+#   the frames ns-3's preamble detection dropped, is how the pairs found that gap, and it
+#   now adds little to the ns-3 column. The "collision (decodable frame lost)" drops ns-3
+#   adds to the compared `dropped_packets` (section 8.6) count these losses in the runs
+#   made with the fix; tables written before it left them out (their provenance names the
+#   commit that wrote them).
+# * **What remains.** The routing ratio stays lower in ns-3 because ns-3's AODV sends many
+#   more unicast RREPs, which rarely collide (compare RREQ per RREQ); at 1 s NS-2 still
+#   loses more RREQs per RREQ, at 20 s ns-3 loses more, and more RTS frames per RTS. The
+#   recount judges each dropped frame against its nearest interferer only, as NS-2's
 #   pairwise rule does, while ns-3's preamble detection compares the SNR under every signal
-#   present, so it may count frames NS-2 would have received; that reading is not checked
-#   here. The ARP frames NS-2 adds collide the same way (ns-3 runs without them, a declared
-#   difference).
+#   present; what it still adds is not examined here. The ARP frames NS-2 adds collide the
+#   same way (ns-3 runs without them, a declared difference).
 # * **The check in NS-2's own source.** ns-2.35's `aodv/aodv.cc` (`AODV::forward`) delays an
 #   AODV broadcast by `0.01 * Random::uniform()` and `mac/mac-802_11.cc` (`send`, and the
 #   `BackoffTimer` of `mac-timers.cc`) starts a backoff paused while the medium is busy that

@@ -276,8 +276,9 @@ def test_the_sensors_paragraph_follows_the_ns2_gap_tables(tmp_path):
                            & (broadcasts["group"] == "per frame sent")]  # fmt: skip
     rreq = per_frame[per_frame["category"] == "RREQ"].set_index("simulator")["share"]
     assert (
-        f"counted, ns-3 loses {rreq['ns3_preamble']:.2f} RREQs per RREQ sent against NS-2's "
-        f"{rreq['ns2']:.2f} ({rreq['ns3']:.2f} before)" in text
+        f"ns-3 loses {rreq['ns3']:.2f} RREQs per RREQ sent against NS-2's {rreq['ns2']:.2f} "
+        f"(a recount of the frames ns-3's preamble detection dropped: "
+        f"{rreq['ns3_preamble']:.2f})" in text
     )
     # a changed table changes the words
     retry = (drops["cause"] == "MAC retry limit") & (drops["kind"] == "data")

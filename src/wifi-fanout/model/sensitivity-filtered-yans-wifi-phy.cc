@@ -91,12 +91,15 @@ SensitivityFilteredYansWifiPhy::GetTypeId()
                           MakeBooleanAccessor(&SensitivityFilteredYansWifiPhy::m_filter),
                           MakeBooleanChecker())
             .AddAttribute("Ns2Capture",
-                          "Apply NS-2's collision rule to the frame being received: a signal "
-                          "arriving during it makes it lost unless the frame is at least "
-                          "CaptureThreshold stronger (ns-2 Mac802_11::recv); the PHY keeps "
-                          "receiving it and reports it lost at its end through the "
+                          "Apply NS-2's collision rule to the frame being received, from its "
+                          "first bit (ns-2 Mac802_11::recv): a signal arriving during it, "
+                          "also within ns-3's preamble detection window, makes both lost "
+                          "unless the frame is at least CaptureThreshold stronger (then the "
+                          "newcomer is lost alone, silently). The PHY keeps receiving what "
+                          "ns-3 receives and reports a lost frame lost at its end through the "
                           "PostReceptionErrorModel, which this replaces at the first "
-                          "collision. false: ns-3's rule (the frame's SINR chunks decide).",
+                          "collision. false: ns-3's rule (preamble detection and the frame's "
+                          "SINR chunks decide).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&SensitivityFilteredYansWifiPhy::m_ns2Capture),
                           MakeBooleanChecker())
@@ -119,6 +122,19 @@ SensitivityFilteredYansWifiPhy::GetTypeId()
                           DoubleValue(-1000.0),
                           MakeDoubleAccessor(&SensitivityFilteredYansWifiPhy::m_ns2RxThresholdDbm),
                           MakeDoubleChecker<double>())
+            .AddAttribute("Ns2LockUndecodable",
+                          "With Ns2Capture: NS-2's MAC holds a frame below Ns2RxThreshold it "
+                          "senses as it holds a decodable one (ns-2 Mac802_11::recv sets "
+                          "pktRx_ for every frame WirelessPhy::sendUp passes up), so a frame "
+                          "arriving within its preamble detection window collides with it. "
+                          "Set it together with a preamble detection that locks on such "
+                          "frames (MinimumRssi at or below the sensitivity), which holds them "
+                          "after the window. false: only frames at or above Ns2RxThreshold "
+                          "hold the receiver during the window.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(
+                              &SensitivityFilteredYansWifiPhy::m_ns2LockUndecodable),
+                          MakeBooleanChecker())
             .AddAttribute("Ns2CarrierSenseCulling",
                           "Deliver a transmission only to the PHYs NS-2's WirelessChannel "
                           "delivers it to: those whose x and y both lie within D + 5 m of the "
@@ -154,6 +170,8 @@ SensitivityFilteredYansWifiPhy::SensitivityFilteredYansWifiPhy()
       m_ns2RxThresholdDbm(-1000.0),
       m_collisions(0),
       m_undecodable(0),
+      m_ns2LockUndecodable(false),
+      m_ns2HeldPower(0.0),
       m_scheduled(0),
       m_skipped(0),
       m_ns2Culling(false),
@@ -175,7 +193,8 @@ SensitivityFilteredYansWifiPhy::DoDispose()
     // The list holds references to the other PHYs (and to this one): break the cycles.
     m_channelPhys.clear();
     m_listedChannel = nullptr;
-    m_collidedEvent = nullptr;
+    m_ns2Held = nullptr;
+    m_ns2Lost.clear();
     if (m_collisionErrorModel)
     {
         m_collisionErrorModel->SetCollisionQuery(MakeNullCallback<bool>());
@@ -298,48 +317,148 @@ SensitivityFilteredYansWifiPhy::InstallNs2ErrorModel()
     SetPostReceptionErrorModel(m_collisionErrorModel);
 }
 
+bool
+SensitivityFilteredYansWifiPhy::Ns2HeldReference(Ptr<const WifiPpdu>& ppdu,
+                                                 Watt_u& power,
+                                                 Time& end) const
+{
+    const Time now = Simulator::Now();
+    if (m_ns2Held && m_ns2HeldEnd > now)
+    {
+        // NS-2 holds pktRx_ from its first bit (mac-802_11.cc:1598-1610). ns-3 holds it too
+        // while its preamble is being detected (the first 4 us, no current event yet) and
+        // while it is ns-3's current reception; after a collision NS-2 stays in MAC_COLL
+        // until its end (mac-802_11.cc:1653-1657) whatever ns-3 does with it.
+        const bool detecting = m_currentPreambleEvents.count(
+                                   {m_ns2Held->GetUid(), m_ns2Held->GetPreamble()}) > 0;
+        const bool receiving = m_currentEvent && m_currentEvent->GetPpdu() == m_ns2Held;
+        if (detecting || receiving || IsNs2Lost(m_ns2Held))
+        {
+            ppdu = m_ns2Held;
+            power = m_ns2HeldPower;
+            end = m_ns2HeldEnd;
+            return true;
+        }
+    }
+    if (m_currentEvent && m_currentEvent->GetEndTime() > now)
+    {
+        ppdu = m_currentEvent->GetPpdu();
+        power = m_currentEvent->GetRxPower();
+        end = m_currentEvent->GetEndTime();
+        return true;
+    }
+    return false;
+}
+
 void
+SensitivityFilteredYansWifiPhy::MarkNs2Lost(Ptr<const WifiPpdu> ppdu, Time end)
+{
+    m_ns2Lost[ppdu] = end;
+}
+
+bool
+SensitivityFilteredYansWifiPhy::IsNs2Lost(Ptr<const WifiPpdu> ppdu) const
+{
+    return m_ns2Lost.count(ppdu) > 0;
+}
+
+bool
 SensitivityFilteredYansWifiPhy::ApplyNs2CollisionRule(Ptr<const WifiPpdu> arriving,
                                                       dBm_u arrivingPower)
 {
     if (!m_ns2Capture)
     {
-        return;
+        return false;
+    }
+    NS_LOG_FUNCTION(this << arriving << arrivingPower);
+    const Time now = Simulator::Now();
+    for (auto it = m_ns2Lost.begin(); it != m_ns2Lost.end();)
+    {
+        it = it->second < now ? m_ns2Lost.erase(it) : std::next(it);
     }
     if (arrivingPower < dBm_u{m_ns2RxThresholdDbm})
     {
         // The PHY may lock on this frame: it must then be reported lost at its end.
         InstallNs2ErrorModel();
     }
-    if (!m_currentEvent || m_currentEvent->GetEndTime() <= Simulator::Now())
+    Ptr<const WifiPpdu> held;
+    Watt_u heldPower{0.0};
+    Time heldEnd;
+    if (!Ns2HeldReference(held, heldPower, heldEnd))
     {
-        return;
+        return false; // NS-2's MAC is idle (MAC_IDLE): the newcomer becomes pktRx_
     }
-    // NS-2 compares the two received powers once, when the newcomer arrives.
-    const dB_u margin = RatioToDb(m_currentEvent->GetRxPower() / DbmToW(arrivingPower));
+    const Time arrivingEnd = now + arriving->GetTxDuration();
+    // NS-2 compares the two received powers once, when the newcomer arrives
+    // (mac-802_11.cc:1617, pktRx_->txinfo_.RxPr / p->txinfo_.RxPr >= CPThresh).
+    const dB_u margin = RatioToDb(heldPower / DbmToW(arrivingPower));
     if (margin >= m_captureThresholdDb)
     {
-        return; // capture: the frame survives; the stock code drops the newcomer (RXING)
+        // Mac802_11::capture (mac-802_11.cc:549-557) frees the newcomer without a trace
+        // line; ns-3 drops it too (RXING, or within the preamble detection window as the
+        // weaker preamble), but if it ever received it, it is lost.
+        NS_LOG_DEBUG("NS-2 capture: margin " << margin << " dB >= " << m_captureThresholdDb);
+        MarkNs2Lost(arriving, arrivingEnd);
+        return true;
     }
-    NS_LOG_DEBUG("NS-2 collision: margin " << margin << " dB < " << m_captureThresholdDb);
-    // Mac802_11::collision discards both frames with a COL trace line, but discard() frees
-    // a frame flagged as an error (below RXThresh_) without one.
+    NS_LOG_DEBUG("NS-2 collision: margin " << margin << " dB < " << m_captureThresholdDb
+                                           << (m_currentEvent ? "" : " (preamble detection)"));
+    // Mac802_11::collision (mac-802_11.cc:560-590) discards one of the two with a COL line
+    // now and the other at its end (recv_timer in MAC_COLL, mac-802_11.cc:1653); discard()
+    // frees a frame flagged as an error (below RXThresh_) without one.
     if (arrivingPower >= dBm_u{m_ns2RxThresholdDbm})
     {
         NotifyNs2CollisionDrop(arriving);
     }
-    if (m_collidedEvent == m_currentEvent)
+    MarkNs2Lost(arriving, arrivingEnd);
+    if (!IsNs2Lost(held))
     {
-        return; // already lost to an earlier arrival
+        if (WToDbm(heldPower) >= dBm_u{m_ns2RxThresholdDbm})
+        {
+            NotifyNs2CollisionDrop(held);
+        }
+        ++m_collisions;
+        m_ns2CollisionTrace(held, margin);
+        MarkNs2Lost(held, heldEnd);
     }
-    if (WToDbm(m_currentEvent->GetRxPower()) >= dBm_u{m_ns2RxThresholdDbm})
-    {
-        NotifyNs2CollisionDrop(m_currentEvent->GetPpdu());
-    }
-    ++m_collisions;
-    m_collidedEvent = m_currentEvent;
-    m_ns2CollisionTrace(m_currentEvent->GetPpdu(), margin);
     InstallNs2ErrorModel();
+    // NS-2 keeps as pktRx_ the frame that lasts longer (txtime(p) > mhRecv_.expire()).
+    if (arrivingEnd > heldEnd)
+    {
+        m_ns2Held = arriving;
+        m_ns2HeldPower = DbmToW(arrivingPower);
+        m_ns2HeldEnd = arrivingEnd;
+    }
+    else if (held != m_ns2Held)
+    {
+        m_ns2Held = held;
+        m_ns2HeldPower = heldPower;
+        m_ns2HeldEnd = heldEnd;
+    }
+    return true;
+}
+
+void
+SensitivityFilteredYansWifiPhy::HoldNs2Reception(Ptr<const WifiPpdu> arriving,
+                                                 dBm_u arrivingPower)
+{
+    if (!m_ns2Capture)
+    {
+        return;
+    }
+    // ns-3 started detecting its preamble (the PHY was idle or sensing energy only): this
+    // is the frame NS-2's idle MAC starts receiving (mac-802_11.cc:1598-1610). A frame
+    // below RXThresh_ holds the receiver only under the lock.
+    const bool detecting =
+        m_currentPreambleEvents.count({arriving->GetUid(), arriving->GetPreamble()}) > 0;
+    if (!detecting ||
+        (arrivingPower < dBm_u{m_ns2RxThresholdDbm} && !m_ns2LockUndecodable))
+    {
+        return;
+    }
+    m_ns2Held = arriving;
+    m_ns2HeldPower = DbmToW(arrivingPower);
+    m_ns2HeldEnd = Simulator::Now() + arriving->GetTxDuration();
 }
 
 void
@@ -390,7 +509,7 @@ SensitivityFilteredYansWifiPhy::CurrentReceptionLost()
         ++m_undecodable;
         return true;
     }
-    return m_currentEvent == m_collidedEvent;
+    return IsNs2Lost(m_currentEvent->GetPpdu());
 }
 
 void
@@ -540,14 +659,16 @@ SensitivityFilteredYansWifiPhy::Arrive(Ptr<YansWifiPhy> receiver,
         NS_LOG_INFO("Received signal too weak to process: " << rxPower << " dBm");
         return;
     }
-    if (auto filtered = DynamicCast<SensitivityFilteredYansWifiPhy>(receiver))
-    {
-        filtered->ApplyNs2CollisionRule(ppdu, totalRxPower);
-    }
+    auto filtered = DynamicCast<SensitivityFilteredYansWifiPhy>(receiver);
+    const bool judged = filtered && filtered->ApplyNs2CollisionRule(ppdu, totalRxPower);
     RxPowerWattPerChannelBand rxPowerW;
     // YANS has one band; the key is the dummy band of YansWifiPhy::GetBand.
     rxPowerW.insert({{{{0, 0}}, {{Hz_u{0}, Hz_u{0}}}}, DbmToW(totalRxPower)});
     receiver->StartReceivePreamble(ppdu, rxPowerW, ppdu->GetTxDuration());
+    if (filtered && !judged)
+    {
+        filtered->HoldNs2Reception(ppdu, totalRxPower);
+    }
 }
 
 } // namespace ns3

@@ -33,6 +33,7 @@
 #include "ns3/yans-wifi-phy.h"
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace ns3
@@ -158,10 +159,35 @@ class SensitivityFilteredYansWifiPhy : public YansWifiPhy
     bool ListChannelPhys(Ptr<YansWifiChannel> channel);
 
     /**
-     * With Ns2Capture: mark the frame being received lost if it is not CaptureThreshold
-     * stronger than a signal arriving at \p arrivingPower (NS-2's Mac802_11 collision).
+     * With Ns2Capture, before the arrival of \p arriving reaches ns-3's receive chain:
+     * NS-2's Mac802_11::recv on a busy receiver. If NS-2's MAC is receiving a frame (the
+     * one it holds as pktRx_, see Ns2HeldReference), the newcomer is captured (freed
+     * silently) if that frame is at least CaptureThreshold stronger; otherwise both are
+     * lost (Mac802_11::collision) and the longer-lasting one is held on.
+     * \return whether NS-2's MAC was receiving a frame (the newcomer was judged)
      */
-    void ApplyNs2CollisionRule(Ptr<const WifiPpdu> arriving, dBm_u arrivingPower);
+    bool ApplyNs2CollisionRule(Ptr<const WifiPpdu> arriving, dBm_u arrivingPower);
+
+    /**
+     * With Ns2Capture, after ns-3's StartReceivePreamble for a newcomer NS-2's MAC met
+     * idle: hold it as NS-2's pktRx_ if ns-3 started detecting its preamble and it is
+     * decodable (or Ns2LockUndecodable).
+     */
+    void HoldNs2Reception(Ptr<const WifiPpdu> arriving, dBm_u arrivingPower);
+
+    /**
+     * The frame NS-2's MAC is receiving, to judge a newcomer against: the held pktRx_
+     * while ns-3 is still detecting its preamble, is receiving it, or it was lost to the
+     * rule (NS-2 stays in MAC_COLL until its end); otherwise ns-3's current reception.
+     * \return false if there is none (NS-2's MAC is idle)
+     */
+    bool Ns2HeldReference(Ptr<const WifiPpdu>& ppdu, Watt_u& power, Time& end) const;
+
+    /** Mark \p ppdu lost to the rule until \p end (the error model reports it lost). */
+    void MarkNs2Lost(Ptr<const WifiPpdu> ppdu, Time end);
+
+    /** Whether \p ppdu is marked lost to the rule. */
+    bool IsNs2Lost(Ptr<const WifiPpdu> ppdu) const;
 
     /** Count a decodable frame lost to the rule and fire Ns2CollisionDrop. */
     void NotifyNs2CollisionDrop(Ptr<const WifiPpdu> ppdu);
@@ -200,7 +226,11 @@ class SensitivityFilteredYansWifiPhy : public YansWifiPhy
     uint64_t m_undecodable;                  //!< frames below Ns2RxThreshold received
     TracedCallback<Ptr<const WifiPpdu>, double> m_ns2CollisionTrace; //!< Ns2Collision
     TracedCallback<Ptr<const WifiPpdu>, bool> m_ns2CollisionDropTrace; //!< Ns2CollisionDrop
-    Ptr<Event> m_collidedEvent;              //!< the reception lost to the NS-2 rule, if any
+    bool m_ns2LockUndecodable;               //!< attribute Ns2LockUndecodable
+    Ptr<const WifiPpdu> m_ns2Held;           //!< the frame NS-2's MAC holds (pktRx_), if any
+    Watt_u m_ns2HeldPower;                   //!< its received power
+    Time m_ns2HeldEnd;                       //!< its end
+    std::map<Ptr<const WifiPpdu>, Time> m_ns2Lost; //!< frames lost to the rule, to their end
     Ptr<Ns2CollisionErrorModel> m_collisionErrorModel; //!< reports it lost at its end
     Ptr<YansWifiChannel> m_listedChannel;    //!< channel whose PHYs m_channelPhys lists
     std::vector<Ptr<YansWifiPhy>> m_channelPhys; //!< the channel's PHYs, in its order

@@ -62,20 +62,24 @@ NS-2), CcaEdThreshold = CSThresh (they keep the channel busy),
 ThresholdPreambleDetectionModel MinimumRssi = RXThresh (only frames above it
 are received).
 
-Reception (``reception_model``). ``ns2`` (default) is NS-2's Mac802_11 collision rule:
-a frame being received is lost when a signal arrives during it that is not at least
-CPThresh_ = 10 dB weaker (``Ns2Capture`` of ``ns3::SensitivityFilteredYansWifiPhy``),
-and a frame starting during another signal needs 10 dB over it at its preamble
+Reception (``reception_model``). ``ns2`` (default) is NS-2's Mac802_11 collision
+rule: a frame being received is lost when a signal arrives during it that is not at
+least CPThresh_ = 10 dB weaker (``Ns2Capture`` of
+``ns3::SensitivityFilteredYansWifiPhy``), and the newcomer is lost with it; the rule
+holds from the frame's first bit, ns-3's 4-us preamble detection window included, as
+NS-2's MAC sees every frame from its first bit (Mac802_11::recv). A frame starting
+during another signal ns-3 has not locked on needs 10 dB over it at its preamble
 (ThresholdPreambleDetectionModel Threshold = 10 dB). ``ns3`` leaves the decision to
 ns-3's DSSS error model, under which a DSSS frame survives interference a few dB
-weaker than itself (processing gain). ns-3's ErrorRateModel cannot carry NS-2's rule:
-it computes DSSS chunks itself and never asks a subclass. Two differences remain: NS-2's
-MAC also locks on an undecodable frame (between CSThresh and RXThresh) and then loses a
-stronger one arriving during it, where ns-3 receives the stronger one if its preamble has
-10 dB over the rest (``ns2_lock`` adds that lock, ``Ns2RxThreshold`` of the PHY; it is not
-the default because the dropped-packet count cannot yet leave out the errored frames
-NS-2's MAC frees without a trace line, see notebook section 7.10); and ns-3's DSSS model
-still judges the surviving frame against the sum of all interferers, NS-2 only against
+weaker than itself (processing gain). ns-3's ErrorRateModel cannot carry NS-2's
+rule: it computes DSSS chunks itself and never asks a subclass. Two differences
+remain: NS-2's MAC also locks on an undecodable frame (between CSThresh and
+RXThresh) and then loses a stronger one arriving during it, where ns-3 receives the
+stronger one if its preamble has 10 dB over the rest (``ns2_lock`` adds that lock,
+``Ns2RxThreshold`` and ``Ns2LockUndecodable`` of the PHY; it is not the default
+because the dropped-packet count cannot yet leave out the errored frames NS-2's MAC
+frees without a trace line, see notebook section 7.10); and ns-3's DSSS model still
+judges the surviving frame against the sum of all interferers, NS-2 only against
 each newcomer.
 
 Start times (``start_mode``). The seed does not say when its sources start. ``staggered``

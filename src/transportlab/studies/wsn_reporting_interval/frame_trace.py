@@ -16,7 +16,9 @@ in ns-3, in C++ (about 65,000 frames a run: no Python call per frame):
 * ``preamble drops``: one row per frame ns-3's preamble detection dropped
   (``PhyRxPpduDrop``, reasons BUSY_DECODING_PREAMBLE, PREAMBLE_DETECT_FAILURE and
   PREAMBLE_DETECTION_PACKET_SWITCH): frames that arrived within 4 us of another one,
-  before the PHY had a current reception for ``Ns2CollisionDrop``'s rule to apply to.
+  before ns-3 had a current reception. ns-3's preamble detection resolves them its own
+  way; the NS-2 rule judges them from their first bit as well, so those NS-2 would trace
+  are among ``losses`` too (before issue 25's preamble fix they were not).
 
 The uid names a frame only together with its sender and time: a retransmission keeps the
 uid of its MPDU. :func:`transportlab.studies.wsn_reporting_interval.ns2_gap_broadcasts.
@@ -110,8 +112,8 @@ struct Frames {
                     lossTraced.push_back(traced ? 1 : 0);
                 })) && ok;
         // Frames arriving within the preamble detection window of another one (4 us):
-        // the PHY has no current reception yet, so Ns2CollisionDrop does not see them;
-        // ns-3's own preamble detection drops them (keeps the strongest if its SNR passes).
+        // ns-3's preamble detection drops them (keeps the strongest if its SNR passes);
+        // the NS-2 rule judges them from their first bit (Ns2CollisionDrop).
         ok = phy->TraceConnectWithoutContext("PhyRxPpduDrop",
             Callback<void, Ptr<const WifiPpdu>, WifiPhyRxfailureReason>(
                 [this, node](Ptr<const WifiPpdu> ppdu, WifiPhyRxfailureReason reason) {

@@ -1,9 +1,9 @@
-"""Why NS-2's broadcasts collide far more often than ns-3's: every collision paired with the
-frame it collided with, in both simulators (issue 25, notebook 04 section 8.7).
+"""Why NS-2's broadcasts collided far more often than ns-3's: every collision paired with
+the frame it collided with, in both simulators (issue 25, notebook 04 section 8.7).
 
-:mod:`~transportlab.studies.wsn_reporting_interval.ns2_gap`'s collision table shows, on
+:mod:`~transportlab.studies.wsn_reporting_interval.ns2_gap`'s collision table showed, on
 the same field and settings, NS-2 losing several times more decodable routing frames in
-collisions per routing frame sent than ns-3. This module finds the mechanism. For every
+collisions per routing frame sent than ns-3. This module found the mechanism. For every
 decodable frame a receiver lost in a collision (NS-2: a ``d ... -Nw COL`` line of the new
 wireless trace; ns-3: ``Ns2CollisionDrop`` of ``SensitivityFilteredYansWifiPhy``, the
 frames NS-2 would trace) it finds the transmission that was lost (:func:`ns2_frames`,
@@ -17,6 +17,15 @@ is nearest the lost frame's. Each pair is then classified by
 * whether the later sender senses the earlier one's frames (positions, powers and
   CSThresh, and NS-2's culling square): if not, a hidden terminal;
 * the kinds of both frames, and which of them arrived first.
+
+The pairs showed that ns-3's port of NS-2's rule missed the commonest case: two frames
+starting within ns-3's 4-us preamble detection window of each other (two senders whose
+backoffs end in the same slot) were resolved by ns-3's preamble detection, before the
+PHY had a current reception for the rule to judge. ``SensitivityFilteredYansWifiPhy``
+now applies the rule from a frame's first bit, as ns-2.35's Mac802_11::recv does
+(issue 25); the recount of the frames the preamble detection dropped
+(:func:`ns3_preamble_losses`, the ``ns3_preamble`` variant) stays as the check that it
+leaves little out.
 
 :func:`summary` tabulates the pairs per simulator; :func:`write` runs one replication of
 both simulators at each interval of :data:`FULL_INTERVALS` (UDP) and writes
@@ -257,12 +266,16 @@ def ns3_preamble_losses(
     """The frames ns-3's preamble detection dropped (``frame_preamble_drops``) that NS-2
     would trace as collision losses, in :func:`ns2_frames`' losses form.
 
-    ``Ns2CollisionDrop`` applies NS-2's rule (Mac802_11::recv: the frame being received
-    and a newcomer collide unless the first is CPThresh_ stronger) only once the PHY has
-    a current reception, 4 us after a frame arrived (ns-3's preamble detection window).
-    A frame arriving within that window of another one, as two senders whose backoffs
-    end in the same slot do, is handled by ns-3's preamble detection instead: one is
-    kept if its SNR passes the threshold, the other dropped, and neither is counted.
+    A frame arriving within 4 us of another one (ns-3's preamble detection window), as
+    two senders whose backoffs end in the same slot do, is handled by ns-3's preamble
+    detection: one is kept if its SNR passes the threshold, the other dropped. Until
+    issue 25's preamble fix, ``Ns2CollisionDrop`` applied NS-2's rule (Mac802_11::recv:
+    the frame being received and a newcomer collide unless the first is CPThresh_
+    stronger) only once the PHY had a current reception, after that window, and counted
+    none of them: this recount was the check of that gap. The rule now judges a frame
+    from its first bit and counts those losses itself, so the recount adds only the
+    dropped frames its pairing judges otherwise than the PHY (the nearest overlapping
+    frame against the frame the receiver held).
     Kept here: each dropped frame that is decodable at the receiver (``power[sender,
     receiver]`` at or above RXThresh), that NS-2 would trace (addressed to the receiver,
     or broadcast and not a control frame) and whose nearest overlapping frame

@@ -290,8 +290,9 @@ PARAMETERS = ParameterSpace(
         "reception_model",
         "ns2_lock",
         str,
-        "ns2_lock (NS-2's Mac802_11): a frame is lost when a signal arriving during it comes "
-        "within CPThresh_ = 10 dB of it (SensitivityFilteredYansWifiPhy Ns2Capture), and the "
+        "ns2_lock (NS-2's Mac802_11): a frame is lost when a signal arriving during it, from "
+        "its first bit (ns-3's preamble detection window included), comes within CPThresh_ = "
+        "10 dB of it, and so is the newcomer (SensitivityFilteredYansWifiPhy Ns2Capture); the "
         "receiver also locks on frames it senses but cannot decode (between CSThresh and "
         "RXThresh: received to their end, lost, and a frame arriving during them collides); "
         "ns2: the collision rule without the lock; ns3: ns-3's DSSS error model alone (a "

@@ -243,6 +243,9 @@ def _wifi(
         # PHY's filter already drops those below CSThresh; 0.01 dB absorbs rounding) and
         # reports those below RXThresh lost at their end.
         min_rssi_dbm = cs_dbm - 0.01
+        # NS-2's MAC holds such a frame from its first bit: one arriving within its
+        # preamble detection window collides with it as well.
+        phy.Set("Ns2LockUndecodable", ns.BooleanValue(True))
     if params["reception_model"] in ("ns2", "ns2_lock"):
         # RXThresh tells the decodable frames (NS-2 traces their collision drops) from the
         # others; under ns2 no frame below it is ever received, so nothing else changes.
