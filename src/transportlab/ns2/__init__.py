@@ -15,6 +15,9 @@ Modules (none imports ns-3):
   ``seed_rng(seed, run)`` (a replication = ``$defaultRNG`` seed and substream).
 * :mod:`~transportlab.ns2.traces`: ``read_wired`` and ``read_wireless`` (the new
   ``-t`` format) into pandas, chunk by chunk, keeping only the rows a ``where`` selects.
+* :mod:`~transportlab.ns2.wireless_trace`: ``read_lines(trace, keep)``, the lines of a
+  wireless trace a text test keeps (a MAC's sends, its drops...) as one typed table, and
+  ``hex_numbers`` for its hexadecimal MAC fields (no NS-2 run step imports it).
 * :mod:`~transportlab.ns2.structure`: ``describe(tcl)`` builds a wired script in NS-2
   without simulating and lists its links, queues, agents, applications, schedule and
   every bound variable (to compare a generated script with a seed's);
