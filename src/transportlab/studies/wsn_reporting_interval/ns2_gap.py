@@ -32,7 +32,6 @@ run costs one ns-3 run (80-400 s here) and one NS-2 run.
 from __future__ import annotations
 
 import argparse
-import io
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,7 +41,7 @@ import pandas as pd
 
 from transportlab.engine import files, paths, plotting
 from transportlab.engine.plotting import save_figure
-from transportlab.ns2 import traces
+from transportlab.ns2 import wireless_trace
 from transportlab.ns2.runner import run_script
 from transportlab.studies.wsn_reporting_interval import STUDY, analysis, ns2_scenario, scenario
 from transportlab.studies.wsn_reporting_interval.ns2_scenario import NS2_DROP_REASON_CODES
@@ -565,21 +564,12 @@ PATH_FIELDS = {"t": "time", "Ni": "node", "Nl": "level", "It": "type", "Ii": "ui
                "Is": "src", "Id": "dst", "Pi": "cbr_seq"}  # fmt: skip
 
 
-def _cbr_lines(stream):
-    kept = io.StringIO()
-    for line in stream:
-        if "-It cbr" in line and line[:1] in ("s", "f", "r"):
-            kept.write(line)
-    kept.seek(0)
-    return kept
+def _cbr_send_forward_or_receive(line: str) -> bool:
+    return "-It cbr" in line and line[:1] in ("s", "f", "r")
 
 
 def _ns2_lines(path: Path) -> pd.DataFrame:
-    with open(path) as stream:
-        lines = traces.read_wireless(_cbr_lines(stream), fields=PATH_FIELDS)
-    for column in ("event", "level", "type"):
-        lines[column] = lines[column].astype(str)
-    return lines
+    return wireless_trace.read_lines(path, _cbr_send_forward_or_receive, PATH_FIELDS)
 
 
 def point_params(protocol: str, interval: float, quick: bool = False) -> dict[str, Any]:

@@ -34,7 +34,6 @@ both simulators at each interval of :data:`FULL_INTERVALS` (UDP) and writes
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -43,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from transportlab.engine import files, paths
-from transportlab.ns2 import traces
+from transportlab.ns2 import wireless_trace
 from transportlab.ns2.runner import run_script
 from transportlab.studies.wsn_reporting_interval import STUDY, ns2_gap, ns2_scenario, scenario
 from transportlab.studies.wsn_reporting_interval.network import (
@@ -105,25 +104,14 @@ OUTPUTS = (OUTPUT,)
 
 # ----------------------------------------------------------------------------- NS-2
 
-#: new-trace keys read: time, node, level, reason, IP type and size, MAC duration and
-#: addresses (hex), the ARP/AODV tag and AODV's message type
-NS2_FIELDS = {"t": "time", "Ni": "node", "Nl": "level", "Nw": "reason", "It": "type",
-              "Il": "size", "Ma": "duration", "Md": "mac_dst", "Ms": "mac_src", "P": "tag",
-              "Pt": "aodv_type", "Pct": "chunk"}  # fmt: skip
+#: new-trace keys read: the MAC line's (time, node, level, reason, IP type and size, MAC
+#: duration and addresses, the ARP/AODV tag), AODV's message type and SCTP's chunk type
+NS2_FIELDS = {**wireless_trace.MAC_FIELDS, "Pt": "aodv_type", "Pct": "chunk"}
 
 
-def _mac_lines(stream) -> io.StringIO:
+def _mac_send_or_collision(line: str) -> bool:
     """The MAC's send lines and the COL drop lines (the receptions are most of a trace)."""
-    kept = io.StringIO()
-    for line in stream:
-        if "-Nl MAC" in line and (line[:1] == "s" or (line[:1] == "d" and "-Nw COL" in line)):
-            kept.write(line)
-    kept.seek(0)
-    return kept
-
-
-def _hex(values: pd.Series) -> np.ndarray:
-    return np.array([int(v, 16) if isinstance(v, str) else -1 for v in values], dtype=np.int64)
+    return "-Nl MAC" in line and (line[:1] == "s" or (line[:1] == "d" and "-Nw COL" in line))
 
 
 def _ns2_kinds(lines: pd.DataFrame, classes: np.ndarray) -> np.ndarray:
@@ -143,14 +131,7 @@ def ns2_frames(trace) -> tuple[pd.DataFrame, pd.DataFrame]:
     ``frame`` (the row of ``frames`` lost: the latest frame of the same kind that started
     by then and lasted until then, sent by the line's MAC source, ``-Ms``, or for a CTS
     or ACK, which carry no sender, addressed to the line's ``-Md``)."""
-    if isinstance(trace, str | Path):
-        with open(trace) as stream:
-            kept = _mac_lines(stream)
-    else:
-        kept = _mac_lines(trace)
-    lines = traces.read_wireless(kept, fields=NS2_FIELDS)
-    for column in ("event", "level", "reason", "type", "tag"):
-        lines[column] = lines[column].astype(str)
+    lines = wireless_trace.read_lines(trace, _mac_send_or_collision, NS2_FIELDS)
     sent = lines[lines["event"] == "s"].reset_index(drop=True)
     # the package's own classification of NS-2's MAC lines (class and air time)
     macs = ns2_scenario._mac_frames(sent)
@@ -159,16 +140,15 @@ def ns2_frames(trace) -> tuple[pd.DataFrame, pd.DataFrame]:
         "start": sent["time"].to_numpy(float),
         "duration": macs["airtime"].to_numpy(float),
         "kind": _ns2_kinds(sent, macs["packet_class"].to_numpy()),
-        "to": np.where(sent["mac_dst"].astype(str) == "ffffffff", -1, _hex(sent["mac_dst"])),
+        "to": wireless_trace.broadcast_or_node(sent["mac_dst"]),
     })  # fmt: skip
     dropped = lines[lines["event"] == "d"].reset_index(drop=True)
     losses = pd.DataFrame({
         "node": dropped["node"].to_numpy(np.int64),
         "time": dropped["time"].to_numpy(float),
         "kind": _ns2_lost_kinds(dropped),
-        "sender": _hex(dropped["mac_src"]),
-        "to": np.where(dropped["mac_dst"].astype(str) == "ffffffff", -1,
-                       _hex(dropped["mac_dst"])),
+        "sender": wireless_trace.hex_numbers(dropped["mac_src"]),
+        "to": wireless_trace.broadcast_or_node(dropped["mac_dst"]),
     })  # fmt: skip
     return frames, _match_ns2(frames, losses)
 
@@ -181,7 +161,7 @@ def _ns2_lost_kinds(dropped: pd.DataFrame) -> np.ndarray:
     ip = dropped["type"].notna() & ~dropped["type"].isin(("nan", "None"))
     classes = np.where(ip, ns2_scenario._ip_classes(dropped.assign(level="MAC")), "")
     arp = ~ip & (dropped["tag"] == "arp")
-    control = np.where(_hex(dropped["duration"]) > 0, "rts/cts", "ack")
+    control = np.where(wireless_trace.hex_numbers(dropped["duration"]) > 0, "rts/cts", "ack")
     classes = np.where(ip, classes, np.where(arp, "arp", control))
     return np.where(classes == "rts/cts", RTS_CTS, _ns2_kinds(dropped, classes))
 
