@@ -51,6 +51,7 @@ import numpy as np
 import pandas as pd
 
 from transportlab.engine import files, paths
+from transportlab.ns2 import wireless_trace
 from transportlab.ns2.runner import run_script
 from transportlab.ns3.helpers import cxx_namespace
 from transportlab.ns3.recording import vector_array
@@ -357,9 +358,27 @@ def _frames_attached(arp_entries: str | None = None) -> Iterator[list[FrameLog]]
 NS2_AODV_KINDS = {"REQUEST": "RREQ", "REPLY": "RREP", "ERROR": "RERR"}
 
 
-def _fields(tokens: list[str]) -> dict[str, str]:
-    return {tokens[i][1:]: tokens[i + 1] for i in range(1, len(tokens) - 1, 2)
-            if tokens[i].startswith("-")}  # fmt: skip
+#: new-trace keys read: time, node, level, drop reason, IP type and source, the next hop
+#: (``-Hd``, -2 broadcast), the MAC transmitter, a report's sequence number (``-Pi``) and
+#: AODV's message name, broadcast id, originator, destination and hop count
+NS2_FIELDS = {"t": "time", "Ni": "node", "Nl": "level", "Nw": "reason", "It": "type",
+              "Is": "src", "Hd": "next_hop", "Ms": "mac_src", "Pi": "cbr_seq",
+              "Pc": "aodv_message", "Pb": "broadcast_id", "Ps": "origin", "Pd": "target",
+              "Ph": "hops"}  # fmt: skip
+NS2_FRAME_COLUMNS = ["time", "node", "event", "kind", "peer", "src", "seq", "origin",
+                     "target", "hops", "reason_name"]  # fmt: skip
+
+
+def _data_or_aodv(line: str) -> bool:
+    return line[:1] in ("s", "r", "d") and ("-It cbr" in line or "-It AODV" in line)
+
+
+def _where(mask: np.ndarray, values: pd.Series) -> np.ndarray:
+    """``values`` as integers where ``mask`` holds (each of those lines has the key), else
+    -1."""
+    numbers = np.full(len(values), -1, dtype=np.int64)
+    numbers[mask] = pd.to_numeric(values[mask]).to_numpy(np.int64)
+    return numbers
 
 
 def ns2_frames(stream) -> pd.DataFrame:
@@ -369,41 +388,37 @@ def ns2_frames(stream) -> pd.DataFrame:
     address, NS-2's node id in hex) ``rx``, ``d MAC`` lines ``mac-drop`` with NS-2's reason
     in ``reason_name`` (``RET``: the retry limit). ``seq`` is a report's ``-Pi``, a RREQ's
     broadcast id ``-Pb``."""
-    rows = []
-    for line in stream:
-        if line[:1] not in ("s", "r", "d") or ("-It cbr" not in line and "-It AODV" not in line):
-            continue
-        tokens = line.split()
-        f = _fields(tokens)
-        level, event = f.get("Nl"), tokens[0]
-        data = f.get("It") == "cbr"
-        if event == "s" and level == "MAC":
-            name = "tx"
-        elif event == "d" and level == "MAC":
-            name = "mac-drop"
-        elif event == "r" and level == "RTR" and not data:
-            name = "rx"
-        else:
-            continue
-        kind = "data" if data else NS2_AODV_KINDS.get(f.get("Pc", ""), "")
-        if not kind:
-            continue
-        # -Hd is the next hop of a frame the node sends (-2: broadcast); a received
-        # frame's transmitter is its MAC source, the node id in hex
-        peer = int(f["Ms"], 16) if name == "rx" else int(f.get("Hd", -1))
-        rows.append({
-            "time": float(f["t"]), "node": int(f["Ni"]), "event": name, "kind": kind,
-            "peer": peer if peer >= 0 else -1,
-            "src": int(f["Is"].split(".")[0]),
-            "seq": int(f["Pi"]) if data else int(f["Pb"]) if kind == "RREQ" else -1,
-            "origin": int(f["Ps"]) if kind == "RREQ" else -1,
-            "target": int(f["Pd"]) if kind in ("RREQ", "RREP") else -1,
-            "hops": int(f["Ph"]) if kind in ("RREQ", "RREP") else -1,
-            "reason_name": f.get("Nw", "---") if name == "mac-drop" else "",
-        })  # fmt: skip
-    columns = ["time", "node", "event", "kind", "peer", "src", "seq", "origin", "target",
-               "hops", "reason_name"]  # fmt: skip
-    return pd.DataFrame(rows, columns=columns)
+    lines = wireless_trace.read_lines(stream, _data_or_aodv, NS2_FIELDS)
+    event, level = lines["event"].to_numpy(), lines["level"].to_numpy()
+    data = (lines["type"] == "cbr").to_numpy()
+    name = np.select(
+        [(event == "s") & (level == "MAC"), (event == "d") & (level == "MAC"),
+         (event == "r") & (level == "RTR") & ~data],
+        ["tx", "mac-drop", "rx"], default="",
+    )  # fmt: skip
+    aodv = lines["aodv_message"].map(NS2_AODV_KINDS).fillna("").to_numpy(object)
+    kind = np.where(data, "data", aodv)
+    lines = lines.assign(name=name, kind=kind)[(name != "") & (kind != "")]
+    lines = lines.reset_index(drop=True)
+    if lines.empty:
+        return pd.DataFrame(columns=NS2_FRAME_COLUMNS)
+    rx = (lines["name"] == "rx").to_numpy()
+    data, kind = (lines["kind"] == "data").to_numpy(), lines["kind"].to_numpy()
+    rreq, announced = kind == "RREQ", np.isin(kind, ("RREQ", "RREP"))
+    # -Hd is the next hop of a frame the node sends (-2: broadcast); a received frame's
+    # transmitter is its MAC source, the node id in hex
+    next_hop = lines["next_hop"].fillna(-1).to_numpy(np.int64)
+    peer = np.where(rx, wireless_trace.hex_numbers(lines["mac_src"].where(rx)), next_hop)
+    seq = np.where(data, _where(data, lines["cbr_seq"]), _where(rreq, lines["broadcast_id"]))
+    return pd.DataFrame({
+        "time": lines["time"].to_numpy(float), "node": lines["node"].to_numpy(np.int64),
+        "event": lines["name"].to_numpy(object), "kind": kind,
+        "peer": np.where(peer >= 0, peer, -1), "src": lines["src_node"].to_numpy(np.int64),
+        "seq": seq, "origin": _where(rreq, lines["origin"]),
+        "target": _where(announced, lines["target"]), "hops": _where(announced, lines["hops"]),
+        "reason_name": np.where(lines["name"] == "mac-drop",
+                                lines["reason"].fillna("---"), ""),
+    })[NS2_FRAME_COLUMNS]  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- tables
