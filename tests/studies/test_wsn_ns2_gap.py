@@ -9,7 +9,6 @@ import pandas as pd
 import pytest
 
 from tests.studies.test_wsn_ns2 import HAND_MADE, _line, params
-from transportlab.ns2 import traces
 from transportlab.studies.wsn_reporting_interval import analysis, ns2_gap, ns2_scenario
 from transportlab.studies.wsn_reporting_interval import parameters as wsn_params
 
@@ -30,10 +29,7 @@ WAITING = "".join([
 
 
 def ns2_lines(text: str) -> pd.DataFrame:
-    lines = traces.read_wireless(ns2_gap._cbr_lines(io.StringIO(text)), fields=ns2_gap.PATH_FIELDS)
-    for column in ("event", "level", "type"):
-        lines[column] = lines[column].astype(str)
-    return lines
+    return ns2_gap._ns2_lines(io.StringIO(text))
 
 
 def test_ns2_report_paths_time_each_part_of_a_reports_way():

@@ -568,8 +568,9 @@ def _cbr_send_forward_or_receive(line: str) -> bool:
     return "-It cbr" in line and line[:1] in ("s", "f", "r")
 
 
-def _ns2_lines(path: Path) -> pd.DataFrame:
-    return wireless_trace.read_lines(path, _cbr_send_forward_or_receive, PATH_FIELDS)
+def _ns2_lines(trace) -> pd.DataFrame:
+    """The CBR lines :func:`ns2_report_paths` reads, from a trace (path or text stream)."""
+    return wireless_trace.read_lines(trace, _cbr_send_forward_or_receive, PATH_FIELDS)
 
 
 def point_params(protocol: str, interval: float, quick: bool = False) -> dict[str, Any]:
