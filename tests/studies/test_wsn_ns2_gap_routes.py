@@ -156,6 +156,40 @@ def test_ns2_frames_read_next_hops_transmitters_and_drop_reasons():
     assert routes.given_up(frames.reset_index()).sum() == 1
 
 
+BROADCASTS = "".join(f"{line}\n" for line in [
+    # node 12 (0xc) broadcasts its own RREQ (id 4) for node 9; node 17 loses it in a
+    # collision; node 5's MAC receives it (not a frame of the table: only RTR receptions)
+    f"s -t 2.100000000 -Hs 12 -Hd -2 -Ni 12 {_HEAD} -Nl MAC -Nw --- -Ma 0 -Md ffffffff "
+    "-Ms c -Mt 800 -Is 12.255 -Id -1.255 -It AODV -Il 48 -If 0 -Ii 0 -Iv 30 -P aodv -Pt 0x2 "
+    "-Ph 1 -Pb 4 -Pd 9 -Pds 0 -Ps 12 -Pss 6 -Pc REQUEST",
+    f"d -t 2.100300000 -Hs 17 -Hd -2 -Ni 17 {_HEAD} -Nl MAC -Nw COL -Ma 0 -Md ffffffff "
+    "-Ms c -Mt 800 -Is 12.255 -Id -1.255 -It AODV -Il 48 -If 0 -Ii 0 -Iv 30 -P aodv -Pt 0x2 "
+    "-Ph 1 -Pb 4 -Pd 9 -Pds 0 -Ps 12 -Pss 6 -Pc REQUEST",
+    f"r -t 2.100400000 -Hs 5 -Hd -2 -Ni 5 {_HEAD} -Nl MAC -Nw --- -Ma 0 -Md ffffffff "
+    "-Ms c -Mt 800 -Is 12.255 -Id -1.255 -It AODV -Il 48 -If 0 -Ii 0 -Iv 30 -P aodv -Pt 0x2 "
+    "-Ph 1 -Pb 4 -Pd 9 -Pds 0 -Ps 12 -Pss 6 -Pc REQUEST",
+    # node 9 broadcasts a RERR (NS-2 leaves -Hd at the last next hop, here 3)
+    f"s -t 2.200000000 -Hs 9 -Hd 3 -Ni 9 {_HEAD} -Nl MAC -Nw --- -Ma 0 -Md ffffffff -Ms 9 "
+    "-Mt 800 -Is 9.255 -Id -1.255 -It AODV -Il 32 -If 0 -Ii 0 -Iv 1 -P aodv -Pt 0x8 -Ph 1 "
+    "-Pd 0 -Pds 0 -Pl 0.000000 -Pc ERROR",
+])  # fmt: skip
+
+
+def test_ns2_frames_read_broadcast_rreqs_their_collisions_and_rerrs():
+    frames = routes.ns2_frames(io.StringIO(BROADCASTS))
+    assert frames["time"].tolist() == [2.1, 2.1003, 2.2]
+    assert frames["event"].tolist() == ["tx", "mac-drop", "tx"]
+    assert frames["kind"].tolist() == ["RREQ", "RREQ", "RERR"]
+    assert frames["node"].tolist() == [12, 17, 9]
+    assert frames["peer"].tolist() == [-1, -1, 3]  # -Hd -2: broadcast
+    assert frames["src"].tolist() == [12, 12, 9]
+    # a RREQ's broadcast id, originator, destination and hop count; none for a RERR
+    assert frames[["seq", "origin", "target", "hops"]].values.tolist() == [
+        [4, 12, 9, 1], [4, 12, 9, 1], [-1, -1, -1, -1]]  # fmt: skip
+    assert frames["reason_name"].tolist() == ["", "COL", ""]
+    assert not routes.given_up(frames).any()
+
+
 def test_key_numbers_read_both_simulators_from_the_routes_table():
     ns2 = {"frames": routes.ns2_frames(io.StringIO(NS2_TRACE)),
            "packets": pd.DataFrame({"event": ["sent"], "flow": [FAR], "seq": [0]})}  # fmt: skip
