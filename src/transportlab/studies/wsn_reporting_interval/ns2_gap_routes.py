@@ -373,7 +373,7 @@ def _data_or_aodv(line: str) -> bool:
     return line[:1] in ("s", "r", "d") and ("-It cbr" in line or "-It AODV" in line)
 
 
-def _where(mask: np.ndarray, values: pd.Series) -> np.ndarray:
+def _integers_where(mask: np.ndarray, values: pd.Series) -> np.ndarray:
     """``values`` as integers where ``mask`` holds (each of those lines has the key), else
     -1."""
     numbers = np.full(len(values), -1, dtype=np.int64)
@@ -404,18 +404,21 @@ def ns2_frames(stream) -> pd.DataFrame:
         return pd.DataFrame(columns=NS2_FRAME_COLUMNS)
     rx = (lines["name"] == "rx").to_numpy()
     data, kind = (lines["kind"] == "data").to_numpy(), lines["kind"].to_numpy()
-    rreq, announced = kind == "RREQ", np.isin(kind, ("RREQ", "RREP"))
+    rreq, rreq_or_rrep = kind == "RREQ", np.isin(kind, ("RREQ", "RREP"))
     # -Hd is the next hop of a frame the node sends (-2: broadcast); a received frame's
     # transmitter is its MAC source, the node id in hex
     next_hop = lines["next_hop"].fillna(-1).to_numpy(np.int64)
     peer = np.where(rx, wireless_trace.hex_numbers(lines["mac_src"].where(rx)), next_hop)
-    seq = np.where(data, _where(data, lines["cbr_seq"]), _where(rreq, lines["broadcast_id"]))
+    seq = np.where(
+        data, _integers_where(data, lines["cbr_seq"]), _integers_where(rreq, lines["broadcast_id"])
+    )
     return pd.DataFrame({
         "time": lines["time"].to_numpy(float), "node": lines["node"].to_numpy(np.int64),
         "event": lines["name"].to_numpy(object), "kind": kind,
         "peer": np.where(peer >= 0, peer, -1), "src": lines["src_node"].to_numpy(np.int64),
-        "seq": seq, "origin": _where(rreq, lines["origin"]),
-        "target": _where(announced, lines["target"]), "hops": _where(announced, lines["hops"]),
+        "seq": seq, "origin": _integers_where(rreq, lines["origin"]),
+        "target": _integers_where(rreq_or_rrep, lines["target"]),
+        "hops": _integers_where(rreq_or_rrep, lines["hops"]),
         "reason_name": np.where(lines["name"] == "mac-drop",
                                 lines["reason"].fillna("---"), ""),
     })[NS2_FRAME_COLUMNS]  # fmt: skip
