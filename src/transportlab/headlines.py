@@ -480,6 +480,7 @@ def _ns2_sensors(folder: Path) -> str:
     else:
         only_ns2 = f"number {only:.0f}, {retry_limit} {given_up['ns3']:.0f}"
     total = _pick(drops, reporting_interval=slow, cause="total", kind="all")
+    total_fast = _pick(drops, reporting_interval=fast, cause="total", kind="all")
     rts = _pick(drops, reporting_interval=slow, cause="MAC retry limit", kind="RTS/CTS/ACK")
     lost = _routing_collisions(_read(folder, _WSN, "ns2_gap_collisions"), slow)
     broadcasts = _read(folder, _WSN, "ns2_gap_broadcasts")
@@ -501,9 +502,10 @@ def _ns2_sensors(folder: Path) -> str:
         f"{fast:g} s NS-2's reports are slower on the same reports ({same:.0f} of its "
         f"{gap:.0f} ms more, NS-2's own extra reports pulling the other way): a longer wait for "
         f"a route at the start-up and more, slower hops ({hops['ns2']:.2f} against "
-        f"{hops['ns3']:.2f}); the reports only NS-2 delivers {only_ns2}, on next hops that "
-        f"cannot answer, where NS-2's gave up {given_up['ns2']:.0f}.\n"
-        f"At {slow:g} s NS-2 counts {total['ns2']:.0f} drops against ns-3's {total['ns3']:.0f}. "
+        f"{hops['ns3']:.2f}); the reports only NS-2 delivers {only_ns2}, where NS-2's gave up "
+        f"{given_up['ns2']:.0f}.\n"
+        f"At {slow:g} s NS-2 counts {total['ns2']:.0f} drops against ns-3's {total['ns3']:.0f} "
+        f"(at {fast:g} s {total_fast['ns2']:.0f} against {total_fast['ns3']:.0f}). "
         "Both count as NS-2's trace does: the RTS of a frame given up at the RTS retry limit "
         f"is a drop of its own ({rts['ns2']:.0f} in NS-2, {rts['ns3']:.0f} in ns-3), and an "
         "overheard frame for another node lost in a collision is none. AODV broadcasts lost "
