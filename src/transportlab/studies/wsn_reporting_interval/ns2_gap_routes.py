@@ -153,7 +153,7 @@ using namespace ns3;
 class FrameLog {
   public:
     std::vector<int64_t> time_ns;
-    std::vector<int32_t> node, peer, src, dst, origin, target, hops, reason;
+    std::vector<int32_t> node, peer, src, dst, origin, target, hops, reason, ttl;
     std::vector<uint8_t> event, kind;
     std::vector<int64_t> seq;
 
@@ -273,6 +273,7 @@ class FrameLog {
         target.push_back(tgt);
         hops.push_back(hop);
         reason.push_back(why);
+        ttl.push_back(ip.GetTtl());
     }
 };
 }
@@ -301,11 +302,11 @@ class FrameLog:
         ``src``/``dst`` (IP, as nodes; -1 broadcast), ``seq`` (a report's sequence number,
         a RREQ's id, a RREP's ack-required flag), ``origin``/``target`` (a RREQ's or RREP's
         originator and destination), ``hops`` (their hop count), ``reason`` (a drop's
-        ``WifiMacDropReason``)."""
+        ``WifiMacDropReason``), ``ttl`` (the IP header's TTL as sent)."""
         log = self._log
         ints = {name: vector_array(getattr(log, name), np.int32).astype(np.int64)
                 for name in ("node", "peer", "src", "dst", "origin", "target", "hops",
-                             "reason")}  # fmt: skip
+                             "reason", "ttl")}  # fmt: skip
         events = vector_array(log.event, np.uint8)
         kinds = vector_array(log.kind, np.uint8)
         return pd.DataFrame({
@@ -315,7 +316,7 @@ class FrameLog:
             "seq": vector_array(log.seq, np.int64),
             **ints,
         })[["time", "node", "event", "kind", "peer", "src", "dst", "seq", "origin", "target",
-            "hops", "reason"]]  # fmt: skip
+            "hops", "reason", "ttl"]]  # fmt: skip
 
 
 #: how :func:`_frames_attached` leaves the preloaded ARP entries: as the scenario made
@@ -365,10 +366,12 @@ def _fields(tokens: list[str]) -> dict[str, str]:
 def ns2_frames(stream) -> pd.DataFrame:
     """NS-2's trace lines of data (``cbr``) and AODV frames as :class:`FrameLog`'s table:
     ``s MAC`` lines (a frame the MAC sends; ``-Hd`` its next hop) are ``tx``, ``r RTR``
-    lines of AODV messages (delivered to the routing agent; ``-Ms`` the transmitter's MAC
-    address, NS-2's node id in hex) ``rx``, ``d MAC`` lines ``mac-drop`` with NS-2's reason
-    in ``reason_name`` (``RET``: the retry limit). ``seq`` is a report's ``-Pi``, a RREQ's
-    broadcast id ``-Pb``."""
+    lines (a frame delivered to the routing agent; ``-Ms`` the transmitter's MAC address,
+    NS-2's node id in hex) ``rx``, ``d MAC`` lines ``mac-drop`` with NS-2's reason in
+    ``reason_name`` (``RET``: the retry limit). ``seq`` is a report's ``-Pi``, a RREQ's
+    broadcast id ``-Pb``; a RREP's ``origin`` is its IP destination (the RREQ's
+    originator, ``AODV::sendReply``); ``ttl`` the IP TTL ``-Iv`` (before the receiver's
+    routing agent decrements it)."""
     rows = []
     for line in stream:
         if line[:1] not in ("s", "r", "d") or ("-It cbr" not in line and "-It AODV" not in line):
@@ -381,7 +384,7 @@ def ns2_frames(stream) -> pd.DataFrame:
             name = "tx"
         elif event == "d" and level == "MAC":
             name = "mac-drop"
-        elif event == "r" and level == "RTR" and not data:
+        elif event == "r" and level == "RTR":
             name = "rx"
         else:
             continue
@@ -396,13 +399,15 @@ def ns2_frames(stream) -> pd.DataFrame:
             "peer": peer if peer >= 0 else -1,
             "src": int(f["Is"].split(".")[0]),
             "seq": int(f["Pi"]) if data else int(f["Pb"]) if kind == "RREQ" else -1,
-            "origin": int(f["Ps"]) if kind == "RREQ" else -1,
+            "origin": int(f["Ps"]) if kind == "RREQ"
+            else int(f["Id"].split(".")[0]) if kind == "RREP" else -1,
             "target": int(f["Pd"]) if kind in ("RREQ", "RREP") else -1,
             "hops": int(f["Ph"]) if kind in ("RREQ", "RREP") else -1,
             "reason_name": f.get("Nw", "---") if name == "mac-drop" else "",
+            "ttl": int(f.get("Iv", -1)),
         })  # fmt: skip
     columns = ["time", "node", "event", "kind", "peer", "src", "seq", "origin", "target",
-               "hops", "reason_name"]  # fmt: skip
+               "hops", "reason_name", "ttl"]  # fmt: skip
     return pd.DataFrame(rows, columns=columns)
 
 
