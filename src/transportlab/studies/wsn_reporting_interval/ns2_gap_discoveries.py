@@ -71,6 +71,18 @@ FATES = (OWN, DESTINATION, REBROADCAST, REPLIED, TTL_ZERO, NOT_FORWARDED, DUPLIC
 ANSWER_WINDOW = 0.5
 CAUSE_WINDOW = 1.0
 
+SEQNO_NONE = "destination sequence number unknown"
+SEQNO_AS_HEARD = "the sequence number of the last RREP heard"
+SEQNO_RAISED = "raised past the last RREP heard"
+SEQNO_OTHER = "known, no RREP heard for it"
+#: the destination sequence number a RREQ carries, against the last RREP for that
+#: destination its originator received (ns-3: unknown is a flag; NS-2: 0). ns-2.35 adds 1
+#: to a route's number when the route expires (``AODV::rt_purge``) or its link breaks
+#: (``handle_link_failure``), so its next RREQ asks for a newer route than the one heard
+#: and a node holding the old one cannot answer (``recvRequest``: ``rt_seqno >=
+#: rq_dst_seqno``); ns-3's ``RoutingTableEntry::Invalidate`` leaves the number as it was
+SEQNO_CLASSES = (SEQNO_NONE, SEQNO_AS_HEARD, SEQNO_RAISED, SEQNO_OTHER)
+
 BY_DESTINATION = "by the destination"
 BY_INTERMEDIATE = "by an intermediate node"
 FORWARDED = "forwarded"
@@ -78,8 +90,15 @@ FORWARDED = "forwarded"
 RERR_LINK = "the sender's MAC gave up a frame (link break)"
 RERR_PASSED = "the sender received a RERR (passed on)"
 RERR_NO_ROUTE = "the sender received a data frame to forward (no route)"
-RERR_OTHER = f"none of these within {CAUSE_WINDOW:g} s"
-RERR_CAUSES = (RERR_LINK, RERR_PASSED, RERR_NO_ROUTE, RERR_OTHER)
+#: both ports' ActiveRouteTimeout (ns-2.35's ACTIVE_ROUTE_TIMEOUT); ns-3 also lists a next
+#: hop it forwards to, or a previous hop it receives from, as a neighbour for this long
+#: (``Forwarding`` / ``RouteInput``: ``m_nb.Update(..., m_activeRouteTimeout)``) and takes
+#: the entry's expiry, checked once per HelloInterval, for a broken link
+ACTIVE_ROUTE_TIMEOUT = 10.0
+RERR_IDLE = (f"none of these within {CAUSE_WINDOW:g} s; the sender's last data frame "
+             f"{ACTIVE_ROUTE_TIMEOUT:g}-{ACTIVE_ROUTE_TIMEOUT + 2:g} s before")  # fmt: skip
+RERR_OTHER = f"none of these within {CAUSE_WINDOW:g} s, otherwise"
+RERR_CAUSES = (RERR_LINK, RERR_PASSED, RERR_NO_ROUTE, RERR_IDLE, RERR_OTHER)
 
 
 def _kind(frames: pd.DataFrame, kind: str, event: str) -> pd.DataFrame:
@@ -91,20 +110,22 @@ def route_requests(frames: pd.DataFrame) -> pd.DataFrame:
     often its MAC sent it): ``time``, ``target``, ``ttl`` (the ring's IP TTL),
     ``reason`` (:data:`REASONS`), ``search`` (numbered per originator and destination;
     retries share their search's number), ``ring`` (1 for a search's first RREQ),
-    ``rebroadcasts`` (nodes that sent it on) and ``answered`` (the originator received a
-    RREP for ``target`` after it and before its next RREQ for it)."""
+    ``rebroadcasts`` (nodes that sent it on), ``answered`` (the originator received a
+    RREP for ``target`` after it and before its next RREQ for it), ``dst_seqno`` and
+    ``seqno_class`` (:data:`SEQNO_CLASSES`)."""
     sent = _kind(frames, "RREQ", "tx")
     own = (sent[sent["node"] == sent["origin"]].sort_values("time", kind="stable")
            .drop_duplicates(["origin", "seq"]))  # fmt: skip
     others = sent[sent["node"] != sent["origin"]].drop_duplicates(["node", "origin", "seq"])
     rebroadcasts = others.groupby(["origin", "seq"]).size()
-    replies = _kind(frames, "RREP", "rx")
+    replies = _kind(frames, "RREP", "rx").sort_values("time", kind="stable")
     breaks = frames[ns2_gap_routes.given_up(frames)
                     | ((frames["kind"] == "RERR") & (frames["event"] == "rx"))]  # fmt: skip
     rows = []
     for (origin, target), mine in own.groupby(["origin", "target"], sort=True):
         mask = (replies["node"] == origin) & (replies["target"] == target)
-        heard = np.sort(replies.loc[mask, "time"].to_numpy())
+        heard = replies.loc[mask, "time"].to_numpy()
+        heard_seqno = replies.loc[mask, "dst_seqno"].to_numpy()
         broke = np.sort(breaks.loc[breaks["node"] == origin, "time"].to_numpy())
         times = mine["time"].to_numpy()
         search, ring = 0, 0
@@ -121,6 +142,16 @@ def route_requests(frames: pd.DataFrame) -> pd.DataFrame:
                     reason = AFTER_BREAK
                 else:
                     reason = AFTER_ROUTE
+            before = heard < row.time
+            known = row.dst_seqno > 0 if "reason_name" in frames else row.dst_seqno >= 0
+            if not known:
+                seqno_class = SEQNO_NONE
+            elif not before.any():
+                seqno_class = SEQNO_OTHER
+            elif row.dst_seqno > heard_seqno[before][-1]:
+                seqno_class = SEQNO_RAISED
+            else:
+                seqno_class = SEQNO_AS_HEARD
             if reason == RETRY:
                 ring += 1
             else:
@@ -129,9 +160,10 @@ def route_requests(frames: pd.DataFrame) -> pd.DataFrame:
                          "seq": int(row.seq), "ttl": int(row.ttl), "reason": reason,
                          "search": search, "ring": ring,
                          "rebroadcasts": int(rebroadcasts.get((origin, row.seq), 0)),
-                         "answered": answered})  # fmt: skip
+                         "answered": answered, "dst_seqno": int(row.dst_seqno),
+                         "seqno_class": seqno_class})  # fmt: skip
     columns = ["time", "origin", "target", "seq", "ttl", "reason", "search", "ring",
-               "rebroadcasts", "answered"]  # fmt: skip
+               "rebroadcasts", "answered", "dst_seqno", "seqno_class"]  # fmt: skip
     return pd.DataFrame(rows, columns=columns).sort_values("time", kind="stable",
                                                            ignore_index=True)  # fmt: skip
 
@@ -199,7 +231,9 @@ def rerr_causes(frames: pd.DataFrame) -> pd.DataFrame:
     """One row per RERR frame sent: ``time``, ``node``, ``cause`` (:data:`RERR_CAUSES`):
     the latest of these events at the sender within :data:`CAUSE_WINDOW` before it: a
     frame its MAC gave up at the retry limit, a RERR it received, a data frame it received
-    for another node."""
+    for another node; without one, whether the sender's last data frame (sent or received)
+    lies :data:`ACTIVE_ROUTE_TIMEOUT` to 2 s more before it (:data:`RERR_IDLE`). Also
+    ``last_data_peer``: the other end of that last data frame (-1 none)."""
     sent = _kind(frames, "RERR", "tx").sort_values("time", kind="stable")
     data_in = _kind(frames, "data", "rx")
     if "dst" in data_in:
@@ -212,12 +246,23 @@ def rerr_causes(frames: pd.DataFrame) -> pd.DataFrame:
         data_in.assign(cause=RERR_NO_ROUTE),
     ])[["time", "node", "cause"]].sort_values("time", kind="stable")  # fmt: skip
     causes = []
+    data = frames[(frames["kind"] == "data") & frames["event"].isin(("tx", "rx"))]
+    data = data.sort_values("time", kind="stable")
+    last_peers = []
     for row in sent.itertuples(index=False):
         mine = events[(events["node"] == row.node) & (events["time"] <= row.time)
                       & (events["time"] >= row.time - CAUSE_WINDOW)]  # fmt: skip
-        causes.append(mine["cause"].iloc[-1] if len(mine) else RERR_OTHER)
+        own = data[(data["node"] == row.node) & (data["time"] <= row.time)]
+        last_peers.append(int(own["peer"].iloc[-1]) if len(own) else -1)
+        if len(mine):
+            causes.append(mine["cause"].iloc[-1])
+            continue
+        idle = row.time - own["time"].iloc[-1] if len(own) else np.inf
+        quiet = ACTIVE_ROUTE_TIMEOUT <= idle <= ACTIVE_ROUTE_TIMEOUT + 2
+        causes.append(RERR_IDLE if quiet else RERR_OTHER)
     table = sent[["time", "node"]].reset_index(drop=True)
     table["cause"] = pd.Series(causes, dtype=object)
+    table["last_data_peer"] = pd.Series(last_peers, dtype=np.int64)
     return table
 
 
@@ -243,6 +288,18 @@ def _counts(frames: pd.DataFrame, packets: pd.DataFrame) -> list[tuple[str, str,
     rings = requests.groupby(["origin", "target", "search"]).size()
     for n, count in rings.value_counts().sort_index().items():
         rows.append(("route searches", f"with {n} RREQ(s)", int(count)))
+    fates = rreq_receptions(frames)
+    replied = fates[fates["fate"] == REPLIED].groupby(["origin", "seq"]).size()
+    keys = zip(requests["origin"], requests["seq"], strict=True)
+    requests["replies"] = [int(replied.get(key, 0)) for key in keys]
+    for seqno_class in SEQNO_CLASSES:
+        mine = requests[requests["seqno_class"] == seqno_class]
+        rows.append(("RREQs originated", seqno_class, len(mine)))
+        if len(mine):
+            rows.append(("rebroadcasts per RREQ originated", seqno_class,
+                         round(float(mine["rebroadcasts"].mean()), 2)))  # fmt: skip
+            rows.append(("nodes answering from their own route per RREQ originated",
+                         seqno_class, round(float(mine["replies"].mean()), 2)))  # fmt: skip
     for ttl, mine in requests.groupby("ttl"):
         rows.append(("rebroadcasts per RREQ originated", f"TTL {ttl}",
                      round(float(mine["rebroadcasts"].mean()), 2)))  # fmt: skip
@@ -253,17 +310,21 @@ def _counts(frames: pd.DataFrame, packets: pd.DataFrame) -> list[tuple[str, str,
     own = int((sent["node"] == sent["origin"]).sum())
     rows.append(("RREQ frames sent", "by the originator", own))
     rows.append(("RREQ frames sent", "rebroadcasts", len(sent) - own))
-    fates = rreq_receptions(frames)["fate"].value_counts()
+    counted = fates["fate"].value_counts()
     for fate in FATES:
-        rows.append(("RREQs received", fate, int(fates.get(fate, 0))))
+        rows.append(("RREQs received", fate, int(counted.get(fate, 0))))
     origins = rrep_origins(frames)
     rows.append(("RREP frames sent", "all", int(origins.sum())))
     for label in (BY_DESTINATION, BY_INTERMEDIATE, FORWARDED):
         rows.append(("RREP frames sent", label, int(origins.get(label, 0))))
-    causes = rerr_causes(frames)["cause"].value_counts()
+    rerrs = rerr_causes(frames)
+    causes = rerrs["cause"].value_counts()
     rows.append(("RERR frames sent", "all", int(causes.sum())))
     for cause in RERR_CAUSES:
         rows.append(("RERR frames sent", cause, int(causes.get(cause, 0))))
+    idle = rerrs[rerrs["cause"] == RERR_IDLE]
+    rows.append(("RERR frames sent", "of the last: that data frame to or from the sink",
+                 int((idle["last_data_peer"] == ns2_gap_routes.SINK).sum())))  # fmt: skip
     lost = ns2_gap_routes.given_up(frames) & (frames["kind"] == "data")
     rows.append(("data frames given up at the retry limit", "all", int(lost.sum())))
     sent_reports = packets[packets["event"] == "sent"][["flow", "seq"]].drop_duplicates()

@@ -155,7 +155,7 @@ class FrameLog {
     std::vector<int64_t> time_ns;
     std::vector<int32_t> node, peer, src, dst, origin, target, hops, reason, ttl;
     std::vector<uint8_t> event, kind;
-    std::vector<int64_t> seq;
+    std::vector<int64_t> seq, dst_seqno;
 
     void AddNode(int32_t id, Ptr<WifiNetDevice> device, Ipv4Address address) {
         m_byMac[Mac48Address::ConvertFrom(device->GetAddress())] = id;
@@ -226,7 +226,7 @@ class FrameLog {
         UdpHeader udp;
         p->RemoveHeader(udp);
         int32_t k = -1, org = -1, tgt = -1, hop = -1;
-        int64_t number = -1;
+        int64_t number = -1, seqno = -1;
         if (udp.GetDestinationPort() == 654) {
             aodv::TypeHeader type;
             p->RemoveHeader(type);
@@ -236,6 +236,7 @@ class FrameLog {
                 p->RemoveHeader(h);
                 k = 1; org = ByIp(h.GetOrigin()); tgt = ByIp(h.GetDst());
                 hop = h.GetHopCount(); number = h.GetId();
+                seqno = h.GetUnknownSeqno() ? -1 : static_cast<int64_t>(h.GetDstSeqno());
                 break;
             }
             case aodv::AODVTYPE_RREP: {
@@ -243,11 +244,21 @@ class FrameLog {
                 p->RemoveHeader(h);
                 k = 2; org = ByIp(h.GetOrigin()); tgt = ByIp(h.GetDst());
                 hop = h.GetHopCount(); number = h.GetAckRequired() ? 1 : 0;
+                seqno = h.GetDstSeqno();
                 break;
             }
-            case aodv::AODVTYPE_RERR:
+            case aodv::AODVTYPE_RERR: {
+                aodv::RerrHeader h;
+                p->RemoveHeader(h);
                 k = 3;
+                hop = h.GetDestCount();
+                std::pair<Ipv4Address, uint32_t> first;
+                if (h.RemoveUnDestination(first)) {
+                    tgt = ByIp(first.first);
+                    seqno = first.second;
+                }
                 break;
+            }
             case aodv::AODVTYPE_RREP_ACK:
                 k = 4;
                 break;
@@ -274,6 +285,7 @@ class FrameLog {
         hops.push_back(hop);
         reason.push_back(why);
         ttl.push_back(ip.GetTtl());
+        dst_seqno.push_back(seqno);
     }
 };
 }
@@ -302,7 +314,9 @@ class FrameLog:
         ``src``/``dst`` (IP, as nodes; -1 broadcast), ``seq`` (a report's sequence number,
         a RREQ's id, a RREP's ack-required flag), ``origin``/``target`` (a RREQ's or RREP's
         originator and destination), ``hops`` (their hop count), ``reason`` (a drop's
-        ``WifiMacDropReason``), ``ttl`` (the IP header's TTL as sent)."""
+        ``WifiMacDropReason``), ``ttl`` (the IP header's TTL as sent), ``dst_seqno`` (a
+        RREQ's destination sequence number, -1 unknown, or a RREP's; a RERR's first
+        unreachable destination is its ``target``, their count its ``hops``)."""
         log = self._log
         ints = {name: vector_array(getattr(log, name), np.int32).astype(np.int64)
                 for name in ("node", "peer", "src", "dst", "origin", "target", "hops",
@@ -314,9 +328,10 @@ class FrameLog:
             "event": np.array(EVENTS, dtype=object)[events] if len(events) else [],
             "kind": [KINDS[k] for k in kinds],
             "seq": vector_array(log.seq, np.int64),
+            "dst_seqno": vector_array(log.dst_seqno, np.int64),
             **ints,
         })[["time", "node", "event", "kind", "peer", "src", "dst", "seq", "origin", "target",
-            "hops", "reason", "ttl"]]  # fmt: skip
+            "hops", "reason", "ttl", "dst_seqno"]]  # fmt: skip
 
 
 #: how :func:`_frames_attached` leaves the preloaded ARP entries: as the scenario made
@@ -371,7 +386,8 @@ def ns2_frames(stream) -> pd.DataFrame:
     ``reason_name`` (``RET``: the retry limit). ``seq`` is a report's ``-Pi``, a RREQ's
     broadcast id ``-Pb``; a RREP's ``origin`` is its IP destination (the RREQ's
     originator, ``AODV::sendReply``); ``ttl`` the IP TTL ``-Iv`` (before the receiver's
-    routing agent decrements it)."""
+    routing agent decrements it); ``dst_seqno`` a RREQ's or RREP's destination sequence
+    number ``-Pds`` (a RREQ's is 0 when the originator knows none)."""
     rows = []
     for line in stream:
         if line[:1] not in ("s", "r", "d") or ("-It cbr" not in line and "-It AODV" not in line):
@@ -405,9 +421,10 @@ def ns2_frames(stream) -> pd.DataFrame:
             "hops": int(f["Ph"]) if kind in ("RREQ", "RREP") else -1,
             "reason_name": f.get("Nw", "---") if name == "mac-drop" else "",
             "ttl": int(f.get("Iv", -1)),
+            "dst_seqno": int(f["Pds"]) if kind in ("RREQ", "RREP") else -1,
         })  # fmt: skip
     columns = ["time", "node", "event", "kind", "peer", "src", "seq", "origin", "target",
-               "hops", "reason_name", "ttl"]  # fmt: skip
+               "hops", "reason_name", "ttl", "dst_seqno"]  # fmt: skip
     return pd.DataFrame(rows, columns=columns)
 
 
