@@ -413,11 +413,27 @@ KEYS = (
     ("RREQ frames sent", "all"),
     ("RREQ frames sent", "rebroadcasts"),
     ("RREQs originated", "all"),
+    ("RREQs originated", "TTL 30"),
     ("route searches", "all"),
+    ("route searches", FIRST),
+    ("route searches", AFTER_BREAK),
+    ("route searches", AFTER_ROUTE),
+    ("RREQs originated", SEQNO_NONE),
+    ("RREQs originated", SEQNO_AS_HEARD),
+    ("RREQs originated", SEQNO_RAISED),
+    ("rebroadcasts per RREQ originated", SEQNO_NONE),
+    ("rebroadcasts per RREQ originated", SEQNO_AS_HEARD),
+    ("rebroadcasts per RREQ originated", SEQNO_RAISED),
+    ("nodes answering from their own route per RREQ originated", SEQNO_NONE),
+    ("nodes answering from their own route per RREQ originated", SEQNO_AS_HEARD),
+    ("nodes answering from their own route per RREQ originated", SEQNO_RAISED),
     ("RREQs received", DUPLICATE),
-    ("RREQs received", TTL_ZERO),
-    ("RREQs received", NOT_FORWARDED),
+    ("RREP frames sent", BY_INTERMEDIATE),
     ("RERR frames sent", "all"),
+    ("RERR frames sent", RERR_LINK),
+    ("RERR frames sent", RERR_PASSED),
+    ("RERR frames sent", RERR_IDLE),
+    ("RERR frames sent", "of the last: that data frame to or from the sink"),
     ("reports", "delivered"),
 )
 
@@ -433,6 +449,9 @@ def key_numbers(table: pd.DataFrame) -> pd.DataFrame:
                 values.loc[key, simulator] if key in values.index else 0 for key in KEYS
             ]
     index = pd.Index([f"{q}: {d}" for q, d in KEYS], name="quantity")
+    # a per-RREQ mean is a fraction; every other row a count
+    columns = {name: [v if isinstance(v, float) and v % 1 else int(v) for v in values]
+               for name, values in columns.items()}  # fmt: skip
     return pd.DataFrame(columns, index=index).reset_index()
 
 
