@@ -188,5 +188,5 @@ def test_the_discovery_table_puts_both_simulators_side_by_side():
     assert rows.loc[("reports", "delivered")].tolist() == [0, 1]
     labelled = table.assign(reporting_interval=1.0)
     numbers = disc.key_numbers(labelled).set_index("quantity")
-    assert numbers.loc["RREQ frames sent: all", "1 s ns2"] == 4
-    assert numbers.loc["RERR frames sent: all", "1 s ns3: port"] == 4
+    assert numbers.loc["RREQ frames sent: all", "1 s NS-2"] == 4
+    assert numbers.loc["RERR frames sent: all", "1 s port"] == 4

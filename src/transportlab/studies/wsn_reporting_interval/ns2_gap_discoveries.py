@@ -438,21 +438,27 @@ KEYS = (
 )
 
 
+#: the column names :func:`key_numbers` gives the simulators of the table
+SHORT = {"ns2": "NS-2", f"ns3: {PORT}": "port", f"ns3: {FIRST_FLOOD}": "TtlStart 30",
+         f"ns3: {NO_RATE_LIMITS}": "no rate limits"}  # fmt: skip
+
+
 def key_numbers(table: pd.DataFrame) -> pd.DataFrame:
-    """Rows :data:`KEYS` of ``ns2_gap_discoveries.csv`` per point and simulator column."""
+    """Rows :data:`KEYS` of ``ns2_gap_discoveries.csv``, a column per point and simulator
+    (``1 s NS-2``, ``1 s port``...; :data:`SHORT`): counts as integers, per-RREQ means as
+    they are."""
     simulators = [c for c in table.columns if c == "ns2" or c.startswith("ns3")]
     columns = {}
     for interval, mine in table.groupby("reporting_interval", sort=False):
         values = mine.set_index(["quantity", "detail"])
         for simulator in simulators:
-            columns[f"{interval:g} s {simulator}"] = [
-                values.loc[key, simulator] if key in values.index else 0 for key in KEYS
+            cells = [values.loc[key, simulator] if key in values.index else 0 for key in KEYS]
+            # a per-RREQ mean is a fraction; every other row a count
+            columns[f"{interval:g} s {SHORT.get(simulator, simulator)}"] = [
+                float(v) if float(v) % 1 else int(v) for v in cells
             ]
     index = pd.Index([f"{q}: {d}" for q, d in KEYS], name="quantity")
-    # a per-RREQ mean is a fraction; every other row a count
-    columns = {name: [v if isinstance(v, float) and v % 1 else int(v) for v in values]
-               for name, values in columns.items()}  # fmt: skip
-    return pd.DataFrame(columns, index=index).reset_index()
+    return pd.DataFrame(columns, index=index, dtype=object).reset_index()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
