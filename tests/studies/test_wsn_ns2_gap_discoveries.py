@@ -48,7 +48,8 @@ _CBR = "-Is {n}.0 -Id 0.2 -It cbr -Il 296 -If 0 -Ii 9 -Iv 30 -Pn cbr -Pi 3 -Pf 0
 # Node 3 searches the sink: its first RREQ (TTL 30) is rebroadcast by node 2 and answered
 # by the sink through node 2; node 4 hears it first from node 3 (and does nothing: it
 # arrived with TTL 30, so not for lack of TTL) and again from node 2 (a duplicate); node 3
-# hears its own RREQ back. Later node 3's MAC gives up a report (a link break), it sends a
+# hears its own RREQ back. Node 2 passes it on asking for its own number for the sink, 3
+# (odd: a route it had invalidated). Later node 3's MAC gives up a report (a link break), it sends a
 # RERR and searches again (TTL 3, unanswered), then retries (TTL 5), which node 1 receives
 # with TTL 1 and so cannot pass on; both ask for sequence number 5, one past the RREP's 4
 # (as ns-2.35 does once a route is down).
@@ -56,7 +57,7 @@ NS2_TRACE = "".join(f"{line}\n" for line in [
     _rreq("s", 1.00, 3, 3, 3, 1, 30, level="MAC"),
     _rreq("r", 1.01, 2, 3, 3, 1, 30),
     _rreq("r", 1.01, 4, 3, 3, 1, 30),
-    _rreq("s", 1.02, 2, 2, 3, 1, 29, level="MAC"),
+    _rreq("s", 1.02, 2, 2, 3, 1, 29, level="MAC", dseq=3),  # raised to its own, odd
     _rreq("r", 1.03, 3, 2, 3, 1, 29),
     _rreq("r", 1.03, 4, 2, 3, 1, 29),
     _rreq("r", 1.03, SINK, 2, 3, 1, 29),
@@ -175,6 +176,8 @@ def test_the_discovery_table_puts_both_simulators_side_by_side():
     assert rows.loc[("route searches", "with 2 RREQ(s)")].tolist() == [1, 0]
     assert rows.loc[("RREQ frames sent", "all")].tolist() == [4, 3]
     assert rows.loc[("RREQ frames sent", "rebroadcasts")].tolist() == [1, 0]
+    assert rows.loc[("RREQ frames sent", disc.RAISED_EN_ROUTE)].tolist() == [1, 0]
+    assert rows.loc[("RREQ frames sent", disc.RAISED_ODD)].tolist() == [1, 0]
     assert rows.loc[("rebroadcasts per RREQ originated", "TTL 30")].tolist() == [1.0, 0]
     assert rows.loc[("RREQs received", disc.DUPLICATE)].tolist() == [1, 0]
     assert rows.loc[("RERR frames sent", "all")].tolist() == [1, 4]

@@ -266,6 +266,26 @@ def rerr_causes(frames: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+RAISED_EN_ROUTE = "rebroadcasts asking for a higher destination number than the originator"
+RAISED_ODD = "of them, an odd number (a route ns-2.35 invalidated)"
+
+
+def raised_en_route(frames: pd.DataFrame) -> dict[str, int]:
+    """The RREQ rebroadcasts that ask for a higher destination sequence number than their
+    originator's RREQ did (both AODVs raise it to the forwarding node's own number for the
+    destination, ``AODV::recvRequest`` / ``RoutingProtocol::RecvRequest``; ns-3's unknown
+    number counts as lowest) and, of them, those asking for an odd number: ns-2.35's
+    destinations only ever give even ones (``AODV::recvRequest``, ``sendReply``), so an odd
+    one is a number ``rt_purge`` or ``handle_link_failure`` raised by one."""
+    sent = _kind(frames, "RREQ", "tx")
+    own = sent[sent["node"] == sent["origin"]].drop_duplicates(["origin", "seq"])
+    others = sent[sent["node"] != sent["origin"]].drop_duplicates(["node", "origin", "seq"])
+    joined = others.merge(own[["origin", "seq", "dst_seqno"]], on=["origin", "seq"],
+                          suffixes=("", "_asked"))  # fmt: skip
+    raised = joined[joined["dst_seqno"] > joined["dst_seqno_asked"]]
+    return {RAISED_EN_ROUTE: len(raised), RAISED_ODD: int((raised["dst_seqno"] % 2 == 1).sum())}
+
+
 def _counts(frames: pd.DataFrame, packets: pd.DataFrame) -> list[tuple[str, str, float]]:
     """(quantity, detail, value) rows of one simulator's run."""
     rows: list[tuple[str, str, float]] = []
@@ -307,6 +327,8 @@ def _counts(frames: pd.DataFrame, packets: pd.DataFrame) -> list[tuple[str, str,
                      int(mine["answered"].sum())))  # fmt: skip
     sent = _kind(frames, "RREQ", "tx")
     rows.append(("RREQ frames sent", "all", len(sent)))
+    rows += [("RREQ frames sent", detail, value)
+             for detail, value in raised_en_route(frames).items()]  # fmt: skip
     own = int((sent["node"] == sent["origin"]).sum())
     rows.append(("RREQ frames sent", "by the originator", own))
     rows.append(("RREQ frames sent", "rebroadcasts", len(sent) - own))
@@ -412,6 +434,8 @@ def write(
 KEYS = (
     ("RREQ frames sent", "all"),
     ("RREQ frames sent", "rebroadcasts"),
+    ("RREQ frames sent", RAISED_EN_ROUTE),
+    ("RREQ frames sent", RAISED_ODD),
     ("RREQs originated", "all"),
     ("RREQs originated", "TTL 30"),
     ("route searches", "all"),
