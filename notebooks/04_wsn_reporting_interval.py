@@ -1511,7 +1511,11 @@ print(ns2_gap_discoveries.key_numbers(gap_discoveries).to_string(index=False))
 #   few rebroadcasts. The rows by sequence number show it: no RREQ of NS-2 asks for the
 #   number its originator last heard, no RREQ of ns-3 for a raised one, and the RREQs
 #   asking for a raised number are rebroadcast far more often than those asking for the
-#   number heard. No ns-3 attribute changes this.
+#   number heard. Both AODVs also raise a RREQ's number to the forwarding node's own on the
+#   way (`recvRequest`, `RecvRequest`); at 20 s many of NS-2's rebroadcasts carry a raised
+#   number, every one of them odd, a number ns-2.35 raised when it invalidated a route
+#   (its destinations give only even ones), while ns-3's hardly ever raise it. No ns-3
+#   attribute changes this.
 # * **NS-2's first ring is network-wide, but that is not what floods.** ns-2.35 starts a
 #   ring from the larger of the last TTL and the last hop count, and a new route entry's
 #   hop count is INFINITY2 (`aodv_rt_entry`'s constructor), so its first RREQ for a
@@ -1520,21 +1524,26 @@ print(ns2_gap_discoveries.key_numbers(gap_discoveries).to_string(index=False))
 #   ns-3's first RREQs network-wide too and leaves its RREQ frames, RERRs and reports
 #   nearly as they were. Even for RREQs with no destination number known, which any node
 #   with a valid route may answer in both AODVs, more ns-3 nodes answer and fewer
-#   rebroadcast than NS-2's: not explained here.
+#   rebroadcast than NS-2's, at 1 s with hardly any number raised on the way: this part of
+#   the gap is not explained here.
 # * **ns-3's RERRs at 20 s follow its neighbour timer.** Most are passed on from another
-#   RERR; a large part of the rest come with nothing at the sender but its last data frame
-#   one ActiveRouteTimeout (10 s) to 12 s before. ns-3 lists the next hop it forwards a
+#   RERR; the rest come with none of the events that break a link in NS-2 at the sender
+#   (no frame given up, no RERR received, no packet to forward without a route), many of
+#   them one ActiveRouteTimeout (10 s) to 12 s after its last data frame. With hellos off
+#   and the MAC's give-ups not reaching its AODV (section 8.8), what is left in ns-3 to
+#   break a link is its neighbour list: it lists the next hop it forwards a
 #   packet to, and the previous hop of one it delivers, as a neighbour for
 #   ActiveRouteTimeout (`Forwarding`, `RouteInput`: `m_nb.Update(..., m_activeRouteTimeout)`)
 #   and takes the entry's expiry for a broken link (`Neighbors::Purge` ->
 #   `SendRerrWhenBreaksLinkToNextHop`). With a report every 20 s such entries expire between
 #   reports; at 1 s traffic renews them. NS-2.35 with link-layer detection runs no
-#   neighbour timer, and its few RERRs follow MAC give-ups. Section 8.8's fix lengthened
+#   neighbour timer: each of its few RERRs follows a frame its MAC gave up, a RERR it
+#   received or a packet it had no route to forward. Section 8.8's fix lengthened
 #   only the entries made from RREQs (AllowedHelloLoss); these use ActiveRouteTimeout,
 #   which also sets every route's lifetime, so no attribute separates them and no variant
 #   was run.
-# * **ns-3's rate limits (10 RREQs and 10 RERRs per second per node) never bind here:**
-#   the variant without them gives the same count in every row.
+# * **ns-3's per-node RREQ and RERR rate limits (its defaults; ns-2.35 has none) never bind
+#   here:** the variant without them gives the same count in every row.
 # * The reports delivered hardly move between the ns-3 variants.
 
 # %% [markdown]
