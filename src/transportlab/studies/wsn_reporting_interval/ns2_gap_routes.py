@@ -154,9 +154,9 @@ using namespace ns3;
 class FrameLog {
   public:
     std::vector<int64_t> time_ns;
-    std::vector<int32_t> node, peer, src, dst, origin, target, hops, reason;
+    std::vector<int32_t> node, peer, src, dst, origin, target, hops, reason, ttl;
     std::vector<uint8_t> event, kind;
-    std::vector<int64_t> seq;
+    std::vector<int64_t> seq, dst_seqno;
 
     void AddNode(int32_t id, Ptr<WifiNetDevice> device, Ipv4Address address) {
         m_byMac[Mac48Address::ConvertFrom(device->GetAddress())] = id;
@@ -227,7 +227,7 @@ class FrameLog {
         UdpHeader udp;
         p->RemoveHeader(udp);
         int32_t k = -1, org = -1, tgt = -1, hop = -1;
-        int64_t number = -1;
+        int64_t number = -1, seqno = -1;
         if (udp.GetDestinationPort() == 654) {
             aodv::TypeHeader type;
             p->RemoveHeader(type);
@@ -237,6 +237,7 @@ class FrameLog {
                 p->RemoveHeader(h);
                 k = 1; org = ByIp(h.GetOrigin()); tgt = ByIp(h.GetDst());
                 hop = h.GetHopCount(); number = h.GetId();
+                seqno = h.GetUnknownSeqno() ? -1 : static_cast<int64_t>(h.GetDstSeqno());
                 break;
             }
             case aodv::AODVTYPE_RREP: {
@@ -244,11 +245,21 @@ class FrameLog {
                 p->RemoveHeader(h);
                 k = 2; org = ByIp(h.GetOrigin()); tgt = ByIp(h.GetDst());
                 hop = h.GetHopCount(); number = h.GetAckRequired() ? 1 : 0;
+                seqno = h.GetDstSeqno();
                 break;
             }
-            case aodv::AODVTYPE_RERR:
+            case aodv::AODVTYPE_RERR: {
+                aodv::RerrHeader h;
+                p->RemoveHeader(h);
                 k = 3;
+                hop = h.GetDestCount();
+                std::pair<Ipv4Address, uint32_t> first;
+                if (h.RemoveUnDestination(first)) {
+                    tgt = ByIp(first.first);
+                    seqno = first.second;
+                }
                 break;
+            }
             case aodv::AODVTYPE_RREP_ACK:
                 k = 4;
                 break;
@@ -274,6 +285,8 @@ class FrameLog {
         target.push_back(tgt);
         hops.push_back(hop);
         reason.push_back(why);
+        ttl.push_back(ip.GetTtl());
+        dst_seqno.push_back(seqno);
     }
 };
 }
@@ -302,11 +315,13 @@ class FrameLog:
         ``src``/``dst`` (IP, as nodes; -1 broadcast), ``seq`` (a report's sequence number,
         a RREQ's id, a RREP's ack-required flag), ``origin``/``target`` (a RREQ's or RREP's
         originator and destination), ``hops`` (their hop count), ``reason`` (a drop's
-        ``WifiMacDropReason``)."""
+        ``WifiMacDropReason``), ``ttl`` (the IP header's TTL as sent), ``dst_seqno`` (a
+        RREQ's destination sequence number, -1 unknown, or a RREP's; a RERR's first
+        unreachable destination is its ``target``, their count its ``hops``)."""
         log = self._log
         ints = {name: vector_array(getattr(log, name), np.int32).astype(np.int64)
                 for name in ("node", "peer", "src", "dst", "origin", "target", "hops",
-                             "reason")}  # fmt: skip
+                             "reason", "ttl")}  # fmt: skip
         events = vector_array(log.event, np.uint8)
         kinds = vector_array(log.kind, np.uint8)
         return pd.DataFrame({
@@ -314,9 +329,10 @@ class FrameLog:
             "event": np.array(EVENTS, dtype=object)[events] if len(events) else [],
             "kind": [KINDS[k] for k in kinds],
             "seq": vector_array(log.seq, np.int64),
+            "dst_seqno": vector_array(log.dst_seqno, np.int64),
             **ints,
         })[["time", "node", "event", "kind", "peer", "src", "dst", "seq", "origin", "target",
-            "hops", "reason"]]  # fmt: skip
+            "hops", "reason", "ttl", "dst_seqno"]]  # fmt: skip
 
 
 #: how :func:`_frames_attached` leaves the preloaded ARP entries: as the scenario made
@@ -364,9 +380,9 @@ NS2_AODV_KINDS = {"REQUEST": "RREQ", "REPLY": "RREP", "ERROR": "RERR"}
 NS2_FIELDS = {"t": "time", "Ni": "node", "Nl": "level", "Nw": "reason", "It": "type",
               "Is": "src", "Hd": "next_hop", "Ms": "mac_src", "Pi": "cbr_seq",
               "Pc": "aodv_message", "Pb": "broadcast_id", "Ps": "origin", "Pd": "target",
-              "Ph": "hops"}  # fmt: skip
+              "Ph": "hops", "Id": "dst", "Iv": "ttl", "Pds": "dst_seqno"}  # fmt: skip
 NS2_FRAME_COLUMNS = ["time", "node", "event", "kind", "peer", "src", "seq", "origin",
-                     "target", "hops", "reason_name"]  # fmt: skip
+                     "target", "hops", "reason_name", "ttl", "dst_seqno"]  # fmt: skip
 
 
 def _data_or_aodv(line: str) -> bool:
@@ -384,16 +400,19 @@ def _integers_where(mask: np.ndarray, values: pd.Series) -> np.ndarray:
 def ns2_frames(stream) -> pd.DataFrame:
     """NS-2's trace lines of data (``cbr``) and AODV frames as :class:`FrameLog`'s table:
     ``s MAC`` lines (a frame the MAC sends; ``-Hd`` its next hop) are ``tx``, ``r RTR``
-    lines of AODV messages (delivered to the routing agent; ``-Ms`` the transmitter's MAC
-    address, NS-2's node id in hex) ``rx``, ``d MAC`` lines ``mac-drop`` with NS-2's reason
-    in ``reason_name`` (``RET``: the retry limit). ``seq`` is a report's ``-Pi``, a RREQ's
-    broadcast id ``-Pb``."""
+    lines (a frame delivered to the routing agent; ``-Ms`` the transmitter's MAC address,
+    NS-2's node id in hex) ``rx``, ``d MAC`` lines ``mac-drop`` with NS-2's reason in
+    ``reason_name`` (``RET``: the retry limit). ``seq`` is a report's ``-Pi``, a RREQ's
+    broadcast id ``-Pb``; a RREP's ``origin`` is its IP destination (the RREQ's
+    originator, ``AODV::sendReply``); ``ttl`` the IP TTL ``-Iv`` (before the receiver's
+    routing agent decrements it); ``dst_seqno`` a RREQ's or RREP's destination sequence
+    number ``-Pds`` (a RREQ's is 0 when the originator knows none)."""
     lines = wireless_trace.read_lines(stream, _data_or_aodv, NS2_FIELDS)
     event, level = lines["event"].to_numpy(), lines["level"].to_numpy()
     data = (lines["type"] == "cbr").to_numpy()
     name = np.select(
         [(event == "s") & (level == "MAC"), (event == "d") & (level == "MAC"),
-         (event == "r") & (level == "RTR") & ~data],
+         (event == "r") & (level == "RTR")],
         ["tx", "mac-drop", "rx"], default="",
     )  # fmt: skip
     aodv = lines["aodv_message"].map(NS2_AODV_KINDS).fillna("").to_numpy(object)
@@ -404,7 +423,8 @@ def ns2_frames(stream) -> pd.DataFrame:
         return pd.DataFrame(columns=NS2_FRAME_COLUMNS)
     rx = (lines["name"] == "rx").to_numpy()
     data, kind = (lines["kind"] == "data").to_numpy(), lines["kind"].to_numpy()
-    rreq, rreq_or_rrep = kind == "RREQ", np.isin(kind, ("RREQ", "RREP"))
+    rreq, rrep = kind == "RREQ", kind == "RREP"
+    rreq_or_rrep = rreq | rrep
     # -Hd is the next hop of a frame the node sends (-2: broadcast); a received frame's
     # transmitter is its MAC source, the node id in hex
     next_hop = lines["next_hop"].fillna(-1).to_numpy(np.int64)
@@ -412,15 +432,20 @@ def ns2_frames(stream) -> pd.DataFrame:
     seq = np.where(
         data, _integers_where(data, lines["cbr_seq"]), _integers_where(rreq, lines["broadcast_id"])
     )
+    origin = np.where(
+        rreq, _integers_where(rreq, lines["origin"]), _integers_where(rrep, lines["dst_node"])
+    )
     return pd.DataFrame({
         "time": lines["time"].to_numpy(float), "node": lines["node"].to_numpy(np.int64),
         "event": lines["name"].to_numpy(object), "kind": kind,
         "peer": np.where(peer >= 0, peer, -1), "src": lines["src_node"].to_numpy(np.int64),
-        "seq": seq, "origin": _integers_where(rreq, lines["origin"]),
+        "seq": seq, "origin": origin,
         "target": _integers_where(rreq_or_rrep, lines["target"]),
         "hops": _integers_where(rreq_or_rrep, lines["hops"]),
         "reason_name": np.where(lines["name"] == "mac-drop",
                                 lines["reason"].fillna("---"), ""),
+        "ttl": lines["ttl"].fillna(-1).to_numpy(np.int64),
+        "dst_seqno": _integers_where(rreq_or_rrep, lines["dst_seqno"]),
     })[NS2_FRAME_COLUMNS]  # fmt: skip
 
 

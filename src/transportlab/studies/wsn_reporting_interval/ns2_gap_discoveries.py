@@ -1,0 +1,493 @@
+"""Why the two simulators' AODVs send different numbers of RREQs and RERRs (issue 25).
+
+After the fix of :mod:`~transportlab.studies.wsn_reporting_interval.ns2_gap_routes`
+ns-3 and NS-2.35 originate about as many route requests on the traced run but send very
+different numbers of RREQ frames, and ns-3 sends more RERRs. This module counts, in both
+simulators' frames of the same replication (``ns2_gap_routes.ns3_traced`` /
+``ns2_traced``: every data and AODV frame sent, received and given up):
+
+* every RREQ a node originated (:func:`route_requests`: each ring of an expanding ring
+  search is one RREQ with its own id and IP TTL) with why it was sent (:data:`REASONS`,
+  from what the originator's frames show before it), the frames other nodes rebroadcast
+  it in, and whether the originator then heard a RREP for that destination;
+* what each node did with each RREQ it received (:func:`rreq_receptions`, :data:`FATES`):
+  rebroadcast it, answered it, discarded it as a duplicate or at TTL 0, or none of these;
+* the RREPs sent, by the destination or from an intermediate node's route
+  (:func:`rrep_origins`), and what each RERR followed at its sender (:func:`rerr_causes`).
+
+:func:`discovery_table` puts them side by side; :func:`write` runs the point for the
+port's configuration and each variant of :data:`NS3_VARIANTS` (ns-3 attributes set only
+inside this experiment) and writes ``ns2_gap_discoveries.csv``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from transportlab.engine import files, paths
+from transportlab.studies.wsn_reporting_interval import STUDY, ns2_gap, ns2_gap_routes
+
+__all__ = [
+    "FATES",
+    "NS3_VARIANTS",
+    "REASONS",
+    "discovery_table",
+    "key_numbers",
+    "rerr_causes",
+    "route_requests",
+    "rrep_origins",
+    "rreq_receptions",
+    "traced_point",
+    "write",
+]
+
+FIRST = "first search for this destination"
+RETRY = "retry: no RREP since the previous RREQ"
+AFTER_BREAK = "new search after a link break seen"
+AFTER_ROUTE = "new search, no break seen (route expired)"
+#: why a node originated a RREQ, from its own frames before it: its first for that
+#: destination; another with no RREP for the destination heard since the previous one (a
+#: ring of the same search, or a search started again after giving up); after a RREP, with
+#: a frame the node's MAC gave up at the retry limit or a RERR received in between; after a
+#: RREP with neither (the route expired or was never used)
+REASONS = (FIRST, RETRY, AFTER_BREAK, AFTER_ROUTE)
+
+OWN = "its own RREQ heard back"
+DESTINATION = "destination: answered"
+REBROADCAST = "rebroadcast"
+REPLIED = "answered from its own route"
+TTL_ZERO = "discarded at TTL 0"
+NOT_FORWARDED = "first copy neither answered nor rebroadcast"
+DUPLICATE = "duplicate (discarded)"
+#: what a node did with a RREQ it received (each reception once)
+FATES = (OWN, DESTINATION, REBROADCAST, REPLIED, TTL_ZERO, NOT_FORWARDED, DUPLICATE)
+
+#: how long after receiving a RREQ a node's RREP for it still counts as its answer, and
+#: how long before a RERR an event at its sender counts as its cause (s)
+ANSWER_WINDOW = 0.5
+CAUSE_WINDOW = 1.0
+
+SEQNO_NONE = "destination sequence number unknown"
+SEQNO_AS_HEARD = "the sequence number of the last RREP heard"
+SEQNO_RAISED = "raised past the last RREP heard"
+SEQNO_OTHER = "known, no RREP heard for it"
+#: the destination sequence number a RREQ carries, against the last RREP for that
+#: destination its originator received (ns-3: unknown is a flag; NS-2: 0). ns-2.35 adds 1
+#: to a route's number when the route expires (``AODV::rt_purge``) or its link breaks
+#: (``handle_link_failure``), so its next RREQ asks for a newer route than the one heard
+#: and a node holding the old one cannot answer (``recvRequest``: ``rt_seqno >=
+#: rq_dst_seqno``); ns-3's ``RoutingTableEntry::Invalidate`` leaves the number as it was
+SEQNO_CLASSES = (SEQNO_NONE, SEQNO_AS_HEARD, SEQNO_RAISED, SEQNO_OTHER)
+
+BY_DESTINATION = "by the destination"
+BY_INTERMEDIATE = "by an intermediate node"
+FORWARDED = "forwarded"
+
+RERR_LINK = "the sender's MAC gave up a frame (link break)"
+RERR_PASSED = "the sender received a RERR (passed on)"
+RERR_NO_ROUTE = "the sender received a data frame to forward (no route)"
+#: both ports' ActiveRouteTimeout (ns-2.35's ACTIVE_ROUTE_TIMEOUT); ns-3 also lists a next
+#: hop it forwards to, or a previous hop it receives from, as a neighbour for this long
+#: (``Forwarding`` / ``RouteInput``: ``m_nb.Update(..., m_activeRouteTimeout)``) and takes
+#: the entry's expiry, checked once per HelloInterval, for a broken link
+ACTIVE_ROUTE_TIMEOUT = 10.0
+RERR_IDLE = (f"none of these within {CAUSE_WINDOW:g} s; the sender's last data frame "
+             f"{ACTIVE_ROUTE_TIMEOUT:g}-{ACTIVE_ROUTE_TIMEOUT + 2:g} s before")  # fmt: skip
+RERR_OTHER = f"none of these within {CAUSE_WINDOW:g} s, otherwise"
+RERR_CAUSES = (RERR_LINK, RERR_PASSED, RERR_NO_ROUTE, RERR_IDLE, RERR_OTHER)
+
+
+def _kind(frames: pd.DataFrame, kind: str, event: str) -> pd.DataFrame:
+    return frames[(frames["kind"] == kind) & (frames["event"] == event)]
+
+
+def route_requests(frames: pd.DataFrame) -> pd.DataFrame:
+    """One row per RREQ a node originated (``origin``, ``seq`` its id; each once however
+    often its MAC sent it): ``time``, ``target``, ``ttl`` (the ring's IP TTL),
+    ``reason`` (:data:`REASONS`), ``search`` (numbered per originator and destination;
+    retries share their search's number), ``ring`` (1 for a search's first RREQ),
+    ``rebroadcasts`` (nodes that sent it on), ``answered`` (the originator received a
+    RREP for ``target`` after it and before its next RREQ for it), ``dst_seqno`` and
+    ``seqno_class`` (:data:`SEQNO_CLASSES`)."""
+    sent = _kind(frames, "RREQ", "tx")
+    own = (sent[sent["node"] == sent["origin"]].sort_values("time", kind="stable")
+           .drop_duplicates(["origin", "seq"]))  # fmt: skip
+    others = sent[sent["node"] != sent["origin"]].drop_duplicates(["node", "origin", "seq"])
+    rebroadcasts = others.groupby(["origin", "seq"]).size()
+    replies = _kind(frames, "RREP", "rx").sort_values("time", kind="stable")
+    breaks = frames[ns2_gap_routes.given_up(frames)
+                    | ((frames["kind"] == "RERR") & (frames["event"] == "rx"))]  # fmt: skip
+    rows = []
+    for (origin, target), mine in own.groupby(["origin", "target"], sort=True):
+        mask = (replies["node"] == origin) & (replies["target"] == target)
+        heard = replies.loc[mask, "time"].to_numpy()
+        heard_seqno = replies.loc[mask, "dst_seqno"].to_numpy()
+        broke = np.sort(breaks.loc[breaks["node"] == origin, "time"].to_numpy())
+        times = mine["time"].to_numpy()
+        search, ring = 0, 0
+        for i, row in enumerate(mine.itertuples(index=False)):
+            later = times[i + 1] if i + 1 < len(times) else np.inf
+            answered = bool(((heard > row.time) & (heard < later)).any())
+            if i == 0:
+                reason = FIRST
+            else:
+                between = heard[(heard > times[i - 1]) & (heard < row.time)]
+                if between.size == 0:
+                    reason = RETRY
+                elif ((broke > between[-1]) & (broke < row.time)).any():
+                    reason = AFTER_BREAK
+                else:
+                    reason = AFTER_ROUTE
+            before = heard < row.time
+            known = row.dst_seqno > 0 if "reason_name" in frames else row.dst_seqno >= 0
+            if not known:
+                seqno_class = SEQNO_NONE
+            elif not before.any():
+                seqno_class = SEQNO_OTHER
+            elif row.dst_seqno > heard_seqno[before][-1]:
+                seqno_class = SEQNO_RAISED
+            else:
+                seqno_class = SEQNO_AS_HEARD
+            if reason == RETRY:
+                ring += 1
+            else:
+                search, ring = search + 1, 1
+            rows.append({"time": row.time, "origin": int(origin), "target": int(target),
+                         "seq": int(row.seq), "ttl": int(row.ttl), "reason": reason,
+                         "search": search, "ring": ring,
+                         "rebroadcasts": int(rebroadcasts.get((origin, row.seq), 0)),
+                         "answered": answered, "dst_seqno": int(row.dst_seqno),
+                         "seqno_class": seqno_class})  # fmt: skip
+    columns = ["time", "origin", "target", "seq", "ttl", "reason", "search", "ring",
+               "rebroadcasts", "answered", "dst_seqno", "seqno_class"]  # fmt: skip
+    return pd.DataFrame(rows, columns=columns).sort_values("time", kind="stable",
+                                                           ignore_index=True)  # fmt: skip
+
+
+def rreq_receptions(frames: pd.DataFrame) -> pd.DataFrame:
+    """One row per RREQ frame a node received: ``node``, ``origin``, ``seq``, ``target``,
+    ``ttl`` (as received), ``fate`` (:data:`FATES`): a node's first copy of another
+    node's RREQ is answered by the destination, rebroadcast if the node sent that RREQ
+    on, answered from its own route if it sent a RREP to the RREQ's originator for its
+    destination within :data:`ANSWER_WINDOW`, else discarded at TTL 0 if it arrived with
+    TTL 1 or less (both AODVs forward a RREQ only with TTL 2 or more left), else neither;
+    later copies are duplicates."""
+    got = _kind(frames, "RREQ", "rx").sort_values("time", kind="stable")
+    sent = _kind(frames, "RREQ", "tx")
+    forwarded = set(zip(sent["node"], sent["origin"], sent["seq"], strict=True))
+    rreps = _kind(frames, "RREP", "tx")
+    answers = {key: np.sort(group["time"].to_numpy())
+               for key, group in rreps.groupby(["node", "origin", "target"])}  # fmt: skip
+    first = ~got.duplicated(["node", "origin", "seq"])
+    fates = []
+    for row, is_first in zip(got.itertuples(index=False), first, strict=True):
+        if row.node == row.origin:
+            fate = OWN
+        elif not is_first:
+            fate = DUPLICATE
+        elif row.node == row.target:
+            fate = DESTINATION
+        elif (row.node, row.origin, row.seq) in forwarded:
+            fate = REBROADCAST
+        else:
+            times = answers.get((row.node, row.origin, row.target), np.empty(0))
+            if ((times >= row.time) & (times <= row.time + ANSWER_WINDOW)).any():
+                fate = REPLIED
+            elif row.ttl < 2:
+                fate = TTL_ZERO
+            else:
+                fate = NOT_FORWARDED
+        fates.append(fate)
+    table = got[["time", "node", "origin", "seq", "target", "ttl"]].reset_index(drop=True)
+    table["fate"] = pd.Series(fates, dtype=object)
+    return table
+
+
+def rrep_origins(frames: pd.DataFrame) -> pd.Series:
+    """The RREP frames sent, counted by :data:`BY_DESTINATION` (the node is the RREP's
+    destination), :data:`FORWARDED` (the node received a RREP for the same originator and
+    destination within :data:`ANSWER_WINDOW` before) and :data:`BY_INTERMEDIATE`."""
+    sent = _kind(frames, "RREP", "tx").sort_values("time", kind="stable")
+    got = _kind(frames, "RREP", "rx")
+    received = {key: np.sort(group["time"].to_numpy())
+                for key, group in got.groupby(["node", "origin", "target"])}  # fmt: skip
+    labels = []
+    for row in sent.itertuples(index=False):
+        times = received.get((row.node, row.origin, row.target), np.empty(0))
+        if row.node == row.target:
+            labels.append(BY_DESTINATION)
+        elif ((times <= row.time) & (times >= row.time - ANSWER_WINDOW)).any():
+            labels.append(FORWARDED)
+        else:
+            labels.append(BY_INTERMEDIATE)
+    return pd.Series(labels, dtype=object).value_counts()
+
+
+def rerr_causes(frames: pd.DataFrame) -> pd.DataFrame:
+    """One row per RERR frame sent: ``time``, ``node``, ``cause`` (:data:`RERR_CAUSES`):
+    the latest of these events at the sender within :data:`CAUSE_WINDOW` before it: a
+    frame its MAC gave up at the retry limit, a RERR it received, a data frame it received
+    for another node; without one, whether the sender's last data frame (sent or received)
+    lies :data:`ACTIVE_ROUTE_TIMEOUT` to 2 s more before it (:data:`RERR_IDLE`). Also
+    ``last_data_peer``: the other end of that last data frame (-1 none)."""
+    sent = _kind(frames, "RERR", "tx").sort_values("time", kind="stable")
+    data_in = _kind(frames, "data", "rx")
+    if "dst" in data_in:
+        data_in = data_in[data_in["dst"] != data_in["node"]]
+    else:  # NS-2: the report's sink is the only destination
+        data_in = data_in[data_in["node"] != ns2_gap_routes.SINK]
+    events = pd.concat([
+        frames[ns2_gap_routes.given_up(frames)].assign(cause=RERR_LINK),
+        _kind(frames, "RERR", "rx").assign(cause=RERR_PASSED),
+        data_in.assign(cause=RERR_NO_ROUTE),
+    ])[["time", "node", "cause"]].sort_values("time", kind="stable")  # fmt: skip
+    causes = []
+    data = frames[(frames["kind"] == "data") & frames["event"].isin(("tx", "rx"))]
+    data = data.sort_values("time", kind="stable")
+    last_peers = []
+    for row in sent.itertuples(index=False):
+        mine = events[(events["node"] == row.node) & (events["time"] <= row.time)
+                      & (events["time"] >= row.time - CAUSE_WINDOW)]  # fmt: skip
+        own = data[(data["node"] == row.node) & (data["time"] <= row.time)]
+        last_peers.append(int(own["peer"].iloc[-1]) if len(own) else -1)
+        if len(mine):
+            causes.append(mine["cause"].iloc[-1])
+            continue
+        idle = row.time - own["time"].iloc[-1] if len(own) else np.inf
+        quiet = ACTIVE_ROUTE_TIMEOUT <= idle <= ACTIVE_ROUTE_TIMEOUT + 2
+        causes.append(RERR_IDLE if quiet else RERR_OTHER)
+    table = sent[["time", "node"]].reset_index(drop=True)
+    table["cause"] = pd.Series(causes, dtype=object)
+    table["last_data_peer"] = pd.Series(last_peers, dtype=np.int64)
+    return table
+
+
+RAISED_EN_ROUTE = "rebroadcasts asking for a higher destination number than the originator"
+RAISED_ODD = "of them, an odd number (a route ns-2.35 invalidated)"
+
+
+def raised_en_route(frames: pd.DataFrame) -> dict[str, int]:
+    """The RREQ rebroadcasts that ask for a higher destination sequence number than their
+    originator's RREQ did (both AODVs raise it to the forwarding node's own number for the
+    destination, ``AODV::recvRequest`` / ``RoutingProtocol::RecvRequest``; ns-3's unknown
+    number counts as lowest) and, of them, those asking for an odd number: ns-2.35's
+    destinations only ever give even ones (``AODV::recvRequest``, ``sendReply``), so an odd
+    one is a number ``rt_purge`` or ``handle_link_failure`` raised by one."""
+    sent = _kind(frames, "RREQ", "tx")
+    own = sent[sent["node"] == sent["origin"]].drop_duplicates(["origin", "seq"])
+    others = sent[sent["node"] != sent["origin"]].drop_duplicates(["node", "origin", "seq"])
+    joined = others.merge(own[["origin", "seq", "dst_seqno"]], on=["origin", "seq"],
+                          suffixes=("", "_asked"))  # fmt: skip
+    raised = joined[joined["dst_seqno"] > joined["dst_seqno_asked"]]
+    return {RAISED_EN_ROUTE: len(raised), RAISED_ODD: int((raised["dst_seqno"] % 2 == 1).sum())}
+
+
+def _counts(frames: pd.DataFrame, packets: pd.DataFrame) -> list[tuple[str, str, float]]:
+    """(quantity, detail, value) rows of one simulator's run."""
+    rows: list[tuple[str, str, float]] = []
+    requests = route_requests(frames)
+    starts = requests[requests["ring"] == 1]
+    rows.append(("RREQs originated", "all", len(requests)))
+    for reason in REASONS:
+        rows.append(("RREQs originated", reason, int((requests["reason"] == reason).sum())))
+    for ttl, count in requests["ttl"].value_counts().sort_index().items():
+        rows.append(("RREQs originated", f"TTL {ttl}", int(count)))
+    rows.append(("route searches", "all", len(starts)))
+    for reason in REASONS:
+        if reason != RETRY:
+            rows.append(("route searches", reason, int((starts["reason"] == reason).sum())))
+    answered = requests.groupby(["origin", "target", "search"])["answered"].any()
+    rows.append(("route searches", "answered", int(answered.sum())))
+    rows.append(("route searches", "originators", int(starts["origin"].nunique())))
+    rows.append(("route searches", "destinations other than the sink",
+                 int((starts["target"] != ns2_gap_routes.SINK).sum())))  # fmt: skip
+    rings = requests.groupby(["origin", "target", "search"]).size()
+    for n, count in rings.value_counts().sort_index().items():
+        rows.append(("route searches", f"with {n} RREQ(s)", int(count)))
+    fates = rreq_receptions(frames)
+    replied = fates[fates["fate"] == REPLIED].groupby(["origin", "seq"]).size()
+    keys = zip(requests["origin"], requests["seq"], strict=True)
+    requests["replies"] = [int(replied.get(key, 0)) for key in keys]
+    for seqno_class in SEQNO_CLASSES:
+        mine = requests[requests["seqno_class"] == seqno_class]
+        rows.append(("RREQs originated", seqno_class, len(mine)))
+        if len(mine):
+            rows.append(("rebroadcasts per RREQ originated", seqno_class,
+                         round(float(mine["rebroadcasts"].mean()), 2)))  # fmt: skip
+            rows.append(("nodes answering from their own route per RREQ originated",
+                         seqno_class, round(float(mine["replies"].mean()), 2)))  # fmt: skip
+    for ttl, mine in requests.groupby("ttl"):
+        rows.append(("rebroadcasts per RREQ originated", f"TTL {ttl}",
+                     round(float(mine["rebroadcasts"].mean()), 2)))  # fmt: skip
+        rows.append(("RREQs answered (RREP heard before the next RREQ)", f"TTL {ttl}",
+                     int(mine["answered"].sum())))  # fmt: skip
+    sent = _kind(frames, "RREQ", "tx")
+    rows.append(("RREQ frames sent", "all", len(sent)))
+    rows += [("RREQ frames sent", detail, value)
+             for detail, value in raised_en_route(frames).items()]  # fmt: skip
+    own = int((sent["node"] == sent["origin"]).sum())
+    rows.append(("RREQ frames sent", "by the originator", own))
+    rows.append(("RREQ frames sent", "rebroadcasts", len(sent) - own))
+    counted = fates["fate"].value_counts()
+    for fate in FATES:
+        rows.append(("RREQs received", fate, int(counted.get(fate, 0))))
+    origins = rrep_origins(frames)
+    rows.append(("RREP frames sent", "all", int(origins.sum())))
+    for label in (BY_DESTINATION, BY_INTERMEDIATE, FORWARDED):
+        rows.append(("RREP frames sent", label, int(origins.get(label, 0))))
+    rerrs = rerr_causes(frames)
+    causes = rerrs["cause"].value_counts()
+    rows.append(("RERR frames sent", "all", int(causes.sum())))
+    for cause in RERR_CAUSES:
+        rows.append(("RERR frames sent", cause, int(causes.get(cause, 0))))
+    idle = rerrs[rerrs["cause"] == RERR_IDLE]
+    rows.append(("RERR frames sent", "of the last: that data frame to or from the sink",
+                 int((idle["last_data_peer"] == ns2_gap_routes.SINK).sum())))  # fmt: skip
+    lost = ns2_gap_routes.given_up(frames) & (frames["kind"] == "data")
+    rows.append(("data frames given up at the retry limit", "all", int(lost.sum())))
+    sent_reports = packets[packets["event"] == "sent"][["flow", "seq"]].drop_duplicates()
+    got = packets[packets["event"] == "received"][["flow", "seq"]].drop_duplicates()
+    rows.append(("reports", "sent", len(sent_reports)))
+    rows.append(("reports", "delivered", len(got)))
+    return rows
+
+
+def discovery_table(runs: Mapping[str, Mapping[str, pd.DataFrame]]) -> pd.DataFrame:
+    """Per simulator of ``runs`` (``ns3``/``ns2``: ``frames`` and ``packets`` of a traced
+    run): the counts above as rows ``quantity``, ``detail``, one column per simulator (0
+    where a simulator has no such row)."""
+    parts = []
+    for simulator, run in runs.items():
+        for quantity, detail, value in _counts(run["frames"], run["packets"]):
+            parts.append({"quantity": quantity, "detail": detail, "simulator": simulator,
+                          "value": value})  # fmt: skip
+    long = pd.DataFrame(parts)
+    order = long[["quantity", "detail"]].drop_duplicates()
+    wide = long.pivot_table(index=["quantity", "detail"], columns="simulator",
+                            values="value", fill_value=0).reset_index()  # fmt: skip
+    wide.columns.name = None
+    wide = order.merge(wide, on=["quantity", "detail"], how="left")
+    return wide[["quantity", "detail", *runs]]
+
+
+PORT = "port"
+NO_RATE_LIMITS = "no RREQ/RERR rate limits"
+FIRST_FLOOD = "first RREQ network-wide (TtlStart 30)"
+#: the ns-3 configurations traced against NS-2, set only inside this experiment
+#: (``ns2_gap_routes.ns3_traced``'s ``attributes``): the port as committed; the port whose
+#: first RREQ for a destination it has no route entry for goes network-wide, as ns-2.35's
+#: does (``AODV::sendRequest`` takes the larger of ``rt_req_last_ttl``, 0 for a new entry,
+#: and ``rt_last_hop_count``, which ``aodv_rt_entry``'s constructor sets to INFINITY2, so
+#: the ring search starts at NETWORK_DIAMETER); the port with ns-3's per-node RREQ and
+#: RERR rate limits (10 per s, ``RreqRateLimit``, ``RerrRateLimit``; ns-2.35's AODV has
+#: none) out of reach
+NS3_VARIANTS: dict[str, dict[str, object]] = {
+    PORT: {},
+    FIRST_FLOOD: {"ns3::aodv::RoutingProtocol::TtlStart": 30},
+    NO_RATE_LIMITS: {
+        "ns3::aodv::RoutingProtocol::RreqRateLimit": 65535,
+        "ns3::aodv::RoutingProtocol::RerrRateLimit": 65535,
+    },
+}
+
+
+def traced_point(
+    protocol: str, interval: float, seed: int, run: int, quick: bool,
+    variants: Sequence[str] = tuple(NS3_VARIANTS),
+) -> pd.DataFrame:  # fmt: skip
+    """:func:`discovery_table` of one point: NS-2 once, ns-3 once per variant (columns
+    ``ns2`` and ``ns3: <variant>``), with the point's labels first."""
+    params = ns2_gap.point_params(protocol, interval, quick)
+    runs = {"ns2": ns2_gap_routes.ns2_traced(params, seed, run)}
+    for variant in variants:
+        runs[f"ns3: {variant}"] = ns2_gap_routes.ns3_traced(params, seed, run,
+                                                            NS3_VARIANTS[variant])  # fmt: skip
+    table = discovery_table(runs)
+    labels = {"protocol": protocol.upper(), "reporting_interval": float(interval),
+              "seed": seed, "run": run}  # fmt: skip
+    table = table.assign(**labels)
+    return table[[*labels, "quantity", "detail", *runs]]
+
+
+def write(
+    protocol: str = "udp",
+    intervals: Sequence[float] | None = None,
+    seed: int = 1,
+    run: int = 1,
+    quick: bool = False,
+) -> list[Path]:
+    """Trace each point (default ``ns2_gap.FULL_INTERVALS``, quick mode 1 s) and write
+    ``ns2_gap_discoveries.csv`` (atomically, once all ran)."""
+    folder = files.check_writable_folder(paths.results_dir(STUDY.name, quick))
+    if intervals is None:
+        intervals = (1.0,) if quick else ns2_gap.FULL_INTERVALS
+    table = pd.concat([traced_point(protocol, i, seed, run, quick) for i in intervals],
+                      ignore_index=True)  # fmt: skip
+    return [files.write_csv(table, folder / "ns2_gap_discoveries.csv")]
+
+
+#: the rows :func:`key_numbers` shows: (quantity, detail)
+KEYS = (
+    ("RREQ frames sent", "all"),
+    ("RREQ frames sent", "rebroadcasts"),
+    ("RREQ frames sent", RAISED_EN_ROUTE),
+    ("RREQ frames sent", RAISED_ODD),
+    ("RREQs originated", "all"),
+    ("RREQs originated", "TTL 30"),
+    ("route searches", "all"),
+    ("route searches", FIRST),
+    ("route searches", AFTER_BREAK),
+    ("route searches", AFTER_ROUTE),
+    ("RREQs originated", SEQNO_NONE),
+    ("RREQs originated", SEQNO_AS_HEARD),
+    ("RREQs originated", SEQNO_RAISED),
+    ("rebroadcasts per RREQ originated", SEQNO_NONE),
+    ("rebroadcasts per RREQ originated", SEQNO_AS_HEARD),
+    ("rebroadcasts per RREQ originated", SEQNO_RAISED),
+    ("nodes answering from their own route per RREQ originated", SEQNO_NONE),
+    ("nodes answering from their own route per RREQ originated", SEQNO_AS_HEARD),
+    ("nodes answering from their own route per RREQ originated", SEQNO_RAISED),
+    ("RREQs received", DUPLICATE),
+    ("RREP frames sent", BY_INTERMEDIATE),
+    ("RERR frames sent", "all"),
+    ("RERR frames sent", RERR_LINK),
+    ("RERR frames sent", RERR_PASSED),
+    ("RERR frames sent", RERR_IDLE),
+    ("RERR frames sent", "of the last: that data frame to or from the sink"),
+    ("reports", "delivered"),
+)
+
+
+#: the column names :func:`key_numbers` gives the simulators of the table
+SHORT = {"ns2": "NS-2", f"ns3: {PORT}": "port", f"ns3: {FIRST_FLOOD}": "TtlStart 30",
+         f"ns3: {NO_RATE_LIMITS}": "no rate limits"}  # fmt: skip
+
+
+def key_numbers(table: pd.DataFrame) -> pd.DataFrame:
+    """Rows :data:`KEYS` of ``ns2_gap_discoveries.csv``, a column per point and simulator
+    (``1 s NS-2``, ``1 s port``...; :data:`SHORT`): counts as integers, per-RREQ means as
+    they are."""
+    simulators = [c for c in table.columns if c == "ns2" or c.startswith("ns3")]
+    columns = {}
+    for interval, mine in table.groupby("reporting_interval", sort=False):
+        values = mine.set_index(["quantity", "detail"])
+        for simulator in simulators:
+            cells = [values.loc[key, simulator] if key in values.index else 0 for key in KEYS]
+            # a per-RREQ mean is a fraction; every other row a count
+            columns[f"{interval:g} s {SHORT.get(simulator, simulator)}"] = [
+                float(v) if float(v) % 1 else int(v) for v in cells
+            ]
+    index = pd.Index([f"{q}: {d}" for q, d in KEYS], name="quantity")
+    return pd.DataFrame(columns, index=index, dtype=object).reset_index()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return ns2_gap.traced_point_main(write, __doc__.splitlines()[0], argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

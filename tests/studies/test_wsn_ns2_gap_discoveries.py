@@ -1,0 +1,195 @@
+"""Route discoveries, RREQ fates, RREP and RERR origins counted in both simulators' frames
+(ns2_gap_discoveries), on a hand-built NS-2 trace and a hand-built ns-3 frame table."""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+
+from transportlab.studies.wsn_reporting_interval import ns2_gap_discoveries as disc
+from transportlab.studies.wsn_reporting_interval import ns2_gap_routes as routes
+
+SINK = 0
+_HEAD = "-Nx 0.00 -Ny 0.00 -Nz 0.00 -Ne 1.000000"
+
+
+def _rreq(event, time, node, sender, origin, bid, ttl, level="RTR", dseq=0):
+    """A RREQ of ``origin`` (broadcast id ``bid``, destination sequence number ``dseq``)
+    for the sink, as NS-2 traces it."""
+    return (
+        f"{event} -t {time:.9f} -Hs {node} -Hd -2 -Ni {node} {_HEAD} -Nl {level} -Nw --- "
+        f"-Ma 0 -Md ffffffff -Ms {sender:x} -Mt 800 -Is {sender}.255 -Id -1.255 -It AODV "
+        f"-Il 48 -If 0 -Ii 0 -Iv {ttl} -P aodv -Pt 0x2 -Ph 1 -Pb {bid} -Pd {SINK} -Pds {dseq} "
+        f"-Ps {origin} -Pss 4 -Pc REQUEST"
+    )
+
+
+def _rrep(event, time, node, sender, next_hop, originator, level="RTR"):
+    """A RREP for the sink on its way to ``originator`` (its IP destination)."""
+    return (
+        f"{event} -t {time:.9f} -Hs {node} -Hd {next_hop} -Ni {node} {_HEAD} -Nl {level} "
+        f"-Nw --- -Ma 13a -Md {next_hop:x} -Ms {sender:x} -Mt 800 -Is {sender}.255 "
+        f"-Id {originator}.255 -It AODV -Il 44 -If 0 -Ii 0 -Iv 30 -P aodv -Pt 0x4 -Ph 1 "
+        f"-Pd {SINK} -Pds 4 -Pl 10.000000 -Pc REPLY"
+    )
+
+
+def _line(event, time, node, level, rest, reason="---"):
+    return (
+        f"{event} -t {time:.9f} -Hs {node} -Hd -2 -Ni {node} {_HEAD} -Nl {level} -Nw {reason} "
+        f"-Ma 0 -Md ffffffff -Ms {node:x} -Mt 800 {rest}"
+    )
+
+
+_RERR = "-Is {n}.255 -Id -1.255 -It AODV -Il 32 -If 0 -Ii 0 -Iv 1 -P aodv -Pt 0x8 -Pc ERROR"
+_CBR = "-Is {n}.0 -Id 0.2 -It cbr -Il 296 -If 0 -Ii 9 -Iv 30 -Pn cbr -Pi 3 -Pf 0 -Po 0"
+
+# Node 3 searches the sink: its first RREQ (TTL 30) is rebroadcast by node 2 and answered
+# by the sink through node 2; node 4 hears it first from node 3 (and does nothing: it
+# arrived with TTL 30, so not for lack of TTL) and again from node 2 (a duplicate); node 3
+# hears its own RREQ back. Node 2 passes it on asking for its own number for the sink, 3
+# (odd: a route it had invalidated). Later node 3's MAC gives up a report (a link break), it sends a
+# RERR and searches again (TTL 3, unanswered), then retries (TTL 5), which node 1 receives
+# with TTL 1 and so cannot pass on; both ask for sequence number 5, one past the RREP's 4
+# (as ns-2.35 does once a route is down).
+NS2_TRACE = "".join(f"{line}\n" for line in [
+    _rreq("s", 1.00, 3, 3, 3, 1, 30, level="MAC"),
+    _rreq("r", 1.01, 2, 3, 3, 1, 30),
+    _rreq("r", 1.01, 4, 3, 3, 1, 30),
+    _rreq("s", 1.02, 2, 2, 3, 1, 29, level="MAC", dseq=3),  # raised to its own, odd
+    _rreq("r", 1.03, 3, 2, 3, 1, 29),
+    _rreq("r", 1.03, 4, 2, 3, 1, 29),
+    _rreq("r", 1.03, SINK, 2, 3, 1, 29),
+    _rrep("s", 1.04, SINK, SINK, 2, 3, level="MAC"),
+    _rrep("r", 1.045, 2, SINK, 2, 3),
+    _rrep("s", 1.05, 2, 2, 3, 3, level="MAC"),
+    _rrep("r", 1.06, 3, 2, 3, 3),
+    _line("d", 5.0, 3, "MAC", _CBR.format(n=3), reason="RET"),
+    _line("s", 5.001, 3, "MAC", _RERR.format(n=3)),
+    _rreq("s", 5.1, 3, 3, 3, 2, 3, level="MAC", dseq=5),
+    _rreq("s", 5.5, 3, 3, 3, 3, 5, level="MAC", dseq=5),
+    _rreq("r", 5.51, 1, 3, 3, 3, 1, dseq=5),
+])  # fmt: skip
+
+
+def ns2_frames():
+    return routes.ns2_frames(io.StringIO(NS2_TRACE))
+
+
+def test_ns2_frames_read_the_ttl_and_a_rreps_originator():
+    frames = ns2_frames()
+    first = frames[(frames["kind"] == "RREQ") & (frames["event"] == "tx")].iloc[0]
+    assert (first["node"], first["origin"], first["seq"], first["ttl"]) == (3, 3, 1, 30)
+    rrep = frames[(frames["kind"] == "RREP") & (frames["event"] == "tx")].iloc[0]
+    assert (rrep["node"], rrep["origin"], rrep["target"]) == (SINK, 3, SINK)
+
+
+def test_each_rreq_originated_gets_its_reason_ring_ttl_and_rebroadcasts():
+    requests = disc.route_requests(ns2_frames())
+    assert requests["seq"].tolist() == [1, 2, 3]
+    assert requests["ttl"].tolist() == [30, 3, 5]
+    assert requests["reason"].tolist() == [disc.FIRST, disc.AFTER_BREAK, disc.RETRY]
+    assert requests["search"].tolist() == [1, 2, 2]
+    assert requests["ring"].tolist() == [1, 1, 2]
+    assert requests["rebroadcasts"].tolist() == [1, 0, 0]
+    assert requests["answered"].tolist() == [True, False, False]
+    assert requests["seqno_class"].tolist() == [disc.SEQNO_NONE, disc.SEQNO_RAISED,
+                                                disc.SEQNO_RAISED]  # fmt: skip
+
+
+def test_every_rreq_received_gets_one_fate():
+    fates = disc.rreq_receptions(ns2_frames()).set_index(["node", "seq", "time"])["fate"]
+    assert fates[(2, 1, 1.01)] == disc.REBROADCAST
+    assert fates[(4, 1, 1.01)] == disc.NOT_FORWARDED
+    assert fates[(4, 1, 1.03)] == disc.DUPLICATE
+    assert fates[(3, 1, 1.03)] == disc.OWN
+    assert fates[(SINK, 1, 1.03)] == disc.DESTINATION
+    assert fates[(1, 3, 5.51)] == disc.TTL_ZERO
+    assert len(fates) == 6
+
+
+def test_rreps_and_rerrs_are_traced_to_where_they_come_from():
+    frames = ns2_frames()
+    assert disc.rrep_origins(frames).to_dict() == {disc.BY_DESTINATION: 1, disc.FORWARDED: 1}
+    assert disc.rerr_causes(frames)["cause"].tolist() == [disc.RERR_LINK]
+
+
+def _ns3(time, node, event, kind, peer=-1, dst=-1, seq=-1, origin=-1, target=-1, ttl=64,
+         reason=-1, dseq=-1):  # fmt: skip
+    return {"time": time, "node": node, "event": event, "kind": kind, "peer": peer,
+            "src": node if event == "tx" else peer, "dst": dst, "seq": seq, "origin": origin,
+            "target": target, "hops": 0, "reason": reason, "ttl": ttl,
+            "dst_seqno": dseq}  # fmt: skip
+
+
+# ns-3 frames (FrameLog's columns): node 5 searches the sink; node 6 answers from its own
+# route (an intermediate RREP, which node 5 receives). Node 7 receives a report to forward
+# and sends a RERR (no route); node 9 passes a RERR on; node 8 sends one with nothing
+# before it; node 10 sends one 10.5 s after its last data frame (to the sink); node 5's
+# MAC drops a frame from a full queue (not a link break) and it searches the sink again
+# once its route has expired, asking for the sequence number the RREP gave it.
+NS3_FRAMES = pd.DataFrame([
+    _ns3(0.50, 5, "tx", "RREQ", seq=1, origin=5, target=SINK, ttl=5),
+    _ns3(0.50, 5, "tx", "RREQ", seq=1, origin=5, target=SINK, ttl=5),  # sent twice: once
+    _ns3(0.51, 6, "rx", "RREQ", peer=5, seq=1, origin=5, target=SINK, ttl=5),
+    _ns3(0.52, 6, "tx", "RREP", peer=5, dst=5, origin=5, target=SINK, dseq=4),
+    _ns3(0.53, 5, "rx", "RREP", peer=6, dst=5, origin=5, target=SINK, dseq=4),
+    _ns3(1.00, 10, "tx", "data", peer=SINK, dst=SINK),
+    _ns3(11.5, 10, "tx", "RERR"),
+    _ns3(2.00, 7, "rx", "data", peer=6, dst=SINK),
+    _ns3(2.01, 7, "tx", "RERR"),
+    _ns3(9.00, 8, "tx", "RERR"),
+    _ns3(9.50, 9, "rx", "RERR", peer=8),
+    _ns3(9.51, 9, "tx", "RERR"),
+    _ns3(20.0, 5, "mac-drop", "data", peer=6, dst=SINK, reason=0),
+    _ns3(30.0, 5, "tx", "RREQ", seq=2, origin=5, target=SINK, ttl=7, dseq=4),
+])  # fmt: skip
+NS3_PACKETS = pd.DataFrame({"event": ["sent", "sent", "received"], "flow": [5, 5, 5],
+                            "seq": [0, 1, 0]})  # fmt: skip
+
+
+def test_ns3_frames_count_intermediate_replies_and_rerr_causes():
+    requests = disc.route_requests(NS3_FRAMES)
+    assert requests["reason"].tolist() == [disc.FIRST, disc.AFTER_ROUTE]
+    assert requests["answered"].tolist() == [True, False]
+    assert requests["seqno_class"].tolist() == [disc.SEQNO_NONE, disc.SEQNO_AS_HEARD]
+    fates = disc.rreq_receptions(NS3_FRAMES)["fate"].tolist()
+    assert fates == [disc.REPLIED]
+    assert disc.rrep_origins(NS3_FRAMES).to_dict() == {disc.BY_INTERMEDIATE: 1}
+    causes = disc.rerr_causes(NS3_FRAMES).set_index("node")["cause"]
+    assert causes.to_dict() == {7: disc.RERR_NO_ROUTE, 8: disc.RERR_OTHER, 9: disc.RERR_PASSED,
+                                10: disc.RERR_IDLE}  # fmt: skip
+
+
+def test_the_discovery_table_puts_both_simulators_side_by_side():
+    ns2_packets = pd.DataFrame({"event": ["sent"], "flow": [3], "seq": [3]})
+    table = disc.discovery_table({
+        "ns2": {"frames": ns2_frames(), "packets": ns2_packets},
+        "ns3: port": {"frames": NS3_FRAMES, "packets": NS3_PACKETS},
+    })  # fmt: skip
+    rows = table.set_index(["quantity", "detail"])
+    assert rows.loc[("RREQs originated", "all")].tolist() == [3, 2]
+    assert rows.loc[("RREQs originated", "TTL 30")].tolist() == [1, 0]
+    assert rows.loc[("route searches", "all")].tolist() == [2, 2]
+    assert rows.loc[("route searches", "answered")].tolist() == [1, 1]
+    assert rows.loc[("route searches", "with 2 RREQ(s)")].tolist() == [1, 0]
+    assert rows.loc[("RREQ frames sent", "all")].tolist() == [4, 3]
+    assert rows.loc[("RREQ frames sent", "rebroadcasts")].tolist() == [1, 0]
+    assert rows.loc[("RREQ frames sent", disc.RAISED_EN_ROUTE)].tolist() == [1, 0]
+    assert rows.loc[("RREQ frames sent", disc.RAISED_ODD)].tolist() == [1, 0]
+    assert rows.loc[("rebroadcasts per RREQ originated", "TTL 30")].tolist() == [1.0, 0]
+    assert rows.loc[("RREQs received", disc.DUPLICATE)].tolist() == [1, 0]
+    assert rows.loc[("RERR frames sent", "all")].tolist() == [1, 4]
+    idle_at_sink = ("RERR frames sent", "of the last: that data frame to or from the sink")
+    assert rows.loc[idle_at_sink].tolist() == [0, 1]
+    assert rows.loc[("RREQs originated", disc.SEQNO_RAISED)].tolist() == [2, 0]
+    assert rows.loc[("RREQs originated", disc.SEQNO_AS_HEARD)].tolist() == [0, 1]
+    replies = ("nodes answering from their own route per RREQ originated", disc.SEQNO_NONE)
+    assert rows.loc[replies].tolist() == [0.0, 1.0]
+    assert rows.loc[("data frames given up at the retry limit", "all")].tolist() == [1, 0]
+    assert rows.loc[("reports", "delivered")].tolist() == [0, 1]
+    labelled = table.assign(reporting_interval=1.0)
+    numbers = disc.key_numbers(labelled).set_index("quantity")
+    assert numbers.loc["RREQ frames sent: all", "1 s NS-2"] == 4
+    assert numbers.loc["RERR frames sent: all", "1 s port"] == 4
