@@ -126,7 +126,12 @@ def _config_defaults(ns, params: Mapping[str, Any]) -> None:
     cfg("ns3::aodv::RoutingProtocol::ActiveRouteTimeout", time_(ns.Seconds(10)))
     cfg("ns3::aodv::RoutingProtocol::MyRouteTimeout", time_(ns.Seconds(10)))
     cfg("ns3::aodv::RoutingProtocol::RreqRetries", uint(rreq_retries))
-    cfg("ns3::aodv::RoutingProtocol::TtlStart", uint(5))
+    # ns-2.35's first RREQ for a destination goes network-wide, not with TTL_START (5):
+    # AODV::sendRequest takes max(rt_req_last_ttl, rt_last_hop_count), and a new
+    # aodv_rt_entry's rt_last_hop_count is INFINITY2, above TTL_THRESHOLD, so the TTL is
+    # NETWORK_DIAMETER (issue 25, ns2_gap_discoveries: NS-2's trace sends its first RREQs
+    # with TTL 30). Later searches start from the last hop count in both simulators.
+    cfg("ns3::aodv::RoutingProtocol::TtlStart", uint(net_diameter))
     cfg("ns3::aodv::RoutingProtocol::TtlIncrement", uint(2))
     cfg("ns3::aodv::RoutingProtocol::TtlThreshold", uint(7))
     cfg("ns3::aodv::RoutingProtocol::NodeTraversalTime", time_(ns.Seconds(node_traversal)))
