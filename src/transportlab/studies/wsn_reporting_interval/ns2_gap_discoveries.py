@@ -376,18 +376,19 @@ def discovery_table(runs: Mapping[str, Mapping[str, pd.DataFrame]]) -> pd.DataFr
 
 PORT = "port"
 NO_RATE_LIMITS = "no RREQ/RERR rate limits"
-FIRST_FLOOD = "first RREQ network-wide (TtlStart 30)"
+RING_FROM_TTL_START = "first RREQ with TtlStart 5 (the port before issue 25's TtlStart fix)"
 #: the ns-3 configurations traced against NS-2, set only inside this experiment
-#: (``ns2_gap_routes.ns3_traced``'s ``attributes``): the port as committed; the port whose
-#: first RREQ for a destination it has no route entry for goes network-wide, as ns-2.35's
-#: does (``AODV::sendRequest`` takes the larger of ``rt_req_last_ttl``, 0 for a new entry,
-#: and ``rt_last_hop_count``, which ``aodv_rt_entry``'s constructor sets to INFINITY2, so
-#: the ring search starts at NETWORK_DIAMETER); the port with ns-3's per-node RREQ and
-#: RERR rate limits (10 per s, ``RreqRateLimit``, ``RerrRateLimit``; ns-2.35's AODV has
-#: none) out of reach
+#: (``ns2_gap_routes.ns3_traced``'s ``attributes``): the port as committed; the port as it
+#: was before this experiment found that ns-2.35's first RREQ for a destination with no
+#: route entry goes network-wide (``AODV::sendRequest`` takes the larger of
+#: ``rt_req_last_ttl``, 0 for a new entry, and ``rt_last_hop_count``, which
+#: ``aodv_rt_entry``'s constructor sets to INFINITY2, so the ring search starts at
+#: NETWORK_DIAMETER; the port now sets TtlStart to NetDiameter), with aodv.h's TTL_START
+#: 5; the port with ns-3's per-node RREQ and RERR rate limits (10 per s,
+#: ``RreqRateLimit``, ``RerrRateLimit``; ns-2.35's AODV has none) out of reach
 NS3_VARIANTS: dict[str, dict[str, object]] = {
     PORT: {},
-    FIRST_FLOOD: {"ns3::aodv::RoutingProtocol::TtlStart": 30},
+    RING_FROM_TTL_START: {"ns3::aodv::RoutingProtocol::TtlStart": 5},
     NO_RATE_LIMITS: {
         "ns3::aodv::RoutingProtocol::RreqRateLimit": 65535,
         "ns3::aodv::RoutingProtocol::RerrRateLimit": 65535,
@@ -463,7 +464,7 @@ KEYS = (
 
 
 #: the column names :func:`key_numbers` gives the simulators of the table
-SHORT = {"ns2": "NS-2", f"ns3: {PORT}": "port", f"ns3: {FIRST_FLOOD}": "TtlStart 30",
+SHORT = {"ns2": "NS-2", f"ns3: {PORT}": "port", f"ns3: {RING_FROM_TTL_START}": "TtlStart 5",
          f"ns3: {NO_RATE_LIMITS}": "no rate limits"}  # fmt: skip
 
 
