@@ -1002,6 +1002,10 @@ print(notebook_numbers("wsn_reporting_interval", "start_mode"))
 #   neighbour timer (section 8.8).
 # * **No gratuitous RREP**: NS-2.35 compiles AODV without `RREQ_GRAT_RREP`; ns-3's
 #   `GratuitousReply` defaulted to on.
+# * **A first route search network-wide** (`TtlStart` = `NetDiameter`): ns-2.35's
+#   `AODV::sendRequest` rings from a new route entry's last hop count, INFINITY2, so its
+#   first RREQ for a destination carries NETWORK_DIAMETER, not aodv.h's TTL_START
+#   (section 8.9).
 # * **Dropped packets as NS-2's trace counts them**: Mac802_11 writes a `COL` line for a
 #   decodable frame lost in a collision and frees one below `RXThresh_`, or one arriving
 #   while the node sends, without a line; ns-3's PHY counted all of those (our PHY now
@@ -1486,9 +1490,9 @@ print(notebook_numbers("wsn_reporting_interval", "ns2_gap_routes"))
 # * the RREPs by who made them and, for every RERR, the last event at its sender that can
 #   cause one.
 #
-# ns-3 runs the port and two variants set only inside this experiment: the first RREQ of a
-# search network-wide (`TtlStart` 30) and no RREQ/RERR rate limits (`RreqRateLimit`,
-# `RerrRateLimit`). The committed table (`ns2_gap_discoveries.csv`,
+# ns-3 runs the port and two variants set only inside this experiment: the port before the
+# fix this experiment found (below), whose first RREQ of a search went out with `TtlStart`
+# 5, and no RREQ/RERR rate limits (`RreqRateLimit`, `RerrRateLimit`). The committed table (`ns2_gap_discoveries.csv`,
 # `python -m transportlab.studies.wsn_reporting_interval.ns2_gap_discoveries`: one NS-2 run
 # and one ns-3 run per variant at 1 s and 20 s; per-RREQ rows are means):
 
@@ -1522,16 +1526,18 @@ print(ns2_gap_discoveries.key_numbers(gap_discoveries).to_string(index=False))
 #   number, every one of them odd, a number ns-2.35 raised when it invalidated a route
 #   (its destinations give only even ones), while ns-3's hardly ever raise it. No ns-3
 #   attribute changes this.
-# * **NS-2's first ring is network-wide, but that is not what floods.** ns-2.35 starts a
-#   ring from the larger of the last TTL and the last hop count, and a new route entry's
-#   hop count is INFINITY2 (`aodv_rt_entry`'s constructor), so its first RREQ for a
-#   destination goes out with NETWORK_DIAMETER (the TTL-30 row), not TTL_START as the port
-#   assumes (`TtlStart` 5 in `scenario._config_defaults`). The `TtlStart` 30 variant makes
-#   ns-3's first RREQs network-wide too and leaves its RREQ frames, RERRs and reports
-#   nearly as they were. Even for RREQs with no destination number known, which any node
-#   with a valid route may answer in both AODVs, more ns-3 nodes answer and fewer
-#   rebroadcast than NS-2's, at 1 s with hardly any number raised on the way: this part of
-#   the gap is not explained here.
+# * **NS-2's first ring is network-wide: fixed in the port, but that is not what floods.**
+#   ns-2.35 starts a ring from the larger of the last TTL and the last hop count, and a new
+#   route entry's hop count is INFINITY2 (`aodv_rt_entry`'s constructor), so its first RREQ
+#   for a destination goes out with NETWORK_DIAMETER (the TTL-30 row), not aodv.h's
+#   TTL_START. The port had assumed TTL_START (`TtlStart` 5); it now sets `TtlStart` to
+#   `NetDiameter` (`scenario._config_defaults`), and every committed ns-3 result of this
+#   study was run again with it. The `TtlStart` 5 column is the port before that fix: its
+#   RREQ frames, RERRs and reports are close to the port's, so the fix is a matter of
+#   fidelity, not the source of the RREQ gap. Even for RREQs with no destination number
+#   known, which any node with a valid route may answer in both AODVs, more ns-3 nodes
+#   answer and fewer rebroadcast than NS-2's, with hardly any number raised on the way at
+#   1 s: this part of the gap is not explained here.
 # * **ns-3's RERRs at 20 s follow its neighbour timer.** Most are passed on from another
 #   RERR; the rest come with none of the events that break a link in NS-2 at the sender
 #   (no frame given up, no RERR received, no packet to forward without a route), many of

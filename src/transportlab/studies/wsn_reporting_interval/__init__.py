@@ -96,8 +96,10 @@ frame (NS-2's RTSThreshold_ 0). Interface queue: the wifi MAC queue,
 not).
 
 Routing: AODV with NS-2's aodv.h constants (no HELLO messages: link-layer
-feedback, active route timeout 10 s, expanding ring 5/2/7, 3 RREQ retries,
-30 ms node traversal time, network diameter 30).
+feedback, active route timeout 10 s, expanding ring increment 2 and threshold 7,
+3 RREQ retries, 30 ms node traversal time, network diameter 30). A first search
+starts network-wide, as ns-2.35's ``AODV::sendRequest`` does (a new route entry's
+last hop count is INFINITY2), not at aodv.h's TTL_START 5 (``TtlStart`` 30).
 
 Reports: NS-2's CBR (``ns3::Ns2CbrApplication``): the first 256-byte report at the
 sensor's start, then one per interval.
