@@ -1358,8 +1358,8 @@ print(ns2_gap_broadcasts.key_numbers(broadcasts).round(3).to_string(index=False)
 #   collide, are a smaller share of ns-3's routing frames: at 1 s ns-3's AODV sends far
 #   fewer RREQs than NS-2's, and at both intervals more unicast RREPs, which rarely
 #   collide (the frames sent per kind are in the table's `per frame sent` rows). Per RREQ
-#   sent, NS-2 loses a little more at 1 s and ns-3 a little more at 20 s; ns-3 also loses
-#   more RTS frames per RTS at 20 s. The recount judges each dropped frame against its
+#   sent the two simulators lose about as many at both intervals; ns-3 loses more RTS
+#   frames per RTS at 20 s. The recount judges each dropped frame against its
 #   nearest interferer only, as NS-2's pairwise rule does, while ns-3's preamble detection
 #   compares the SNR under every signal present; what it still adds is not examined here.
 #   The ARP frames NS-2 adds collide the same way (ns-3 runs without them, a declared
@@ -1449,16 +1449,16 @@ print(ns2_gap_routes.key_numbers(gap_routes).to_string(index=False))
 # * **The fix: neighbour entries that outlive the run.** One change (AllowedHelloLoss,
 #   `scenario._config_defaults`, with the ns-2.35 functions cited): at both intervals the
 #   RREQs for other nodes, the sink's broadcasts and the frames given up on one-way hops
-#   disappear, ns-3's RERRs fall towards NS-2's and ns-3 delivers about as many reports as
-#   NS-2.
+#   (all but) disappear, ns-3's RERRs fall towards NS-2's and ns-3 delivers about as many
+#   reports as NS-2.
 # * **Not in the port: ARP entries ns-3's AODV can read (after+ARP).** They let the MAC's
-#   retry limit break links as in NS-2.35, but at 1 s those breaks start RERRs and searches
-#   again, the sink rebroadcasts and more reports go straight to it over one-way links than
-#   before the fix. By ns-3's code the direct route mostly escapes those breaks: the sink's
-#   rebroadcast mostly reaches a sensor that already has the RREQ, `RecvRequest` drops the
-#   duplicate before listing its sender as a neighbour, while `RecvAodv` has already made
-#   the route (not yet followed frame by frame). What is left is ns-3's AODV learning a
-#   route to every node it hears, which no attribute changes; the port keeps the
+#   retry limit break links as in NS-2.35. Before the port's first route search went
+#   network-wide (section 8.9) this brought back, at 1 s, the sink's rebroadcasts and the
+#   reports sent straight to it over one-way links (the table as committed at 0b7170e);
+#   with that fix it delivers as many
+#   reports as the port at both intervals, but sends several times the port's RERRs, far
+#   more than NS-2 (printed below). What is left of the route problem is ns-3's AODV
+#   learning a route to every node it hears, which no attribute changes; the port keeps the
 #   auto-generated entries and says so (`arp_model`).
 # * The committed comparison (sections 4-6), the NS-2 baseline (sections 8.1-8.5) and the
 #   traced runs of sections 8.6 and 8.7 were run with the fix; the committed files of the
@@ -1538,10 +1538,10 @@ print(ns2_gap_discoveries.key_numbers(gap_discoveries).to_string(index=False))
 #   known, which any node with a valid route may answer in both AODVs, more ns-3 nodes
 #   answer and fewer rebroadcast than NS-2's, with hardly any number raised on the way at
 #   1 s: this part of the gap is not explained here.
-# * **ns-3's RERRs at 20 s follow its neighbour timer.** Most are passed on from another
-#   RERR; the rest come with none of the events that break a link in NS-2 at the sender
-#   (no frame given up, no RERR received, no packet to forward without a route), many of
-#   them one ActiveRouteTimeout (10 s) to 12 s after its last data frame. With hellos off
+# * **ns-3's RERRs at 20 s follow its neighbour timer.** About half are passed on from
+#   another RERR; of the others many come with none of the events that break a link in
+#   NS-2 at the sender (no frame given up, no RERR received, no packet to forward without a
+#   route), one ActiveRouteTimeout (10 s) to 12 s after its last data frame. With hellos off
 #   and the MAC's give-ups not reaching its AODV (section 8.8), what is left in ns-3 to
 #   break a link is its neighbour list: it lists the next hop it forwards a
 #   packet to, and the previous hop of one it delivers, as a neighbour for

@@ -227,9 +227,10 @@ def _wsn_headline(folder: Path) -> tuple[str, str]:
     headline = (
         "Issue 25: 802.11 at NS-2.35's 1 Mb/s (was 2 Mb/s from a wrong reference), the declared "
         "`field` placement (the seed's stated geometry, a field per run, one-way links as they "
-        "fall), NS-2's receiver lock, retry counts and carrier-sense culling, preloaded neighbour "
-        "caches (no ARP frames) and AODV neighbour entries that never expire (NS-2.35 runs no "
-        f"neighbour timer). The comparison was re-run with {_runs(c)} runs per point "
+        "fall), NS-2's receiver lock (from a frame's first bit), retry counts and carrier-sense "
+        "culling, preloaded neighbour caches (no ARP frames), AODV neighbour entries that never "
+        "expire (NS-2.35 runs no neighbour timer) and a first route search network-wide (as "
+        f"ns-2.35's sendRequest). The comparison was re-run with {_runs(c)} runs per point "
         "(declared: 10; the full mode's simulations did not fit on the shared machine); the "
         "other experiments' files are still those of the 2-Mb/s `clusters` configuration "
         f"(`provenance.json`, `written_by`). Verdicts in the counts above: {inside} of "
