@@ -1243,9 +1243,11 @@ print(f"{n_runs} run per simulator and interval")
 # %% [markdown]
 # What the traced runs attribute the gaps to (every number is printed above):
 #
-# * **Delay at 1 s: NS-2's routes, not its MAC.** Almost all of the gap lies on the reports
-#   both simulators delivered ("the same reports"); what NS-2's extra reports add is small
-#   and of the other sign. On those reports both parts are longer in NS-2: the wait at the
+# * **Delay at 1 s: NS-2's routes, not its MAC.** The gap lies on the reports both
+#   simulators delivered ("the same reports"); what the reports only one of them delivered
+#   add is small and of the other sign (the parts are printed above: ns-3's few own reports
+#   came late, after long waits for a route). On the same reports both parts are longer
+#   in NS-2: the wait at the
 #   source, because NS-2's route discoveries while the sensors start take far longer (the
 #   reports that waited more than a second were all sent in the first seconds, panel (a)),
 #   and the way from the interface to the sink, because NS-2's reports take more hops and

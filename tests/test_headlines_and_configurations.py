@@ -266,6 +266,10 @@ def test_the_sensors_paragraph_follows_the_ns2_gap_tables(tmp_path):
     text = headlines._ns2_sensors(folder)
     assert text.startswith("**Sensors** (`wsn_reporting_interval`, notebook 04 section 8):")
     assert f"of its {gap:.0f} ms more" in text
+    own = {name: fast[fast["quantity"] == f"gap part: {name}'s own reports (ms)"]["ns2"].iloc[0]
+           for name in ("NS-2", "ns-3")}  # fmt: skip
+    against = "NS-2" if own["NS-2"] * gap < own["ns-3"] * gap else "ns-3"
+    assert f"{against}'s own extra reports pulling the other way" in text
     assert f"({hops['ns2']:.2f} against {hops['ns3']:.2f})" in text
     assert (
         f"NS-2 counts {total['ns2'].iloc[0]:.0f} drops against ns-3's {total['ns3'].iloc[0]:.0f}"

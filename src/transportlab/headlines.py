@@ -472,6 +472,11 @@ def _ns2_sensors(folder: Path) -> str:
     at_fast = delay[delay["reporting_interval"] == fast]
     gap = _pick(at_fast, quantity="gap: mean(NS-2) - mean(ns-3) (ms)")["ns2"]
     same = _pick(at_fast, quantity="gap part: the same reports (ms)")["ns2"]
+    own = {
+        name: _pick(at_fast, quantity=f"gap part: {name}'s own reports (ms)")["ns2"]
+        for name in ("NS-2", "ns-3")
+    }
+    against = min(own, key=lambda name: own[name] * gap)  # the part most against the gap
     hops = _pick(at_fast, quantity="hops per report")
     only = _pick(at_fast, quantity="reports delivered by this simulator only")["ns2"]
     given_up = _pick(drops, reporting_interval=fast, cause="MAC retry limit", kind="data")
@@ -501,7 +506,8 @@ def _ns2_sensors(folder: Path) -> str:
         f"{fast:g} s and {slow:g} s (run 1, one run of each simulator) report by report and "
         "drop by drop and attributes both gaps (`ns2_gap_*.csv`, notebook 04 section 8.6). At "
         f"{fast:g} s NS-2's reports are slower on the same reports ({same:.0f} of its "
-        f"{gap:.0f} ms more, NS-2's own extra reports pulling the other way): a longer wait for "
+        f"{gap:.0f} ms more, {against}'s own extra reports pulling the other way): a longer "
+        "wait for "
         f"a route at the start-up and more, slower hops ({hops['ns2']:.2f} against "
         f"{hops['ns3']:.2f}); the reports only NS-2 delivers {only_ns2}, where NS-2's gave up "
         f"{given_up['ns2']:.0f}.\n"
