@@ -4,8 +4,8 @@
 
     transportlab list [--study NAME ...]
     transportlab reproduce [--quick] [--study NAME ...] [--scheduler ADDRESS] [--workers N]
-                           [--runs N] [-p name=value ...] [--force] [--dry-run]
-                           [--notebook [--output DIR]]
+                           [--runs N] [--experiment NAME ...] [-p name=value ...]
+                           [--force] [--dry-run] [--notebook [--output DIR]]
     transportlab sweep --study NAME [--grid name=v1,v2 ...] [-p name=value ...]
                        [--runs N] [--seed S] [--quick] [--scheduler ADDRESS|serial|local]
                        [--workers N] [--output DIR] [--overwrite] [--force] [--dry-run]
@@ -175,6 +175,15 @@ def describe_study(study: Study, width: int = 100) -> str:
     lines.append(f"  notebook: notebooks/{study.notebook}")
     if study.seed_files:
         lines.append(f"  seeds: {', '.join(study.seed_files)}")
+    if study.reproduction.experiments:
+        described = ", ".join(
+            f"{e.name} ({e.replications(False)} runs, quick {e.replications(True)})"
+            for e in study.reproduction.experiments
+        )
+        lines += textwrap.wrap(
+            f"experiments: {described}", width=width, initial_indent="  ",
+            subsequent_indent="    ",
+        )  # fmt: skip
     table = study.parameters.describe()
     if table.empty:
         lines.append("  (no parameters)")
@@ -264,7 +273,7 @@ def _results(
         try:
             made[study.name] = Results(
                 study, quick=args.quick, params=overrides[study.name], runs=args.runs,
-                force=args.force, publish=True,
+                experiments=args.experiment, force=args.force, publish=True,
             )  # fmt: skip
         except ParameterError as exc:
             messages.append(_invalid(study, problems[study.name], exc))
@@ -285,6 +294,11 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         raise UsageError("no studies to reproduce")
     if args.output and not args.notebook:
         raise UsageError("--output is the folder of executed notebooks: use it with --notebook")
+    if args.experiment is not None and len(selected) != 1:
+        raise UsageError("--experiment names experiments of one study: give it one --study")
+    if args.experiment is not None and args.notebook:
+        raise UsageError("--experiment runs part of a study; a notebook runs all of it: "
+                         "leave out --notebook")  # fmt: skip
     made, overrides = _results(selected, args)
     try:
         scheduler = execute.check_scheduler(args.scheduler)
@@ -498,6 +512,7 @@ files through the same functions. Finished simulations are cached (data/cache).
 examples:
   transportlab reproduce --quick
   transportlab reproduce --study bottleneck_example wired_best_effort --runs 3
+  transportlab reproduce --study wsn_reporting_interval --experiment intervals --runs 3
   transportlab reproduce --scheduler tcp://scheduler-host:8786
   transportlab reproduce --quick --study sip_over_sctp --notebook --output output/quick
 """
@@ -550,6 +565,11 @@ def build_parser() -> argparse.ArgumentParser:
     reproduce.add_argument(
         "--runs", type=int, metavar="N",
         help="replications per point of every experiment (default: each experiment's own)",
+    )  # fmt: skip
+    reproduce.add_argument(
+        "--experiment", nargs="+", metavar="NAME",
+        help="with one --study: only these of its experiments (`transportlab list` names "
+        "them); the tables and figures that need another are left out",
     )  # fmt: skip
     reproduce.add_argument(
         "-p", "--param", action="append", default=[], metavar="NAME=VALUE", help=param_help

@@ -225,7 +225,7 @@ def _captioned(caption: str, png: bytes) -> widgets.Widget:
 
 
 def _runs(results: Results) -> str:
-    runs = sorted({results.runs(e.name) for e in results.experiments if e.is_available()})
+    runs = sorted({results.runs(e.name) for e in results.experiments if results.available(e.name)})
     return f"{'/'.join(map(str, runs))} run{'s' if runs != [1] else ''} per point"
 
 

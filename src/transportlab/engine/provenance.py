@@ -210,19 +210,21 @@ def experiments_of(results: Results) -> list[dict[str, Any]]:
     described = []
     for experiment in results.experiments:
         available = experiment.is_available()
-        points = len(results.points(experiment.name)) if available else None
+        run = results.available(experiment.name)  # in this build and selected
+        points = len(results.points(experiment.name)) if run else None
         runs = results.runs(experiment.name)
-        described.append(
-            {
-                "name": experiment.name,
-                "description": experiment.description,
-                "runs": runs,
-                "points": points,
-                "simulations": points * runs if points is not None else None,
-                "deterministic": experiment.deterministic,
-                "available": available,
-            }
-        )
+        record = {
+            "name": experiment.name,
+            "description": experiment.description,
+            "runs": runs,
+            "points": points,
+            "simulations": points * runs if points is not None else None,
+            "deterministic": experiment.deterministic,
+            "available": available,
+        }
+        if results.selected is not None:  # `reproduce --experiment`: which ones ran
+            record["selected"] = experiment.name in results.selected
+        described.append(record)
     return described
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +62,10 @@ class Results:
     asked for.
 
     ``params`` override the study's defaults for every experiment; ``runs`` overrides
-    every experiment's number of replications; ``scheduler`` is as in
+    every experiment's number of replications; ``experiments`` names the only experiments
+    to plan and run (``None``: all; the others count as unavailable, so the tables and
+    figures that need them are left out, and the files land in an exploration folder);
+    ``scheduler`` is as in
     :func:`transportlab.engine.execute.run_tasks` (``None``: serial in quick mode, a
     local cluster otherwise). Making a ``Results`` checks everything before anything
     runs: the overrides (validated once), every point of every experiment this build
@@ -77,6 +80,7 @@ class Results:
         quick: bool = False,
         params: Mapping[str, Any] | None = None,
         runs: int | None = None,
+        experiments: Sequence[str] | None = None,
         scheduler: Any = None,
         seed: int = 1,
         force: bool = False,
@@ -93,6 +97,7 @@ class Results:
         self.overrides = dict(params or {})
         self.params = self.study.parameters.validate(self.overrides, quick=quick)
         self.runs_override = runs
+        self.selected = self._checked_selection(experiments)
         self.scheduler = execute.check_scheduler(scheduler)
         self.seed = seed
         self.force = force
@@ -107,8 +112,29 @@ class Results:
         self._points: dict[str, list[dict[str, Any]]] = {}
         self._plan: dict[str, list[Task]] = {}
         for experiment in self.experiments:
-            if experiment.is_available():
+            if experiment.is_available() and self._selected(experiment.name):
                 self._plan_experiment(experiment)
+
+    def _checked_selection(self, names: Sequence[str] | None) -> tuple[str, ...] | None:
+        """``names`` as a tuple in the study's order, or None for every experiment; an
+        empty selection, a duplicate or an unknown name is a ValueError naming them all."""
+        if names is None:
+            return None
+        if isinstance(names, str):
+            raise TypeError(f"experiments must be a list of names, got the string {names!r}")
+        declared = [e.name for e in self.experiments]
+        unknown = [n for n in names if n not in declared]
+        if unknown:
+            raise ValueError(
+                f"{self.study.name}: unknown experiment(s) {', '.join(map(repr, unknown))}; "
+                f"experiments: {', '.join(declared)}"
+            )
+        if not names:
+            raise ValueError(f"{self.study.name}: an empty selection of experiments")
+        return tuple(n for n in declared if n in names)
+
+    def _selected(self, name: str) -> bool:
+        return self.selected is None or name in self.selected
 
     # ------------------------------------------------------------------ experiments
 
@@ -120,8 +146,8 @@ class Results:
         return self.study.reproduction.experiment(name)
 
     def available(self, name: str) -> bool:
-        """Whether this build can run experiment ``name``."""
-        return self.experiment(name).is_available()
+        """Whether this build can run experiment ``name`` and it is selected."""
+        return self.experiment(name).is_available() and self._selected(name)
 
     def runs(self, name: str) -> int:
         """Replications of experiment ``name`` (ns-3 RngRun 1..n)."""
@@ -160,9 +186,12 @@ class Results:
         if name not in self._tables:
             self.experiment(name)  # an unknown name: KeyError listing the experiments
             if name not in self._plan:
-                raise ExperimentUnavailableError(
-                    f"{self.study.name}/{name} needs what this build lacks (e.g. the SCTP model)"
+                reason = (
+                    "is not among the selected experiments"
+                    if not self._selected(name)
+                    else "needs what this build lacks (e.g. the SCTP model)"
                 )
+                raise ExperimentUnavailableError(f"{self.study.name}/{name} {reason}")
             self._tables[name] = execute.run_tasks(
                 self.study,
                 self._plan[name],
@@ -179,20 +208,19 @@ class Results:
 
     def run_all(self) -> None:
         """Run every available experiment (what is cached is only loaded)."""
-        for experiment in self.experiments:
-            if experiment.is_available():
-                self[experiment.name]
+        for name in self._plan:
+            self[name]
 
     # ------------------------------------------------------------------ outputs
 
     def declared_mode(self) -> bool:
         """Whether these are the study's declared quick or full mode: no overrides, every
-        experiment's declared number of runs, seed 1."""
+        experiment (none left out) with its declared number of runs, seed 1."""
         runs_declared = self.runs_override is None or all(
             e.replications(self.quick, self.runs_override) == e.replications(self.quick)
             for e in self.experiments
         )
-        return not self.overrides and runs_declared and self.seed == 1
+        return not self.overrides and runs_declared and self.seed == 1 and self.selected is None
 
     def exploration_label(self) -> str:
         """``quick``/``full`` in a declared mode, else ``<mode>-<10 hex digits>`` of the
@@ -200,8 +228,11 @@ class Results:
         mode = "quick" if self.quick else "full"
         if self.declared_mode():
             return mode
+        described = {"params": self.overrides, "runs": self.runs_override, "seed": self.seed}
+        if self.selected is not None:  # absent otherwise: earlier folders keep their label
+            described["experiments"] = list(self.selected)
         key = json.dumps(
-            {"params": self.overrides, "runs": self.runs_override, "seed": self.seed},
+            described,
             sort_keys=True,
             default=str,
         )
@@ -268,10 +299,10 @@ class Results:
         check_writable_folder(self.results_dir(), "results folder")
         if figures:
             check_writable_folder(self.figures_dir(), "figures folder")
-        if not any(e.is_available() for e in self.experiments):
+        if not self._plan:
             raise ExperimentUnavailableError(
                 f"{self.study.name}: none of its experiments can run in this build "
-                f"({', '.join(e.name for e in self.experiments)})"
+                f"({', '.join(self.selected or [e.name for e in self.experiments])})"
             )
         self.run_all()
         # Compute everything first: a failure leaves every earlier file as it was. What
