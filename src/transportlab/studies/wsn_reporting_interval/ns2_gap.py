@@ -611,6 +611,20 @@ def traced_run(
 FULL_INTERVALS = (1.0, 20.0)
 
 
+def traced_intervals(intervals: Sequence[float] | None, quick: bool) -> tuple[float, ...]:
+    """The intervals a traced-run module writes: ``intervals`` if given, else
+    :data:`FULL_INTERVALS` (quick mode: 1 s alone)."""
+    if intervals is not None:
+        return tuple(float(i) for i in intervals)
+    return (1.0,) if quick else FULL_INTERVALS
+
+
+def point_labels(protocol: str, interval: float, seed: int, run: int) -> dict[str, object]:
+    """The columns that name a traced point in the tables of the traced-run modules."""
+    return {"protocol": protocol.upper(), "reporting_interval": float(interval),
+            "seed": seed, "run": run}  # fmt: skip
+
+
 def tables(both: Mapping[str, Mapping[str, pd.DataFrame]]) -> dict[str, pd.DataFrame]:
     """The three tables of one traced point (:func:`traced_run`'s result)."""
     selection = delay_selection(both["ns3"]["packets"], both["ns2"]["packets"])
@@ -639,12 +653,9 @@ def write(
     """Trace each point in both simulators (default :data:`FULL_INTERVALS`, quick mode
     1 s), write the three tables with every point's rows (atomically, once all ran)."""
     folder = files.check_writable_folder(paths.results_dir(STUDY.name, quick))
-    if intervals is None:
-        intervals = (1.0,) if quick else FULL_INTERVALS
     parts: dict[str, list[pd.DataFrame]] = {}
-    for interval in intervals:
-        label = {"protocol": protocol.upper(), "reporting_interval": float(interval),
-                 "seed": seed, "run": run}  # fmt: skip
+    for interval in traced_intervals(intervals, quick):
+        label = point_labels(protocol, interval, seed, run)
         for name, frame in tables(traced_run(protocol, interval, seed, run, quick)).items():
             parts.setdefault(name, []).append(frame.assign(**label))
     joined = {name: pd.concat(frames, ignore_index=True) for name, frames in parts.items()}

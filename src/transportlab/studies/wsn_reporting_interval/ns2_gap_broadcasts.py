@@ -564,13 +564,12 @@ def write(
     """Trace each point in both simulators (default :data:`FULL_INTERVALS`, quick mode
     1 s) and write ``ns2_gap_broadcasts.csv`` (atomically, once all ran)."""
     folder = files.check_writable_folder(paths.results_dir(STUDY.name, quick))
-    if intervals is None:
-        intervals = (1.0,) if quick else FULL_INTERVALS
-    parts = []
-    for interval in intervals:
-        label = {"protocol": protocol.upper(), "reporting_interval": float(interval),
-                 "seed": seed, "run": run}  # fmt: skip
-        parts.append(table(traced_frames(protocol, interval, seed, run, quick)).assign(**label))
+    parts = [
+        table(traced_frames(protocol, interval, seed, run, quick)).assign(
+            **ns2_gap.point_labels(protocol, interval, seed, run)
+        )
+        for interval in ns2_gap.traced_intervals(intervals, quick)
+    ]
     return files.write_csv(pd.concat(parts, ignore_index=True), folder / f"{OUTPUT}.csv")
 
 

@@ -740,8 +740,7 @@ def traced_point(
         ns3 = ns3_traced(params, seed, run, attributes, arp_entries)
         parts.append(routes_table(ns3, ns2, classes).assign(ns3_model=model))
     table = pd.concat(parts, ignore_index=True)
-    labels = {"protocol": protocol.upper(), "reporting_interval": float(interval),
-              "seed": seed, "run": run}  # fmt: skip
+    labels = ns2_gap.point_labels(protocol, interval, seed, run)
     table = table.assign(**labels)
     return table[[*labels, "ns3_model", "quantity", "hop_class", "ns3", "ns2"]]
 
@@ -756,8 +755,7 @@ def write(
     """Trace each point (default :data:`FULL_INTERVALS`, quick mode 1 s) and write
     ``ns2_gap_routes.csv`` with every point's rows (atomically, once all ran)."""
     folder = files.check_writable_folder(paths.results_dir(STUDY.name, quick))
-    if intervals is None:
-        intervals = (1.0,) if quick else FULL_INTERVALS
+    intervals = ns2_gap.traced_intervals(intervals, quick)
     parts = [traced_point(protocol, i, seed, run, quick, models_at(i, intervals))
              for i in intervals]  # fmt: skip
     table = pd.concat(parts, ignore_index=True)
