@@ -502,10 +502,10 @@ def test_combined_table_averages_random_placements_over_placements():
         _channel_summary("tcp", "random", 2, rx, [8.0, 10.0]),
     ])}  # fmt: skip
     table = reproduction.combined_table(results).set_index(["links", "carrier_sense"])
-    assert table.loc[("clusters (two-way)", "NS-2 default"), "routing_load"] == 2.0
-    assert table.loc[("clusters (two-way)", "= RXThresh"), "routing_load"] == 5.0
-    assert table.loc[("random 1-5 (one-way)", "NS-2 default"), "routing_load"] == 6.0
-    both = table.loc[("random 1-5 (one-way)", "= RXThresh")]
+    assert table.loc[("clusters (declared)", "NS-2 default"), "routing_load"] == 2.0
+    assert table.loc[("clusters (declared)", "= RXThresh"), "routing_load"] == 5.0
+    assert table.loc[("random 1-5", "NS-2 default"), "routing_load"] == 6.0
+    both = table.loc[("random 1-5", "= RXThresh")]
     assert (both["routing_load"], both["n_runs"]) == (6.0, 2)  # over placements: (3 + 9) / 2
     _, low, high, _ = stats.confidence_interval([3.0, 9.0])
     assert (both["routing_load_ci_low"], both["routing_load_ci_high"]) == (low, high)

@@ -570,9 +570,10 @@ def start_mode_table(results) -> pd.DataFrame:
 
 
 def combined_table(results) -> pd.DataFrame:
-    """TCP and SCTP at 1, 5 and 20 s under each pair of mechanisms that break routes:
-    ``clusters`` (two-way links) or random placements 1-5 (one-way links), each with NS-2's
-    CSThresh or CSThresh = RXThresh (hidden terminals). Clusters: mean and CI over runs;
+    """TCP and SCTP at 1, 5 and 20 s under each pair of mechanisms that break routes: the
+    declared placement (``links``: its name; ``clusters``, two-way links only, before issue
+    25) or random placements 1-5 (one-way links), each with NS-2's CSThresh or CSThresh =
+    RXThresh (hidden terminals). Declared placement: mean and CI over runs;
     random placements: mean and CI over the placements of their per-placement means. The
     seed's values of every compared metric beside them."""
     columns = [*analysis.METRICS, *_CHANNEL_COLUMNS]
@@ -582,7 +583,10 @@ def combined_table(results) -> pd.DataFrame:
         [results["intervals"]["summary"], results["carrier_sense"]["summary"]],
         ignore_index=True,
     )
-    frames.append(summarise_wide(clusters.assign(links="clusters (two-way)",
+    # the declared placement's label from the runs themselves: `clusters` (two-way links
+    # only) until issue 25, `field` (with the one-way links the seed's ranges give) since
+    declared = " and ".join(sorted(set(clusters["placement"])))
+    frames.append(summarise_wide(clusters.assign(links=f"{declared} (declared)",
                                                  carrier_sense=_carrier_sense_label(clusters)),
                                  ["links", "carrier_sense", *by], columns,
                                  sort=True))  # fmt: skip
@@ -595,7 +599,7 @@ def combined_table(results) -> pd.DataFrame:
     per_placement = summarise_wide(
         random, ["carrier_sense", "placement_seed", *by], columns, sort=True
     )
-    per_placement = per_placement.assign(links="random 1-5 (one-way)")
+    per_placement = per_placement.assign(links=f"random 1-{RANDOM_PLACEMENTS}")
     frames.append(
         summarise_wide(per_placement, ["links", "carrier_sense", *by], columns, sort=True)
     )
