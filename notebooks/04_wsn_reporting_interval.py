@@ -343,7 +343,7 @@ fig = results.figure("metric_averages")
 # point than its declared 10 (the committed tables' `n_runs` and `provenance.json` say how
 # many), and the files computed from its runs alone (`comparison`, `summary`,
 # `connectivity`, `agent_vs_app`, `energy_states`, `idle_power` and their figures,
-# `scripts/write_wsn_intervals.py`), with the NS-2 re-run of section 8. The other
+# `transportlab reproduce --experiment intervals`), with the NS-2 re-run of section 8. The other
 # experiments' files (`placements`, `transport_models`, `interval_scale`, `carrier_sense`,
 # `implied_idle_power`, `reception_model`, `combined`, `receiver_lock`, `start_mode`) were
 # not re-run: they come from the code before issue 25 (2 Mb/s, `clusters`, ns-3's retry
