@@ -13,7 +13,10 @@ simulators' frames of the same replication (``ns2_gap_routes.ns3_traced`` /
 * what each node did with each RREQ it received (:func:`rreq_receptions`, :data:`FATES`):
   rebroadcast it, answered it, discarded it as a duplicate or at TTL 0, or none of these;
 * the RREPs sent, by the destination or from an intermediate node's route
-  (:func:`rrep_origins`), and what each RERR followed at its sender (:func:`rerr_causes`).
+  (:func:`rrep_origins`), and what each RERR followed at its sender (:func:`rerr_causes`);
+* why a node's first copy of a RREQ was or was not passed on (:func:`first_copy_fates`,
+  :data:`FIRST_COPY_FATES`), with the route to the RREQ's destination the node's frames
+  show it held (the transmitter of the last RREP for that destination it received).
 
 :func:`discovery_table` puts them side by side; :func:`write` runs the point for the
 port's configuration and each variant of :data:`NS3_VARIANTS` (ns-3 attributes set only
@@ -35,7 +38,9 @@ __all__ = [
     "FATES",
     "NS3_VARIANTS",
     "REASONS",
+    "FIRST_COPY_FATES",
     "discovery_table",
+    "first_copy_fates",
     "key_numbers",
     "rerr_causes",
     "route_requests",
@@ -207,6 +212,78 @@ def rreq_receptions(frames: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+COPY_DESTINATION = "answered by the destination"
+COPY_REBROADCAST = "rebroadcast"
+COPY_REPLIED = f"answered from its own route (its RREP within {ANSWER_WINDOW:g} s)"
+#: how long after a RREQ a node's RREP to its originator still counts as a late answer (s)
+LATE_WINDOW = 3.0
+COPY_LATE = (f"answered late (its RREP {ANSWER_WINDOW:g}-{LATE_WINDOW:g} s after, "
+             "queued behind the flood)")  # fmt: skip
+COPY_TTL = "dropped: arrived with TTL 1"
+COPY_LOOP = "dropped: its route's next hop is the RREQ's sender (ns-3's loop rule)"
+COPY_SILENT_ROUTE = "no RREP, no rebroadcast: it had received a RREP for the destination"
+COPY_SILENT = "no RREP, no rebroadcast: it had received no RREP for the destination"
+#: what a node did with its first copy of another node's RREQ, tried in this order: the
+#: destination answers; the node sent it on; it sent a RREP to the originator within
+#: :data:`ANSWER_WINDOW`, or within :data:`LATE_WINDOW`; it arrived with TTL 1 (both
+#: AODVs answer such a RREQ but pass it on only with TTL 2 or more left: ns-2.35 checks
+#: the TTL in ``AODV::forward``, ns-3 in ``RecvRequest`` after the answer); the node's
+#: route to the destination leads to the RREQ's sender (ns-3's ``RecvRequest`` drops the
+#: RREQ then, whether the route is valid or not; ns-2.35 has no such rule); else neither,
+#: split by whether the node had received a RREP for the destination before
+FIRST_COPY_FATES = (COPY_DESTINATION, COPY_REBROADCAST, COPY_REPLIED, COPY_LATE, COPY_TTL,
+                    COPY_LOOP, COPY_SILENT_ROUTE, COPY_SILENT)  # fmt: skip
+
+
+def first_copy_fates(frames: pd.DataFrame) -> pd.DataFrame:
+    """One row per first copy of another node's RREQ a node received (``time``, ``node``,
+    ``origin``, ``seq``, ``target``, ``ttl``, ``sender`` the transmitter of that copy),
+    with ``next_hop``: the node's route to ``target`` as its frames show it, the
+    transmitter of the last RREP for ``target`` it received before (both AODVs take a
+    RREP's transmitter as the next hop of the route they add or update; -1 none; a RREP
+    that did not update the route is taken as if it had), and ``fate``
+    (:data:`FIRST_COPY_FATES`)."""
+    got = _kind(frames, "RREQ", "rx").sort_values("time", kind="stable")
+    got = got[got["node"] != got["origin"]].drop_duplicates(["node", "origin", "seq"])
+    sent = _kind(frames, "RREQ", "tx")
+    forwarded = set(zip(sent["node"], sent["origin"], sent["seq"], strict=True))
+    rreps = _kind(frames, "RREP", "tx")
+    answers = {key: np.sort(group["time"].to_numpy())
+               for key, group in rreps.groupby(["node", "origin", "target"])}  # fmt: skip
+    heard = _kind(frames, "RREP", "rx").sort_values("time", kind="stable")
+    routes = {key: (group["time"].to_numpy(), group["peer"].to_numpy())
+              for key, group in heard.groupby(["node", "target"])}  # fmt: skip
+    no_times = (np.empty(0), np.empty(0, dtype=np.int64))
+    next_hops, fates = [], []
+    for row in got.itertuples(index=False):
+        times, peers = routes.get((row.node, row.target), no_times)
+        before = np.searchsorted(times, row.time, side="left")
+        next_hop = int(peers[before - 1]) if before else -1
+        replies = answers.get((row.node, row.origin, row.target), np.empty(0))
+        after = replies[replies >= row.time] - row.time
+        if row.node == row.target:
+            fate = COPY_DESTINATION
+        elif (row.node, row.origin, row.seq) in forwarded:
+            fate = COPY_REBROADCAST
+        elif (after <= ANSWER_WINDOW).any():
+            fate = COPY_REPLIED
+        elif (after <= LATE_WINDOW).any():
+            fate = COPY_LATE
+        elif row.ttl < 2:
+            fate = COPY_TTL
+        elif next_hop == row.peer:
+            fate = COPY_LOOP
+        else:
+            fate = COPY_SILENT_ROUTE if next_hop >= 0 else COPY_SILENT
+        next_hops.append(next_hop)
+        fates.append(fate)
+    table = got[["time", "node", "origin", "seq", "target", "ttl", "peer"]]
+    table = table.rename(columns={"peer": "sender"}).reset_index(drop=True)
+    table["next_hop"] = pd.Series(next_hops, dtype=np.int64)
+    table["fate"] = pd.Series(fates, dtype=object)
+    return table
+
+
 def rrep_origins(frames: pd.DataFrame) -> pd.Series:
     """The RREP frames sent, counted by :data:`BY_DESTINATION` (the node is the RREP's
     destination), :data:`FORWARDED` (the node received a RREP for the same originator and
@@ -286,6 +363,11 @@ def raised_en_route(frames: pd.DataFrame) -> dict[str, int]:
     return {RAISED_EN_ROUTE: len(raised), RAISED_ODD: int((raised["dst_seqno"] % 2 == 1).sum())}
 
 
+FIRST_COPIES = f"first copies received per RREQ originated ({SEQNO_NONE})"
+COPY_SPAN = "copies of one RREQ at one node: first to last (s)"
+ROUTE_HELD = "at nodes that had received a RREP for the destination"
+
+
 def _counts(frames: pd.DataFrame, packets: pd.DataFrame) -> list[tuple[str, str, float]]:
     """(quantity, detail, value) rows of one simulator's run."""
     rows: list[tuple[str, str, float]] = []
@@ -320,6 +402,21 @@ def _counts(frames: pd.DataFrame, packets: pd.DataFrame) -> list[tuple[str, str,
                          round(float(mine["rebroadcasts"].mean()), 2)))  # fmt: skip
             rows.append(("nodes answering from their own route per RREQ originated",
                          seqno_class, round(float(mine["replies"].mean()), 2)))  # fmt: skip
+    unknown = requests[requests["seqno_class"] == SEQNO_NONE][["origin", "seq"]]
+    if len(unknown):
+        copies = first_copy_fates(frames).merge(unknown, on=["origin", "seq"])
+        per_rreq = len(unknown)
+        rows.append((FIRST_COPIES, "all", round(len(copies) / per_rreq, 2)))
+        holders = copies[copies["next_hop"] >= 0]
+        rows.append((FIRST_COPIES, ROUTE_HELD, round(len(holders) / per_rreq, 2)))
+        counted = copies["fate"].value_counts()
+        for fate in FIRST_COPY_FATES:
+            rows.append((FIRST_COPIES, fate, round(int(counted.get(fate, 0)) / per_rreq, 2)))
+    # both AODVs forget a RREQ id after a while (ns-2.35's BCAST_ID_SAVE, 6 s; ns-3's
+    # PathDiscoveryTime, 3.6 s here) and would take a later copy for a new RREQ
+    copies = _kind(frames, "RREQ", "rx").groupby(["node", "origin", "seq"])["time"]
+    span = float((copies.max() - copies.min()).max()) if len(copies) else 0.0
+    rows.append((COPY_SPAN, "longest", round(span, 3)))
     for ttl, mine in requests.groupby("ttl"):
         rows.append(("rebroadcasts per RREQ originated", f"TTL {ttl}",
                      round(float(mine["rebroadcasts"].mean()), 2)))  # fmt: skip
