@@ -197,20 +197,22 @@ def test_the_discovery_table_puts_both_simulators_side_by_side():
 
 
 # ns-3 frames for the fate of each first copy: node 5 asks for the sink (no number known)
-# and eight nodes hear it from node 5. Before, nodes 6 and 8 received a RREP for the sink
-# from node 7, node 10 one from node 9, node 11 one from node 5 itself. Node 6 answers at
-# once, node 8 1 s late; node 11's route leads back to the RREQ's sender (ns-3 drops it);
-# node 12 gets it with TTL 1; node 10 (a route) and node 13 (none) do nothing; node 14
-# passes it on and the sink, hearing it from node 14, answers. Node 6 hears node 14's copy
-# too (a duplicate) and node 5 its own RREQ back: neither is a first copy.
+# and nine nodes hear it from node 5. Before, nodes 6, 8 and 15 received a RREP for the
+# sink from node 7, node 10 one from node 9, node 11 one from node 5 itself. Node 6 answers
+# at once, node 8 1 s late, node 15's MAC gives its answer up; node 11's route leads back
+# to the RREQ's sender (ns-3 drops it); node 12 gets it with TTL 1; node 10 (a route) and
+# node 13 (none) do nothing; node 14 passes it on and the sink, hearing it from node 14,
+# answers. Node 6 hears node 14's copy too (a duplicate) and node 5 its own RREQ back:
+# neither is a first copy.
 FATE_FRAMES = pd.DataFrame([
     _ns3(0.10, 6, "rx", "RREP", peer=7, dst=6, origin=6, target=SINK, dseq=2),
     _ns3(0.10, 8, "rx", "RREP", peer=7, dst=8, origin=8, target=SINK, dseq=2),
+    _ns3(0.10, 15, "rx", "RREP", peer=7, dst=15, origin=15, target=SINK, dseq=2),
     _ns3(0.10, 10, "rx", "RREP", peer=9, dst=10, origin=10, target=SINK, dseq=2),
     _ns3(0.10, 11, "rx", "RREP", peer=5, dst=11, origin=11, target=SINK, dseq=2),
     _ns3(1.00, 5, "tx", "RREQ", seq=1, origin=5, target=SINK, ttl=30),
     *[_ns3(1.01, node, "rx", "RREQ", peer=5, seq=1, origin=5, target=SINK, ttl=30)
-      for node in (6, 8, 10, 11, 13, 14)],
+      for node in (6, 8, 10, 11, 13, 14, 15)],
     _ns3(1.01, 12, "rx", "RREQ", peer=5, seq=1, origin=5, target=SINK, ttl=1),
     _ns3(1.02, 6, "tx", "RREP", peer=5, dst=5, origin=5, target=SINK, dseq=2),
     _ns3(1.02, 14, "tx", "RREQ", seq=1, origin=5, target=SINK, ttl=29),
@@ -219,6 +221,8 @@ FATE_FRAMES = pd.DataFrame([
     _ns3(1.03, 5, "rx", "RREQ", peer=14, seq=1, origin=5, target=SINK, ttl=29),
     _ns3(1.04, SINK, "tx", "RREP", peer=14, dst=5, origin=5, target=SINK, dseq=4),
     _ns3(2.01, 8, "tx", "RREP", peer=5, dst=5, origin=5, target=SINK, dseq=2),
+    _ns3(2.50, 15, "mac-drop", "RREP", peer=5, dst=5, origin=5, target=SINK, dseq=2,
+         reason=routes.NS3_RETRY_LIMIT),
 ])  # fmt: skip
 
 
@@ -227,10 +231,10 @@ def test_each_first_copy_of_a_rreq_gets_its_fate_and_the_route_its_node_held():
     assert copies["fate"].to_dict() == {
         6: disc.COPY_REPLIED, 8: disc.COPY_LATE, 10: disc.COPY_SILENT_ROUTE,
         11: disc.COPY_LOOP, 13: disc.COPY_SILENT, 14: disc.COPY_REBROADCAST,
-        12: disc.COPY_TTL, SINK: disc.COPY_DESTINATION,
+        12: disc.COPY_TTL, SINK: disc.COPY_DESTINATION, 15: disc.COPY_GIVEN_UP,
     }  # fmt: skip
-    assert copies["next_hop"].to_dict() == {6: 7, 8: 7, 10: 9, 11: 5, 13: -1, 14: -1, 12: -1,
-                                            SINK: -1}  # fmt: skip
+    assert copies["next_hop"].to_dict() == {6: 7, 8: 7, 10: 9, 11: 5, 13: -1, 14: -1, 15: 7,
+                                            12: -1, SINK: -1}  # fmt: skip
     assert copies.loc[SINK, "sender"] == 14
     assert set(disc.FIRST_COPY_FATES) == set(copies["fate"])
 
@@ -239,8 +243,8 @@ def test_first_copies_are_counted_per_rreq_with_no_known_number():
     table = disc.discovery_table({"ns3: port": {"frames": FATE_FRAMES,
                                                 "packets": NS3_PACKETS}})  # fmt: skip
     rows = table.set_index(["quantity", "detail"])["ns3: port"]
-    assert rows[(disc.FIRST_COPIES, "all")] == 8  # one RREQ, eight nodes
-    assert rows[(disc.FIRST_COPIES, disc.ROUTE_HELD)] == 4  # nodes 6, 8, 10, 11
+    assert rows[(disc.FIRST_COPIES, "all")] == 9  # one RREQ, nine nodes
+    assert rows[(disc.FIRST_COPIES, disc.ROUTE_HELD)] == 5  # nodes 6, 8, 10, 11, 15
     for fate in disc.FIRST_COPY_FATES:
         assert rows[(disc.FIRST_COPIES, fate)] == 1
     assert rows[(disc.COPY_SPAN, "longest")] == pytest.approx(0.02)  # node 6: 1.01 to 1.03

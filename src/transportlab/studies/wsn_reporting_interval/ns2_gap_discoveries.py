@@ -41,6 +41,8 @@ __all__ = [
     "FIRST_COPY_FATES",
     "discovery_table",
     "first_copy_fates",
+    "first_copy_gap",
+    "first_copy_table",
     "key_numbers",
     "rerr_causes",
     "route_requests",
@@ -217,22 +219,24 @@ COPY_REBROADCAST = "rebroadcast"
 COPY_REPLIED = f"answered from its own route (its RREP within {ANSWER_WINDOW:g} s)"
 #: how long after a RREQ a node's RREP to its originator still counts as a late answer (s)
 LATE_WINDOW = 3.0
-COPY_LATE = (f"answered late (its RREP {ANSWER_WINDOW:g}-{LATE_WINDOW:g} s after, "
-             "queued behind the flood)")  # fmt: skip
+COPY_LATE = f"answered late (its RREP {ANSWER_WINDOW:g}-{LATE_WINDOW:g} s after)"
+COPY_GIVEN_UP = f"answered, its RREP given up at the retry limit within {LATE_WINDOW:g} s"
 COPY_TTL = "dropped: arrived with TTL 1"
 COPY_LOOP = "dropped: its route's next hop is the RREQ's sender (ns-3's loop rule)"
 COPY_SILENT_ROUTE = "no RREP, no rebroadcast: it had received a RREP for the destination"
 COPY_SILENT = "no RREP, no rebroadcast: it had received no RREP for the destination"
 #: what a node did with its first copy of another node's RREQ, tried in this order: the
 #: destination answers; the node sent it on; it sent a RREP to the originator within
-#: :data:`ANSWER_WINDOW`, or within :data:`LATE_WINDOW`; it arrived with TTL 1 (both
+#: :data:`ANSWER_WINDOW`, or within :data:`LATE_WINDOW`, or its MAC gave such a RREP up at
+#: the retry limit within :data:`LATE_WINDOW` (never sent whole); it arrived with TTL 1 (both
 #: AODVs answer such a RREQ but pass it on only with TTL 2 or more left: ns-2.35 checks
 #: the TTL in ``AODV::forward``, ns-3 in ``RecvRequest`` after the answer); the node's
 #: route to the destination leads to the RREQ's sender (ns-3's ``RecvRequest`` drops the
 #: RREQ then, whether the route is valid or not; ns-2.35 has no such rule); else neither,
 #: split by whether the node had received a RREP for the destination before
-FIRST_COPY_FATES = (COPY_DESTINATION, COPY_REBROADCAST, COPY_REPLIED, COPY_LATE, COPY_TTL,
-                    COPY_LOOP, COPY_SILENT_ROUTE, COPY_SILENT)  # fmt: skip
+FIRST_COPY_FATES = (COPY_DESTINATION, COPY_REBROADCAST, COPY_REPLIED, COPY_LATE,
+                    COPY_GIVEN_UP, COPY_TTL, COPY_LOOP, COPY_SILENT_ROUTE,
+                    COPY_SILENT)  # fmt: skip
 
 
 def first_copy_fates(frames: pd.DataFrame) -> pd.DataFrame:
@@ -250,6 +254,9 @@ def first_copy_fates(frames: pd.DataFrame) -> pd.DataFrame:
     rreps = _kind(frames, "RREP", "tx")
     answers = {key: np.sort(group["time"].to_numpy())
                for key, group in rreps.groupby(["node", "origin", "target"])}  # fmt: skip
+    dropped = frames[ns2_gap_routes.given_up(frames) & (frames["kind"] == "RREP")]
+    given_up = {key: np.sort(group["time"].to_numpy())
+                for key, group in dropped.groupby(["node", "origin", "target"])}  # fmt: skip
     heard = _kind(frames, "RREP", "rx").sort_values("time", kind="stable")
     routes = {key: (group["time"].to_numpy(), group["peer"].to_numpy())
               for key, group in heard.groupby(["node", "target"])}  # fmt: skip
@@ -261,6 +268,8 @@ def first_copy_fates(frames: pd.DataFrame) -> pd.DataFrame:
         next_hop = int(peers[before - 1]) if before else -1
         replies = answers.get((row.node, row.origin, row.target), np.empty(0))
         after = replies[replies >= row.time] - row.time
+        drops = given_up.get((row.node, row.origin, row.target), np.empty(0))
+        drops_after = drops[drops >= row.time] - row.time
         if row.node == row.target:
             fate = COPY_DESTINATION
         elif (row.node, row.origin, row.seq) in forwarded:
@@ -269,6 +278,8 @@ def first_copy_fates(frames: pd.DataFrame) -> pd.DataFrame:
             fate = COPY_REPLIED
         elif (after <= LATE_WINDOW).any():
             fate = COPY_LATE
+        elif (drops_after <= LATE_WINDOW).any():
+            fate = COPY_GIVEN_UP
         elif row.ttl < 2:
             fate = COPY_TTL
         elif next_hop == row.peer:
@@ -581,6 +592,76 @@ def key_numbers(table: pd.DataFrame) -> pd.DataFrame:
             ]
     index = pd.Index([f"{q}: {d}" for q, d in KEYS], name="quantity")
     return pd.DataFrame(columns, index=index, dtype=object).reset_index()
+
+
+def first_copy_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The :data:`FIRST_COPIES` rows of ``ns2_gap_discoveries.csv`` (all, those at route
+    holders, then each of :data:`FIRST_COPY_FATES`), a column per point for NS-2 and the
+    port (``1 s NS-2``, ``1 s port``...)."""
+    details = ["all", ROUTE_HELD, *FIRST_COPY_FATES]
+    columns = {}
+    for interval, mine in table.groupby("reporting_interval", sort=False):
+        rows = mine[mine["quantity"] == FIRST_COPIES].set_index("detail")
+        for simulator in ("ns2", f"ns3: {PORT}"):
+            values = rows[simulator].reindex(details, fill_value=0.0).astype(float)
+            columns[f"{interval:g} s {SHORT[simulator]}"] = values.to_numpy()
+    index = pd.Index(details, name="first copies per RREQ (no destination number known)")
+    return pd.DataFrame(columns, index=index).reset_index()
+
+
+ANSWERS = (COPY_DESTINATION, COPY_REPLIED, COPY_LATE, COPY_GIVEN_UP)
+#: :func:`first_copy_gap`'s rows: the two gaps, then the parts that add up to each
+GAP_REBROADCASTS = "rebroadcasts per RREQ: NS-2 minus port"
+PART_REACH = "of it: fewer first copies received in ns-3 (the flood stopped before them)"
+PART_ANSWERS = "of it: more first copies answered in ns-3 (destination, at once, late, given up)"
+PART_TTL = "of it: more first copies dropped at TTL 1 in ns-3"
+PART_LOOP = "of it: ns-3's loop rule"
+PART_SILENT = "of it: more first copies with no RREP and no rebroadcast in ns-3"
+GAP_REPLIES = "answers from a node's own route within 0.5 s per RREQ: port minus NS-2"
+PART_HOLDERS = "of it: more route holders reached in ns-3 (at NS-2's share answering)"
+PART_SHARE = "of it: a larger share of route holders answering in ns-3"
+HOLDERS_NS2 = "route holders reached per RREQ: NS-2"
+HOLDERS_NS3 = "route holders reached per RREQ: port"
+SHARE_NS2 = "share of route holders answering within 0.5 s: NS-2"
+SHARE_NS3 = "share of route holders answering within 0.5 s: port"
+
+
+def first_copy_gap(table: pd.DataFrame) -> pd.DataFrame:
+    """From ``ns2_gap_discoveries.csv``, per reporting interval (a column ``1 s``...), the
+    gaps of the RREQs with no known destination number (:data:`FIRST_COPIES`), NS-2
+    against the port, split into the fates of the first copies received: the rebroadcast
+    gap is the difference in first copies received less the differences in those not
+    rebroadcast (answered, dropped at TTL 1, by ns-3's loop rule, neither); the gap in
+    answers from a node's own route is the difference in route holders reached at NS-2's
+    share answering plus the difference in that share at ns-3's holders."""
+    port = f"ns3: {PORT}"
+    columns = {}
+    for interval, mine in table.groupby("reporting_interval", sort=False):
+        rows = mine[mine["quantity"] == FIRST_COPIES].set_index("detail")
+        ns2, ns3 = rows["ns2"].astype(float), rows[port].astype(float)
+
+        def more_in_ns3(*fates: str, ns2=ns2, ns3=ns3) -> float:
+            return float(sum(ns3[f] - ns2[f] for f in fates))
+
+        share2 = ns2[COPY_REPLIED] / ns2[ROUTE_HELD] if ns2[ROUTE_HELD] else 0.0
+        share3 = ns3[COPY_REPLIED] / ns3[ROUTE_HELD] if ns3[ROUTE_HELD] else 0.0
+        column = {
+            GAP_REBROADCASTS: ns2[COPY_REBROADCAST] - ns3[COPY_REBROADCAST],
+            PART_REACH: ns2["all"] - ns3["all"],
+            PART_ANSWERS: more_in_ns3(*ANSWERS),
+            PART_TTL: more_in_ns3(COPY_TTL),
+            PART_LOOP: more_in_ns3(COPY_LOOP),
+            PART_SILENT: more_in_ns3(COPY_SILENT_ROUTE, COPY_SILENT),
+            GAP_REPLIES: ns3[COPY_REPLIED] - ns2[COPY_REPLIED],
+            PART_HOLDERS: (ns3[ROUTE_HELD] - ns2[ROUTE_HELD]) * share2,
+            PART_SHARE: (share3 - share2) * ns3[ROUTE_HELD],
+            HOLDERS_NS2: ns2[ROUTE_HELD],
+            HOLDERS_NS3: ns3[ROUTE_HELD],
+            SHARE_NS2: share2,
+            SHARE_NS3: share3,
+        }
+        columns[f"{interval:g} s"] = {k: round(float(v), 2) for k, v in column.items()}
+    return pd.DataFrame(columns).rename_axis("quantity").reset_index()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
