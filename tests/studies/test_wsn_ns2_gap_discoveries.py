@@ -245,6 +245,7 @@ def test_first_copies_are_counted_per_rreq_with_no_known_number():
     rows = table.set_index(["quantity", "detail"])["ns3: port"]
     assert rows[(disc.FIRST_COPIES, "all")] == 9  # one RREQ, nine nodes
     assert rows[(disc.FIRST_COPIES, disc.ROUTE_HELD)] == 5  # nodes 6, 8, 10, 11, 15
+    assert rows[(disc.FIRST_COPIES, disc.ROUTE_HELD_REBROADCAST)] == 0
     for fate in disc.FIRST_COPY_FATES:
         assert rows[(disc.FIRST_COPIES, fate)] == 1
     assert rows[(disc.COPY_SPAN, "longest")] == pytest.approx(0.02)  # node 6: 1.01 to 1.03

@@ -377,6 +377,7 @@ def raised_en_route(frames: pd.DataFrame) -> dict[str, int]:
 FIRST_COPIES = f"first copies received per RREQ originated ({SEQNO_NONE})"
 COPY_SPAN = "copies of one RREQ at one node: first to last (s)"
 ROUTE_HELD = "at nodes that had received a RREP for the destination"
+ROUTE_HELD_REBROADCAST = "of them rebroadcast (a route, but not one they would answer from)"
 
 
 def _counts(frames: pd.DataFrame, packets: pd.DataFrame) -> list[tuple[str, str, float]]:
@@ -420,6 +421,8 @@ def _counts(frames: pd.DataFrame, packets: pd.DataFrame) -> list[tuple[str, str,
         rows.append((FIRST_COPIES, "all", round(len(copies) / per_rreq, 2)))
         holders = copies[copies["next_hop"] >= 0]
         rows.append((FIRST_COPIES, ROUTE_HELD, round(len(holders) / per_rreq, 2)))
+        passed_on = int((holders["fate"] == COPY_REBROADCAST).sum())
+        rows.append((FIRST_COPIES, ROUTE_HELD_REBROADCAST, round(passed_on / per_rreq, 2)))
         counted = copies["fate"].value_counts()
         for fate in FIRST_COPY_FATES:
             rows.append((FIRST_COPIES, fate, round(int(counted.get(fate, 0)) / per_rreq, 2)))
@@ -596,9 +599,9 @@ def key_numbers(table: pd.DataFrame) -> pd.DataFrame:
 
 def first_copy_table(table: pd.DataFrame) -> pd.DataFrame:
     """The :data:`FIRST_COPIES` rows of ``ns2_gap_discoveries.csv`` (all, those at route
-    holders, then each of :data:`FIRST_COPY_FATES`), a column per point for NS-2 and the
-    port (``1 s NS-2``, ``1 s port``...)."""
-    details = ["all", ROUTE_HELD, *FIRST_COPY_FATES]
+    holders and of them the rebroadcast, then each of :data:`FIRST_COPY_FATES`), a column
+    per point for NS-2 and the port (``1 s NS-2``, ``1 s port``...)."""
+    details = ["all", ROUTE_HELD, ROUTE_HELD_REBROADCAST, *FIRST_COPY_FATES]
     columns = {}
     for interval, mine in table.groupby("reporting_interval", sort=False):
         rows = mine[mine["quantity"] == FIRST_COPIES].set_index("detail")
