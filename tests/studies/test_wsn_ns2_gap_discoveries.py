@@ -236,7 +236,8 @@ def test_each_first_copy_of_a_rreq_gets_its_fate_and_the_route_its_node_held():
     assert copies["next_hop"].to_dict() == {6: 7, 8: 7, 10: 9, 11: 5, 13: -1, 14: -1, 15: 7,
                                             12: -1, SINK: -1}  # fmt: skip
     assert copies.loc[SINK, "sender"] == 14
-    assert set(disc.FIRST_COPY_FATES) == set(copies["fate"])
+    # every fate but NS-2's ARP drop (ns-3's ARP entries are all there from the start)
+    assert set(disc.FIRST_COPY_FATES) - set(copies["fate"]) == {disc.COPY_ARP}
 
 
 def test_first_copies_are_counted_per_rreq_with_no_known_number():
@@ -247,7 +248,7 @@ def test_first_copies_are_counted_per_rreq_with_no_known_number():
     assert rows[(disc.FIRST_COPIES, disc.ROUTE_HELD)] == 5  # nodes 6, 8, 10, 11, 15
     assert rows[(disc.FIRST_COPIES, disc.ROUTE_HELD_REBROADCAST)] == 0
     for fate in disc.FIRST_COPY_FATES:
-        assert rows[(disc.FIRST_COPIES, fate)] == 1
+        assert rows[(disc.FIRST_COPIES, fate)] == (fate != disc.COPY_ARP)
     assert rows[(disc.COPY_SPAN, "longest")] == pytest.approx(0.02)  # node 6: 1.01 to 1.03
 
 
@@ -256,3 +257,22 @@ def test_ns2_first_copies_get_their_fates():
     assert fates.to_dict() == {(2, 1): disc.COPY_REBROADCAST, (4, 1): disc.COPY_SILENT,
                                (SINK, 1): disc.COPY_DESTINATION,
                                (1, 3): disc.COPY_TTL}  # fmt: skip
+
+
+def test_an_ns2_rrep_dropped_by_arp_is_an_answer_lost_before_the_mac():
+    # node 4 holds a route to the sink (a RREP from node 2), answers node 3's RREQ, and
+    # NS-2's ARP drops the RREP (a newer packet for the same unresolved next hop)
+    arp_drop = _rrep("d", 1.02, 4, 4, 3, 3, level="IFQ").replace("-Nw ---", "-Nw ARP")
+    trace = "".join(f"{line}\n" for line in [
+        _rrep("r", 0.50, 4, 2, 4, 4),
+        _rreq("s", 1.00, 3, 3, 3, 1, 30, level="MAC"),
+        _rreq("r", 1.01, 4, 3, 3, 1, 30),
+        arp_drop,
+    ])  # fmt: skip
+    frames = routes.ns2_frames(io.StringIO(trace))
+    dropped = frames[frames["event"] == "arp-drop"]
+    assert dropped[["node", "kind", "origin", "reason_name"]].values.tolist() == [
+        [4, "RREP", 3, "ARP"]
+    ]
+    copies = disc.first_copy_fates(frames)
+    assert copies[["node", "next_hop", "fate"]].values.tolist() == [[4, 2, disc.COPY_ARP]]

@@ -221,6 +221,7 @@ COPY_REPLIED = f"answered from its own route (its RREP within {ANSWER_WINDOW:g} 
 LATE_WINDOW = 3.0
 COPY_LATE = f"answered late (its RREP {ANSWER_WINDOW:g}-{LATE_WINDOW:g} s after)"
 COPY_GIVEN_UP = f"answered, its RREP given up at the retry limit within {LATE_WINDOW:g} s"
+COPY_ARP = f"answered, its RREP dropped by NS-2's ARP within {LATE_WINDOW:g} s"
 COPY_TTL = "dropped: arrived with TTL 1"
 COPY_LOOP = "dropped: its route's next hop is the RREQ's sender (ns-3's loop rule)"
 COPY_SILENT_ROUTE = "no RREP, no rebroadcast: it had received a RREP for the destination"
@@ -228,15 +229,24 @@ COPY_SILENT = "no RREP, no rebroadcast: it had received no RREP for the destinat
 #: what a node did with its first copy of another node's RREQ, tried in this order: the
 #: destination answers; the node sent it on; it sent a RREP to the originator within
 #: :data:`ANSWER_WINDOW`, or within :data:`LATE_WINDOW`, or its MAC gave such a RREP up at
-#: the retry limit within :data:`LATE_WINDOW` (never sent whole); it arrived with TTL 1 (both
+#: the retry limit within :data:`LATE_WINDOW`, or NS-2's ARP dropped it within
+#: :data:`LATE_WINDOW` (NS-2's ARP holds one packet per address it is resolving; the port's
+#: ARP entries are all there from the start); it arrived with TTL 1 (both
 #: AODVs answer such a RREQ but pass it on only with TTL 2 or more left: ns-2.35 checks
 #: the TTL in ``AODV::forward``, ns-3 in ``RecvRequest`` after the answer); the node's
 #: route to the destination leads to the RREQ's sender (ns-3's ``RecvRequest`` drops the
 #: RREQ then, whether the route is valid or not; ns-2.35 has no such rule); else neither,
 #: split by whether the node had received a RREP for the destination before
 FIRST_COPY_FATES = (COPY_DESTINATION, COPY_REBROADCAST, COPY_REPLIED, COPY_LATE,
-                    COPY_GIVEN_UP, COPY_TTL, COPY_LOOP, COPY_SILENT_ROUTE,
+                    COPY_GIVEN_UP, COPY_ARP, COPY_TTL, COPY_LOOP, COPY_SILENT_ROUTE,
                     COPY_SILENT)  # fmt: skip
+
+
+def _rrep_times(frames: pd.DataFrame) -> dict[tuple[int, int, int], np.ndarray]:
+    """The sorted times of the RREP rows of ``frames`` by (node, origin, target)."""
+    rreps = frames[frames["kind"] == "RREP"]
+    return {key: np.sort(group["time"].to_numpy())
+            for key, group in rreps.groupby(["node", "origin", "target"])}  # fmt: skip
 
 
 def first_copy_fates(frames: pd.DataFrame) -> pd.DataFrame:
@@ -254,9 +264,8 @@ def first_copy_fates(frames: pd.DataFrame) -> pd.DataFrame:
     rreps = _kind(frames, "RREP", "tx")
     answers = {key: np.sort(group["time"].to_numpy())
                for key, group in rreps.groupby(["node", "origin", "target"])}  # fmt: skip
-    dropped = frames[ns2_gap_routes.given_up(frames) & (frames["kind"] == "RREP")]
-    given_up = {key: np.sort(group["time"].to_numpy())
-                for key, group in dropped.groupby(["node", "origin", "target"])}  # fmt: skip
+    given_up = _rrep_times(frames[ns2_gap_routes.given_up(frames)])
+    arp_dropped = _rrep_times(frames[frames["event"] == "arp-drop"])
     heard = _kind(frames, "RREP", "rx").sort_values("time", kind="stable")
     routes = {key: (group["time"].to_numpy(), group["peer"].to_numpy())
               for key, group in heard.groupby(["node", "target"])}  # fmt: skip
@@ -268,8 +277,10 @@ def first_copy_fates(frames: pd.DataFrame) -> pd.DataFrame:
         next_hop = int(peers[before - 1]) if before else -1
         replies = answers.get((row.node, row.origin, row.target), np.empty(0))
         after = replies[replies >= row.time] - row.time
-        drops = given_up.get((row.node, row.origin, row.target), np.empty(0))
+        key = (row.node, row.origin, row.target)
+        drops, arp = given_up.get(key, np.empty(0)), arp_dropped.get(key, np.empty(0))
         drops_after = drops[drops >= row.time] - row.time
+        arp_after = arp[arp >= row.time] - row.time
         if row.node == row.target:
             fate = COPY_DESTINATION
         elif (row.node, row.origin, row.seq) in forwarded:
@@ -280,6 +291,8 @@ def first_copy_fates(frames: pd.DataFrame) -> pd.DataFrame:
             fate = COPY_LATE
         elif (drops_after <= LATE_WINDOW).any():
             fate = COPY_GIVEN_UP
+        elif (arp_after <= LATE_WINDOW).any():
+            fate = COPY_ARP
         elif row.ttl < 2:
             fate = COPY_TTL
         elif next_hop == row.peer:
@@ -612,11 +625,11 @@ def first_copy_table(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(columns, index=index).reset_index()
 
 
-ANSWERS = (COPY_DESTINATION, COPY_REPLIED, COPY_LATE, COPY_GIVEN_UP)
+ANSWERS = (COPY_DESTINATION, COPY_REPLIED, COPY_LATE, COPY_GIVEN_UP, COPY_ARP)
 #: :func:`first_copy_gap`'s rows: the two gaps, then the parts that add up to each
 GAP_REBROADCASTS = "rebroadcasts per RREQ: NS-2 minus port"
 PART_REACH = "of it: fewer first copies received in ns-3 (the flood stopped before them)"
-PART_ANSWERS = "of it: more first copies answered in ns-3 (destination, at once, late, given up)"
+PART_ANSWERS = "of it: more first copies answered in ns-3 (by any of the answer fates)"
 PART_TTL = "of it: more first copies dropped at TTL 1 in ns-3"
 PART_LOOP = "of it: ns-3's loop rule"
 PART_SILENT = "of it: more first copies with no RREP and no rebroadcast in ns-3"
