@@ -499,6 +499,13 @@ def discovery_table(runs: Mapping[str, Mapping[str, pd.DataFrame]]) -> pd.DataFr
 
 
 PORT = "port"
+#: the port resolves no address (``arp_model`` preloaded: every ARP entry there from the
+#: start), where NS-2's ARP resolves each next hop first and holds one packet per address
+#: meanwhile (a newer one drops it: ``d IFQ ARP``), which loses RREPs in the flood of
+#: the start (section 8.9.1); this variant resolves with ns-3's own ARP holding one packet
+#: per address too (``ArpCache`` ``PendingQueueSize`` 1, ns-3's default 3; ns-3 drops the
+#: newer packet, NS-2 the older)
+OWN_ARP = "ns-3's ARP holding one packet per address"
 NO_RATE_LIMITS = "no RREQ/RERR rate limits"
 RING_FROM_TTL_START = "first RREQ with TtlStart 5 (the port before issue 25's TtlStart fix)"
 #: the ns-3 configurations traced against NS-2, set only inside this experiment
@@ -517,7 +524,10 @@ NS3_VARIANTS: dict[str, dict[str, object]] = {
         "ns3::aodv::RoutingProtocol::RreqRateLimit": 65535,
         "ns3::aodv::RoutingProtocol::RerrRateLimit": 65535,
     },
+    OWN_ARP: {"ns3::ArpCache::PendingQueueSize": 1},
 }
+#: the scenario parameters a variant of :data:`NS3_VARIANTS` sets besides its attributes
+NS3_VARIANT_PARAMS: dict[str, dict[str, object]] = {OWN_ARP: {"arp_model": "ns3"}}
 
 
 def traced_point(
@@ -529,7 +539,8 @@ def traced_point(
     params = ns2_gap.point_params(protocol, interval, quick)
     runs = {"ns2": ns2_gap_routes.ns2_traced(params, seed, run)}
     for variant in variants:
-        runs[f"ns3: {variant}"] = ns2_gap_routes.ns3_traced(params, seed, run,
+        variant_params = dict(params, **NS3_VARIANT_PARAMS.get(variant, {}))
+        runs[f"ns3: {variant}"] = ns2_gap_routes.ns3_traced(variant_params, seed, run,
                                                             NS3_VARIANTS[variant])  # fmt: skip
     table = discovery_table(runs)
     labels = {"protocol": protocol.upper(), "reporting_interval": float(interval),
@@ -589,7 +600,7 @@ KEYS = (
 
 #: the column names :func:`key_numbers` gives the simulators of the table
 SHORT = {"ns2": "NS-2", f"ns3: {PORT}": "port", f"ns3: {RING_FROM_TTL_START}": "TtlStart 5",
-         f"ns3: {NO_RATE_LIMITS}": "no rate limits"}  # fmt: skip
+         f"ns3: {NO_RATE_LIMITS}": "no rate limits", f"ns3: {OWN_ARP}": "ns-3 ARP"}  # fmt: skip
 
 
 def key_numbers(table: pd.DataFrame) -> pd.DataFrame:
@@ -613,12 +624,15 @@ def key_numbers(table: pd.DataFrame) -> pd.DataFrame:
 def first_copy_table(table: pd.DataFrame) -> pd.DataFrame:
     """The :data:`FIRST_COPIES` rows of ``ns2_gap_discoveries.csv`` (all, those at route
     holders and of them the rebroadcast, then each of :data:`FIRST_COPY_FATES`), a column
-    per point for NS-2 and the port (``1 s NS-2``, ``1 s port``...)."""
+    per point for NS-2, the port and the port with ns-3's ARP where the table has it
+    (``1 s NS-2``, ``1 s port``, ``1 s ns-3 ARP``...)."""
     details = ["all", ROUTE_HELD, ROUTE_HELD_REBROADCAST, *FIRST_COPY_FATES]
     columns = {}
     for interval, mine in table.groupby("reporting_interval", sort=False):
         rows = mine[mine["quantity"] == FIRST_COPIES].set_index("detail")
-        for simulator in ("ns2", f"ns3: {PORT}"):
+        for simulator in ("ns2", f"ns3: {PORT}", f"ns3: {OWN_ARP}"):
+            if simulator not in rows:
+                continue
             values = rows[simulator].reindex(details, fill_value=0.0).astype(float)
             columns[f"{interval:g} s {SHORT[simulator]}"] = values.to_numpy()
     index = pd.Index(details, name="first copies per RREQ (no destination number known)")
