@@ -276,3 +276,34 @@ def test_an_ns2_rrep_dropped_by_arp_is_an_answer_lost_before_the_mac():
     ]
     copies = disc.first_copy_fates(frames)
     assert copies[["node", "next_hop", "fate"]].values.tolist() == [[4, 2, disc.COPY_ARP]]
+
+
+def test_the_two_gaps_split_into_the_first_copies_fates():
+    # per RREQ: NS-2's ten first copies (8 rebroadcast, 1 answered from a route, 0.5 by
+    # the destination, 0.5 lost to its ARP), the port's seven (3 rebroadcast, 2 answered
+    # at once, 0.5 each by the destination, late, given up, and the loop rule)
+    ns2 = {"all": 10, disc.ROUTE_HELD: 4, disc.COPY_REBROADCAST: 8, disc.COPY_REPLIED: 1,
+           disc.COPY_DESTINATION: 0.5, disc.COPY_ARP: 0.5}  # fmt: skip
+    port = {"all": 7, disc.ROUTE_HELD: 5, disc.COPY_REBROADCAST: 3, disc.COPY_REPLIED: 2,
+            disc.COPY_DESTINATION: 0.5, disc.COPY_LATE: 0.5, disc.COPY_GIVEN_UP: 0.5,
+            disc.COPY_LOOP: 0.5}  # fmt: skip
+    arp = {disc.COPY_REBROADCAST: 7.5, disc.COPY_REPLIED: 1.2}
+    details = ["all", disc.ROUTE_HELD, *disc.FIRST_COPY_FATES]
+    table = pd.DataFrame({
+        "reporting_interval": 1.0, "quantity": disc.FIRST_COPIES, "detail": details,
+        "ns2": [ns2.get(d, 0.0) for d in details],
+        f"ns3: {disc.PORT}": [port.get(d, 0.0) for d in details],
+        f"ns3: {disc.OWN_ARP}": [arp.get(d, 0.0) for d in details],
+    })  # fmt: skip
+    gap = disc.first_copy_gap(table).set_index("quantity")["1 s"]
+    assert gap[disc.GAP_REBROADCASTS] == 5  # 8 - 3
+    assert gap[disc.PART_REACH] == 3  # 10 - 7 first copies
+    assert gap[disc.PART_ANSWERS] == 1.5  # 3.5 - 2 answered
+    assert (gap[disc.PART_TTL], gap[disc.PART_LOOP], gap[disc.PART_SILENT]) == (0, 0.5, 0)
+    assert gap[disc.GAP_REPLIES] == 1  # 2 - 1
+    assert gap[disc.PART_HOLDERS] == 0.25  # (5 - 4) route holders x 1/4
+    assert gap[disc.PART_SHARE] == 0.75  # (2/5 - 1/4) x 5 route holders
+    assert gap[disc.GAP_REBROADCASTS_ARP] == 0.5
+    assert gap[disc.GAP_REPLIES_ARP] == 0.2
+    shown = disc.first_copy_table(table)
+    assert list(shown.columns[1:]) == ["1 s NS-2", "1 s port", "1 s ns-3 ARP"]

@@ -650,6 +650,9 @@ PART_SILENT = "of it: more first copies with no RREP and no rebroadcast in ns-3"
 GAP_REPLIES = "answers from a node's own route within 0.5 s per RREQ: port minus NS-2"
 PART_HOLDERS = "of it: more route holders reached in ns-3 (at NS-2's share answering)"
 PART_SHARE = "of it: a larger share of route holders answering in ns-3"
+GAP_REBROADCASTS_ARP = "rebroadcasts per RREQ: NS-2 minus the port with ns-3's ARP"
+GAP_REPLIES_ARP = ("answers from a node's own route within 0.5 s per RREQ: the port with "
+                   "ns-3's ARP minus NS-2")  # fmt: skip
 HOLDERS_NS2 = "route holders reached per RREQ: NS-2"
 HOLDERS_NS3 = "route holders reached per RREQ: port"
 SHARE_NS2 = "share of route holders answering within 0.5 s: NS-2"
@@ -663,8 +666,9 @@ def first_copy_gap(table: pd.DataFrame) -> pd.DataFrame:
     gap is the difference in first copies received less the differences in those not
     rebroadcast (answered, dropped at TTL 1, by ns-3's loop rule, neither); the gap in
     answers from a node's own route is the difference in route holders reached at NS-2's
-    share answering plus the difference in that share at ns-3's holders."""
-    port = f"ns3: {PORT}"
+    share answering plus the difference in that share at ns-3's holders. Where the table
+    has the variant :data:`OWN_ARP`, also both gaps between it and NS-2."""
+    port, arp = f"ns3: {PORT}", f"ns3: {OWN_ARP}"
     columns = {}
     for interval, mine in table.groupby("reporting_interval", sort=False):
         rows = mine[mine["quantity"] == FIRST_COPIES].set_index("detail")
@@ -690,6 +694,9 @@ def first_copy_gap(table: pd.DataFrame) -> pd.DataFrame:
             SHARE_NS2: share2,
             SHARE_NS3: share3,
         }
+        if arp in rows:
+            column[GAP_REBROADCASTS_ARP] = ns2[COPY_REBROADCAST] - rows[arp][COPY_REBROADCAST]
+            column[GAP_REPLIES_ARP] = rows[arp][COPY_REPLIED] - ns2[COPY_REPLIED]
         columns[f"{interval:g} s"] = {k: round(float(v), 2) for k, v in column.items()}
     return pd.DataFrame(columns).rename_axis("quantity").reset_index()
 
