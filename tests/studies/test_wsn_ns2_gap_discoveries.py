@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 
 import pandas as pd
+import pytest
 
 from transportlab.studies.wsn_reporting_interval import ns2_gap_discoveries as disc
 from transportlab.studies.wsn_reporting_interval import ns2_gap_routes as routes
@@ -193,3 +194,116 @@ def test_the_discovery_table_puts_both_simulators_side_by_side():
     numbers = disc.key_numbers(labelled).set_index("quantity")
     assert numbers.loc["RREQ frames sent: all", "1 s NS-2"] == 4
     assert numbers.loc["RERR frames sent: all", "1 s port"] == 4
+
+
+# ns-3 frames for the fate of each first copy: node 5 asks for the sink (no number known)
+# and nine nodes hear it from node 5. Before, nodes 6, 8 and 15 received a RREP for the
+# sink from node 7, node 10 one from node 9, node 11 one from node 5 itself. Node 6 answers
+# at once, node 8 1 s late, node 15's MAC gives its answer up; node 11's route leads back
+# to the RREQ's sender (ns-3 drops it); node 12 gets it with TTL 1; node 10 (a route) and
+# node 13 (none) do nothing; node 14 passes it on and the sink, hearing it from node 14,
+# answers. Node 6 hears node 14's copy too (a duplicate) and node 5 its own RREQ back:
+# neither is a first copy.
+FATE_FRAMES = pd.DataFrame([
+    _ns3(0.10, 6, "rx", "RREP", peer=7, dst=6, origin=6, target=SINK, dseq=2),
+    _ns3(0.10, 8, "rx", "RREP", peer=7, dst=8, origin=8, target=SINK, dseq=2),
+    _ns3(0.10, 15, "rx", "RREP", peer=7, dst=15, origin=15, target=SINK, dseq=2),
+    _ns3(0.10, 10, "rx", "RREP", peer=9, dst=10, origin=10, target=SINK, dseq=2),
+    _ns3(0.10, 11, "rx", "RREP", peer=5, dst=11, origin=11, target=SINK, dseq=2),
+    _ns3(1.00, 5, "tx", "RREQ", seq=1, origin=5, target=SINK, ttl=30),
+    *[_ns3(1.01, node, "rx", "RREQ", peer=5, seq=1, origin=5, target=SINK, ttl=30)
+      for node in (6, 8, 10, 11, 13, 14, 15)],
+    _ns3(1.01, 12, "rx", "RREQ", peer=5, seq=1, origin=5, target=SINK, ttl=1),
+    _ns3(1.02, 6, "tx", "RREP", peer=5, dst=5, origin=5, target=SINK, dseq=2),
+    _ns3(1.02, 14, "tx", "RREQ", seq=1, origin=5, target=SINK, ttl=29),
+    _ns3(1.03, SINK, "rx", "RREQ", peer=14, seq=1, origin=5, target=SINK, ttl=29),
+    _ns3(1.03, 6, "rx", "RREQ", peer=14, seq=1, origin=5, target=SINK, ttl=29),
+    _ns3(1.03, 5, "rx", "RREQ", peer=14, seq=1, origin=5, target=SINK, ttl=29),
+    _ns3(1.04, SINK, "tx", "RREP", peer=14, dst=5, origin=5, target=SINK, dseq=4),
+    _ns3(2.01, 8, "tx", "RREP", peer=5, dst=5, origin=5, target=SINK, dseq=2),
+    _ns3(2.50, 15, "mac-drop", "RREP", peer=5, dst=5, origin=5, target=SINK, dseq=2,
+         reason=routes.NS3_RETRY_LIMIT),
+])  # fmt: skip
+
+
+def test_each_first_copy_of_a_rreq_gets_its_fate_and_the_route_its_node_held():
+    copies = disc.first_copy_fates(FATE_FRAMES).set_index("node")
+    assert copies["fate"].to_dict() == {
+        6: disc.COPY_REPLIED, 8: disc.COPY_LATE, 10: disc.COPY_SILENT_ROUTE,
+        11: disc.COPY_LOOP, 13: disc.COPY_SILENT, 14: disc.COPY_REBROADCAST,
+        12: disc.COPY_TTL, SINK: disc.COPY_DESTINATION, 15: disc.COPY_GIVEN_UP,
+    }  # fmt: skip
+    assert copies["next_hop"].to_dict() == {6: 7, 8: 7, 10: 9, 11: 5, 13: -1, 14: -1, 15: 7,
+                                            12: -1, SINK: -1}  # fmt: skip
+    assert copies.loc[SINK, "sender"] == 14
+    # every fate but NS-2's ARP drop (ns-3's ARP entries are all there from the start)
+    assert set(disc.FIRST_COPY_FATES) - set(copies["fate"]) == {disc.COPY_ARP}
+
+
+def test_first_copies_are_counted_per_rreq_with_no_known_number():
+    table = disc.discovery_table({"ns3: port": {"frames": FATE_FRAMES,
+                                                "packets": NS3_PACKETS}})  # fmt: skip
+    rows = table.set_index(["quantity", "detail"])["ns3: port"]
+    assert rows[(disc.FIRST_COPIES, "all")] == 9  # one RREQ, nine nodes
+    assert rows[(disc.FIRST_COPIES, disc.ROUTE_HELD)] == 5  # nodes 6, 8, 10, 11, 15
+    assert rows[(disc.FIRST_COPIES, disc.ROUTE_HELD_REBROADCAST)] == 0
+    for fate in disc.FIRST_COPY_FATES:
+        assert rows[(disc.FIRST_COPIES, fate)] == (fate != disc.COPY_ARP)
+    assert rows[(disc.COPY_SPAN, "longest")] == pytest.approx(0.02)  # node 6: 1.01 to 1.03
+
+
+def test_ns2_first_copies_get_their_fates():
+    fates = disc.first_copy_fates(ns2_frames()).set_index(["node", "seq"])["fate"]
+    assert fates.to_dict() == {(2, 1): disc.COPY_REBROADCAST, (4, 1): disc.COPY_SILENT,
+                               (SINK, 1): disc.COPY_DESTINATION,
+                               (1, 3): disc.COPY_TTL}  # fmt: skip
+
+
+def test_an_ns2_rrep_dropped_by_arp_is_an_answer_lost_before_the_mac():
+    # node 4 holds a route to the sink (a RREP from node 2), answers node 3's RREQ, and
+    # NS-2's ARP drops the RREP (a newer packet for the same unresolved next hop)
+    arp_drop = _rrep("d", 1.02, 4, 4, 3, 3, level="IFQ").replace("-Nw ---", "-Nw ARP")
+    trace = "".join(f"{line}\n" for line in [
+        _rrep("r", 0.50, 4, 2, 4, 4),
+        _rreq("s", 1.00, 3, 3, 3, 1, 30, level="MAC"),
+        _rreq("r", 1.01, 4, 3, 3, 1, 30),
+        arp_drop,
+    ])  # fmt: skip
+    frames = routes.ns2_frames(io.StringIO(trace))
+    dropped = frames[frames["event"] == "arp-drop"]
+    assert dropped[["node", "kind", "origin", "reason_name"]].values.tolist() == [
+        [4, "RREP", 3, "ARP"]
+    ]
+    copies = disc.first_copy_fates(frames)
+    assert copies[["node", "next_hop", "fate"]].values.tolist() == [[4, 2, disc.COPY_ARP]]
+
+
+def test_the_two_gaps_split_into_the_first_copies_fates():
+    # per RREQ: NS-2's ten first copies (8 rebroadcast, 1 answered from a route, 0.5 by
+    # the destination, 0.5 lost to its ARP), the port's seven (3 rebroadcast, 2 answered
+    # at once, 0.5 each by the destination, late, given up, and the loop rule)
+    ns2 = {"all": 10, disc.ROUTE_HELD: 4, disc.COPY_REBROADCAST: 8, disc.COPY_REPLIED: 1,
+           disc.COPY_DESTINATION: 0.5, disc.COPY_ARP: 0.5}  # fmt: skip
+    port = {"all": 7, disc.ROUTE_HELD: 5, disc.COPY_REBROADCAST: 3, disc.COPY_REPLIED: 2,
+            disc.COPY_DESTINATION: 0.5, disc.COPY_LATE: 0.5, disc.COPY_GIVEN_UP: 0.5,
+            disc.COPY_LOOP: 0.5}  # fmt: skip
+    arp = {disc.COPY_REBROADCAST: 7.5, disc.COPY_REPLIED: 1.2}
+    details = ["all", disc.ROUTE_HELD, *disc.FIRST_COPY_FATES]
+    table = pd.DataFrame({
+        "reporting_interval": 1.0, "quantity": disc.FIRST_COPIES, "detail": details,
+        "ns2": [ns2.get(d, 0.0) for d in details],
+        f"ns3: {disc.PORT}": [port.get(d, 0.0) for d in details],
+        f"ns3: {disc.OWN_ARP}": [arp.get(d, 0.0) for d in details],
+    })  # fmt: skip
+    gap = disc.first_copy_gap(table).set_index("quantity")["1 s"]
+    assert gap[disc.GAP_REBROADCASTS] == 5  # 8 - 3
+    assert gap[disc.PART_REACH] == 3  # 10 - 7 first copies
+    assert gap[disc.PART_ANSWERS] == 1.5  # 3.5 - 2 answered
+    assert (gap[disc.PART_TTL], gap[disc.PART_LOOP], gap[disc.PART_SILENT]) == (0, 0.5, 0)
+    assert gap[disc.GAP_REPLIES] == 1  # 2 - 1
+    assert gap[disc.PART_HOLDERS] == 0.25  # (5 - 4) route holders x 1/4
+    assert gap[disc.PART_SHARE] == 0.75  # (2/5 - 1/4) x 5 route holders
+    assert gap[disc.GAP_REBROADCASTS_ARP] == 0.5
+    assert gap[disc.GAP_REPLIES_ARP] == 0.2
+    shown = disc.first_copy_table(table)
+    assert list(shown.columns[1:]) == ["1 s NS-2", "1 s port", "1 s ns-3 ARP"]

@@ -13,7 +13,10 @@ simulators' frames of the same replication (``ns2_gap_routes.ns3_traced`` /
 * what each node did with each RREQ it received (:func:`rreq_receptions`, :data:`FATES`):
   rebroadcast it, answered it, discarded it as a duplicate or at TTL 0, or none of these;
 * the RREPs sent, by the destination or from an intermediate node's route
-  (:func:`rrep_origins`), and what each RERR followed at its sender (:func:`rerr_causes`).
+  (:func:`rrep_origins`), and what each RERR followed at its sender (:func:`rerr_causes`);
+* why a node's first copy of a RREQ was or was not passed on (:func:`first_copy_fates`,
+  :data:`FIRST_COPY_FATES`), with the route to the RREQ's destination the node's frames
+  show it held (the transmitter of the last RREP for that destination it received).
 
 :func:`discovery_table` puts them side by side; :func:`write` runs the point for the
 port's configuration and each variant of :data:`NS3_VARIANTS` (ns-3 attributes set only
@@ -35,7 +38,11 @@ __all__ = [
     "FATES",
     "NS3_VARIANTS",
     "REASONS",
+    "FIRST_COPY_FATES",
     "discovery_table",
+    "first_copy_fates",
+    "first_copy_gap",
+    "first_copy_table",
     "key_numbers",
     "rerr_causes",
     "route_requests",
@@ -207,6 +214,100 @@ def rreq_receptions(frames: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+COPY_DESTINATION = "answered by the destination"
+COPY_REBROADCAST = "rebroadcast"
+COPY_REPLIED = f"answered from its own route (its RREP within {ANSWER_WINDOW:g} s)"
+#: how long after a RREQ a node's RREP to its originator still counts as a late answer (s)
+LATE_WINDOW = 3.0
+COPY_LATE = f"answered late (its RREP {ANSWER_WINDOW:g}-{LATE_WINDOW:g} s after)"
+COPY_GIVEN_UP = f"answered, its RREP given up at the retry limit within {LATE_WINDOW:g} s"
+COPY_ARP = f"answered, its RREP dropped by NS-2's ARP within {LATE_WINDOW:g} s"
+COPY_TTL = "dropped: arrived with TTL 1"
+COPY_LOOP = "dropped: its route's next hop is the RREQ's sender (ns-3's loop rule)"
+COPY_SILENT_ROUTE = "no RREP, no rebroadcast: it had received a RREP for the destination"
+COPY_SILENT = "no RREP, no rebroadcast: it had received no RREP for the destination"
+#: what a node did with its first copy of another node's RREQ, tried in this order: the
+#: destination answers; the node sent it on; it sent a RREP to the originator within
+#: :data:`ANSWER_WINDOW`, or within :data:`LATE_WINDOW`, or its MAC gave such a RREP up at
+#: the retry limit within :data:`LATE_WINDOW`, or NS-2's ARP dropped it within
+#: :data:`LATE_WINDOW` (NS-2's ARP holds one packet per address it is resolving; the port's
+#: ARP entries are all there from the start); it arrived with TTL 1 (both
+#: AODVs answer such a RREQ but pass it on only with TTL 2 or more left: ns-2.35 checks
+#: the TTL in ``AODV::forward``, ns-3 in ``RecvRequest`` after the answer); the node's
+#: route to the destination leads to the RREQ's sender (ns-3's ``RecvRequest`` drops the
+#: RREQ then, whether the route is valid or not; ns-2.35 has no such rule); else neither,
+#: split by whether the node had received a RREP for the destination before
+FIRST_COPY_FATES = (COPY_DESTINATION, COPY_REBROADCAST, COPY_REPLIED, COPY_LATE,
+                    COPY_GIVEN_UP, COPY_ARP, COPY_TTL, COPY_LOOP, COPY_SILENT_ROUTE,
+                    COPY_SILENT)  # fmt: skip
+
+
+def _rrep_times(frames: pd.DataFrame) -> dict[tuple[int, int, int], np.ndarray]:
+    """The sorted times of the RREP rows of ``frames`` by (node, origin, target)."""
+    rreps = frames[frames["kind"] == "RREP"]
+    return {key: np.sort(group["time"].to_numpy())
+            for key, group in rreps.groupby(["node", "origin", "target"])}  # fmt: skip
+
+
+def first_copy_fates(frames: pd.DataFrame) -> pd.DataFrame:
+    """One row per first copy of another node's RREQ a node received (``time``, ``node``,
+    ``origin``, ``seq``, ``target``, ``ttl``, ``sender`` the transmitter of that copy),
+    with ``next_hop``: the node's route to ``target`` as its frames show it, the
+    transmitter of the last RREP for ``target`` it received before (both AODVs take a
+    RREP's transmitter as the next hop of the route they add or update; -1 none; a RREP
+    that did not update the route is taken as if it had), and ``fate``
+    (:data:`FIRST_COPY_FATES`)."""
+    got = _kind(frames, "RREQ", "rx").sort_values("time", kind="stable")
+    got = got[got["node"] != got["origin"]].drop_duplicates(["node", "origin", "seq"])
+    sent = _kind(frames, "RREQ", "tx")
+    forwarded = set(zip(sent["node"], sent["origin"], sent["seq"], strict=True))
+    rreps = _kind(frames, "RREP", "tx")
+    answers = {key: np.sort(group["time"].to_numpy())
+               for key, group in rreps.groupby(["node", "origin", "target"])}  # fmt: skip
+    given_up = _rrep_times(frames[ns2_gap_routes.given_up(frames)])
+    arp_dropped = _rrep_times(frames[frames["event"] == "arp-drop"])
+    heard = _kind(frames, "RREP", "rx").sort_values("time", kind="stable")
+    routes = {key: (group["time"].to_numpy(), group["peer"].to_numpy())
+              for key, group in heard.groupby(["node", "target"])}  # fmt: skip
+    no_times = (np.empty(0), np.empty(0, dtype=np.int64))
+    next_hops, fates = [], []
+    for row in got.itertuples(index=False):
+        times, peers = routes.get((row.node, row.target), no_times)
+        before = np.searchsorted(times, row.time, side="left")
+        next_hop = int(peers[before - 1]) if before else -1
+        replies = answers.get((row.node, row.origin, row.target), np.empty(0))
+        after = replies[replies >= row.time] - row.time
+        key = (row.node, row.origin, row.target)
+        drops, arp = given_up.get(key, np.empty(0)), arp_dropped.get(key, np.empty(0))
+        drops_after = drops[drops >= row.time] - row.time
+        arp_after = arp[arp >= row.time] - row.time
+        if row.node == row.target:
+            fate = COPY_DESTINATION
+        elif (row.node, row.origin, row.seq) in forwarded:
+            fate = COPY_REBROADCAST
+        elif (after <= ANSWER_WINDOW).any():
+            fate = COPY_REPLIED
+        elif (after <= LATE_WINDOW).any():
+            fate = COPY_LATE
+        elif (drops_after <= LATE_WINDOW).any():
+            fate = COPY_GIVEN_UP
+        elif (arp_after <= LATE_WINDOW).any():
+            fate = COPY_ARP
+        elif row.ttl < 2:
+            fate = COPY_TTL
+        elif next_hop == row.peer:
+            fate = COPY_LOOP
+        else:
+            fate = COPY_SILENT_ROUTE if next_hop >= 0 else COPY_SILENT
+        next_hops.append(next_hop)
+        fates.append(fate)
+    table = got[["time", "node", "origin", "seq", "target", "ttl", "peer"]]
+    table = table.rename(columns={"peer": "sender"}).reset_index(drop=True)
+    table["next_hop"] = pd.Series(next_hops, dtype=np.int64)
+    table["fate"] = pd.Series(fates, dtype=object)
+    return table
+
+
 def rrep_origins(frames: pd.DataFrame) -> pd.Series:
     """The RREP frames sent, counted by :data:`BY_DESTINATION` (the node is the RREP's
     destination), :data:`FORWARDED` (the node received a RREP for the same originator and
@@ -286,6 +387,12 @@ def raised_en_route(frames: pd.DataFrame) -> dict[str, int]:
     return {RAISED_EN_ROUTE: len(raised), RAISED_ODD: int((raised["dst_seqno"] % 2 == 1).sum())}
 
 
+FIRST_COPIES = f"first copies received per RREQ originated ({SEQNO_NONE})"
+COPY_SPAN = "copies of one RREQ at one node: first to last (s)"
+ROUTE_HELD = "at nodes that had received a RREP for the destination"
+ROUTE_HELD_REBROADCAST = "of them rebroadcast (a route, but not one they would answer from)"
+
+
 def _counts(frames: pd.DataFrame, packets: pd.DataFrame) -> list[tuple[str, str, float]]:
     """(quantity, detail, value) rows of one simulator's run."""
     rows: list[tuple[str, str, float]] = []
@@ -320,6 +427,23 @@ def _counts(frames: pd.DataFrame, packets: pd.DataFrame) -> list[tuple[str, str,
                          round(float(mine["rebroadcasts"].mean()), 2)))  # fmt: skip
             rows.append(("nodes answering from their own route per RREQ originated",
                          seqno_class, round(float(mine["replies"].mean()), 2)))  # fmt: skip
+    unknown = requests[requests["seqno_class"] == SEQNO_NONE][["origin", "seq"]]
+    if len(unknown):
+        copies = first_copy_fates(frames).merge(unknown, on=["origin", "seq"])
+        per_rreq = len(unknown)
+        rows.append((FIRST_COPIES, "all", round(len(copies) / per_rreq, 2)))
+        holders = copies[copies["next_hop"] >= 0]
+        rows.append((FIRST_COPIES, ROUTE_HELD, round(len(holders) / per_rreq, 2)))
+        passed_on = int((holders["fate"] == COPY_REBROADCAST).sum())
+        rows.append((FIRST_COPIES, ROUTE_HELD_REBROADCAST, round(passed_on / per_rreq, 2)))
+        counted = copies["fate"].value_counts()
+        for fate in FIRST_COPY_FATES:
+            rows.append((FIRST_COPIES, fate, round(int(counted.get(fate, 0)) / per_rreq, 2)))
+    # both AODVs forget a RREQ id after a while (ns-2.35's BCAST_ID_SAVE, 6 s; ns-3's
+    # PathDiscoveryTime, 3.6 s here) and would take a later copy for a new RREQ
+    copies = _kind(frames, "RREQ", "rx").groupby(["node", "origin", "seq"])["time"]
+    span = float((copies.max() - copies.min()).max()) if len(copies) else 0.0
+    rows.append((COPY_SPAN, "longest", round(span, 3)))
     for ttl, mine in requests.groupby("ttl"):
         rows.append(("rebroadcasts per RREQ originated", f"TTL {ttl}",
                      round(float(mine["rebroadcasts"].mean()), 2)))  # fmt: skip
@@ -375,6 +499,13 @@ def discovery_table(runs: Mapping[str, Mapping[str, pd.DataFrame]]) -> pd.DataFr
 
 
 PORT = "port"
+#: the port resolves no address (``arp_model`` preloaded: every ARP entry there from the
+#: start), where NS-2's ARP resolves each next hop first and holds one packet per address
+#: meanwhile (a newer one drops it: ``d IFQ ARP``), which loses RREPs in the flood of
+#: the start (section 8.9.1); this variant resolves with ns-3's own ARP holding one packet
+#: per address too (``ArpCache`` ``PendingQueueSize`` 1, ns-3's default 3; ns-3 drops the
+#: newer packet, NS-2 the older)
+OWN_ARP = "ns-3's ARP holding one packet per address"
 NO_RATE_LIMITS = "no RREQ/RERR rate limits"
 RING_FROM_TTL_START = "first RREQ with TtlStart 5 (the port before issue 25's TtlStart fix)"
 #: the ns-3 configurations traced against NS-2, set only inside this experiment
@@ -393,7 +524,10 @@ NS3_VARIANTS: dict[str, dict[str, object]] = {
         "ns3::aodv::RoutingProtocol::RreqRateLimit": 65535,
         "ns3::aodv::RoutingProtocol::RerrRateLimit": 65535,
     },
+    OWN_ARP: {"ns3::ArpCache::PendingQueueSize": 1},
 }
+#: the scenario parameters a variant of :data:`NS3_VARIANTS` sets besides its attributes
+NS3_VARIANT_PARAMS: dict[str, dict[str, object]] = {OWN_ARP: {"arp_model": "ns3"}}
 
 
 def traced_point(
@@ -405,7 +539,8 @@ def traced_point(
     params = ns2_gap.point_params(protocol, interval, quick)
     runs = {"ns2": ns2_gap_routes.ns2_traced(params, seed, run)}
     for variant in variants:
-        runs[f"ns3: {variant}"] = ns2_gap_routes.ns3_traced(params, seed, run,
+        variant_params = dict(params, **NS3_VARIANT_PARAMS.get(variant, {}))
+        runs[f"ns3: {variant}"] = ns2_gap_routes.ns3_traced(variant_params, seed, run,
                                                             NS3_VARIANTS[variant])  # fmt: skip
     table = discovery_table(runs)
     labels = {"protocol": protocol.upper(), "reporting_interval": float(interval),
@@ -465,7 +600,7 @@ KEYS = (
 
 #: the column names :func:`key_numbers` gives the simulators of the table
 SHORT = {"ns2": "NS-2", f"ns3: {PORT}": "port", f"ns3: {RING_FROM_TTL_START}": "TtlStart 5",
-         f"ns3: {NO_RATE_LIMITS}": "no rate limits"}  # fmt: skip
+         f"ns3: {NO_RATE_LIMITS}": "no rate limits", f"ns3: {OWN_ARP}": "ns-3 ARP"}  # fmt: skip
 
 
 def key_numbers(table: pd.DataFrame) -> pd.DataFrame:
@@ -484,6 +619,86 @@ def key_numbers(table: pd.DataFrame) -> pd.DataFrame:
             ]
     index = pd.Index([f"{q}: {d}" for q, d in KEYS], name="quantity")
     return pd.DataFrame(columns, index=index, dtype=object).reset_index()
+
+
+def first_copy_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The :data:`FIRST_COPIES` rows of ``ns2_gap_discoveries.csv`` (all, those at route
+    holders and of them the rebroadcast, then each of :data:`FIRST_COPY_FATES`), a column
+    per point for NS-2, the port and the port with ns-3's ARP where the table has it
+    (``1 s NS-2``, ``1 s port``, ``1 s ns-3 ARP``...)."""
+    details = ["all", ROUTE_HELD, ROUTE_HELD_REBROADCAST, *FIRST_COPY_FATES]
+    columns = {}
+    for interval, mine in table.groupby("reporting_interval", sort=False):
+        rows = mine[mine["quantity"] == FIRST_COPIES].set_index("detail")
+        for simulator in ("ns2", f"ns3: {PORT}", f"ns3: {OWN_ARP}"):
+            if simulator not in rows:
+                continue
+            values = rows[simulator].reindex(details, fill_value=0.0).astype(float)
+            columns[f"{interval:g} s {SHORT[simulator]}"] = values.to_numpy()
+    index = pd.Index(details, name="first copies per RREQ (no destination number known)")
+    return pd.DataFrame(columns, index=index).reset_index()
+
+
+ANSWERS = (COPY_DESTINATION, COPY_REPLIED, COPY_LATE, COPY_GIVEN_UP, COPY_ARP)
+#: :func:`first_copy_gap`'s rows: the two gaps, then the parts that add up to each
+GAP_REBROADCASTS = "rebroadcasts per RREQ: NS-2 minus port"
+PART_REACH = "of it: fewer first copies received in ns-3 (the flood stopped before them)"
+PART_ANSWERS = "of it: more first copies answered in ns-3 (by any of the answer fates)"
+PART_TTL = "of it: more first copies dropped at TTL 1 in ns-3"
+PART_LOOP = "of it: ns-3's loop rule"
+PART_SILENT = "of it: more first copies with no RREP and no rebroadcast in ns-3"
+GAP_REPLIES = "answers from a node's own route within 0.5 s per RREQ: port minus NS-2"
+PART_HOLDERS = "of it: more route holders reached in ns-3 (at NS-2's share answering)"
+PART_SHARE = "of it: a larger share of route holders answering in ns-3"
+GAP_REBROADCASTS_ARP = "rebroadcasts per RREQ: NS-2 minus the port with ns-3's ARP"
+GAP_REPLIES_ARP = ("answers from a node's own route within 0.5 s per RREQ: the port with "
+                   "ns-3's ARP minus NS-2")  # fmt: skip
+HOLDERS_NS2 = "route holders reached per RREQ: NS-2"
+HOLDERS_NS3 = "route holders reached per RREQ: port"
+SHARE_NS2 = "share of route holders answering within 0.5 s: NS-2"
+SHARE_NS3 = "share of route holders answering within 0.5 s: port"
+
+
+def first_copy_gap(table: pd.DataFrame) -> pd.DataFrame:
+    """From ``ns2_gap_discoveries.csv``, per reporting interval (a column ``1 s``...), the
+    gaps of the RREQs with no known destination number (:data:`FIRST_COPIES`), NS-2
+    against the port, split into the fates of the first copies received: the rebroadcast
+    gap is the difference in first copies received less the differences in those not
+    rebroadcast (answered, dropped at TTL 1, by ns-3's loop rule, neither); the gap in
+    answers from a node's own route is the difference in route holders reached at NS-2's
+    share answering plus the difference in that share at ns-3's holders. Where the table
+    has the variant :data:`OWN_ARP`, also both gaps between it and NS-2."""
+    port, arp = f"ns3: {PORT}", f"ns3: {OWN_ARP}"
+    columns = {}
+    for interval, mine in table.groupby("reporting_interval", sort=False):
+        rows = mine[mine["quantity"] == FIRST_COPIES].set_index("detail")
+        ns2, ns3 = rows["ns2"].astype(float), rows[port].astype(float)
+
+        def more_in_ns3(*fates: str, ns2=ns2, ns3=ns3) -> float:
+            return float(sum(ns3[f] - ns2[f] for f in fates))
+
+        share2 = ns2[COPY_REPLIED] / ns2[ROUTE_HELD] if ns2[ROUTE_HELD] else 0.0
+        share3 = ns3[COPY_REPLIED] / ns3[ROUTE_HELD] if ns3[ROUTE_HELD] else 0.0
+        column = {
+            GAP_REBROADCASTS: ns2[COPY_REBROADCAST] - ns3[COPY_REBROADCAST],
+            PART_REACH: ns2["all"] - ns3["all"],
+            PART_ANSWERS: more_in_ns3(*ANSWERS),
+            PART_TTL: more_in_ns3(COPY_TTL),
+            PART_LOOP: more_in_ns3(COPY_LOOP),
+            PART_SILENT: more_in_ns3(COPY_SILENT_ROUTE, COPY_SILENT),
+            GAP_REPLIES: ns3[COPY_REPLIED] - ns2[COPY_REPLIED],
+            PART_HOLDERS: (ns3[ROUTE_HELD] - ns2[ROUTE_HELD]) * share2,
+            PART_SHARE: (share3 - share2) * ns3[ROUTE_HELD],
+            HOLDERS_NS2: ns2[ROUTE_HELD],
+            HOLDERS_NS3: ns3[ROUTE_HELD],
+            SHARE_NS2: share2,
+            SHARE_NS3: share3,
+        }
+        if arp in rows:
+            column[GAP_REBROADCASTS_ARP] = ns2[COPY_REBROADCAST] - rows[arp][COPY_REBROADCAST]
+            column[GAP_REPLIES_ARP] = rows[arp][COPY_REPLIED] - ns2[COPY_REPLIED]
+        columns[f"{interval:g} s"] = {k: round(float(v), 2) for k, v in column.items()}
+    return pd.DataFrame(columns).rename_axis("quantity").reset_index()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

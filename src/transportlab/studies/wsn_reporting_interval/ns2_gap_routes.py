@@ -402,18 +402,21 @@ def ns2_frames(stream) -> pd.DataFrame:
     ``s MAC`` lines (a frame the MAC sends; ``-Hd`` its next hop) are ``tx``, ``r RTR``
     lines (a frame delivered to the routing agent; ``-Ms`` the transmitter's MAC address,
     NS-2's node id in hex) ``rx``, ``d MAC`` lines ``mac-drop`` with NS-2's reason in
-    ``reason_name`` (``RET``: the retry limit). ``seq`` is a report's ``-Pi``, a RREQ's
+    ``reason_name`` (``RET``: the retry limit), ``d IFQ ARP`` lines ``arp-drop`` (NS-2's
+    ARP holds one packet per address it is resolving and drops the one a newer packet
+    replaces; ns-3 has no such event). ``seq`` is a report's ``-Pi``, a RREQ's
     broadcast id ``-Pb``; a RREP's ``origin`` is its IP destination (the RREQ's
     originator, ``AODV::sendReply``); ``ttl`` the IP TTL ``-Iv`` (before the receiver's
     routing agent decrements it); ``dst_seqno`` a RREQ's or RREP's destination sequence
     number ``-Pds`` (a RREQ's is 0 when the originator knows none)."""
     lines = wireless_trace.read_lines(stream, _data_or_aodv, NS2_FIELDS)
     event, level = lines["event"].to_numpy(), lines["level"].to_numpy()
+    why = lines["reason"].to_numpy()
     data = (lines["type"] == "cbr").to_numpy()
     name = np.select(
         [(event == "s") & (level == "MAC"), (event == "d") & (level == "MAC"),
-         (event == "r") & (level == "RTR")],
-        ["tx", "mac-drop", "rx"], default="",
+         (event == "r") & (level == "RTR"), (event == "d") & (level == "IFQ") & (why == "ARP")],
+        ["tx", "mac-drop", "rx", "arp-drop"], default="",
     )  # fmt: skip
     aodv = lines["aodv_message"].map(NS2_AODV_KINDS).fillna("").to_numpy(object)
     kind = np.where(data, "data", aodv)
@@ -442,7 +445,7 @@ def ns2_frames(stream) -> pd.DataFrame:
         "seq": seq, "origin": origin,
         "target": _integers_where(rreq_or_rrep, lines["target"]),
         "hops": _integers_where(rreq_or_rrep, lines["hops"]),
-        "reason_name": np.where(lines["name"] == "mac-drop",
+        "reason_name": np.where(lines["name"].isin(("mac-drop", "arp-drop")),
                                 lines["reason"].fillna("---"), ""),
         "ttl": lines["ttl"].fillna(-1).to_numpy(np.int64),
         "dst_seqno": _integers_where(rreq_or_rrep, lines["dst_seqno"]),
