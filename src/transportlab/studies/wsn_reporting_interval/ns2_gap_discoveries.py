@@ -543,8 +543,7 @@ def traced_point(
         runs[f"ns3: {variant}"] = ns2_gap_routes.ns3_traced(variant_params, seed, run,
                                                             NS3_VARIANTS[variant])  # fmt: skip
     table = discovery_table(runs)
-    labels = {"protocol": protocol.upper(), "reporting_interval": float(interval),
-              "seed": seed, "run": run}  # fmt: skip
+    labels = ns2_gap.point_labels(protocol, interval, seed, run)
     table = table.assign(**labels)
     return table[[*labels, "quantity", "detail", *runs]]
 
@@ -559,8 +558,7 @@ def write(
     """Trace each point (default ``ns2_gap.FULL_INTERVALS``, quick mode 1 s) and write
     ``ns2_gap_discoveries.csv`` (atomically, once all ran)."""
     folder = files.check_writable_folder(paths.results_dir(STUDY.name, quick))
-    if intervals is None:
-        intervals = (1.0,) if quick else ns2_gap.FULL_INTERVALS
+    intervals = ns2_gap.traced_intervals(intervals, quick)
     table = pd.concat([traced_point(protocol, i, seed, run, quick) for i in intervals],
                       ignore_index=True)  # fmt: skip
     return [files.write_csv(table, folder / "ns2_gap_discoveries.csv")]
