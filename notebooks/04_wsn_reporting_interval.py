@@ -1632,8 +1632,8 @@ print(spans[["reporting_interval", "ns2", f"ns3: {ns2_gap_discoveries.PORT}"]]
 # * **Neither duplicate cache matters.** The copies of one RREQ reach a node within a
 #   shorter time than either cache keeps an id, so no copy is taken twice and
 #   `PathDiscoveryTime` needs no variant. No node without a route dropped a copy but at
-#   TTL 1, and every ns-3 route holder of the port either answered (at once, late, or with a RREP
-#   its MAC then gave up), dropped the copy by the loop rule, or rebroadcast it: ns-3's
+#   TTL 1, and every ns-3 route holder of the port either answered (at once, late, or with
+#   a RREP its MAC then gave up), dropped the copy by the loop rule, or rebroadcast it: ns-3's
 #   unidirectional blacklist left no mark on these RREQs.
 # * **At 1 s the gap is NS-2's ARP.** NS-2 resolves a next hop's address before its first
 #   unicast and holds one packet per address meanwhile; in the flood of the start many
@@ -1659,8 +1659,9 @@ print(spans[["reporting_interval", "ns2", f"ns3: {ns2_gap_discoveries.PORT}"]]
 #   copies received (ns-3's floods reach fewer nodes; answers hardly differ, and ns-3's ARP
 #   widens the gap rather than closing it; at 20 s both simulators send only a few such
 #   RREQs, so these means rest on few floods); at 1 s the small remainder between NS-2 and
-#   the ARP variant (ns-3's ARP drops the newer packet, NS-2's the older). No ns-3 attribute switches the loop rule, the valid-number
-#   requirement or the neighbour entries, so only the ARP variant was run.
+#   the ARP variant (ns-3's ARP drops the newer packet, NS-2's the older). No ns-3
+#   attribute switches the loop rule, the valid-number requirement or the neighbour
+#   entries, so only the ARP variant was run.
 
 # %% [markdown]
 # ## 9. Files

@@ -5,6 +5,7 @@ claims (engine.configurations, transportlab.best_configuration)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -191,6 +192,26 @@ def test_the_headlines_follow_the_committed_tables(tmp_path):
         "single-homed 9 of 30 runs stall more than 3 s"
         in headlines.headline_blocks(folder)["results-headlines"]
     )
+
+
+def test_the_sensor_headline_names_the_tables_provenance_says_were_not_re_run(tmp_path):
+    folder = tmp_path / "results"
+    study = "wsn_reporting_interval"
+    shutil.copytree(RESULTS / study, folder / study)
+    provenance = folder / study / "provenance.json"
+    document = json.loads(provenance.read_text())
+    for output in document["outputs"]:
+        stale = output["name"] == "start_mode" and output["kind"] == "table"
+        output["written_by"] = f"{headlines.NOT_RERUN}: the older code" if stale else "a run"
+    provenance.write_text(json.dumps(document))
+    runs, text = headlines._wsn_headline(folder)
+    assert runs.endswith("; `start_mode` from the 2-Mb/s code (not re-run)")
+    assert "but 1 table (`start_mode`) are still those of the 2-Mb/s" in text
+    for output in document["outputs"]:
+        output["written_by"] = "a run"
+    provenance.write_text(json.dumps(document))
+    runs, text = headlines._wsn_headline(folder)
+    assert "not re-run" not in runs and "2-Mb/s" not in text
 
 
 # ----------------------------------------------------------------- NS-2 paragraphs
