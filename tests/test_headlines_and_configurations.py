@@ -206,7 +206,7 @@ def test_the_sensor_headline_names_the_tables_provenance_says_were_not_re_run(tm
     provenance.write_text(json.dumps(document))
     runs, text = headlines._wsn_headline(folder)
     assert runs.endswith("; `start_mode` from the 2-Mb/s code (not re-run)")
-    assert "but 1 table (`start_mode`) are still those of the 2-Mb/s" in text
+    assert "but 1 table (`start_mode`) still comes from the 2-Mb/s" in text
     for output in document["outputs"]:
         output["written_by"] = "a run"
     provenance.write_text(json.dumps(document))

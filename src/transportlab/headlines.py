@@ -250,8 +250,9 @@ def _wsn_headline(folder: Path) -> tuple[str, str]:
         "(declared: 10; the full mode's simulations did not fit on the shared machine), and "
         "so were the other experiments (declared: 5)"
         + (
-            f", but {_count(len(stale), 'table')} ({names}) are still those of the 2-Mb/s "
-            "`clusters` configuration (`provenance.json`, `written_by`)"
+            f", but {_count(len(stale), 'table')} ({names}) still "
+            f"come{'s' if len(stale) == 1 else ''} from the 2-Mb/s `clusters` configuration "
+            "(`provenance.json`, `written_by`)"
             if stale
             else ""
         )
