@@ -165,3 +165,24 @@ def test_reproduce_refuses_a_bad_selection_in_one_line(with_study, argv, message
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1, err
     assert fake_study.calls(with_study / "calls.txt") == []
+
+
+def test_an_exploration_writes_its_qualitative_verdicts_beside_its_comparison(
+    project, monkeypatch
+):
+    """Before, ``qualitative.csv`` of an exploration (a selection, other runs or
+    parameters) went to data/results, over the committed one."""
+    from transportlab.engine import results as results_module  # noqa: PLC0415
+
+    folders = []
+
+    def qualitative(study, comparison, quick=False, folder=None):
+        folders.append(folder)
+        return None  # as for a study without qualitative claims
+
+    monkeypatch.setattr(results_module, "write_qualitative", qualitative)
+    exploration = _results(experiments=["main"])
+    exploration.write()
+    assert folders == [exploration.results_dir()]
+    assert (exploration.results_dir() / "comparison.csv").is_file()
+    assert not (project / "data" / "results").exists()

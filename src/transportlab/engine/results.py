@@ -318,7 +318,9 @@ class Results:
         written = []
         if comparison is not None:
             written.append(self.write_comparison(comparison))
-            qualitative = write_qualitative(self.study, comparison, self.quick)
+            qualitative = write_qualitative(
+                self.study, comparison, self.quick, folder=self.results_dir()
+            )
             if qualitative is not None:
                 written.append(qualitative)
         written += [self.write_table(name, table) for name, table in tables.items()]

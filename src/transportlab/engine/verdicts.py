@@ -1152,13 +1152,16 @@ def write_comparison(
     return write_csv(comparison, folder / "comparison.csv", float_format="%.6g")
 
 
-def write_qualitative(study: Study, comparison: pd.DataFrame, quick: bool = False) -> Path | None:
+def write_qualitative(
+    study: Study, comparison: pd.DataFrame, quick: bool = False, folder: Path | None = None
+) -> Path | None:
     """Write ``qualitative.csv`` (:func:`judge_qualitative` of ``comparison``) atomically
-    next to ``comparison.csv``; None (nothing written) for a study without qualitative
-    claims."""
+    into ``data/results[/quick]/<study>/`` (or ``folder``: where its ``comparison.csv``
+    went); None (nothing written) for a study without qualitative claims."""
     study = require_study(study)
     table = judge_qualitative(study, comparison)
     if table.empty:
         return None
-    folder = paths.results_dir(study.name, quick)
+    if folder is None:
+        folder = paths.results_dir(study.name, quick)
     return write_csv(table, folder / "qualitative.csv", float_format="%.6g")
