@@ -167,9 +167,7 @@ def test_reproduce_refuses_a_bad_selection_in_one_line(with_study, argv, message
     assert fake_study.calls(with_study / "calls.txt") == []
 
 
-def test_an_exploration_writes_its_qualitative_verdicts_beside_its_comparison(
-    project, monkeypatch
-):
+def test_an_exploration_writes_its_qualitative_verdicts_beside_its_comparison(project, monkeypatch):
     """Before, ``qualitative.csv`` of an exploration (a selection, other runs or
     parameters) went to data/results, over the committed one."""
     from transportlab.engine import results as results_module  # noqa: PLC0415

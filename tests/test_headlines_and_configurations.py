@@ -17,6 +17,7 @@ from transportlab import headlines
 from transportlab.best_configuration import FILE_NAME, best_configuration_block
 from transportlab.engine import paths, verdicts
 from transportlab.engine.configurations import rank_configurations
+from transportlab.engine.provenance import NOT_RERUN
 from transportlab.studies import get
 from transportlab.studies.multihoming_failover import analysis
 from transportlab.summary import readme_block, readme_blocks, readme_text
@@ -202,7 +203,7 @@ def test_the_sensor_headline_names_the_tables_provenance_says_were_not_re_run(tm
     document = json.loads(provenance.read_text())
     for output in document["outputs"]:
         stale = output["name"] == "start_mode" and output["kind"] == "table"
-        output["written_by"] = f"{headlines.NOT_RERUN}: the older code" if stale else "a run"
+        output["written_by"] = f"{NOT_RERUN}: the older code" if stale else "a run"
     provenance.write_text(json.dumps(document))
     runs, text = headlines._wsn_headline(folder)
     assert runs.endswith("; `start_mode` from the 2-Mb/s code (not re-run)")

@@ -29,6 +29,7 @@ from transportlab.engine.configurations import (
     rank_configurations,
 )
 from transportlab.engine.files import write_csv
+from transportlab.engine.provenance import tables_not_rerun
 from transportlab.studies import get
 from transportlab.studies.voip_cjm.comparison import (
     PUBLISHED_CONFIGURATIONS,
@@ -127,11 +128,14 @@ def _wsn_candidates(folder: Path) -> tuple[list[tuple[str, str, pd.DataFrame]], 
             table = pd.read_csv(path)
             candidates += [(experiment, label, means)
                            for label, means in _experiment_means(table, keys, rows)]  # fmt: skip
+    stale = tables_not_rerun(folder / "wsn_reporting_interval")
     note = (
-        "the declared comparison is the 1-Mb/s code (3 runs); the other experiments' files "
-        "are still those of the 2-Mb/s `clusters` code (provenance.json, written_by) and "
-        "most ran 3 of the 5 intervals: a claim without a value counts as not agreeing"
-    )
+        "the declared comparison and the experiments are the 1-Mb/s code"
+        + (f" but {', '.join(stale)}, still the 2-Mb/s `clusters` code (provenance.json, "
+           "written_by)" if stale else "")
+        + "; most experiments ran 3 of the 5 intervals: a claim without a value counts as "
+        "not agreeing"
+    )  # fmt: skip
     return candidates, note
 
 

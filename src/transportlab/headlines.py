@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from transportlab.engine import paths
-from transportlab.engine.provenance import read_provenance
+from transportlab.engine.provenance import tables_not_rerun
 from transportlab.ns2.baseline import baseline_counts
 from transportlab.studies.wsn_reporting_interval.parameters import MICA2, NS2_ENERGY
 
@@ -210,21 +210,6 @@ def _sip_headline(folder: Path) -> tuple[str, str]:
     return runs, headline
 
 
-#: how provenance.json's ``written_by`` begins for a file the study's code change left as it was
-NOT_RERUN = "not re-run"
-
-
-def _not_rerun(folder: Path, study: str) -> list[str]:
-    """The result tables of ``study`` that its ``provenance.json`` says were not re-run
-    after the code that wrote them changed (``written_by`` beginning :data:`NOT_RERUN`)."""
-    document = read_provenance(folder / study) or {}
-    return sorted(
-        output["name"]
-        for output in document.get("outputs", [])
-        if output.get("kind") == "table" and str(output.get("written_by", "")).startswith(NOT_RERUN)
-    )
-
-
 def _wsn_headline(folder: Path) -> tuple[str, str]:
     c = _read(folder, "wsn_reporting_interval", "comparison")
     baseline = _read(folder, "wsn_reporting_interval", "ns2_baseline")
@@ -235,7 +220,7 @@ def _wsn_headline(folder: Path) -> tuple[str, str]:
     def rows(metric: str) -> int:
         return int(within.loc[metric, "sum"])
 
-    stale = _not_rerun(folder, "wsn_reporting_interval")
+    stale = tables_not_rerun(folder / "wsn_reporting_interval")
     names = ", ".join(f"`{n}`" for n in stale)
     runs = f"{_runs(c)} (at 1 Mb/s); NS-2.35: {_runs(baseline, 'ns2_runs')}" + (
         f"; {names} from the 2-Mb/s code (not re-run)" if stale else ""

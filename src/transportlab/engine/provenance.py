@@ -288,6 +288,22 @@ def write_provenance(results: Results, written: Iterable[Path], keep: bool = Fal
     return write_text(folder / PROVENANCE_FILE, dumps(document))
 
 
+#: how ``written_by`` begins for a file that a change of its study's code left as it was
+NOT_RERUN = "not re-run"
+
+
+def tables_not_rerun(folder: str | Path) -> list[str]:
+    """The result tables of a results folder that its ``provenance.json`` says were not
+    re-run after the code that wrote them changed (``written_by`` beginning
+    :data:`NOT_RERUN`), sorted; none without a provenance file."""
+    document = read_provenance(folder) or {}
+    return sorted(
+        output["name"]
+        for output in document.get("outputs", [])
+        if output.get("kind") == "table" and str(output.get("written_by", "")).startswith(NOT_RERUN)
+    )
+
+
 def read_provenance(folder: str | Path) -> dict[str, Any] | None:
     """The provenance document of a results folder, or None if it has none."""
     path = Path(folder) / PROVENANCE_FILE
