@@ -337,21 +337,24 @@ fig = results.figure("metric_averages")
 #
 # **Which configuration the full-mode files of this section come from.** Issue 25 changed
 # the declared configuration (802.11 at NS-2's 1 Mb/s, the `field` placement, NS-2's
-# receiver lock, retry counts, culling and ARP-to-AODV failures, no gratuitous RREP). Its
-# full mode (about 1000 simulations of 100 s) did not fit on the shared machine, so only
-# what the comparison needs was re-run with this code: `intervals`, with fewer runs per
-# point than its declared 10 (the committed tables' `n_runs` and `provenance.json` say how
-# many), and the files computed from its runs alone (`comparison`, `summary`,
-# `connectivity`, `agent_vs_app`, `energy_states`, `idle_power` and their figures,
-# `transportlab reproduce --experiment intervals`), with the NS-2 re-run of section 8. The other
-# experiments' files (`placements`, `transport_models`, `interval_scale`, `carrier_sense`,
-# `implied_idle_power`, `reception_model`, `combined`, `receiver_lock`, `start_mode`) were
-# not re-run: they come from the code before issue 25 (2 Mb/s, `clusters`, ns-3's retry
-# count and ARP, NS-2's collision rule without the lock or culling; `provenance.json`
-# names the commit that wrote each, under `written_by`), and the full-mode prose of their
-# sections (7.1, 7.2, 7.5-7.11, and the summary 7.12) describes those older files, not the
-# declared configuration. The quick-mode cells run the current code.
-#
+# receiver lock, retry counts, culling and ARP-to-AODV failures, no gratuitous RREP, and
+# the AODV fixes of section 8). Its full mode (about 1000 simulations of 100 s) did not fit
+# on the shared machine, so the experiments were re-run with this code one by one
+# (`transportlab reproduce --study wsn_reporting_interval --experiment NAME ... --runs 3`),
+# with fewer runs per point than declared (the committed tables' `n_runs` and
+# `provenance.json` say how many). Two experiments' files were not re-run and still come
+# from the code before issue 25 (2 Mb/s, `clusters`, ns-3's retry count and ARP, NS-2's
+# collision rule without the lock or culling); the cell below names them from
+# `provenance.json`, and the full-mode prose of their sections describes those older
+# files. The quick-mode cells run the current code.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from transportlab.engine.paths import results_dir
+from transportlab.engine.provenance import tables_not_rerun
+
+print("not re-run:", ", ".join(tables_not_rerun(results_dir("wsn_reporting_interval"))))
+
 # ### 7.1 Placement
 #
 # The link facts of each placement, from the ranges alone (no simulation): links that
@@ -451,20 +454,19 @@ print(full_transport.pivot_table(index=["protocol", "reporting_interval"],
 # setting and interval the agent-level throughput, its ratio to the application's and to
 # the published value, delivery and delays):
 #
+# * **Both transports deliver only part of the reports on the declared field, under
+#   either setting**, where UDP delivers nearly all (section 4): a connection whose
+#   handshake or acknowledgements need a link that works one way only never opens, or
+#   stalls, and its reports wait in the send buffer for seconds (the application delays).
 # * **TCP.** NS-2's Agent/TCP turns every 256-byte report into a 1000-byte packet: its
-#   agent-level throughput is about four times the application's and far above the
-#   published values; at 1 s the 1000-byte packets overload the channel (a quarter of the
-#   reports lost, agent delays of a second's order and application delays of seconds). With
-#   256-byte segments (`modern`) TCP is within 20 % of the published throughput at 2, 5 and
-#   10 s, but twice it at 1 s and below it at 20 s. Neither reading gives the seed's curve:
-#   its TCP throughput is flat from 1 to 2 s, falls steeply from 2 to 5 s and only a little
-#   from 10 to 20 s, while the offered load halves from 1 to 2 s and falls by 2.5x and 2x.
-#   The default stays `ns2`, the documented NS-2 behaviour; the comparison rows for TCP
-#   throughput `differ` under it.
-# * **SCTP.** Both settings deliver every report and differ by less than the run-to-run
-#   spread: the NS-2.35 preset and RFC 9260's defaults behave alike on this lightly loaded
-#   network. The seed's SCTP throughput is several times below our agent-level throughput,
-#   which carries every report: whatever limited its SCTP is not in either setting.
+#   agent-level throughput is about four times the application's. Of the reports it
+#   carries, that puts it near the seed's TCP throughput from 2 to 10 s, above it at 1 s
+#   and below it at 20 s. With 256-byte segments (`modern`) TCP carries about as many
+#   reports and its agent throughput is a fraction of the seed's at every interval. So the
+#   seed's TCP numbers are those of NS-2's Agent/TCP, and the default stays `ns2`.
+# * **SCTP.** The NS-2.35 preset and RFC 9260's defaults deliver about the same share of
+#   the reports, their 95 % intervals overlap at every interval; both lie near the seed's SCTP
+#   throughput. Whatever limits SCTP here is the field, not the protocol's settings.
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -574,8 +576,9 @@ results.table("interval_scale").round(3)
 
 # %% [markdown]
 # Full mode (`interval_scale.csv`, printed by the cell after this text). The UDP throughput
-# decides between the two readings: as printed it lies within a few per cent of the seed's
-# at every interval, while the literal x10 reading gives a tenth of that. Taken literally,
+# decides between the two readings: as printed it lies a little above the seed's at every
+# interval (the last line below: ours over the seed's), while the literal x10 reading
+# gives a tenth of that. Taken literally,
 # the annexure would put every published UDP throughput 10x above what its own offered load
 # allows. The printed intervals are the reading the seed's numbers support; because that
 # reading (and the unit, kb/s) was chosen by looking at the UDP throughput, those six rows

@@ -1270,6 +1270,9 @@ def _wsn_interval_scale(folder: Path) -> str:
         for scale, rows in udp.groupby("interval_scale")
     ]
     lines.append("seed's UDP throughput (kb/s): " + " / ".join(seed["published"].astype(str)))
+    printed = udp[udp["interval_scale"] == 1.0].sort_values("reporting_interval")
+    ratio = printed["throughput_kbps"].to_numpy() / seed["published"].astype(float).to_numpy()
+    lines.append("as printed / seed's: " + " / ".join(f"{r:.2f}" for r in ratio))
     return "\n".join(lines)
 
 
