@@ -591,16 +591,15 @@ print(notebook_numbers("wsn_reporting_interval", "interval_scale"))
 # %% [markdown]
 # ### 7.6 Carrier sense only as far as reception: hidden terminals and route breaks
 #
-# The seed's TCP and SCTP routing loads (28-121 AODV packets per delivered report) are
-# many times ours at 1-10 s (section 5), while its UDP routing load is close to ours where
-# our routes expire between reports. With NS-2's default carrier sense our `clusters` runs
-# have almost no MAC retry drop except TCP's at 1 s, and ns-3's AODV (like
-# NS-2's, with link-layer detection) learns of a broken link only from such a drop: our
-# routes rarely break. Table 1 gives RXThresh only; many NS-2 sensor scripts set
+# The seed's routing loads are many AODV packets per delivered report (section 5). ns-3's
+# AODV (like NS-2's, with link-layer detection) learns of a broken link only from a frame
+# given up at the MAC's retry limit, so besides the searches for routes that expired
+# between reports, routing load comes from retry drops. On the declared `field` placement
+# one-way links already give them (a next hop the sender hears but cannot reach). Table 1 gives RXThresh only; many NS-2 sensor scripts set
 # `CSThresh_` to the same value, so that a node senses the channel busy only where it
 # could also receive. Then two senders out of each other's range but within the range of a
-# common receiver (hidden terminals) collide there, frames exhaust their retries, and AODV
-# repairs the route. This experiment runs every protocol at 1, 5 and 20 s with
+# common receiver (hidden terminals) collide there too, frames exhaust their retries, and
+# AODV repairs the route. This experiment runs every protocol at 1, 5 and 20 s with
 # `cs_threshold_w` = `rx_threshold_w` (dashed) next to NS-2's default (solid); dotted
 # crosses are the seed's values:
 
@@ -616,30 +615,25 @@ sense[["protocol", "carrier_sense", "reporting_interval", "n_runs", "delivered",
 
 # %% [markdown]
 # Full mode (`carrier_sense.csv`: CSThresh = RXThresh and NS-2's default, both under
-# NS-2's collision rule, the declared one; the numbers, with the runs per point, are
-# printed by the cell after this text):
+# NS-2's collision rule with its lock, the declared one; the numbers, with the runs per
+# point, are printed by the cell after this text):
 #
-# * **MAC retry drops appear at 1 s.** With CSThresh = RXThresh, every protocol loses
-#   frames to the retry limit at 1 s (TCP and SCTP hundreds per run, where NS-2's default
-#   leaves TCP tens and SCTP and UDP almost none); at 5 and 20 s a few at most.
-# * **Routes break at 1 s, and the routing loads move.** TCP's AODV packets more than
-#   double, its routing load nearly triples, its delivery and agent throughput fall. SCTP's
-#   AODV packets rise about twentyfold: its routing load moves from far below the seed's to
-#   within a factor of about four of it (`seed / ours`) while it still delivers nearly every
-#   report. UDP's rises less.
-# * **At 5 and 20 s little changes.** The routing loads at 5 s stay many times below the
-#   seed's; at 20 s every protocol's stays where routes expiring between reports put it
-#   (the active route timeout is 10 s), below the seed's TCP and SCTP values.
-# * **Energy falls several times** (fewer frames above the carrier-sense threshold are
-#   charged), still above the seed's at 1 s; section 7.7 reads these times with other
-#   radios.
+# * **Retry drops are there with NS-2's default already.** On the declared field every
+#   protocol gives frames up at the retry limit at every interval, hundreds to thousands
+#   per run: the one-way links. CSThresh = RXThresh does not add to them overall: TCP
+#   loses fewer at 1 s, UDP more at 1 s and fewer at 5 and 20 s.
+# * **The routing loads move both ways.** UDP's rises at every interval and it loses
+#   reports it delivered with NS-2's default. TCP's falls at 1 s, where with NS-2's
+#   default its routing load is already about the seed's (`seed / ours`), and moves
+#   little at 5 and 20 s; SCTP's falls at 1 s and rises at 5 and 20 s. TCP and SCTP
+#   deliver about the same small share of the reports with both thresholds.
+# * **Energy falls a few times** (fewer frames above the carrier-sense threshold are
+#   charged); section 7.7 reads these times with other radios.
 #
-# So hidden terminals break routes in this field wherever the load is high (1 s), and
-# there they explain most of the seed's routing loads: TCP and SCTP reach a third and a
-# quarter of them. At 5-20 s the channel is too quiet for collisions, and nothing shown
-# here brings the seed's 57-121 AODV packets per report. The default stays NS-2's
-# CSThresh: the seed gives RXThresh only, and this is the other reading, shown, not
-# chosen by its numbers.
+# So on a field with one-way links, hidden terminals are not what breaks routes: the
+# one-way links already do, and hidden terminals only move the loads around them. The
+# default stays NS-2's CSThresh: the seed gives RXThresh only, and this is the other
+# reading, shown, not chosen by its numbers.
 
 # %%
 # NBVAL_CHECK_OUTPUT
