@@ -677,13 +677,12 @@ implied.pivot_table(index=["radio", "carrier_sense", "protocol"], columns="repor
 # **What the seed's energies imply** (full mode, `implied_idle_power.csv`, from the runs of
 # `intervals` and `carrier_sense`; the cell after this text prints the ranges):
 #
-# * **NS-2.35's default radio**: the implied idle power is negative at every point with
-#   NS-2's carrier sense, and at several points with CSThresh = RXThresh: the traffic
-#   alone costs more than the seed's total.
+# * **NS-2.35's default radio**: the implied idle power is negative at all points but one
+#   with NS-2's carrier sense, and at about half of them with CSThresh = RXThresh: the
+#   traffic alone costs more than the seed's total.
 # * **The MICA2 powers**: with either carrier sense the implied idle power is positive at
-#   nearly every point (not where our TCP at 1 s spends more on traffic than the seed's
-#   nodes did: it sends four times their bytes, section 7.2), and everywhere it is positive
-#   it is a fraction of the idle power the MICA2 model itself charges.
+#   every point, and everywhere it is a fraction of the idle power the MICA2 model itself
+#   charges.
 #
 # So the two readings do not agree. Read with the MICA2's transmit and receive powers, the
 # seed's totals leave less for the idle time than a MICA2 radio draws while listening: a
@@ -706,14 +705,14 @@ print(notebook_numbers("wsn_reporting_interval", "idle_power"))
 # NS-2's 802.11 MAC has no bit errors: when a frame arrives while another is being
 # received, the one being received survives only if it is at least `CPThresh_` = 10 dB
 # stronger, otherwise both are lost (`Mac802_11::recv`). ns-3 decides at the end of the
-# frame from its signal-to-interference ratio, and DSSS at 2 Mb/s survives interference
-# a few dB weaker than the frame (`tests/test_ns2_collision_rule.py`: at a 5-dB margin
-# ns-3 keeps the frame, NS-2's rule loses it; at 12 dB both keep it). The declared
-# default (`reception_model` `ns2`) applies NS-2's rule in the PHY, from a frame's first
-# bit (`tests/test_ns2_preamble_window.py`: frames 2 us apart, inside ns-3's preamble
-# detection window); `ns3` leaves ns-3's.
-# Both, with NS-2's CSThresh (circles) and CSThresh = RXThresh (squares); black crosses
-# are the seed's values:
+# frame from its signal-to-interference ratio, and DSSS survives interference a few dB
+# weaker than the frame (`tests/test_ns2_collision_rule.py`: at a 5-dB margin ns-3 keeps
+# the frame, NS-2's rule loses it; at 12 dB both keep it). The declared default
+# (`reception_model` `ns2_lock`) applies NS-2's rule in the PHY, from a frame's first bit
+# (`tests/test_ns2_preamble_window.py`: frames 2 us apart, inside ns-3's preamble
+# detection window), with NS-2's lock on undecodable frames (section 7.10); `ns3` leaves
+# ns-3's reception. Both, with NS-2's CSThresh (circles) and CSThresh = RXThresh
+# (squares); black crosses are the seed's values:
 
 # %%
 fig = results.figure("reception_model")
@@ -726,27 +725,23 @@ reception[["protocol", "reception_model", "carrier_sense", "reporting_interval",
            "published_routing_load", "mac_load", "published_mac_load"]].round(2)  # fmt: skip
 
 # %% [markdown]
-# Full mode (`reception_model.csv`: 5 runs per point under ns-3's rule; NS-2's rule from
-# `intervals`, 10 runs, and `carrier_sense`, 5 runs):
+# Full mode (`reception_model.csv`: ns-3's rule from `reception_model`, NS-2's from
+# `intervals` and `carrier_sense`; the runs per point and the numbers are printed by the
+# cell after this text):
 #
-# (the numbers are printed by the cell after this text)
+# * **NS-2's rule loses receptions that ns-3 keeps**: thousands to a hundred thousand and
+#   more per run (`ns2_collisions`; none exist under ns-3's rule by definition). Most are
+#   recovered by the MAC's retries.
+# * **It breaks TCP's routes at 1 s.** With NS-2's CSThresh, TCP's 1000-byte packets at
+#   1 s get about twice the retry drops under NS-2's rule and several times the routing
+#   load, and deliver fewer reports: this is what brings TCP's routing load at 1 s to the
+#   seed's (section 7.6). SCTP and UDP at 1 s get more retry drops and a somewhat higher
+#   routing load. With CSThresh = RXThresh the two rules give about the same at 1 s.
+# * **At 5 and 20 s the rule changes little**: the routing and MAC loads under the two
+#   rules lie close together, at both thresholds.
 #
-# * **NS-2's rule loses receptions that ns-3 keeps**: hundreds to tens of thousands per run
-#   (`ns2_collisions`; none exist under ns-3's rule by definition), more with CSThresh =
-#   RXThresh. Most are recovered by the MAC's retries.
-# * **Where the channel is loaded they break routes.** TCP at 1 s with NS-2's CSThresh
-#   gets retry drops where ns-3's rule has none, a routing load several times higher and a
-#   lower delivery. With CSThresh = RXThresh the two mechanisms add up for SCTP at 1 s:
-#   many more retry drops and a routing load ten times that under ns-3's rule, while each
-#   alone leaves it below 1. TCP at 1 s gets about the same routing load with both as with
-#   hidden terminals alone.
-# * **At 5 and 20 s the rule changes nothing measurable**: routing and MAC loads agree
-#   within their intervals under both rules, at both thresholds.
-#
-# NS-2's rule is the seed's simulator's, so it is the default. (The verdict counts under
-# each rule were computed with the 2-Mb/s code and are not in a committed table, so they
-# are not repeated here.) It explains part of TCP's routing load at 1 s, and with hidden
-# terminals most of SCTP's; it does not touch the seed's routing loads at 5-20 s.
+# NS-2's rule is the seed's simulator's, so it is the default; on the declared field it
+# matters where the channel is loaded, for TCP's large packets at 1 s.
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -817,14 +812,14 @@ print(notebook_numbers("wsn_reporting_interval", "combined"))
 #
 # NS-2's `WirelessPhy` hands a frame between CSThresh and RXThresh to the MAC flagged as
 # an error, and `Mac802_11` receives it to its end: a frame arriving meanwhile collides
-# with it (unless 10 dB weaker) and is lost. The declared rule (`ns2`, with ns-3's
-# preamble threshold at RXThresh) never locks on such frames. `ns2_lock` adds the lock
-# (the PHY's `Ns2RxThreshold`, and `Ns2LockUndecodable` from the frame's first bit;
-# `tests/test_ns2_collision_rule.py`, `tests/test_ns2_preamble_window.py`: a weak frame
-# blocks a decodable one that `ns2` receives). Every protocol at 1, 5 and 20 s, dashed,
-# against the declared rule, solid. Dropped packets are left out under the lock: NS-2's
-# MAC frees an errored frame without writing a trace line, and the packet counter cannot
-# tell those from the decodable ones it loses.
+# with it (unless 10 dB weaker) and is lost. `ns2_lock`, the declared rule since issue 25,
+# does this (the PHY's `Ns2RxThreshold`, and `Ns2LockUndecodable` from the frame's first
+# bit; `tests/test_ns2_collision_rule.py`, `tests/test_ns2_preamble_window.py`: a weak
+# frame blocks a decodable one that `ns2` receives); `ns2`, the rule of stops 21-24, never
+# locks on such frames (ns-3's preamble threshold at RXThresh). Every protocol at 1, 5 and
+# 20 s without the lock, dashed, against the declared rule, solid. Dropped packets are
+# left out under the lock: NS-2's MAC frees an errored frame without writing a trace
+# line, and the packet counter cannot tell those from the decodable ones it loses.
 
 # %%
 fig = results.figure("receiver_lock")
@@ -837,24 +832,22 @@ lock[["protocol", "reception_model", "reporting_interval", "n_runs", "ns2_undeco
       "mean_delay_ms", "throughput_kbps"]].round(2)  # fmt: skip
 
 # %% [markdown]
-# Full mode (`receiver_lock.csv`: 5 runs per point with the lock; the declared rule from
-# `intervals`, 10 runs):
+# Full mode (`receiver_lock.csv`: without the lock from `receiver_lock`, the declared
+# rule from `intervals`; the runs per point and the numbers are printed by the cell after
+# this text):
 #
-# (the numbers are printed by the cell after this text)
+# * **The PHYs lock on hundreds of thousands to millions of undecodable frames per run**
+#   (`ns2_undecodable`, all 56 nodes), and lose several times more receptions to
+#   collisions with the lock than without it.
+# * **The lock breaks TCP's routes at 1 s**: about twice the retry drops, several times the
+#   routing load and a longer agent delay. SCTP and UDP change less; at 1 s UDP even
+#   loses fewer frames at the retry limit with the lock.
+# * **At 5 and 20 s the lock moves the routing loads both ways** (the last line: the
+#   largest change), and the delays stay short with and without it.
 #
-# * **The PHYs lock on millions of undecodable frames per run** (`ns2_undecodable`, all 56
-#   nodes), and lose many more receptions to collisions (an order of magnitude more).
-# * **Routes break a little more, at 1 s only**: TCP has more retry drops, a higher routing
-#   load (still far below the seed's) and a shorter agent delay; SCTP's and UDP's routing
-#   loads rise a little. At 5 and 20 s the routing loads stay close to the declared rule's,
-#   and the delays at tens of milliseconds.
-# * **The lock doubles the events of a run** (a benchmark of UDP at 1 s, not a committed
-#   table: 20.3 million events against 10.0), every sensed frame now being received to its
-#   end.
-#
-# The lock is NS-2's, but it explains none of the remaining gaps; it stays an option
-# (doubling a run's time, and the drop counts would first have to leave out the frames
-# NS-2 frees without a trace line).
+# The lock is NS-2's, so it stays declared; with NS-2's collision rule (section 7.8) it is
+# what gives TCP at 1 s its routing load. Section 8.2 switches it off again beside NS-2's
+# other models.
 
 # %%
 # NBVAL_CHECK_OUTPUT
