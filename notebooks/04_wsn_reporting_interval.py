@@ -894,28 +894,24 @@ for label, seconds in (
 # Full mode (`start_mode.csv`; the numbers, with the runs per point, are printed by the
 # cell after this text):
 #
-# * **Reports in step wait for each other.** Synchronized, the agent delay of every
-#   protocol is hundreds of milliseconds at every interval, where staggered starts give
-#   tens (TCP at 1 s excepted). The median is close to the mean at 1-10 s: almost every
-#   report waits, not a few for a route. That is the size of a burst on the channel above
-#   (the hand calculation of the cell above: 55 reports on one hop, TCP's packets with
-#   their ACKs), and the reports converge on the sink over several hops. At 20 s the routes
-#   have expired between reports, and route discoveries for all sensors at once add a tail
-#   (the 90th percentiles).
-# * **The seed's TCP and SCTP delays are of that size, its UDP delays are not.** Seed:
-#   TCP's average twice SCTP's (its larger packets), as here; synchronized starts bring
-#   most of those points within 2x of the seed, staggered ones none. The seed's UDP delays
-#   are those of staggered sources (most within 2x); synchronized UDP is many times above
-#   them.
-# * **Routing load and delivery hardly move** (the routing loads stay far below the seed's;
-#   nearly every report is delivered at 2-20 s): a burst delays
-#   reports, it rarely breaks a route.
+# * **Reports in step wait for each other.** Synchronized, UDP's agent delay is hundreds
+#   of milliseconds at every interval (seconds at 20 s), where staggered starts give tens;
+#   SCTP's rises too, and TCP's but at 1 s. For UDP the median is of the size of the mean
+#   at 1-10 s: almost every report waits, not a few for a route. That
+#   is the size of a burst on the channel (the hand calculation of the cell above: 55
+#   reports on one hop), and the reports converge on the sink over several hops. At 20 s
+#   the routes have expired between reports, and route searches for all sensors at once
+#   add a tail (the 90th percentiles).
+# * **The seed's UDP delays are those of staggered sources**: within 2x of the seed at
+#   every interval, synchronized UDP many times above them. For TCP and SCTP synchronized
+#   starts bring more points within 2x of the seed than staggered ones, but not most.
+# * **Routing loads rise when the sensors start together**, most at 20 s (route searches
+#   for all of them at once); delivery hardly moves.
 #
 # So no single reading of the start times fits all three protocols of the seed: its UDP
-# delays are those of sensors that start at random times, its TCP and SCTP delays those
-# of sensors in step (a script that started them differently would give both; the seed
-# does not say). This experiment shows where the seed's TCP and SCTP delays can come
-# from; the default stays `staggered`, and the delay rows are compared as before.
+# delays are those of sensors that start at random times, and neither reading gives most
+# of its TCP and SCTP delays. This experiment shows what the start times do; the default
+# stays `staggered` (the seed does not say), and the delay rows are compared as before.
 
 # %%
 # NBVAL_CHECK_OUTPUT
