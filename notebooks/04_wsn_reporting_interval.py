@@ -926,25 +926,24 @@ print(notebook_numbers("wsn_reporting_interval", "start_mode"))
 # frame the PHYs sent (RTS, CTS, DATA, ACK, broadcasts) / reports delivered; dropped
 # packets = every drop an NS-2 trace would show as a `D` line (PHY receptions lost to
 # another frame, MAC queue and retry drops, IP and ARP drops; not frames below the
-# reception threshold). The committed comparison (section 5) judges these rows; in the
-# runs of this section's older files (2 Mb/s, `clusters`) the drop counts were of the
-# seed's order, because every node that loses a reception writes a line, but did not follow
-# the seed's trend over the intervals, and UDP's routing and MAC loads came close to the
-# seed's at some intervals. For TCP and SCTP the seed's routing loads (28-121 AODV packets
-# per report) are many times ours at 1-10 s with the declared configuration: a static
-# network whose routes stay up needs few route discoveries. Three mechanisms shown here
-# make routes break: NS-2's collision rule (7.8), hidden terminals (7.6) and one-way links
-# (7.1). Alone, each acts only where the channel is loaded (1 s); together, one-way links
-# and hidden terminals bring the routing loads at 5 and 20 s within a small factor of the
-# seed's and the MAC loads at 20 s close to them (7.9). Which of these the seed's field had
-# is not in its text (Figure 1 is missing, Table 1 gives RXThresh only), so the declared
-# defaults stay those chosen by link facts and NS-2's defaults, and the comparison rows
-# `differ`. The energies are not explained: NS-2.35's default radio spends more on the
-# traffic alone, and with the MICA2's powers the seed's totals leave less for idling than
-# a listening MICA2 draws (7.7). The seed's TCP and SCTP delays are what 55 reports sent in
-# step cost on the channel (7.11), while its UDP delays are those of sensors started at
-# random times; the seed does not say how it started them.
-# NS-2's lock on undecodable frames (7.10) changes none of these gaps.
+# reception threshold). The committed comparison (section 5) judges these rows.
+#
+# On the declared field at 1 Mb/s, what the re-run experiments show: TCP and SCTP deliver
+# only part of the reports, UDP nearly all, because one-way links break connections
+# (7.2); of the reports they carry, NS-2's Agent/TCP and both SCTP settings lie near the
+# seed's throughputs at most intervals (7.2). AODV repairs a route only after a retry
+# drop, which the one-way links give at every interval; NS-2's collision rule with its
+# lock brings TCP's routing load at 1 s to the seed's (7.8, 7.10), while everywhere else
+# the seed's routing loads, UDP's included, stay above ours, and hidden terminals only
+# move them around (7.6). The energies are not explained: NS-2.35's default radio spends
+# more on the traffic alone, and with the MICA2's powers the seed's totals leave less for
+# idling than a listening MICA2 draws (7.7). The seed's UDP delays are those of sensors
+# started at random times; neither start reading gives most of its TCP and SCTP delays
+# (7.11). Which field and carrier sense the seed had is not in its text (Figure 1 is
+# missing, Table 1 gives RXThresh only), so the declared defaults stay those chosen by the
+# placement rule and NS-2's defaults, and the comparison rows `differ` where they do. The
+# experiments whose files were not re-run (the cell at the top of this section names
+# them) describe the 2-Mb/s `clusters` configuration.
 
 # %% [markdown]
 # ## 8. NS-2 re-run: the seed's own simulator on the same fields
