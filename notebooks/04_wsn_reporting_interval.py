@@ -465,8 +465,9 @@ print(full_transport.pivot_table(index=["protocol", "reporting_interval"],
 #   reports and its agent throughput is a fraction of the seed's at every interval. So the
 #   seed's TCP numbers are those of NS-2's Agent/TCP, and the default stays `ns2`.
 # * **SCTP.** The NS-2.35 preset and RFC 9260's defaults deliver about the same share of
-#   the reports, their 95 % intervals overlap at every interval; both lie near the seed's SCTP
-#   throughput. Whatever limits SCTP here is the field, not the protocol's settings.
+#   the reports, and their 95 % intervals overlap at every interval; both lie in the region
+#   of the seed's SCTP throughput (`agent / published`). Whatever limits SCTP here is the
+#   field, not the protocol's settings.
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -930,8 +931,9 @@ print(notebook_numbers("wsn_reporting_interval", "start_mode"))
 #
 # On the declared field at 1 Mb/s, what the re-run experiments show: TCP and SCTP deliver
 # only part of the reports, UDP nearly all, because one-way links break connections
-# (7.2); of the reports they carry, NS-2's Agent/TCP and both SCTP settings lie near the
-# seed's throughputs at most intervals (7.2). AODV repairs a route only after a retry
+# (7.2); of the reports they carry, NS-2's Agent/TCP lies near the seed's TCP throughput
+# from 2 to 10 s, and SCTP in the region of the seed's (the ratios of 7.2). AODV repairs
+# a route only after a retry
 # drop, which the one-way links give at every interval; NS-2's collision rule with its
 # lock brings TCP's routing load at 1 s to the seed's (7.8, 7.10), while everywhere else
 # the seed's routing loads, UDP's included, stay above ours, and hidden terminals only
