@@ -982,7 +982,9 @@ print(notebook_numbers("wsn_reporting_interval", "start_mode"))
 #   tells AODV nothing. Every node knows its neighbours' addresses from the start
 #   (`NeighborCacheHelper`), so no ARP frames are sent. ns-3's AODV cannot read these
 #   auto-generated entries, so the MAC's retry limit does not reach it either; section 8.8
-#   shows why making them readable is not done.
+#   shows why making them readable is not done. What this leaves out, section 8.9.1 shows:
+#   NS-2's ARP holds one packet per address it is resolving, and in the first floods many
+#   intermediate RREPs are lost to it, so NS-2's RREQs at 1 s flood further than ours.
 # * **AODV neighbour entries that never expire** (`AllowedHelloLoss`): with hellos off,
 #   ns-3's AODV still lists every node it hears a RREQ from as a neighbour for 2 s and takes
 #   the expiry for a broken link; NS-2.35 with `AODV_LINK_LAYER_DETECTION` runs no
