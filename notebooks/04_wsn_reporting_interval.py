@@ -381,8 +381,9 @@ placements[
 ].round(3)  # fmt: skip
 
 # %% [markdown]
-# Full mode (`data/results/wsn_reporting_interval/placements.csv`: 5 runs per point on each
-# placement; `random (all)` is the mean and interval over random placements 1-5):
+# Full mode (`data/results/wsn_reporting_interval/placements.csv`: the runs per point are
+# in its `n_runs`; `field` is a field per run; `random (all)` is the mean and interval over
+# random placements 1-5):
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -398,18 +399,22 @@ print(full_placements.pivot_table(index=["protocol", "reporting_interval"],
 # What placement does (full mode; the numbers are printed by the cell after this text,
 # from `placements.csv`):
 #
-# * **UDP hardly cares.** It delivers nearly every report on `clusters` and `columns`, and
-#   somewhat fewer on the random placements, whose one-way links break some routes.
+# * **UDP hardly cares.** It delivers nearly every report on every placement.
 # * **TCP and SCTP depend on it entirely.** On `clusters`, where every link is two-way,
 #   they deliver most or all reports (least: TCP at 1 s, whose 1000-byte packets load the
-#   channel). On `columns` and on random placements 1-5 (many one-way links,
-#   `connectivity.csv`) they deliver about half or less: a connection whose handshake or
-#   acknowledgements need a link that works one way only never opens, or stalls.
-# * **These placements move TCP and SCTP towards the seed.** SCTP's throughput falls at 1
-#   and 20 s, its routing load at 1 s rises several times over, and TCP's agent-level
-#   throughput at 20 s falls, each towards the seed's value (Tables 2 and 4). So the seed's
-#   low SCTP throughput and its high routing loads are what a field with many one-way links
-#   gives. Figure 1 is missing, so whether the seed's field was like that cannot be checked.
+#   channel). On the declared `field`, on `columns` and on random placements 1-5 (one-way
+#   links, `connectivity.csv`) they deliver about half or less: a connection whose
+#   handshake or acknowledgements need a link that works one way only never opens, or
+#   stalls.
+# * **One-way links move TCP's and SCTP's throughput towards the seed's.** On `clusters`
+#   both carry several times the seed's throughput; on the placements with one-way links,
+#   the declared field among them, they lie far nearer it (the last line: the seed's
+#   values). So the seed's low SCTP throughput is what a field with one-way links gives.
+#   Figure 1 is missing, so whether the seed's field was like that cannot be checked.
+# * **The declared field gives TCP the highest routing load at 1 s** of all placements,
+#   about the seed's (section 7.8: under ns-3's reception it is several times lower); at
+#   20 s, where routes expire between reports, the placements' routing loads are of the
+#   same size.
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -771,9 +776,11 @@ combined[["protocol", "links", "carrier_sense", "reporting_interval", "n_runs", 
           "published_energy_j", "mean_delay_ms", "published_delay_ms"]].round(2)  # fmt: skip
 
 # %% [markdown]
-# Full mode (`combined.csv`; random placements: 5 runs on each of placements 1-5, the
-# interval is over the five placement means; `clusters`: the runs of `intervals` and
-# `carrier_sense`):
+# Full mode (`combined.csv`, not re-run: the 2-Mb/s `clusters` code before issue 25, so
+# what follows describes that configuration; random placements: 5 runs on each of
+# placements 1-5, the interval is over the five placement means; `clusters`: the runs of
+# `intervals` and `carrier_sense` of that code). Since issue 25 the declared field has
+# one-way links itself, so a re-run puts the random placements against the field:
 #
 # (the numbers, with the seed's, are printed by the cell after this text; `seed / ours` is
 # the published routing load over ours)

@@ -1211,9 +1211,8 @@ def _wsn_series(table: pd.DataFrame, by: list[str], columns, runs: bool = True) 
 def _wsn_placements(folder: Path) -> str:
     """Notebook 04 section 7.1 (``placements.csv``)."""
     p = _read(folder, _WSN, "placements")
-    kind = p["placement_label"].where(
-        p["placement_label"].isin(["clusters", "columns"]), "random 1-5"
-    )
+    # the random placements as one kind; the declared field, clusters and columns apart
+    kind = p["placement_label"].mask(p["placement_label"].str.startswith("random"), "random 1-5")
     p = p[p["placement_label"] != "random (all)"].assign(kind=kind)
     lines = [
         "delivery ratio, throughput (kb/s) and routing load per placement kind (span over "
@@ -1226,6 +1225,17 @@ def _wsn_placements(folder: Path) -> str:
             for k, g in rows.groupby("kind")
         )
         lines.append(f"  {protocol} at {interval:g} s: {shown}")
+    c = _read(folder, _WSN, "comparison")
+    seed = c[(c["metric"] == "throughput") & (c["role"] == "claim")]
+    seed = seed.assign(interval=seed["row"].str.extract(r"(\d+)$")[0].astype(float))
+    seed = seed[seed["interval"].isin(p["reporting_interval"].unique())]
+    lines.append(
+        "seed's throughput (kb/s): "
+        + "; ".join(
+            f"{r.protocol.lower()} at {r.interval:g} s {float(r.published):.1f}"
+            for r in seed.sort_values(["protocol", "interval"]).itertuples()
+        )
+    )
     return "\n".join(lines)
 
 
