@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections import deque
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
@@ -511,6 +512,24 @@ def test_combined_table_averages_random_placements_over_placements():
     assert (both["routing_load_ci_low"], both["routing_load_ci_high"]) == (low, high)
     seed = comparison.published_values(STUDY, "routing_load")[("TCP", 5.0)]
     assert (table["published_routing_load"] == seed).all()
+
+
+def test_the_combined_figure_draws_a_line_per_placement_kind_and_threshold():
+    rx = 3.652e-10
+    results = FakeResults(_channel_summary("tcp", "field", 1, 1.559e-11, [1.0, 3.0]))
+    results.tables["carrier_sense"] = {"summary": _channel_summary("tcp", "field", 1, rx, [5.0])}
+    results.tables["placements"] = {
+        "summary": _channel_summary("tcp", "random", 1, 1.559e-11, [6.0])
+    }
+    results.tables["combined"] = {"summary": _channel_summary("tcp", "random", 1, rx, [2.0])}
+    fig, runs = reproduction.combined_figure(results)
+    labels = {label for ax in fig.axes for label in ax.get_legend_handles_labels()[1]}
+    labels |= {text.get_text() for legend in fig.legends for text in legend.get_texts()}
+    for link in ("field (declared)", "random 1-5"):
+        for sense in ("NS-2 default", "= RXThresh"):
+            assert f"{link}, CSThresh {sense}" in labels
+    assert runs == 2
+    plt.close(fig)
 
 
 def test_fidelity_points_switch_one_ns2_model_back_at_a_time():

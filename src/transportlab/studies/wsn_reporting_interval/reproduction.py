@@ -951,12 +951,13 @@ def start_mode_figure(results):
 
 def combined_figure(results):
     """Routing load, MAC load and agent throughput of TCP and SCTP against the interval,
-    for two-way (clusters) and one-way (random placements) links, each with NS-2's
-    CSThresh (solid) and CSThresh = RXThresh (dashed); the seed's values in black."""
+    on the declared placement and on random placements 1-5 (:func:`combined_table`'s
+    ``links``), each with NS-2's CSThresh (solid) and CSThresh = RXThresh (dashed); the
+    seed's values in black."""
     table = combined_table(results)
     protocols_ = [p for p in ("tcp", "sctp") if p in set(table["protocol"])]
     # one protocol per panel: the two link kinds take the palette's non-protocol colours
-    links = ["clusters (two-way)", "random 1-5 (one-way)"]
+    links = list(dict.fromkeys(table["links"]))
     colors = dict(zip(links, plotting.OTHER_COLORS[: len(links)], strict=True))
 
     def line(protocol, key):
