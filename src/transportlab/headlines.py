@@ -1208,6 +1208,19 @@ def _wsn_series(table: pd.DataFrame, by: list[str], columns, runs: bool = True) 
     return lines
 
 
+def _seed_throughput(folder: Path) -> pd.DataFrame:
+    """The seed's throughput claims (Tables 2-4) of the sensor study's committed comparison,
+    with ``protocol`` in lower case, ``reporting_interval`` from the row and
+    ``published_kbps`` as a number (``published`` as the comparison writes it)."""
+    c = _read(folder, _WSN, "comparison")
+    seed = c[(c["metric"] == "throughput") & (c["role"] == "claim")]
+    return seed.assign(
+        protocol=seed["protocol"].str.lower(),
+        reporting_interval=seed["row"].str.extract(r"(\d+)$")[0].astype(float),
+        published_kbps=seed["published"].astype(float),
+    )
+
+
 def _wsn_placements(folder: Path) -> str:
     """Notebook 04 section 7.1 (``placements.csv``)."""
     p = _read(folder, _WSN, "placements")
@@ -1225,15 +1238,13 @@ def _wsn_placements(folder: Path) -> str:
             for k, g in rows.groupby("kind")
         )
         lines.append(f"  {protocol} at {interval:g} s: {shown}")
-    c = _read(folder, _WSN, "comparison")
-    seed = c[(c["metric"] == "throughput") & (c["role"] == "claim")]
-    seed = seed.assign(interval=seed["row"].str.extract(r"(\d+)$")[0].astype(float))
-    seed = seed[seed["interval"].isin(p["reporting_interval"].unique())]
+    seed = _seed_throughput(folder)
+    seed = seed[seed["reporting_interval"].isin(p["reporting_interval"].unique())]
     lines.append(
         "seed's throughput (kb/s): "
         + "; ".join(
-            f"{r.protocol.lower()} at {r.interval:g} s {float(r.published):.1f}"
-            for r in seed.sort_values(["protocol", "interval"]).itertuples()
+            f"{r.protocol} at {r.reporting_interval:g} s {r.published_kbps:.1f}"
+            for r in seed.sort_values(["protocol", "reporting_interval"]).itertuples()
         )
     )
     return "\n".join(lines)
@@ -1242,12 +1253,8 @@ def _wsn_placements(folder: Path) -> str:
 def _wsn_transport_models(folder: Path) -> str:
     """Notebook 04 section 7.2 (``transport_models.csv`` against Tables 2 and 4)."""
     t = _read(folder, _WSN, "transport_models")
-    c = _read(folder, _WSN, "comparison")
-    published = c[(c["metric"] == "throughput") & (c["role"] == "claim")].assign(
-        reporting_interval=lambda d: d["row"].str.extract(r"(\d+)$")[0].astype(float),
-        protocol=lambda d: d["protocol"].str.lower(),
-        published=lambda d: d["published"].astype(float),
-    )[["protocol", "reporting_interval", "published"]]
+    published = _seed_throughput(folder)[["protocol", "reporting_interval", "published_kbps"]]
+    published = published.rename(columns={"published_kbps": "published"})
     t = t.merge(published, on=["protocol", "reporting_interval"], how="left")
     t["agent_per_app"] = t["throughput_kbps"] / t["app_throughput_kbps"]
     t["per_published"] = t["throughput_kbps"] / t["published"]
@@ -1272,16 +1279,19 @@ def _wsn_interval_scale(folder: Path) -> str:
     """Notebook 04 section 7.5 (``interval_scale.csv``, UDP throughput)."""
     t = _read(folder, _WSN, "interval_scale")
     udp = t[t["protocol"] == "udp"]
-    c = _read(folder, _WSN, "comparison")
-    seed = c[(c["metric"] == "throughput") & (c["protocol"] == "UDP") & (c["role"] == "claim")]
+    seed = _seed_throughput(folder)
+    seed = seed[seed["protocol"] == "udp"]
     lines = [
         f"UDP throughput (kb/s), interval scale {scale:g} ({_runs(rows)} runs): "
         f"{_by_interval(rows, 'throughput_kbps', '.2f')}"
         for scale, rows in udp.groupby("interval_scale")
     ]
     lines.append("seed's UDP throughput (kb/s): " + " / ".join(seed["published"].astype(str)))
-    printed = udp[udp["interval_scale"] == 1.0].sort_values("reporting_interval")
-    ratio = printed["throughput_kbps"].to_numpy() / seed["published"].astype(float).to_numpy()
+    # ours over the seed's, interval by interval (matched on the interval, not on row order)
+    printed = udp[udp["interval_scale"] == 1.0].merge(
+        seed[["reporting_interval", "published_kbps"]], on="reporting_interval"
+    )
+    ratio = printed.sort_values("reporting_interval").eval("throughput_kbps / published_kbps")
     lines.append("as printed / seed's: " + " / ".join(f"{r:.2f}" for r in ratio))
     return "\n".join(lines)
 

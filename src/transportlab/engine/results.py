@@ -116,8 +116,9 @@ class Results:
                 self._plan_experiment(experiment)
 
     def _checked_selection(self, names: Sequence[str] | None) -> tuple[str, ...] | None:
-        """``names`` as a tuple in the study's order, or None for every experiment; an
-        empty selection, a duplicate or an unknown name is a ValueError naming them all."""
+        """``names`` as a tuple in the study's order (a name given twice counts once), or
+        None for every experiment; an empty selection or an unknown name is a ValueError
+        (naming every unknown one), a bare string a TypeError."""
         if names is None:
             return None
         if isinstance(names, str):
