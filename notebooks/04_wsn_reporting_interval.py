@@ -342,18 +342,17 @@ fig = results.figure("metric_averages")
 # on the shared machine, so the experiments were re-run with this code one by one
 # (`transportlab reproduce --study wsn_reporting_interval --experiment NAME ... --runs 3`),
 # with fewer runs per point than declared (the committed tables' `n_runs` and
-# `provenance.json` say how many). Two experiments' files were not re-run and still come
-# from the code before issue 25 (2 Mb/s, `clusters`, ns-3's retry count and ARP, NS-2's
-# collision rule without the lock or culling); the cell below names them from
-# `provenance.json`, and the full-mode prose of their sections describes those older
-# files. The quick-mode cells run the current code.
+# `provenance.json` say how many). Every experiment's files have been re-run so; the cell
+# below checks this in `provenance.json`, which would name any file still from the code
+# before issue 25 (2 Mb/s, `clusters`, ns-3's retry count and ARP, NS-2's collision rule
+# without the lock or culling). The quick-mode cells run the current code.
 
 # %%
 # NBVAL_CHECK_OUTPUT
 from transportlab.engine.paths import results_dir
 from transportlab.engine.provenance import tables_not_rerun
 
-print("not re-run:", ", ".join(tables_not_rerun(results_dir("wsn_reporting_interval"))))
+print("not re-run:", ", ".join(tables_not_rerun(results_dir("wsn_reporting_interval"))) or "none")
 
 # ### 7.1 Placement
 #
@@ -758,10 +757,13 @@ print(notebook_numbers("wsn_reporting_interval", "reception_model"))
 #
 # Each mechanism above breaks routes only where the channel is loaded. The seed's field
 # (Figure 1 missing) may have had both one-way links and carrier sense only as far as
-# reception; this experiment runs TCP and SCTP at 1, 5 and 20 s on random placements 1-5
-# with CSThresh = RXThresh (under NS-2's collision rule), 5 runs per placement, against
-# each mechanism alone (random placements: mean and 95 % interval over the five
-# placements; `clusters`: over runs; dashed: CSThresh = RXThresh; black: the seed):
+# reception. The declared field has the one-way links the seed's ranges give (issue 25);
+# this experiment adds random placements 1-5 with CSThresh = RXThresh (under NS-2's
+# collision rule) and runs TCP and SCTP at 1, 5 and 20 s, against the field with each
+# carrier-sense threshold (the runs of `intervals` and `carrier_sense`) and the random
+# placements with NS-2's CSThresh (the runs of `placements`, at 1 and 20 s only). Random
+# placements: mean and 95 % interval over the five placements' means; the field: over
+# runs; dashed: CSThresh = RXThresh; black: the seed:
 
 # %%
 fig = results.figure("combined")
@@ -776,40 +778,41 @@ combined[["protocol", "links", "carrier_sense", "reporting_interval", "n_runs", 
           "published_energy_j", "mean_delay_ms", "published_delay_ms"]].round(2)  # fmt: skip
 
 # %% [markdown]
-# Full mode (`combined.csv`, not re-run: the 2-Mb/s `clusters` code before issue 25, so
-# what follows describes that configuration; random placements: 5 runs on each of
-# placements 1-5, the interval is over the five placement means; `clusters`: the runs of
-# `intervals` and `carrier_sense` of that code). Since issue 25 the declared field has
-# one-way links itself, so a re-run puts the random placements against the field:
+# Full mode (`combined.csv`, re-run at 1 Mb/s with issue 25's fixes: 3 runs per point on
+# the field and per random placement, declared 5; `provenance.json` names the command):
 #
 # (the numbers, with the seed's, are printed by the cell after this text; `seed / ours` is
 # the published routing load over ours)
 #
-# * **At 5 and 20 s the two mechanisms together break routes where neither does alone.**
-#   With one-way links and hidden terminals, TCP's and SCTP's routing loads at 5 s are
-#   several times those on `clusters`, and the gap to the seed's shrinks from tens of times
-#   to a few; at 20 s it shrinks to within about 2x. Frames now exhaust their retries at
-#   every interval, where either mechanism alone leaves a few retry drops at most at 5 and
-#   20 s.
-# * **MAC loads follow**: at 20 s close to the seed's, at 5 s about half of them.
-# * **Delivery falls towards the seed's**: about half of the reports, nearer the fraction
-#   the seed's throughputs imply, and the agent throughput at 20 s comes close to the
-#   seed's.
-# * **Dropped packets and energy come close too**: the drops are of the seed's size with
-#   its nearly flat trend, and NS-2.35's default radio charges about the seed's energy at
-#   20 s and a little more at 5 s (more at 1 s), since fewer frames are above the
-#   carrier-sense threshold. The delays stay several times below the seed's: nothing here
-#   explains them.
-# * **At 1 s the combination gives less routing per report than hidden terminals alone**,
-#   with fewer reports delivered; there `clusters` with CSThresh = RXThresh comes closest.
+# * **Hidden terminals on top of one-way links do not add up.** On random placements,
+#   CSThresh = RXThresh leaves the routing loads at 20 s about where NS-2's CSThresh puts
+#   them and lowers them at 1 s, where more reports arrive. On the field it lowers TCP's
+#   routing load at 1 s several times (NS-2's CSThresh is what brings it to the seed's,
+#   section 7.6) and raises both protocols' at 20 s a little.
+# * **At 20 s every combination lies within a small factor of the seed's routing loads**,
+#   the field with CSThresh = RXThresh nearest; at 5 s all lie below it, TCP's by a few
+#   times, and at 1 s only TCP on the field with NS-2's CSThresh reaches the seed's. SCTP
+#   stays about an order of magnitude below the seed at 1 and 5 s under every combination.
+# * **Random placements deliver more reports than the field** under both thresholds, so
+#   their agent throughputs lie at or above the seed's (up to several times at 1 s), where
+#   the field's lie nearer it.
+# * **MAC loads at 20 s come close to the seed's on the field**, under both thresholds;
+#   below it elsewhere, TCP at 1 s on the field with NS-2's CSThresh apart.
+# * **Dropped packets stay below the seed's, and so do the delays**, far below except
+#   TCP's at 1 s. CSThresh = RXThresh cuts the energy charged two- to threefold on the
+#   field: at 1 s every combination charges more than the seed's total, at 20 s those with
+#   CSThresh = RXThresh charge less.
 #
-# So a field with one-way links in which nodes sense the channel only as far as they can
-# receive brings the seed's routing loads within a small factor at 5 and 20 s (hidden
-# terminals alone: at 1 s), where the declared configuration is far below them at 1-10 s.
-# Both are readings the seed allows (no Figure 1, only RXThresh in Table 1), neither is its
-# stated configuration, so neither becomes the default: this experiment shows where most of
-# the seed's routing loads can come from, not a fit; the rest of the gap (largest for SCTP
-# at 5 s) stays unexplained.
+# On the 2-Mb/s code of stops 21-24, where the declared placement (`clusters`) had only
+# two-way links, the two mechanisms together broke routes where neither did alone and
+# brought the routing loads within a small factor at 5 and 20 s. With the seed's stated
+# geometry declared, one-way links are in the declared configuration already: adding
+# hidden terminals brings the 20-s routing loads a little nearer and takes TCP's at 1 s
+# away, so it is no better reading of the seed than the declared one and does not become
+# the default. The largest gap left is SCTP's at 1 and 5 s. NS-2.35's own `Agent/SCTP`
+# fed by a CBR stalls (`docs/ns2-notes.md`; its throughput in section 8.1's NS-2
+# column), so the seed's SCTP numbers are not what NS-2.35 gives with its stated
+# configuration, and no configuration of the port is expected to reach them.
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -944,15 +947,13 @@ print(notebook_numbers("wsn_reporting_interval", "start_mode"))
 # drop, which the one-way links give at every interval; NS-2's collision rule with its
 # lock brings TCP's routing load at 1 s to the seed's (7.8, 7.10), while everywhere else
 # the seed's routing loads, UDP's included, stay above ours, and hidden terminals only
-# move them around (7.6). The energies are not explained: NS-2.35's default radio spends
+# move them around (7.6, 7.9). The energies are not explained: NS-2.35's default radio spends
 # more on the traffic alone, and with the MICA2's powers the seed's totals leave less for
 # idling than a listening MICA2 draws (7.7). The seed's UDP delays are those of sensors
 # started at random times; neither start reading gives most of its TCP and SCTP delays
 # (7.11). Which field and carrier sense the seed had is not in its text (Figure 1 is
 # missing, Table 1 gives RXThresh only), so the declared defaults stay those chosen by the
-# placement rule and NS-2's defaults, and the comparison rows `differ` where they do. The
-# experiments whose files were not re-run (the cell at the top of this section names
-# them) describe the 2-Mb/s `clusters` configuration.
+# placement rule and NS-2's defaults, and the comparison rows `differ` where they do.
 
 # %% [markdown]
 # ## 8. NS-2 re-run: the seed's own simulator on the same fields
