@@ -164,6 +164,16 @@ SctpSocket::GetTypeId()
                           MakeNestedAttributeAccessor<UintegerValue>(&SctpSocket::m_config,
                                                        &SctpAssociationConfig::sackFrequency),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ImmediateFirstSack",
+                          "SACK the packet with the association's first DATA (or I-DATA) "
+                          "chunk at once, as RFC 9260 section 5.1 says the endpoint MUST "
+                          "(NS-2.35 does too); later packets follow SackDelay and "
+                          "SackFrequency (6.2). Default false: the delayed-SACK rule for "
+                          "the first DATA too, which keeps the committed results.",
+                          BooleanValue(false),
+                          MakeNestedAttributeAccessor<BooleanValue>(&SctpSocket::m_config,
+                                                       &SctpAssociationConfig::immediateFirstSack),
+                          MakeBooleanChecker())
             .AddAttribute("FastRtxTrigger",
                           "Miss indications that trigger a fast retransmit (RFC 9260: 3; "
                           "NS-2.34: 4).",
