@@ -18,8 +18,16 @@ counts (fast and T3 retransmissions, T3 expiries, queue drops) within 10 % of th
 side (NS-2's trace, a pcap of ours decoded by tshark): the experiment that explains a
 difference.
 
+:func:`first_sack_experiment` runs the scenarios that the ``first_data_sack`` difference
+explains again with the model's ``ImmediateFirstSack`` attribute on (RFC 9260 5.1: SACK
+the first DATA chunk at once, as NS-2.35 does; the model's default is off until the
+SCTP studies are re-run with it).
+
 ``python -m transportlab.studies.sctp_validation.ns2_baseline [--quick]`` writes
-``data/results[/quick]/sctp_validation/ns2_baseline.csv`` (atomically).
+``data/results[/quick]/sctp_validation/ns2_baseline.csv``;
+``... ns2_baseline --first-sack`` writes ``ns2_first_sack.csv`` from the committed
+``ns2_baseline.csv`` of the mode (both atomically, each recorded in the folder's
+``provenance.json``).
 """
 
 from __future__ import annotations
@@ -36,7 +44,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from transportlab.engine import files, paths
+from transportlab.engine import files, paths, provenance
 from transportlab.engine.results import Results
 from transportlab.engine.study import Experiment, Reproduction
 from transportlab.ns2 import runner
@@ -55,6 +63,8 @@ __all__ = [
     "chunk_traces",
     "compare_pair",
     "explain_remaining",
+    "first_sack_experiment",
+    "first_sack_scenarios",
     "first_sacks",
     "rtx_sack_delays",
     "model_chunks",
@@ -65,9 +75,15 @@ __all__ = [
     "trace",
     "unexplained",
     "write",
+    "write_first_sack",
 ]
 
 NAME = "ns2_baseline"
+#: the table of :func:`first_sack_experiment` (read by scripts/derive_provenance.py)
+FIRST_SACK = "ns2_first_sack"
+OUTPUTS = (FIRST_SACK,)
+#: The model's RFC 9260 5.1 behaviour, off by default: SACK the first DATA chunk at once.
+IMMEDIATE_FIRST_SACK = {"ns3::SctpSocket::ImmediateFirstSack": "true"}
 TOLERANCE = stacks.COMPLETION_TOLERANCE
 #: The study's metrics, compared per scenario: (name, kind) with kind ``relative``
 #: (|ns3 - ns2| <= tol |ns2|), ``count`` (|ns3 - ns2| <= tol max(ns2, ns3)) or ``cwnd``
@@ -278,9 +294,9 @@ DIFFERENCES = {
         "NS-2.35 acknowledges the first DATA chunk of the association at once (RFC 9260 "
         "5.1), then every second packet; the model delays the first SACK too, so the two "
         "receivers pair the packets differently and a lone packet at the end of a flight "
-        "waits for the delayed-SACK timer in one simulator and not in the other. The fix "
-        "(the model SACKs the first DATA at once) is on branch sctp-first-data-sack, "
-        "pending a re-run of every SCTP study."
+        "waits for the delayed-SACK timer in one simulator and not in the other. The "
+        "model's ImmediateFirstSack attribute does what the RFC says (first_sack_experiment "
+        "measures it); its default stays false until every SCTP study is re-run with it."
     ),
 }
 
@@ -416,22 +432,24 @@ def decode_pcap(pcap: str | Path) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["time", "dir", "kind", "tsn"])
 
 
-def model_run(sc: stacks.Scenario) -> tuple[stacks.Trace, pd.DataFrame]:
-    """Our model in ``sc`` from NS-2.35's defaults: its trace and the frames it sends,
-    as seen on the sender's side of the link (a pcap decoded by tshark; not cached: one
-    simulation here). Times from the INIT, TSNs relative to the first DATA TSN."""
+def model_run(
+    sc: stacks.Scenario, attributes: Mapping[str, str] | None = None
+) -> tuple[stacks.Trace, pd.DataFrame]:
+    """Our model in ``sc`` from NS-2.35's defaults (and ``attributes`` after them, e.g.
+    :data:`IMMEDIATE_FIRST_SACK`): its trace and the frames it sends, as seen on the
+    sender's side of the link (a pcap decoded by tshark; not cached: one simulation here).
+    Times from the INIT, TSNs relative to the first DATA TSN."""
+    defaults = {**scenario.ns2_defaults(sc), **(attributes or {})}
     with tempfile.TemporaryDirectory(prefix="transportlab-sctp-ns2-") as folder:
         prefix = str(Path(folder) / "model")
-        trace = stacks.run_model(
-            sc, "default", defaults=scenario.ns2_defaults(sc), pcap_prefix=prefix
-        )
+        trace = stacks.run_model(sc, "default", defaults=defaults, pcap_prefix=prefix)
         frames = decode_pcap(next(Path(folder).glob("model-*.pcap")))
     return trace, _relative(frames)
 
 
-def model_chunks(sc: stacks.Scenario) -> pd.DataFrame:
+def model_chunks(sc: stacks.Scenario, attributes: Mapping[str, str] | None = None) -> pd.DataFrame:
     """The frames of :func:`model_run`."""
-    return model_run(sc)[1]
+    return model_run(sc, attributes)[1]
 
 
 def _relative(frames: pd.DataFrame) -> pd.DataFrame:
@@ -479,6 +497,65 @@ def first_sacks(frames: pd.DataFrame, count: int = 3) -> list[int]:
     return [int(t) for t in sacks["tsn"].head(count)]
 
 
+def first_sack_wait(frames: pd.DataFrame) -> float:
+    """Seconds from the first DATA frame to the first SACK back, at the sender (one round
+    trip when the receiver SACKs the first DATA at once, a SACK delay more otherwise)."""
+    data = frames[frames["kind"].str.contains("DATA")]["time"]
+    sacks = frames[frames["kind"].str.contains("SACK")]["time"]
+    if data.empty or sacks.empty:
+        return float("nan")
+    return float(sacks[sacks > data.min()].min() - data.min())
+
+
+# ----------------------------------------------------------------------------- first SACK
+
+
+def first_sack_scenarios(table: pd.DataFrame) -> list[str]:
+    """The scenarios of a baseline table (:func:`table`) that the ``first_data_sack``
+    difference explains, in the table's order."""
+    named = table["explained_by"].fillna("").str.split(",")
+    return table.loc[named.map(lambda found: "first_data_sack" in found), "scenario"].tolist()
+
+
+def first_sack_experiment(baseline: pd.DataFrame) -> pd.DataFrame:
+    """The ``first_data_sack`` scenarios of ``baseline`` (:func:`first_sack_scenarios`)
+    once more, NS-2.35 against the model with :data:`IMMEDIATE_FIRST_SACK` (not cached:
+    NS-2's runs for the drop list and one model run per scenario).
+
+    One row per scenario: per metric whether it agrees now (``<metric>_agrees``), the
+    metrics that differ and what explains them (:func:`compare_pair`), those left once
+    ``confirm_heartbeat`` accounts for the completion time and cwnd (``still_differing``,
+    as :func:`explain_remaining`), beside the baseline's ``differing_default`` and
+    ``t3_gap_default_s``; and the wait from the first DATA to the first SACK at the
+    sender in both simulators (``ns2_first_sack_s``, ``ns3_first_sack_s``)."""
+    indexed = baseline.set_index("scenario")
+    rows = []
+    for name in first_sack_scenarios(baseline):
+        sc = stacks.scenario_by_name(name)
+        ns2_trace, _ = ns2_scenario.run_scenario(sc)
+        ns3_trace, frames = model_run(sc, IMMEDIATE_FIRST_SACK)
+        pair = compare_pair(ns2_trace, ns3_trace)
+        still = [m for m in pair["differing"].split(",") if m]
+        if "confirm_heartbeat" in pair["explained_by"].split(","):
+            still = [m for m in still if m not in ("completion_s", "cwnd")]
+        before = indexed.loc[name]
+        row = {"scenario": name, "differing_default": before["differing"],
+               "completion_diff_default": before["completion_diff"],
+               "cwnd_diff_default": before["cwnd_diff"],
+               "t3_gap_default_s": before["t3_gap_s"]}  # fmt: skip
+        row |= {f"{metric}_agrees": pair[f"{metric}_agrees"] for metric, _ in METRICS}
+        row |= {key: pair[key] for key in ("completion_diff", "completion_diff_shifted",
+                                           "cwnd_diff", "cwnd_diff_shifted", "t3_gap_s",
+                                           "differing", "explained_by")}  # fmt: skip
+        row["still_differing"] = ",".join(still)
+        row["agrees"] = not still
+        row["ns2_first_sack_s"] = first_sack_wait(ns2_chunks(ns2_trace))
+        row["ns3_first_sack_s"] = first_sack_wait(frames)
+        row["n_runs"] = 1
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 # ----------------------------------------------------------------------------- writing
 
 
@@ -498,17 +575,37 @@ def table(quick: bool = False, progress: bool = True, explain: bool = True) -> p
     return explain_remaining(compared, ns2[EXPERIMENT.name]) if explain else compared
 
 
+def _command(quick: bool, *options: str) -> str:
+    return " ".join(["python", "-m", __name__, *(["--quick"] if quick else []), *options])
+
+
 def write(quick: bool = False, progress: bool = True) -> Path:
     """Run (or load) both variants and write the table; return its path."""
     folder = files.check_writable_folder(paths.results_dir(STUDY.name, quick))
-    return files.write_csv(table(quick, progress), folder / f"{NAME}.csv")
+    path = files.write_csv(table(quick, progress), folder / f"{NAME}.csv")
+    provenance.record_output(path, _command(quick))
+    return path
+
+
+def write_first_sack(quick: bool = False) -> Path:
+    """:func:`first_sack_experiment` on the mode's committed ``ns2_baseline.csv``, written
+    beside it as ``ns2_first_sack.csv``; return its path."""
+    folder = files.check_writable_folder(paths.results_dir(STUDY.name, quick))
+    baseline = pd.read_csv(folder / f"{NAME}.csv")
+    path = files.write_csv(first_sack_experiment(baseline), folder / f"{FIRST_SACK}.csv")
+    provenance.record_output(path, _command(quick, "--first-sack"))
+    return path
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="quick mode (the quick scenarios)")
+    parser.add_argument(
+        "--first-sack", action="store_true",
+        help="only the ImmediateFirstSack experiment on the written ns2_baseline.csv",
+    )  # fmt: skip
     args = parser.parse_args(argv)
-    print(write(quick=args.quick))
+    print(write_first_sack(quick=args.quick) if args.first_sack else write(quick=args.quick))
     return 0
 
 
