@@ -576,7 +576,8 @@ def table(quick: bool = False, progress: bool = True, explain: bool = True) -> p
 
 
 def _command(quick: bool, *options: str) -> str:
-    return " ".join(["python", "-m", __name__, *(["--quick"] if quick else []), *options])
+    module = "transportlab.studies.sctp_validation.ns2_baseline"  # not __main__ when run
+    return " ".join(["python", "-m", module, *(["--quick"] if quick else []), *options])
 
 
 def write(quick: bool = False, progress: bool = True) -> Path:
