@@ -330,8 +330,8 @@ def test_named_differences_follow_the_experiments():
 
 @needs_tshark
 def test_the_model_delays_the_first_sack_and_ns2_does_not():
-    """The ``first_data_sack`` difference, as the two chunk traces show it. The model's
-    half changes with branch sctp-first-data-sack (RFC 9260 5.1): then both start at 0."""
+    """The ``first_data_sack`` difference, as the two chunk traces show it, with the
+    model's default (``ImmediateFirstSack`` false); with it on, see the next test."""
     sc = Scenario(name="x", total_bytes=10 * 1452, stop_s=10)
     frames = ns2_baseline.model_chunks(sc)
     kinds = frames["kind"].tolist()
@@ -343,3 +343,48 @@ def test_the_model_delays_the_first_sack_and_ns2_does_not():
         # NS-2 confirms the path before its first DATA (confirm_heartbeat)
         assert ns2_frames["kind"].tolist()[4:7] == ["HEARTBEAT", "HEARTBEAT_ACK", "DATA"]
         assert ns2_baseline.first_sacks(ns2_frames) == [0, 2, 4]
+
+
+@needs_tshark
+def test_with_immediate_first_sack_the_model_sacks_like_ns2():
+    """RFC 9260 5.1 (``ImmediateFirstSack``): the model's first SACK acknowledges the
+    first DATA chunk one round trip after it, as NS-2.35's does, and pairs the packets
+    after it as NS-2 does (cumulative TSN acks 0, 2, 4)."""
+    sc = Scenario(name="x", total_bytes=10 * 1452, stop_s=10)
+    off = ns2_baseline.model_chunks(sc)
+    on = ns2_baseline.model_chunks(sc, ns2_baseline.IMMEDIATE_FIRST_SACK)
+    assert ns2_baseline.first_sacks(on) == [0, 2, 4]
+    rtt = 2 * sc.delay_ms / 1e3
+    assert ns2_baseline.first_sack_wait(on) == pytest.approx(rtt, abs=2e-3)
+    # by default the first SACK waits for the second packet (SackFrequency 2)
+    assert ns2_baseline.first_sacks(off, 1) == [1]
+    if runner.available():
+        ns2, _ = ns2_scenario.run_scenario(sc)
+        ns2_frames = ns2_baseline.ns2_chunks(ns2)
+        assert ns2_baseline.first_sack_wait(on) == pytest.approx(
+            ns2_baseline.first_sack_wait(ns2_frames), abs=1e-4
+        )
+
+
+def test_the_first_sack_scenarios_are_those_first_data_sack_explains():
+    table = pd.DataFrame({"scenario": ["a", "b", "c", "d"],
+                          "explained_by": ["first_data_sack", np.nan, "confirm_heartbeat",
+                                           "gap_fill_sack,first_data_sack"]})  # fmt: skip
+    assert ns2_baseline.first_sack_scenarios(table) == ["a", "d"]
+
+
+@needs_ns2
+@needs_tshark
+def test_immediate_first_sack_closes_the_t3_gap_of_loss_tail():
+    """``loss_tail`` (a committed ``first_data_sack`` scenario): by default our T3
+    retransmission leaves one SACK delay after NS-2's (NS-2 moved back by its HEARTBEAT
+    round trip) and the completion time differs by more than the tolerance; with
+    ``ImmediateFirstSack`` both close."""
+    baseline = pd.DataFrame([{"scenario": "loss_tail", "explained_by": "first_data_sack",
+                              "differing": "completion_s", "completion_diff": 0.16,
+                              "cwnd_diff": 0.02, "t3_gap_s": 0.2}])  # fmt: skip
+    row = ns2_baseline.first_sack_experiment(baseline).iloc[0]
+    assert abs(row["t3_gap_s"]) < 0.01 * stacks.scenario_by_name("loss_tail").sack_delay_ms / 1e3
+    assert row["completion_s_agrees"] and row["t3_agrees"] and row["timeouts_agrees"]
+    assert abs(row["completion_diff_shifted"]) < 0.01
+    assert row["ns3_first_sack_s"] == pytest.approx(row["ns2_first_sack_s"], abs=1e-4)
