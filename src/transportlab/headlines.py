@@ -736,9 +736,43 @@ def _ns2_sctp_model(folder: Path) -> str:
         f"In full mode {agree} of {len(v)} scenarios agree on every metric; {explained} of the "
         f"other {other} are accounted for by NS-2's path-confirming HEARTBEAT, by its delayed SACK "
         "of a gap-filling retransmission, and by the model's delayed SACK of the first DATA "
-        "chunk, which RFC 9260 5.1 forbids: the fix is on branch `sctp-first-data-sack`, pending "
-        f"a re-run of every SCTP study; {other - explained} are not yet explained."
-    )
+        "chunk, where RFC 9260 5.1 says the receiver MUST SACK at once: the model does with its "
+        "`ImmediateFirstSack` attribute, default false until every SCTP study is re-run with "
+        f"it; {other - explained} are not yet explained. {_ns2_first_sack(folder)}"
+    ).rstrip()
+
+
+def _listed(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _ns2_first_sack(folder: Path) -> str:
+    """What ``ns2_first_sack.csv`` measured: the ``first_data_sack`` scenarios with the
+    model's ``ImmediateFirstSack`` on ("" before that table exists)."""
+    if not (folder / "sctp_validation" / "ns2_first_sack.csv").is_file():
+        return ""
+    f = _read(folder, "sctp_validation", "ns2_first_sack")
+    n = len(f)
+    names = {"completion_s": "completion time", "fast": "fast retransmissions",
+             "t3": "T3 retransmissions", "timeouts": "T3 expiries",
+             "queue_drops": "queue drops", "cwnd": "cwnd trajectory"}  # fmt: skip
+    counts = {metric: int(f[f"{metric}_agrees"].astype(bool).sum()) for metric in names}
+    every = [names[m] for m, c in counts.items() if c == n]
+    fewer = [f"{names[m]} in {c}" for m, c in counts.items() if c < n]
+    left = f[~f["agrees"].astype(bool)]
+    text = (
+        f"With it on, the {n} scenarios that the first DATA's delayed SACK explains "
+        f"(`ns2_first_sack.csv`) agree with NS-2 on {_listed(every)} in all {n}"
+        + (f" and on {_listed(fewer)}" if fewer else "")
+        + f"; {n - len(left)} of {n} agree on every metric once NS-2 is moved back by its "
+        "HEARTBEAT round trip"
+    )  # fmt: skip
+    if len(left):
+        still = [f"`{name}` in {_listed([names[m] for m in str(differ).split(',')])}"
+                 for name, differ in zip(left["scenario"], left["still_differing"], strict=True)]  # fmt: skip
+        text += f"; {_listed(still)} still differ{'s' if len(left) == 1 else ''}"
+    return text + "."
 
 
 def headline_blocks(folder: Path) -> dict[str, str]:
