@@ -769,8 +769,9 @@ def _ns2_first_sack(folder: Path) -> str:
         "HEARTBEAT round trip"
     )  # fmt: skip
     if len(left):
+        pairs = zip(left["scenario"], left["still_differing"], strict=True)
         still = [f"`{name}` in {_listed([names[m] for m in str(differ).split(',')])}"
-                 for name, differ in zip(left["scenario"], left["still_differing"], strict=True)]  # fmt: skip
+                 for name, differ in pairs]  # fmt: skip
         text += f"; {_listed(still)} still differ{'s' if len(left) == 1 else ''}"
     return text + "."
 
@@ -1106,6 +1107,35 @@ def _validation_interleaving(folder: Path) -> str:
             f"{row.usrsctp_latency_median_s:.3f} / {row.ns3_latency_median_s:.3f} s, "
             f"complete {row.usrsctp_complete} / {row.ns3_complete}"
         )
+    return "\n".join(lines)
+
+
+def _validation_first_sack(folder: Path) -> str:
+    """Notebook 06, the NS-2.35 comparison with ``ImmediateFirstSack`` on: per metric the
+    ``first_data_sack`` scenarios that agree with it off and on, each scenario's T3 gap and
+    first-SACK wait, and the README's sentence (``ns2_baseline.csv``, ``ns2_first_sack.csv``)."""
+    f = _read(folder, _VALIDATION, "ns2_first_sack")
+    base = _read(folder, _VALIDATION, "ns2_baseline").set_index("scenario").loc[f["scenario"]]
+    n = len(f)
+    lines = [f"first_data_sack scenarios: {n} ({', '.join(f['scenario'])})",
+             "agreeing with NS-2.35 (ImmediateFirstSack false -> true):"]  # fmt: skip
+    for metric in ("completion_s", "fast", "t3", "timeouts", "queue_drops", "cwnd"):
+        off = int(base[f"{metric}_agrees"].astype(bool).sum())
+        on = int(f[f"{metric}_agrees"].astype(bool).sum())
+        lines.append(f"  {metric}: {off} -> {on} of {n}")
+    lines.append(f"  every metric (after the HEARTBEAT shift): {int(f['agrees'].sum())} of {n}")
+    for row in f.itertuples():
+        gap = ""
+        if not pd.isna(row.t3_gap_s):
+            gap = f", T3 gap {1e3 * row.t3_gap_default_s:.1f} -> {1e3 * row.t3_gap_s:.1f} ms"
+        lines.append(
+            f"  {row.scenario}: completion {100 * row.completion_diff_default:+.1f} -> "
+            f"{100 * row.completion_diff:+.1f} % ({100 * row.completion_diff_shifted:+.1f} % "
+            f"shifted){gap}, first SACK after {1e3 * row.ns2_first_sack_s:.1f} ms (NS-2) / "
+            f"{1e3 * row.ns3_first_sack_s:.1f} ms (model), still differing: "
+            f"{row.still_differing if isinstance(row.still_differing, str) else 'none'}"
+        )
+    lines.append(_ns2_first_sack(folder))
     return "\n".join(lines)
 
 
@@ -1491,6 +1521,7 @@ def _wsn_start_mode(folder: Path) -> str:
 
 NOTEBOOK_NUMBERS = {
     (_VALIDATION, "interleaving"): _validation_interleaving,
+    (_VALIDATION, "first_sack"): _validation_first_sack,
     (_WIRED, "delay_readings"): _wired_delay_readings,
     (_WIRED, "summary"): _wired_summary,
     (_SIP, "message_flow"): _sip_message_flow,
