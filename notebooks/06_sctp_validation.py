@@ -604,7 +604,9 @@ print("differing scenarios no experiment explains:",
 # %%
 # NBVAL_CHECK_OUTPUT
 print(notebook_numbers("sctp_validation", "first_sack"))
-FIRST_SACK = committed_table("sctp_validation", "ns2_first_sack")
+FIRST_SACK = committed_table("sctp_validation", "ns2_first_sack").fillna(
+    {"differing_default": "", "differing": "", "explained_by": "", "still_differing": ""}
+)
 print(FIRST_SACK[["scenario", "differing_default", "differing", "explained_by",
                   "still_differing", "completion_diff", "completion_diff_shifted",
                   "cwnd_diff_shifted", "t3_gap_s"]].round(3).to_string(index=False))
