@@ -155,6 +155,8 @@ SctpStackHelper::GetPreset(const std::string& name)
             {p + "HbMaxBurst", "1"},                     // HB.Max.Burst: 1
             {p + "SackDelay", "200ms"},                  // SACK.Delay: 200 ms (6.2: <= 500 ms)
             {p + "SackFrequency", "2"},                  // 6.2: a SACK for every second packet
+            // Not set here: 5.1's immediate SACK of the first DATA (ImmediateFirstSack,
+            // default false) would move the committed results of the studies using presets.
             {p + "FastRtxTrigger", "3"},                 // 7.2.4: three miss indications
             {p + "InitialCwnd", "0"},                    // 7.2.1: min(4*MTU, max(2*MTU, 4404))
             {p + "CookiePreservative", "true"},          // 5.2.6: the model's choice
