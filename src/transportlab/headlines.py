@@ -727,18 +727,32 @@ def _ns2_multihoming(folder: Path) -> str:
     )
 
 
+#: How the README names each difference of ``ns2_baseline.DIFFERENCES`` (in this order).
+_NS2_SCTP_CAUSES = {
+    "confirm_heartbeat": "NS-2's path-confirming HEARTBEAT",
+    "gap_fill_sack": "its delayed SACK of a gap-filling retransmission",
+    "idle_cwnd_decay": "its halving of the cwnd of a destination it has sent nothing to for "
+    "an RTO, data outstanding or not",
+    "utilization_test": "its slow start growing the cwnd only when the bytes outstanding reach it",
+    "cum_ack_growth": "its growing the cwnd only on a SACK that advances the cumulative TSN ack",
+    "first_data_sack": "the model's delayed SACK of the first DATA chunk, where RFC 9260 5.1 "
+    "says the receiver MUST SACK at once: the model does with its `ImmediateFirstSack` "
+    "attribute, default false until every SCTP study is re-run with it",
+}
+
+
 def _ns2_sctp_model(folder: Path) -> str:
     v = _read(folder, "sctp_validation", "ns2_baseline")
     agree = v["differing"].isna().sum()
     explained = v["explained_by"].notna().sum()
     other = len(v) - agree
+    named = set(v["explained_by"].dropna().str.split(",").explode())
+    causes = [text for key, text in _NS2_SCTP_CAUSES.items() if key in named]
     return (
         f"In full mode {agree} of {len(v)} scenarios agree on every metric; {explained} of the "
-        f"other {other} are accounted for by NS-2's path-confirming HEARTBEAT, by its delayed SACK "
-        "of a gap-filling retransmission, and by the model's delayed SACK of the first DATA "
-        "chunk, where RFC 9260 5.1 says the receiver MUST SACK at once: the model does with its "
-        "`ImmediateFirstSack` attribute, default false until every SCTP study is re-run with "
-        f"it; {other - explained} are not yet explained. {_ns2_first_sack(folder)}"
+        f"other {other} are accounted for by {_listed(causes)}; {other - explained} "
+        f"{'is' if other - explained == 1 else 'are'} not yet explained. "
+        f"{_ns2_first_sack(folder)}"
     ).rstrip()
 
 
@@ -766,7 +780,7 @@ def _ns2_first_sack(folder: Path) -> str:
         f"(`ns2_first_sack.csv`) agree with NS-2 on {_listed(every)} in all {n}"
         + (f" and on {_listed(fewer)}" if fewer else "")
         + f"; {n - len(left)} of {n} agree on every metric once NS-2 is moved back by its "
-        "HEARTBEAT round trip"
+        "HEARTBEAT round trip and its cwnd rules are accounted for"
     )  # fmt: skip
     if len(left):
         pairs = zip(left["scenario"], left["still_differing"], strict=True)

@@ -544,7 +544,7 @@ def rtx_sack_delays(trace: stacks.Trace, frames: pd.DataFrame) -> dict[int, floa
 
 
 def explain_remaining(table: pd.DataFrame, ns2: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """Run the two further experiments on every scenario that :func:`compare_pair`'s
+    """Run the further experiments on every scenario that :func:`compare_pair`'s
     detectors leave unexplained, and name what they show (not cached: a few runs each).
 
     * ``gap_fill_sack``: the SACK of the first T3 retransmission (the packet that fills
@@ -554,14 +554,18 @@ def explain_remaining(table: pd.DataFrame, ns2: Mapping[str, pd.DataFrame]) -> p
       after a T3 expiry the two delays differ by the SACK delay within 10 %);
     * ``first_data_sack``: with a SACK for every packet in both simulators (no pairing,
       the scenario otherwise unchanged), or with the model's ``ImmediateFirstSack`` on
-      (the pairing NS-2 has), every metric agrees once the named differences that need
-      no second run account for theirs (:func:`still_differing`);
+      (the pairing NS-2 has), the metrics that differed agree (after the HEARTBEAT
+      shift) and nothing else differs that a named difference does not account for
+      (:func:`_pairing_accounts`; ``every_packet_differing``, ``first_sack_differing``:
+      what :func:`still_differing` leaves of each run);
     * NS-2's cwnd growth rules (``utilization_test``, ``cum_ack_growth``,
       :func:`refused_growth` on the model's frames, alone or with ``idle_cwnd_decay``).
 
-    A scenario none of them explains gets where the two cwnd trajectories part:
-    the model's first increase that NS-2 would refuse (``first_refused_s``,
-    ``first_refused_by``) and the cwnd difference up to it (``cwnd_diff_before_refused``).
+    A scenario none of them explains gets where the two cwnd trajectories part
+    (:func:`parting`), with ``ImmediateFirstSack`` on so that the first SACK's pairing
+    does not part them first: the model's first increase that NS-2 would refuse
+    (``first_refused_s``, ``first_refused_by``) and the cwnd difference up to it
+    (``cwnd_diff_before_refused``).
     """
     table = table.copy()
     for column in ("gap_fill_tsn", "ns2_rtx_sack_s", "ns3_rtx_sack_s", "first_refused_s",
@@ -593,15 +597,15 @@ def explain_remaining(table: pd.DataFrame, ns2: Mapping[str, pd.DataFrame]) -> p
         row = compare_pair(ns2_scenario.run_scenario(every)[0], *model_run(every))
         still = still_differing(row)
         table.at[i, "every_packet_differing"] = ",".join(still)
-        first = compare_pair(ns2_trace, *model_run(sc, IMMEDIATE_FIRST_SACK))
+        immediate = model_run(sc, IMMEDIATE_FIRST_SACK)
+        first = compare_pair(ns2_trace, *immediate)
         still_first = still_differing(first)
         table.at[i, "first_sack_differing"] = ",".join(still_first)
-        # only what the cwnd rules leave of the default run (the runs' own cwnd rules
-        # may account for a cwnd difference that has nothing to do with the pairing)
-        if still_differing(pair) and (not still or not still_first):
+        differing = pair["differing"].split(",")
+        if _pairing_accounts(differing, row) or _pairing_accounts(differing, first):
             found.append("first_data_sack")
         if not found:
-            for key, value in parting(ns2_trace, ns3_trace, frames).items():
+            for key, value in parting(ns2_trace, *immediate).items():
                 table.at[i, key] = value
         table.at[i, "explained_by"] = ",".join(found)
     return table
@@ -634,12 +638,29 @@ _RULE_COLUMNS = ("idle_decays", "cwnd_diff_no_idle_decay", "refused_growth",
                  "refused_growth_n", "cwnd_diff_ns2_growth", "cwnd_diff_ns2_rules")  # fmt: skip
 
 
+def _pairing_accounts(differing: Sequence[str], run: Mapping[str, Any]) -> bool:
+    """Whether a run with the receivers' packet pairing changed (``run``: a SACK every
+    packet, or ``ImmediateFirstSack``) accounts for the ``differing`` metrics of the
+    default run: none of them differs there but by the HEARTBEAT round trip, and nothing
+    there differs that no named difference covers (a cwnd difference that NS-2's cwnd
+    rules account for in both runs is theirs, not the pairing's)."""
+    named = set(str(run["explained_by"]).split(","))
+    own = [m for m in str(run["differing"]).split(",") if m]
+    if "confirm_heartbeat" in named:
+        own = [m for m in own if m not in ("completion_s", "cwnd")]
+    return not still_differing(run) and not set(differing) & set(own)
+
+
 def still_differing(row: Mapping[str, Any]) -> list[str]:
     """A :func:`compare_pair` row's differing metrics less those its named differences
     account for: ``confirm_heartbeat`` the completion time and cwnd, NS-2's cwnd rules
     (:data:`CWND_RULES`) the cwnd."""
-    named = set(str(row["explained_by"] or "").split(","))
-    still = [m for m in str(row["differing"] or "").split(",") if m]
+
+    def names(value: Any) -> list[str]:
+        return [n for n in value.split(",") if n] if isinstance(value, str) else []
+
+    named = set(names(row["explained_by"]))
+    still = names(row["differing"])
     if "confirm_heartbeat" in named:
         still = [m for m in still if m not in ("completion_s", "cwnd")]
     if named & set(CWND_RULES):
