@@ -315,6 +315,7 @@ def cwnd_changes(trace: stacks.Trace) -> pd.DataFrame:
                                 aggfunc="last").ffill()  # fmt: skip
     if "cwnd" not in values:
         return pd.DataFrame(columns=["time", "before", "cwnd", "ssthresh"])
+    values = values.reindex(columns=["cwnd", "ssthresh"])
     values = values.assign(before=values["cwnd"].shift()).dropna(subset=["before"])
     changed = values[values["cwnd"] != values["before"]]
     return changed.reset_index()[["time", "before", "cwnd", "ssthresh"]]
