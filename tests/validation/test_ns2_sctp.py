@@ -491,7 +491,7 @@ def test_loss_tails_cwnd_parts_by_the_utilization_test_and_the_idle_decay():
     model grows its cwnd to 10252 at the SACK of TSN 6 with 5 x 1468 = 7340 bytes
     outstanding (NS-2 stays at 8784), and NS-2 decays 8784 -> 5872 one RTO (1 s) after
     its last DATA, before its T3 expiry; with both undone the cwnd trajectories are the
-    same."""
+    same, and so they are with the model's UtilizationAtCwnd on and NS-2's decay undone."""
     sc = stacks.scenario_by_name("loss_tail")
     ns2, _ = ns2_scenario.run_scenario(sc)
     ns3, frames = ns2_baseline.model_run(sc, ns2_baseline.IMMEDIATE_FIRST_SACK)
@@ -505,6 +505,10 @@ def test_loss_tails_cwnd_parts_by_the_utilization_test_and_the_idle_decay():
     row = ns2_baseline.compare_pair(ns2, ns3, frames)
     assert row["cwnd_diff"] > 0.1 and row["cwnd_diff_ns2_rules"] < 1e-3
     assert row["explained_by"] == "idle_cwnd_decay,utilization_test"
+    # the controlled change in the model: RFC 9260 7.2.2's test (UtilizationAtCwnd) keeps
+    # its cwnd at 8784 like NS-2's
+    moved = ns2_baseline.utilization_at_cwnd_diff(ns2, sc, ns2_baseline.IMMEDIATE_FIRST_SACK)
+    assert moved < 1e-3
 
 
 def test_the_pairing_accounts_only_for_what_it_makes_agree():

@@ -66,6 +66,7 @@ __all__ = [
     "idle_decays",
     "refused_growth",
     "still_differing",
+    "utilization_at_cwnd_diff",
     "with_ns2_growth",
     "without_idle_decay",
     "first_sack_experiment",
@@ -90,6 +91,10 @@ FIRST_SACK = "ns2_first_sack"
 OUTPUTS = (FIRST_SACK,)
 #: The model's RFC 9260 5.1 behaviour, off by default: SACK the first DATA chunk at once.
 IMMEDIATE_FIRST_SACK = {"ns3::SctpSocket::ImmediateFirstSack": "true"}
+#: The model's RFC 9260 7.2.2 utilization test, off by default: the cwnd counts as fully
+#: utilized only when the flight size before the SACK was at least the cwnd (NS-2.35's
+#: test in slow start and congestion avoidance).
+UTILIZATION_AT_CWND = {"ns3::SctpSocket::UtilizationAtCwnd": "true"}
 TOLERANCE = stacks.COMPLETION_TOLERANCE
 #: The study's metrics, compared per scenario: (name, kind) with kind ``relative``
 #: (|ns3 - ns2| <= tol |ns2|), ``count`` (|ns3 - ns2| <= tol max(ns2, ns3)) or ``cwnd``
@@ -514,10 +519,13 @@ DIFFERENCES = {
         "model decays only a destination with nothing in flight."
     ),
     "utilization_test": (
-        "In slow start NS-2.35 grows the cwnd only when the bytes outstanding before the "
-        "SACK are at least the cwnd; the model counts the window as fully utilized "
-        "(RFC 9260 7.2.1) when less than one PMDCS of it is free, so when the flight is "
-        "limited by the application or the receiver's window it grows once more."
+        "NS-2.35 grows the cwnd only when the bytes outstanding before the SACK are at "
+        "least the cwnd (RFC 9260 7.2.2's test, applied in slow start too); the model's "
+        "default counts the window as fully utilized when less than one PMDCS of it is "
+        "free, so when the application or the receiver's window limits the flight it "
+        "grows once more. The model's UtilizationAtCwnd attribute applies 7.2.2's test "
+        "(utilization_at_cwnd_diff measures it); its default stays false until every "
+        "SCTP study is re-run with it."
     ),
     "cum_ack_growth": (
         "NS-2.35 adjusts the cwnd only on a SACK that advances the cumulative TSN ack "
@@ -560,7 +568,10 @@ def explain_remaining(table: pd.DataFrame, ns2: Mapping[str, pd.DataFrame]) -> p
       (:func:`_pairing_accounts`; ``every_packet_differing``, ``first_sack_differing``:
       what :func:`still_differing` leaves of each run);
     * NS-2's cwnd growth rules (``utilization_test``, ``cum_ack_growth``,
-      :func:`refused_growth` on the model's frames, alone or with ``idle_cwnd_decay``).
+      :func:`refused_growth` on the model's frames, alone or with ``idle_cwnd_decay``);
+      where ``utilization_test`` is named, the model runs once more with its
+      ``UtilizationAtCwnd`` attribute (``cwnd_diff_utilization_at_cwnd``,
+      :func:`utilization_at_cwnd_diff`).
 
     A scenario none of them explains gets where the two cwnd trajectories part
     (:func:`parting`), with ``ImmediateFirstSack`` on so that the first SACK's pairing
@@ -570,7 +581,7 @@ def explain_remaining(table: pd.DataFrame, ns2: Mapping[str, pd.DataFrame]) -> p
     """
     table = table.copy()
     for column in ("gap_fill_tsn", "ns2_rtx_sack_s", "ns3_rtx_sack_s", "first_refused_s",
-                   "cwnd_diff_before_refused"):  # fmt: skip
+                   "cwnd_diff_before_refused", "cwnd_diff_utilization_at_cwnd"):  # fmt: skip
         table[column] = np.nan
     for column in ("every_packet_differing", "first_sack_differing", "first_refused_by"):
         table[column] = ""
@@ -594,6 +605,8 @@ def explain_remaining(table: pd.DataFrame, ns2: Mapping[str, pd.DataFrame]) -> p
                 found.append("gap_fill_sack")
                 break
         found += [n for n in pair["explained_by"].split(",") if n in CWND_RULES]
+        if "utilization_test" in found:
+            table.at[i, "cwnd_diff_utilization_at_cwnd"] = utilization_at_cwnd_diff(ns2_trace, sc)
         every = sc.replace(sack_freq=1)
         row = compare_pair(ns2_scenario.run_scenario(every)[0], *model_run(every))
         still = still_differing(row)
@@ -627,6 +640,18 @@ def parting(ns2: stacks.Trace, ns3: stacks.Trace, frames: pd.DataFrame) -> dict[
                              dataclasses.replace(ns3, completion_s=when))  # fmt: skip
     return {"first_refused_s": when, "first_refused_by": refused["refused_by"].iloc[0],
             "cwnd_diff_before_refused": before}  # fmt: skip
+
+
+def utilization_at_cwnd_diff(
+    ns2: stacks.Trace, sc: stacks.Scenario, attributes: Mapping[str, str] | None = None
+) -> float:
+    """The controlled change for ``utilization_test``: the model once more with
+    :data:`UTILIZATION_AT_CWND` (and ``attributes``, e.g. :data:`IMMEDIATE_FIRST_SACK`);
+    its cwnd difference to NS-2's trace moved back by its HEARTBEAT round trip, with
+    NS-2's idle decays undone (``cwnd_diff_utilization_at_cwnd``)."""
+    model, _ = model_run(sc, {**(attributes or {}), **UTILIZATION_AT_CWND})
+    moved = shifted(without_idle_decay(ns2), start_shift(ns2, model))
+    return cwnd_difference(moved, model)
 
 
 def parting_nan() -> dict[str, Any]:
@@ -836,7 +861,10 @@ def first_sack_experiment(baseline: pd.DataFrame) -> pd.DataFrame:
     frames: NS-2's cwnd rules too), those left once the named differences account for
     theirs (``still_differing``, :func:`still_differing`), beside the baseline's
     ``differing_default`` and ``t3_gap_default_s``; and the wait from the first DATA to
-    the first SACK at the sender in both simulators (``ns2_first_sack_s``, ``ns3_first_sack_s``)."""
+    the first SACK at the sender in both simulators (``ns2_first_sack_s``,
+    ``ns3_first_sack_s``); where ``utilization_test`` is named, the cwnd difference with the model's
+    ``UtilizationAtCwnd`` on as well (``cwnd_diff_utilization_at_cwnd``); where something
+    still differs, where the cwnd trajectories part (:func:`parting`)."""
     indexed = baseline.set_index("scenario")
     rows = []
     for name in first_sack_scenarios(baseline):
@@ -855,6 +883,11 @@ def first_sack_experiment(baseline: pd.DataFrame) -> pd.DataFrame:
                                            "cwnd_diff", "cwnd_diff_shifted", "t3_gap_s",
                                            "differing", "explained_by")}  # fmt: skip
         row |= {key: pair[key] for key in _RULE_COLUMNS}
+        row["cwnd_diff_utilization_at_cwnd"] = (
+            utilization_at_cwnd_diff(ns2_trace, sc, IMMEDIATE_FIRST_SACK)
+            if "utilization_test" in pair["explained_by"].split(",")
+            else np.nan
+        )
         row["still_differing"] = ",".join(still)
         row["agrees"] = not still
         row |= parting(ns2_trace, ns3_trace, frames) if still else parting_nan()
