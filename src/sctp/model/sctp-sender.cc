@@ -1082,8 +1082,8 @@ SctpSender::HandleSackAcked(uint32_t cum,
             continue;
         }
         SctpPath& p = paths.At(i);
-        // RFC 9260 7.2.2: "flight size was greater than or equal to cwnd"
-        // (UtilizationAtCwnd); by default less than one PMDCS of the cwnd free counts too.
+        // RFC 9260 7.2.2 (RFC 8540 errata 3.12, 3.26): the flight size before the SACK at
+        // least the cwnd (UtilizationAtCwnd); by default less than one PMDCS free counts too.
         bool fullyUtilized = a.GetConfig().utilizationAtCwnd
                                  ? m_flightBefore[i] >= p.GetCwnd()
                                  : m_flightBefore[i] + p.GetPmdcs() > p.GetCwnd();
