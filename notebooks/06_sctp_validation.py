@@ -581,10 +581,16 @@ print(PHASE.round(3).to_string(index=False))
 #   7.2.1 says "when the endpoint does not transmit data on a given transport address";
 #   the model decays only a destination with nothing in flight. The experiment: NS-2's
 #   trace with its decays undone (`idle_decays` of them, `cwnd_diff_no_idle_decay`).
-# * `utilization_test`: in slow start NS-2 grows the cwnd only if the bytes outstanding
-#   before the SACK are at least the cwnd; the model counts the window as fully utilized
-#   when less than one PMDCS of it is free, so when the application or the peer's window
-#   limits the flight, it grows once more.
+# * `utilization_test`: NS-2 grows the cwnd only if the bytes outstanding before the
+#   SACK are at least the cwnd, in slow start and congestion avoidance alike; the model's
+#   default counts the window as fully utilized when less than one PMDCS of it is free,
+#   so when the application or the peer's window limits the flight, it grows once more.
+#   RFC 9260 7.2.1 does not say when the window is "fully utilized" in slow start; in
+#   congestion avoidance 7.2.2 asks for a flight size of at least the cwnd, so there
+#   **the model's default departs from the RFC**. Its `UtilizationAtCwnd` attribute
+#   applies 7.2.2's test in both phases (default false until the SCTP studies are re-run
+#   with it): where `utilization_test` is named, the model runs once more with it
+#   (`cwnd_diff_utilization_at_cwnd`, NS-2 moved back and its idle decays undone).
 # * `cum_ack_growth`: NS-2 adjusts the cwnd only on a SACK that advances the cumulative
 #   TSN ack (RFC 4960's rule); RFC 9260 dropped that condition, and the model grows on
 #   bytes that gap blocks newly acknowledge too.
@@ -602,8 +608,8 @@ print(differing[["scenario", "differing", "completion_diff_shifted", "cwnd_diff_
                  "t3_gap_s", "gap_fill_tsn", "ns2_rtx_sack_s", "ns3_rtx_sack_s",
                  "every_packet_differing", "explained_by"]].round(3).to_string(index=False))
 print(differing[["scenario", "idle_decays", "cwnd_diff_no_idle_decay", "refused_growth",
-                 "cwnd_diff_ns2_growth", "cwnd_diff_ns2_rules", "first_sack_differing"]]
-      .round(3).to_string(index=False))
+                 "cwnd_diff_ns2_growth", "cwnd_diff_ns2_rules", "cwnd_diff_utilization_at_cwnd",
+                 "first_sack_differing"]].round(3).to_string(index=False))
 named = differing.explained_by.fillna("").str.split(",").explode()
 print("named differences:", named[named != ""].value_counts().to_dict())
 left = ns2_baseline.unexplained(FULL_NS2)
@@ -625,7 +631,8 @@ print(left[["scenario", "differing", "first_refused_by", "first_refused_s",
 #
 # The three cwnd rules on one scenario: `loss_tail` with `ImmediateFirstSack` on (so the
 # first SACK no longer differs): NS-2's idle decay before its T3 expiry, the model's
-# increase that NS-2's utilization test refuses, and the cwnd difference with each undone.
+# increase that NS-2's utilization test refuses, the cwnd difference with each undone,
+# and with the model's `UtilizationAtCwnd` on instead of undoing its increase.
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -642,6 +649,9 @@ row = ns2_baseline.compare_pair(ns2_tail, ns3_tail, tail_frames)
 print({key: round(row[key], 4) for key in ("cwnd_diff_shifted", "cwnd_diff_no_idle_decay",
                                            "cwnd_diff_ns2_growth", "cwnd_diff_ns2_rules")},
       "explained by:", row["explained_by"])
+print("with UtilizationAtCwnd too (NS-2's idle decay undone):",
+      round(ns2_baseline.utilization_at_cwnd_diff(ns2_tail, tail,
+                                                  ns2_baseline.IMMEDIATE_FIRST_SACK), 4))
 
 # %% [markdown]
 # ### With `ImmediateFirstSack`
@@ -668,8 +678,8 @@ FIRST_SACK = committed_table("sctp_validation", "ns2_first_sack").fillna(
 )
 print(FIRST_SACK[["scenario", "differing_default", "differing", "explained_by",
                   "still_differing", "completion_diff", "completion_diff_shifted",
-                  "cwnd_diff_shifted", "cwnd_diff_ns2_rules", "t3_gap_s",
-                  "first_refused_by"]].round(3).to_string(index=False))
+                  "cwnd_diff_shifted", "cwnd_diff_ns2_rules", "cwnd_diff_utilization_at_cwnd",
+                  "t3_gap_s", "first_refused_by"]].round(3).to_string(index=False))
 
 # %%
 for key, text in ns2_baseline.DIFFERENCES.items():

@@ -733,7 +733,9 @@ _NS2_SCTP_CAUSES = {
     "gap_fill_sack": "its delayed SACK of a gap-filling retransmission",
     "idle_cwnd_decay": "its halving of the cwnd of a destination it has sent nothing to for "
     "an RTO, data outstanding or not",
-    "utilization_test": "its slow start growing the cwnd only when the bytes outstanding reach it",
+    "utilization_test": "its growing the cwnd only when the bytes outstanding reach it "
+    "(RFC 9260 7.2.2's test, which the model's default relaxes by one PMDCS; its "
+    "`UtilizationAtCwnd` attribute applies it)",
     "cum_ack_growth": "its growing the cwnd only on a SACK that advances the cumulative TSN ack",
     "first_data_sack": "the model's delayed SACK of the first DATA chunk, where RFC 9260 5.1 "
     "says the receiver MUST SACK at once: the model does with its `ImmediateFirstSack` "
