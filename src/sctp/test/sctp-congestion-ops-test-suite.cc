@@ -318,7 +318,8 @@ class SctpUtilizationAtCwndTestCase : public TestCase
         client->SetAttribute("InitialCwnd", UintegerValue(4380));
         client->SetAttribute("UtilizationAtCwnd", BooleanValue(m_atCwnd));
         Ptr<CwndLog> cwnd = Create<CwndLog>();
-        client->TraceConnectWithoutContext("CongestionWindow", MakeCallback(&CwndLog::Record, cwnd));
+        client->TraceConnectWithoutContext("CongestionWindow",
+                                           MakeCallback(&CwndLog::Record, cwnd));
         Ptr<Source> source = Create<Source>();
         Simulator::Schedule(Seconds(1),
                             &Source::Start,
