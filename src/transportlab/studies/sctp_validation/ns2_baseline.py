@@ -18,6 +18,13 @@ counts (fast and T3 retransmissions, T3 expiries, queue drops) within 10 % of th
 side (NS-2's trace, a pcap of ours decoded by tshark): the experiment that explains a
 difference.
 
+NS-2.35's cwnd rules (``sctp/sctp.cc``) are named differences too (:data:`CWND_RULES`):
+its idle decay with data outstanding (:func:`idle_decays`, undone on NS-2's trace by
+:func:`without_idle_decay`), and the model's cwnd increases NS-2's ``AdjustCwnd`` would
+refuse (:func:`refused_growth`, undone on the model's trace by :func:`with_ns2_growth`;
+the model's ``UtilizationAtCwnd`` attribute, RFC 9260 7.2.2's flight-size test, is the
+controlled change of one of them, :func:`utilization_at_cwnd_diff`).
+
 :func:`first_sack_experiment` runs the scenarios that the ``first_data_sack`` difference
 explains again with the model's ``ImmediateFirstSack`` attribute on (RFC 9260 5.1: SACK
 the first DATA chunk at once, as NS-2.35 does; the model's default is off until the
