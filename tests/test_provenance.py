@@ -165,3 +165,23 @@ def test_read_provenance(tmp_path):
     assert provenance.read_provenance(tmp_path) is None
     (tmp_path / "provenance.json").write_text(provenance.dumps({"study": "s", "n": float("inf")}))
     assert provenance.read_provenance(tmp_path) == {"n": "inf", "study": "s"}
+
+
+def test_record_output_lists_a_file_a_study_module_wrote(project):
+    results, _ = _write()
+    folder = results.results_dir()
+    before = len(provenance.read_provenance(folder)["outputs"])
+    table = folder / "extra.csv"
+    table.write_text("a,n_runs\n1,3\n")
+    assert provenance.record_output(table, "python -m some.module --extra") == (
+        folder / "provenance.json"
+    )
+    table.write_text("a,n_runs\n2,3\n")  # written again: one entry, the new SHA-256
+    provenance.record_output(table, "python -m some.module --extra")
+    document = provenance.read_provenance(folder)
+    extra = [o for o in document["outputs"] if o["name"] == "extra"]
+    assert len(extra) == 1 and extra[0]["command"] == "python -m some.module --extra"
+    assert extra[0]["n_runs"] == 3 and extra[0]["sha256"] == provenance.sha256_of(table)
+    assert {"commit", "dirty"} <= set(extra[0])
+    assert len(document["outputs"]) == before + 1
+    assert provenance.record_output(project / "elsewhere.csv", "x") is None

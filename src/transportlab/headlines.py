@@ -727,18 +727,69 @@ def _ns2_multihoming(folder: Path) -> str:
     )
 
 
+#: How the README names each difference of ``ns2_baseline.DIFFERENCES`` (in this order).
+_NS2_SCTP_CAUSES = {
+    "confirm_heartbeat": "NS-2's path-confirming HEARTBEAT",
+    "gap_fill_sack": "its delayed SACK of a gap-filling retransmission",
+    "idle_cwnd_decay": "its halving of the cwnd of a destination it has sent nothing to for "
+    "an RTO, data outstanding or not",
+    "utilization_test": "its growing the cwnd only when the bytes outstanding reach it "
+    "(RFC 9260 7.2.2's test, which the model's default relaxes by one PMDCS; its "
+    "`UtilizationAtCwnd` attribute applies it)",
+    "cum_ack_growth": "its growing the cwnd only on a SACK that advances the cumulative TSN ack",
+    "first_data_sack": "the model's delayed SACK of the first DATA chunk, where RFC 9260 5.1 "
+    "says the receiver MUST SACK at once: the model does with its `ImmediateFirstSack` "
+    "attribute, default false until every SCTP study is re-run with it",
+}
+
+
 def _ns2_sctp_model(folder: Path) -> str:
     v = _read(folder, "sctp_validation", "ns2_baseline")
     agree = v["differing"].isna().sum()
     explained = v["explained_by"].notna().sum()
     other = len(v) - agree
+    named = set(v["explained_by"].dropna().str.split(",").explode())
+    causes = [text for key, text in _NS2_SCTP_CAUSES.items() if key in named]
     return (
         f"In full mode {agree} of {len(v)} scenarios agree on every metric; {explained} of the "
-        f"other {other} are accounted for by NS-2's path-confirming HEARTBEAT, by its delayed SACK "
-        "of a gap-filling retransmission, and by the model's delayed SACK of the first DATA "
-        "chunk, which RFC 9260 5.1 forbids: the fix is on branch `sctp-first-data-sack`, pending "
-        f"a re-run of every SCTP study; {other - explained} are not yet explained."
-    )
+        f"other {other} are accounted for by {_listed(causes)}; {other - explained} "
+        f"{'is' if other - explained == 1 else 'are'} not yet explained. "
+        f"{_ns2_first_sack(folder)}"
+    ).rstrip()
+
+
+def _listed(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _ns2_first_sack(folder: Path) -> str:
+    """What ``ns2_first_sack.csv`` measured: the ``first_data_sack`` scenarios with the
+    model's ``ImmediateFirstSack`` on ("" before that table exists)."""
+    if not (folder / "sctp_validation" / "ns2_first_sack.csv").is_file():
+        return ""
+    f = _read(folder, "sctp_validation", "ns2_first_sack")
+    n = len(f)
+    names = {"completion_s": "completion time", "fast": "fast retransmissions",
+             "t3": "T3 retransmissions", "timeouts": "T3 expiries",
+             "queue_drops": "queue drops", "cwnd": "cwnd trajectory"}  # fmt: skip
+    counts = {metric: int(f[f"{metric}_agrees"].astype(bool).sum()) for metric in names}
+    every = [names[m] for m, c in counts.items() if c == n]
+    fewer = [f"{names[m]} in {c}" for m, c in counts.items() if c < n]
+    left = f[~f["agrees"].astype(bool)]
+    text = (
+        f"With it on, the {n} scenarios that the first DATA's delayed SACK explains "
+        f"(`ns2_first_sack.csv`) agree with NS-2 on {_listed(every)} in all {n}"
+        + (f" and on {_listed(fewer)}" if fewer else "")
+        + f"; {n - len(left)} of {n} agree on every metric once NS-2 is moved back by its "
+        "HEARTBEAT round trip and its cwnd rules are accounted for"
+    )  # fmt: skip
+    if len(left):
+        pairs = zip(left["scenario"], left["still_differing"], strict=True)
+        still = [f"`{name}` in {_listed([names[m] for m in str(differ).split(',')])}"
+                 for name, differ in pairs]  # fmt: skip
+        text += f"; {_listed(still)} still differ{'s' if len(left) == 1 else ''}"
+    return text + "."
 
 
 def headline_blocks(folder: Path) -> dict[str, str]:
@@ -1072,6 +1123,35 @@ def _validation_interleaving(folder: Path) -> str:
             f"{row.usrsctp_latency_median_s:.3f} / {row.ns3_latency_median_s:.3f} s, "
             f"complete {row.usrsctp_complete} / {row.ns3_complete}"
         )
+    return "\n".join(lines)
+
+
+def _validation_first_sack(folder: Path) -> str:
+    """Notebook 06, the NS-2.35 comparison with ``ImmediateFirstSack`` on: per metric the
+    ``first_data_sack`` scenarios that agree with it off and on, each scenario's T3 gap and
+    first-SACK wait, and the README's sentence (``ns2_baseline.csv``, ``ns2_first_sack.csv``)."""
+    f = _read(folder, _VALIDATION, "ns2_first_sack")
+    base = _read(folder, _VALIDATION, "ns2_baseline").set_index("scenario").loc[f["scenario"]]
+    n = len(f)
+    lines = [f"first_data_sack scenarios: {n} ({', '.join(f['scenario'])})",
+             "agreeing with NS-2.35 (ImmediateFirstSack false -> true):"]  # fmt: skip
+    for metric in ("completion_s", "fast", "t3", "timeouts", "queue_drops", "cwnd"):
+        off = int(base[f"{metric}_agrees"].astype(bool).sum())
+        on = int(f[f"{metric}_agrees"].astype(bool).sum())
+        lines.append(f"  {metric}: {off} -> {on} of {n}")
+    lines.append(f"  every metric (after the HEARTBEAT shift): {int(f['agrees'].sum())} of {n}")
+    for row in f.itertuples():
+        gap = ""
+        if not pd.isna(row.t3_gap_s):
+            gap = f", T3 gap {1e3 * row.t3_gap_default_s:.1f} -> {1e3 * row.t3_gap_s:.1f} ms"
+        lines.append(
+            f"  {row.scenario}: completion {100 * row.completion_diff_default:+.1f} -> "
+            f"{100 * row.completion_diff:+.1f} % ({100 * row.completion_diff_shifted:+.1f} % "
+            f"shifted){gap}, first SACK after {1e3 * row.ns2_first_sack_s:.1f} ms (NS-2) / "
+            f"{1e3 * row.ns3_first_sack_s:.1f} ms (model), still differing: "
+            f"{row.still_differing if isinstance(row.still_differing, str) else 'none'}"
+        )
+    lines.append(_ns2_first_sack(folder))
     return "\n".join(lines)
 
 
@@ -1457,6 +1537,7 @@ def _wsn_start_mode(folder: Path) -> str:
 
 NOTEBOOK_NUMBERS = {
     (_VALIDATION, "interleaving"): _validation_interleaving,
+    (_VALIDATION, "first_sack"): _validation_first_sack,
     (_WIRED, "delay_readings"): _wired_delay_readings,
     (_WIRED, "summary"): _wired_summary,
     (_SIP, "message_flow"): _sip_message_flow,

@@ -88,6 +88,8 @@ struct SctpAssociationConfig
     uint16_t maxInboundStreams{10};    //!< MIS accepted
     Time sackDelay{MilliSeconds(200)}; //!< delayed SACK timeout
     uint32_t sackFrequency{2};         //!< packets with DATA before an immediate SACK
+    bool immediateFirstSack{false};    //!< SACK the first DATA at once (RFC 9260 5.1)
+    bool utilizationAtCwnd{false};     //!< cwnd fully utilized only at flight >= cwnd (7.2.2)
     uint32_t fastRtxTrigger{3};        //!< miss indications before fast retransmit
     uint32_t initialCwnd{0};           //!< 0: the congestion control's (RFC 9260 7.2.1)
     uint32_t initialSsthresh{0};       //!< 0: the congestion control's (the peer's a_rwnd)

@@ -29,6 +29,7 @@ SctpReceiver::Initialize(uint32_t peerInitialTsn, uint16_t inboundStreams)
     m_iReassembly.Initialize(inboundStreams);
     m_packetsSinceSack = 0;
     m_sackNeeded = false;
+    m_dataReceived = false;
     m_lastAdvertisedWindow = m_association.GetConfig().rcvBufSize; // what INIT / INIT ACK said
 }
 
@@ -310,6 +311,18 @@ SctpReceiver::AfterDataPacket(bool hadNewData, bool needImmediateSack)
         a.QueueControlChunk(chunk);
         needImmediateSack = true;
         a.StartT2();
+    }
+    if (hadNewData && !m_dataReceived)
+    {
+        m_dataReceived = true;
+        // RFC 9260 section 5.1 (RFC 4960 5.1 before it): "After the reception of the
+        // first DATA chunk in an association the endpoint MUST immediately respond with a
+        // SACK to acknowledge the DATA chunk"; later ones follow section 6.2. NS-2.35 does
+        // so too. Off by default (ImmediateFirstSack) until the studies are re-run.
+        if (a.GetConfig().immediateFirstSack)
+        {
+            needImmediateSack = true;
+        }
     }
     if (needImmediateSack || m_packetsSinceSack >= a.GetConfig().sackFrequency)
     {

@@ -121,6 +121,7 @@ class SctpReceiver
     std::deque<SctpReceivedMessage> m_complete; //!< scratch: messages just completed
     bool m_sackNeeded{false};
     uint32_t m_packetsSinceSack{0};
+    bool m_dataReceived{false}; //!< a DATA chunk of the association was accepted (5.1)
     EventId m_sackTimer;
     uint32_t m_lastAdvertisedWindow{0};
     SctpSackChunk m_sackOut; //!< scratch: the SACK being built

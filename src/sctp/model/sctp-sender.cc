@@ -1082,7 +1082,11 @@ SctpSender::HandleSackAcked(uint32_t cum,
             continue;
         }
         SctpPath& p = paths.At(i);
-        bool fullyUtilized = m_flightBefore[i] + p.GetPmdcs() > p.GetCwnd();
+        // RFC 9260 7.2.2 (RFC 8540 errata 3.12, 3.26): the flight size before the SACK at
+        // least the cwnd (UtilizationAtCwnd); by default less than one PMDCS free counts too.
+        bool fullyUtilized = a.GetConfig().utilizationAtCwnd
+                                 ? m_flightBefore[i] >= p.GetCwnd()
+                                 : m_flightBefore[i] + p.GetPmdcs() > p.GetCwnd();
         congestion.BytesAcked(p, m_ackedPerPath[i], fullyUtilized, inFastRecovery);
         if (!m_deliveredPerPath[i])
         {

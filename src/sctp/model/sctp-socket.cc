@@ -164,6 +164,27 @@ SctpSocket::GetTypeId()
                           MakeNestedAttributeAccessor<UintegerValue>(&SctpSocket::m_config,
                                                        &SctpAssociationConfig::sackFrequency),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ImmediateFirstSack",
+                          "SACK the packet with the association's first DATA (or I-DATA) "
+                          "chunk at once, as RFC 9260 section 5.1 says the endpoint MUST "
+                          "(NS-2.35 does too); later packets follow SackDelay and "
+                          "SackFrequency (6.2). Default false: the delayed-SACK rule for "
+                          "the first DATA too, which keeps the committed results.",
+                          BooleanValue(false),
+                          MakeNestedAttributeAccessor<BooleanValue>(&SctpSocket::m_config,
+                                                       &SctpAssociationConfig::immediateFirstSack),
+                          MakeBooleanChecker())
+            .AddAttribute("UtilizationAtCwnd",
+                          "Count a destination's cwnd as fully utilized, the condition for "
+                          "growing it in slow start (RFC 9260 7.2.1) and congestion "
+                          "avoidance (7.2.2), only when its flight size before the SACK was "
+                          "at least the cwnd: 7.2.2's test (NS-2.35 applies it in slow start "
+                          "too). Default false: less than one PMDCS of the cwnd free counts as "
+                          "fully utilized too, which keeps the committed results.",
+                          BooleanValue(false),
+                          MakeNestedAttributeAccessor<BooleanValue>(&SctpSocket::m_config,
+                                                       &SctpAssociationConfig::utilizationAtCwnd),
+                          MakeBooleanChecker())
             .AddAttribute("FastRtxTrigger",
                           "Miss indications that trigger a fast retransmit (RFC 9260: 3; "
                           "NS-2.34: 4).",

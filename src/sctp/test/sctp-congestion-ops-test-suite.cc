@@ -285,6 +285,62 @@ class SctpCongestionOpsByAttributeTestCase : public TestCase
     }
 };
 
+/**
+ * RFC 9260 7.2.2 (UtilizationAtCwnd): the cwnd grows only when the flight size before the
+ * SACK was at least the cwnd. A transfer limited by the receiver's 8192-byte window
+ * (five chunks of 1452 bytes, 5 x 1468 = 7340 bytes with their headers, fit in it; six,
+ * 8712, do not) from a cwnd of 4380 bytes (NS-2.35's): the cwnd grows by one PMDCS
+ * (1468) per SACK while it is used, to 4380 + 3 x 1468 = 8784, which the flight of 7340
+ * no longer reaches. By default (less than one PMDCS free counts as used) 7340 + 1468 >
+ * 8784 grows it once more, to 10252; with UtilizationAtCwnd it stays at 8784.
+ */
+class SctpUtilizationAtCwndTestCase : public TestCase
+{
+  public:
+    explicit SctpUtilizationAtCwndTestCase(bool atCwnd)
+        : TestCase(atCwnd ? "a receiver-window-limited flight: cwnd stops at 8784 "
+                            "(UtilizationAtCwnd true)"
+                          : "a receiver-window-limited flight: cwnd grows to 10252 "
+                            "(UtilizationAtCwnd false)"),
+          m_atCwnd(atCwnd)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TwoNodes net(1, DataRate("10Mbps"), MilliSeconds(20));
+        Ptr<Sink> sink = Create<Sink>();
+        Ptr<SctpSocket> server = net.Socket(1);
+        server->SetAttribute("RcvBufSize", UintegerValue(8192));
+        sink->Listen(server, 9);
+        Ptr<SctpSocket> client = net.Socket(0);
+        client->SetAttribute("InitialCwnd", UintegerValue(4380));
+        client->SetAttribute("UtilizationAtCwnd", BooleanValue(m_atCwnd));
+        Ptr<CwndLog> cwnd = Create<CwndLog>();
+        client->TraceConnectWithoutContext("CongestionWindow",
+                                           MakeCallback(&CwndLog::Record, cwnd));
+        Ptr<Source> source = Create<Source>();
+        Simulator::Schedule(Seconds(1),
+                            &Source::Start,
+                            source,
+                            client,
+                            InetSocketAddress(net.Address(1), 9),
+                            100,
+                            1452);
+        Simulator::Stop(Seconds(30));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(sink->sizes.size(), 100u, "every message");
+        NS_TEST_ASSERT_MSG_GT(cwnd->values.size(), 0u, "the cwnd traced");
+        uint32_t highest = *std::max_element(cwnd->values.begin(), cwnd->values.end());
+        NS_TEST_EXPECT_MSG_EQ(highest, m_atCwnd ? 8784u : 10252u, "the largest cwnd");
+        NS_TEST_EXPECT_MSG_EQ(cwnd->values.back(), highest, "no loss: it never falls");
+        Simulator::Destroy();
+    }
+
+    bool m_atCwnd;
+};
+
 /** SctpProtocolParameters' and SctpAssociationConfig's defaults are the attributes'. */
 class SctpParameterDefaultsTestCase : public TestCase
 {
@@ -350,6 +406,9 @@ class SctpParameterDefaultsTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(c.fastRtxTrigger,
                               (Default<UintegerValue, uint32_t>("FastRtxTrigger")),
                               "FastRtxTrigger");
+        NS_TEST_EXPECT_MSG_EQ(c.utilizationAtCwnd,
+                              (Default<BooleanValue, bool>("UtilizationAtCwnd")),
+                              "UtilizationAtCwnd");
         NS_TEST_EXPECT_MSG_EQ(c.changePrimaryThresh,
                               (Default<IntegerValue, int32_t>("ChangePrimaryThresh")),
                               "ChangePrimaryThresh");
@@ -425,6 +484,8 @@ class SctpCongestionOpsTestSuite : public TestSuite
         AddTestCase(new SctpParameterDefaultsTestCase(), TestCase::Duration::QUICK);
         AddTestCase(new SctpStreamSchedulerTestCase(), TestCase::Duration::QUICK);
         AddTestCase(new SctpCongestionOpsByAttributeTestCase(), TestCase::Duration::QUICK);
+        AddTestCase(new SctpUtilizationAtCwndTestCase(false), TestCase::Duration::QUICK);
+        AddTestCase(new SctpUtilizationAtCwndTestCase(true), TestCase::Duration::QUICK);
     }
 };
 

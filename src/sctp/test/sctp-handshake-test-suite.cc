@@ -1,7 +1,8 @@
 /*
  * Association set-up and shutdown on the wire (RFC 9260 sections 5.1, 9.2): the chunk
  * sequence of the four-way handshake and of the graceful shutdown, the state sequence of
- * both ends, the verification tags each end learned, and the messages in between.
+ * both ends, the verification tags each end learned, and the messages in between; the
+ * SACK of the association's first DATA chunk (5.1, ImmediateFirstSack).
  */
 #include "sctp-test-network.h"
 
@@ -22,6 +23,43 @@ class StateLog : public SimpleRefCount<StateLog>
     }
 
     std::vector<SctpState> states;
+};
+
+/** When the server's sockets received DATA and sent SACK chunks. */
+class DataSackLog : public SimpleRefCount<DataSackLog>
+{
+  public:
+    void WatchNode(Ptr<Node> node)
+    {
+        node->GetObject<SctpL4Protocol>()->TraceConnectWithoutContext(
+            "SocketCreated",
+            MakeCallback(&DataSackLog::Created, this));
+    }
+
+    void Created(Ptr<SctpSocket> socket)
+    {
+        socket->TraceConnectWithoutContext("RxChunk", MakeCallback(&DataSackLog::Rx, this));
+        socket->TraceConnectWithoutContext("TxChunk", MakeCallback(&DataSackLog::Tx, this));
+    }
+
+    void Rx(uint8_t type, uint8_t, uint16_t, uint32_t)
+    {
+        if (type == SctpChunk::DATA)
+        {
+            dataIn.push_back(Simulator::Now());
+        }
+    }
+
+    void Tx(uint8_t type, uint8_t, uint16_t, uint32_t)
+    {
+        if (type == SctpChunk::SACK)
+        {
+            sackOut.push_back(Simulator::Now());
+        }
+    }
+
+    std::vector<Time> dataIn;  //!< DATA chunks received
+    std::vector<Time> sackOut; //!< SACK chunks sent
 };
 
 } // namespace
@@ -142,6 +180,58 @@ class SctpTagsTestCase : public TestCase
     }
 };
 
+/**
+ * RFC 9260 section 5.1: "After the reception of the first DATA chunk in an association the
+ * endpoint MUST immediately respond with a SACK". One message of one DATA chunk: with
+ * ImmediateFirstSack the server's SACK leaves when the DATA arrives; without it (the
+ * model's default) the delayed SACK timer (6.2) sends it one SackDelay later.
+ */
+class SctpFirstSackTestCase : public TestCase
+{
+  public:
+    explicit SctpFirstSackTestCase(bool immediate)
+        : TestCase(immediate ? "first DATA SACKed at once (ImmediateFirstSack true)"
+                             : "first DATA SACKed after SackDelay (ImmediateFirstSack false)"),
+          m_immediate(immediate)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TwoNodes net(1, DataRate("10Mbps"), MilliSeconds(10));
+        Ptr<DataSackLog> log = Create<DataSackLog>();
+        log->WatchNode(net.nodes.Get(1));
+        Ptr<Sink> sink = Create<Sink>();
+        Ptr<SctpSocket> server = net.Socket(1);
+        server->SetAttribute("ImmediateFirstSack", BooleanValue(m_immediate));
+        server->SetAttribute("SackDelay", TimeValue(MilliSeconds(200)));
+        sink->Listen(server, 9);
+        Ptr<Source> source = Create<Source>();
+        Simulator::Schedule(Seconds(1),
+                            &Source::Start,
+                            source,
+                            net.Socket(0),
+                            InetSocketAddress(net.Address(1), 9),
+                            1,
+                            1000);
+        Simulator::Stop(Seconds(3));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(sink->sizes.size(), 1u, "the message delivered");
+        NS_TEST_ASSERT_MSG_EQ(log->dataIn.size(), 1u, "one DATA chunk, not retransmitted");
+        NS_TEST_ASSERT_MSG_EQ(log->sackOut.size(), 1u, "one SACK");
+        Time expected = log->dataIn[0] + (m_immediate ? Time(0) : MilliSeconds(200));
+        NS_TEST_EXPECT_MSG_EQ(log->sackOut[0],
+                              expected,
+                              "the first SACK " << (m_immediate ? "at the DATA's arrival"
+                                                                : "one SackDelay later"));
+        Simulator::Destroy();
+    }
+
+    bool m_immediate;
+};
+
 /** \ingroup sctp-tests Association set-up and shutdown. */
 class SctpHandshakeTestSuite : public TestSuite
 {
@@ -151,6 +241,8 @@ class SctpHandshakeTestSuite : public TestSuite
     {
         AddTestCase(new SctpHandshakeTestCase(), TestCase::Duration::QUICK);
         AddTestCase(new SctpTagsTestCase(), TestCase::Duration::QUICK);
+        AddTestCase(new SctpFirstSackTestCase(false), TestCase::Duration::QUICK);
+        AddTestCase(new SctpFirstSackTestCase(true), TestCase::Duration::QUICK);
     }
 };
 

@@ -69,6 +69,7 @@ __all__ = [
     "n_runs_of_table",
     "output_record",
     "read_provenance",
+    "record_output",
     "sha256_of",
     "write_provenance",
 ]
@@ -302,6 +303,29 @@ def tables_not_rerun(folder: str | Path) -> list[str]:
         for output in document.get("outputs", [])
         if output.get("kind") == "table" and str(output.get("written_by", "")).startswith(NOT_RERUN)
     )
+
+
+def record_output(path: str | Path, command: str, kind: str = "table") -> Path | None:
+    """List ``path``, written by ``command`` (a study module of its own, e.g. a
+    ``python -m ...`` line), in the ``provenance.json`` of its folder, replacing an
+    earlier entry of the same path (atomically): kind, runs (a table's ``n_runs``),
+    SHA-256, the command, and the commit checked out and whether its code had uncommitted
+    changes when it was written. Return the provenance file, or None when the folder has
+    none (the next ``transportlab reproduce`` or ``scripts/derive_provenance.py`` writes
+    one that lists the file)."""
+    path = Path(path)
+    document = read_provenance(path.parent)
+    if document is None:
+        return None
+    root = paths.project_root()
+    runs = n_runs_of_table(path) if kind == "table" else None
+    commit, dirty = git_state(root)
+    record = output_record(path, root, kind, runs) | {
+        "command": command, "commit": commit, "dirty": dirty,
+    }  # fmt: skip
+    kept = [o for o in document.get("outputs", []) if o["path"] != record["path"]]
+    document["outputs"] = sorted([*kept, record], key=lambda o: o["path"])
+    return write_text(path.parent / PROVENANCE_FILE, dumps(document))
 
 
 def read_provenance(folder: str | Path) -> dict[str, Any] | None:
