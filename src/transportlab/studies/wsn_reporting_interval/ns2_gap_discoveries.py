@@ -885,8 +885,10 @@ def first_copy_run_table(
         row = {"run": "pooled", "quantity": name, "ns2": ns2[k], "port": port[k],
                "ns2_minus_port": ns2[k] - port[k], "n_runs": len(runs)}  # fmt: skip
         for column, sample in both.items():
-            low, high = (np.nanpercentile(sample[:, k], [2.5, 97.5]) if denominator and resamples
-                         else (np.nan, np.nan))  # fmt: skip
+            drawn = sample[:, k]
+            low, high = np.nan, np.nan
+            if denominator and not np.isnan(drawn).all():
+                low, high = np.nanpercentile(drawn, [2.5, 97.5])
             row[f"{column}_low"], row[f"{column}_high"] = low, high
         rows.append(row)
     table = pd.DataFrame(rows)
