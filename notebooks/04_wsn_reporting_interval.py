@@ -1690,7 +1690,7 @@ print(runs_shown.pivot_table(index="run", columns="quantity", sort=False,
 pooled_columns = ["ns2", "ns2_low", "ns2_high", "port", "port_low", "port_high",
                   "ns2_minus_port", "ns2_minus_port_low", "ns2_minus_port_high"]
 pooled = first_copy_runs[first_copy_runs["run"] == "pooled"].set_index("quantity")
-print(pooled[pooled_columns].round(2).to_string())  # fmt: skip
+print(pooled[pooled_columns].to_string())
 
 # %% [markdown]
 # The pooled rows also give each fate's share of the first copies and, for the

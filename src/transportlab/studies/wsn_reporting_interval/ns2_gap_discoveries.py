@@ -895,7 +895,8 @@ def first_copy_run_table(
     columns = ["run", "quantity", "ns2", "ns2_low", "ns2_high", "port", "port_low", "port_high",
                "ns2_minus_port", "ns2_minus_port_low", "ns2_minus_port_high", "n_runs"]  # fmt: skip
     value_columns = [c for c in columns if c not in ("run", "quantity", "n_runs")]
-    table[value_columns] = table.reindex(columns=value_columns).astype(float).round(3)
+    # + 0.0: no -0.0 from rounding a small negative difference
+    table[value_columns] = table.reindex(columns=value_columns).astype(float).round(3) + 0.0
     return table[columns]
 
 
