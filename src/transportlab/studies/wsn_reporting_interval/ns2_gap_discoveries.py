@@ -20,7 +20,11 @@ simulators' frames of the same replication (``ns2_gap_routes.ns3_traced`` /
 
 :func:`discovery_table` puts them side by side; :func:`write` runs the point for the
 port's configuration and each variant of :data:`NS3_VARIANTS` (ns-3 attributes set only
-inside this experiment) and writes ``ns2_gap_discoveries.csv``.
+inside this experiment) and writes ``ns2_gap_discoveries.csv``. :func:`first_copy_runs`
+repeats the first-copy accounting of the RREQs with no destination number known over
+several runs of one point (NS-2 against the port; per run and pooled, with intervals from
+resampling the runs, and how many nodes receive each RREQ frame); ``--first-copy-runs N``
+writes it for runs 1 to N as ``ns2_gap_first_copy_runs.csv``.
 """
 
 from __future__ import annotations
