@@ -24,6 +24,9 @@ def test_own_writer_is_the_module_of_the_stem_or_of_its_beginning(derive):
     command = "python -m transportlab.studies.wsn_reporting_interval.ns2_baseline"
     assert derive.own_writer("wsn_reporting_interval", "ns2_baseline") == command
     assert derive.own_writer("wsn_reporting_interval", "ns2_baseline_trace") == command
+    # named by OUTPUTS, not by the longest module name it begins with (ns2_gap)
+    discoveries = "python -m transportlab.studies.wsn_reporting_interval.ns2_gap_discoveries"
+    assert derive.own_writer("wsn_reporting_interval", "ns2_gap_first_copy_runs") == discoveries
     # a module without a main writes nothing itself; an unknown stem has no writer
     assert derive.own_writer("wsn_reporting_interval", "ns2_scenario_tables") is None
     assert derive.own_writer("wsn_reporting_interval", "placements") is None

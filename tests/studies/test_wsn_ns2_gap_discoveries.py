@@ -307,3 +307,123 @@ def test_the_two_gaps_split_into_the_first_copies_fates():
     assert gap[disc.GAP_REPLIES_ARP] == 0.2
     shown = disc.first_copy_table(table)
     assert list(shown.columns[1:]) == ["1 s NS-2", "1 s port", "1 s ns-3 ARP"]
+
+
+def test_first_copies_are_counted_per_rreq_for_several_runs():
+    # FATE_FRAMES: node 5's one RREQ with no number known, nine first copies (five at route
+    # holders), one of each fate but NS-2's ARP drop; node 5 and node 14 send it (2 frames)
+    # and 11 copies are received (eight of node 5's frame, three of node 14's, whose
+    # neighbours are just those three; the RREP node 6 sends at the same 1.02 s starts
+    # together with it)
+    counts = disc.first_copy_counts(FATE_FRAMES)
+    assert len(counts) == 1
+    row = counts.iloc[0]
+    assert (row["origin"], row["seq"], row["rreqs"], row["copies"], row["route_held"]) == (
+        5, 1, 1, 9, 5)  # fmt: skip
+    assert [row[fate] for fate in disc.FIRST_COPY_FATES] == [
+        fate != disc.COPY_ARP for fate in disc.FIRST_COPY_FATES
+    ]
+    assert (row["frames"], row["receptions"]) == (2, 11)
+    assert (row["own_frames"], row["own_receivers"]) == (1, 8)
+    assert (row["rebroadcasts"], row["receivers"], row["neighbours"]) == (1, 3, 3)
+    assert (row["together"], row["together_receivers"], row["together_neighbours"]) == (1, 3, 3)
+
+
+def test_rebroadcasts_starting_together_are_told_from_the_others():
+    # node 1 asks for the sink (no number known); nodes 2, 3, 4 hear it and rebroadcast at
+    # 1 s, 10 us later and 50 us later: 2 and 3 start within 20 us of each other, 4 after
+    # both. Node 2's frame reaches nodes 1 and 5, node 3's none, node 4's nodes 1 and 5.
+    # Each sender has two neighbours (nodes that received any of its frames in the run:
+    # node 3's two from a report before).
+    frames = pd.DataFrame([
+        _ns3(0.50, 5, "rx", "data", peer=3, dst=SINK),
+        _ns3(0.50, 6, "rx", "data", peer=3, dst=SINK),
+        _ns3(0.99, 1, "tx", "RREQ", seq=1, origin=1, target=SINK, ttl=30),
+        *[_ns3(0.991, n, "rx", "RREQ", peer=1, seq=1, origin=1, target=SINK, ttl=30)
+          for n in (2, 3, 4)],
+        _ns3(1.0, 2, "tx", "RREQ", seq=1, origin=1, target=SINK, ttl=29),
+        _ns3(1.00001, 3, "tx", "RREQ", seq=1, origin=1, target=SINK, ttl=29),
+        _ns3(1.00005, 4, "tx", "RREQ", seq=1, origin=1, target=SINK, ttl=29),
+        *[_ns3(1.001, n, "rx", "RREQ", peer=2, seq=1, origin=1, target=SINK, ttl=29)
+          for n in (1, 5)],
+        *[_ns3(1.002, n, "rx", "RREQ", peer=4, seq=1, origin=1, target=SINK, ttl=29)
+          for n in (1, 5)],
+    ])  # fmt: skip
+    row = disc.first_copy_counts(frames).iloc[0]
+    assert (row["copies"], row[disc.COPY_REBROADCAST], row["route_held"]) == (4, 3, 0)
+    assert (row["own_frames"], row["own_receivers"]) == (1, 3)
+    assert (row["rebroadcasts"], row["receivers"], row["neighbours"]) == (3, 4, 6)
+    assert (row["together"], row["together_receivers"], row["together_neighbours"]) == (2, 2, 4)
+    table = disc.first_copy_run_table({1: {"ns2": disc.first_copy_counts(frames),
+                                           "port": disc.first_copy_counts(frames)}},
+                                      resamples=10)  # fmt: skip
+    pooled = table[table["run"] == "pooled"].set_index("quantity")
+    assert pooled.loc[disc.HEARD_OWN, "ns2"] == 3
+    assert pooled.loc[disc.HEARD_REBROADCAST, "port"] == 1.333  # 4 receivers / 3 frames
+    assert pooled.loc[disc.NEIGHBOURS, "ns2"] == 0.667  # 4 of 6
+    assert pooled.loc[disc.STARTS_TOGETHER, "ns2"] == 0.667  # 2 of 3 rebroadcasts
+    assert pooled.loc[disc.NEIGHBOURS_TOGETHER, "ns2"] == 0.5  # 2 of 4
+    assert pooled.loc[disc.NEIGHBOURS_APART, "ns2"] == 1  # node 4: 2 of 2
+    # one run: every resample is that run
+    assert pooled.loc[disc.NEIGHBOURS_TOGETHER, ["ns2_low", "ns2_high"]].tolist() == [0.5, 0.5]
+
+
+def _counted(*rreqs):
+    """A first_copy_counts table of hand-made RREQs (dicts of the non-zero columns)."""
+    columns = ["origin", "seq", "rreqs", "copies", "route_held", *disc.FIRST_COPY_FATES,
+               "frames", "receptions", "own_frames", "own_receivers", "rebroadcasts",
+               "receivers", "neighbours", "together", "together_receivers",
+               "together_neighbours"]  # fmt: skip
+    return pd.DataFrame([{c: r.get(c, 1 if c == "rreqs" else 0) for c in columns}
+                         for r in rreqs], columns=columns)  # fmt: skip
+
+
+def test_first_copies_over_runs_per_run_and_pooled_with_intervals():
+    reb, ttl = disc.COPY_REBROADCAST, disc.COPY_TTL
+    # run 1: NS-2 one RREQ (10 first copies, 8 rebroadcast), the port two (6 and 4 first
+    # copies, 3 and 2 rebroadcast, one dropped at TTL 1); run 2: NS-2 one (20, 16), the
+    # port one (10, 6, two at TTL 1)
+    counts = {
+        1: {"ns2": _counted({"copies": 10, reb: 8}),
+            "port": _counted({"copies": 6, reb: 3, ttl: 1}, {"copies": 4, reb: 2})},
+        2: {"ns2": _counted({"copies": 20, reb: 16}),
+            "port": _counted({"copies": 10, reb: 6, ttl: 2})},
+    }  # fmt: skip
+    table = disc.first_copy_run_table(counts)
+    assert table["run"].unique().tolist() == ["1", "2", "pooled"]
+    rows = table.set_index(["run", "quantity"])
+    rebroadcast = disc.PER_RREQ + reb
+    either = disc.PER_RREQ + disc.REBROADCAST_OR_TTL
+    assert rows.loc[("1", disc.RUN_RREQS), ["ns2", "port", "n_runs"]].tolist() == [1, 2, 1]
+    assert rows.loc[("1", rebroadcast), ["ns2", "port", "ns2_minus_port"]].tolist() == [
+        8, 2.5, 5.5]  # fmt: skip
+    assert rows.loc[("1", either), "ns2_minus_port"] == 5  # 8 - (3 + 2 + 1) / 2
+    assert rows.loc[("2", either), "ns2_minus_port"] == 8  # 16 - (6 + 2)
+    assert rows.loc[("1", disc.PER_RREQ + disc.RUN_COPIES), "ns2_minus_port"] == 5  # 10 - 5
+    assert rows.loc[("2", disc.SHARE + reb), ["ns2", "port"]].tolist() == [0.8, 0.6]
+    assert pd.isna(rows.loc[("1", rebroadcast), "ns2_minus_port_low"])
+    # pooled: per RREQ of both runs (NS-2 2 RREQs, the port 3)
+    assert rows.loc[("pooled", disc.RUN_RREQS), ["ns2", "port", "n_runs"]].tolist() == [2, 3, 2]
+    assert rows.loc[("pooled", rebroadcast), ["ns2", "port", "ns2_minus_port"]].tolist() == [
+        12, 3.667, 8.333]  # 24 / 2, 11 / 3  # fmt: skip
+    assert rows.loc[("pooled", either), "ns2_minus_port"] == 7.333  # 12 - 14 / 3
+    assert rows.loc[("pooled", disc.SHARE + reb), ["ns2", "port"]].tolist() == [0.8, 0.55]
+    # resamples of two runs: both run 1 (a quarter of them), both run 2 (a quarter), one
+    # of each; the 2.5 and 97.5 percentiles are the two extremes
+    assert rows.loc[("pooled", rebroadcast), ["ns2_low", "ns2_high"]].tolist() == [8, 16]
+    interval = ["ns2_minus_port_low", "ns2_minus_port_high"]
+    assert rows.loc[("pooled", rebroadcast), interval].tolist() == [5.5, 10]
+    assert rows.loc[("pooled", disc.RUN_RREQS), ["ns2_low", "ns2_high"]].isna().all()
+
+
+def test_the_command_line_writes_the_first_copies_of_runs_1_to_n(monkeypatch, capsys):
+    calls = []
+
+    def written(runs, protocol, interval, quick=False):
+        calls.append((list(runs), protocol, interval, quick))
+        return "ns2_gap_first_copy_runs.csv"
+
+    monkeypatch.setattr(disc, "write_first_copy_runs", written)
+    assert disc.main(["--first-copy-runs", "3"]) == 0
+    assert calls == [([1, 2, 3], "udp", 20.0, False)]
+    assert capsys.readouterr().out.strip() == "ns2_gap_first_copy_runs.csv"

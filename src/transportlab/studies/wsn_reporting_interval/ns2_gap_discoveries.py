@@ -20,11 +20,17 @@ simulators' frames of the same replication (``ns2_gap_routes.ns3_traced`` /
 
 :func:`discovery_table` puts them side by side; :func:`write` runs the point for the
 port's configuration and each variant of :data:`NS3_VARIANTS` (ns-3 attributes set only
-inside this experiment) and writes ``ns2_gap_discoveries.csv``.
+inside this experiment) and writes ``ns2_gap_discoveries.csv``. :func:`first_copy_runs`
+repeats the first-copy accounting of the RREQs with no destination number known over
+several runs of one point (NS-2 against the port; per run and pooled, with intervals from
+resampling the runs, and how many nodes receive each RREQ frame); ``--first-copy-runs N``
+writes it for runs 1 to N as ``ns2_gap_first_copy_runs.csv``.
 """
 
 from __future__ import annotations
 
+import argparse
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -41,7 +47,10 @@ __all__ = [
     "FIRST_COPY_FATES",
     "discovery_table",
     "first_copy_fates",
+    "first_copy_counts",
     "first_copy_gap",
+    "first_copy_run_table",
+    "first_copy_runs",
     "first_copy_table",
     "key_numbers",
     "rerr_causes",
@@ -50,7 +59,11 @@ __all__ = [
     "rreq_receptions",
     "traced_point",
     "write",
+    "write_first_copy_runs",
 ]
+
+#: the tables this module writes (``scripts/derive_provenance.py`` names its command for them)
+OUTPUTS = ("ns2_gap_discoveries", "ns2_gap_first_copy_runs")
 
 FIRST = "first search for this destination"
 RETRY = "retry: no RREP since the previous RREQ"
@@ -699,8 +712,253 @@ def first_copy_gap(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(columns).rename_axis("quantity").reset_index()
 
 
+# ------------------------------------------------------------- first copies over runs
+
+#: :func:`first_copy_counts`'s columns besides the fates: RREQs (1 a row), first copies
+#: received, at route holders, RREQ frames sent (originator and rebroadcasts, one per
+#: node) and RREQ frames received (first copies, duplicates and the originator's own)
+RUN_RREQS = "RREQs with no destination number known"
+RUN_COPIES = "first copies received"
+RUN_FRAMES = "RREQ frames sent"
+RUN_RECEPTIONS = "RREQ frames received"
+#: the rebroadcast gap less the TTL-1 drops (:data:`PART_TTL`) is the gap in first copies
+#: rebroadcast or dropped at TTL 1
+REBROADCAST_OR_TTL = f"{COPY_REBROADCAST} or {COPY_TTL}"
+PER_RREQ = "per RREQ: "
+SHARE = "share of first copies: "
+HEARD = "RREQ frames received per RREQ frame sent"
+#: how close two frames' starts must be to count as simultaneous (s): within one 802.11b
+#: slot (20 us) neither sender can hear the other before it starts
+SIMULTANEOUS = 20e-6
+HEARD_OWN = "receivers per RREQ frame sent by its originator"
+HEARD_REBROADCAST = "receivers per RREQ rebroadcast frame"
+NEIGHBOURS = "rebroadcasts: share of the sender's neighbours receiving it"
+STARTS_TOGETHER = (f"rebroadcasts: share starting within {SIMULTANEOUS * 1e6:g} us of "
+                   "another node's frame")  # fmt: skip
+NEIGHBOURS_TOGETHER = "of them: share of the sender's neighbours receiving it"
+NEIGHBOURS_APART = "of the others: share of the sender's neighbours receiving it"
+#: the 95 % interval of :func:`first_copy_run_table`'s pooled rows: percentiles of this
+#: many resamples of the runs (with replacement, the same run numbers for both simulators)
+RESAMPLES = 4000
+
+
+def first_copy_counts(frames: pd.DataFrame) -> pd.DataFrame:
+    """One row per RREQ with no destination number known (:data:`SEQNO_NONE`) of a run's
+    frames: ``origin``, ``seq``, ``rreqs`` (1), ``copies`` (:data:`RUN_COPIES`), ``route_held``
+    (:data:`ROUTE_HELD`), one column per :data:`FIRST_COPY_FATES`, ``frames`` and
+    ``receptions`` (:data:`RUN_FRAMES`, :data:`RUN_RECEPTIONS`)."""
+    requests = route_requests(frames)
+    unknown = requests.loc[requests["seqno_class"] == SEQNO_NONE, ["origin", "seq"]]
+    unknown = unknown.reset_index(drop=True)
+    keys = list(zip(unknown["origin"], unknown["seq"], strict=True))
+    copies = first_copy_fates(frames)
+    fates = copies.groupby(["origin", "seq", "fate"]).size()
+    held = copies[copies["next_hop"] >= 0].groupby(["origin", "seq"]).size()
+    total = copies.groupby(["origin", "seq"]).size()
+    sent = _kind(frames, "RREQ", "tx").drop_duplicates(["node", "origin", "seq"])
+    sent = sent.groupby(["origin", "seq"]).size()
+    received = _kind(frames, "RREQ", "rx").groupby(["origin", "seq"]).size()
+    table = unknown.assign(rreqs=1)
+    table["copies"] = [int(total.get(key, 0)) for key in keys]
+    table["route_held"] = [int(held.get(key, 0)) for key in keys]
+    for fate in FIRST_COPY_FATES:
+        table[fate] = [int(fates.get((*key, fate), 0)) for key in keys]
+    table["frames"] = [int(sent.get(key, 0)) for key in keys]
+    table["receptions"] = [int(received.get(key, 0)) for key in keys]
+    return table.join(_rebroadcast_counts(frames, keys))
+
+
+def _rebroadcast_counts(frames: pd.DataFrame, keys: list[tuple[int, int]]) -> pd.DataFrame:
+    """Per RREQ of ``keys``: the frames its originator sent (``own_frames``) and the
+    nodes that received them (``own_receivers``); its rebroadcast frames (one per node,
+    ``rebroadcasts``), their receivers (``receivers``) and their senders' neighbours
+    (``neighbours``: the nodes that received any frame from that sender in the run), and
+    the same three for the rebroadcasts that started within :data:`SIMULTANEOUS` of a
+    frame another node sent (``together``, ``together_receivers``,
+    ``together_neighbours``)."""
+    sent = _kind(frames, "RREQ", "tx").drop_duplicates(["node", "origin", "seq"])
+    receivers = _kind(frames, "RREQ", "rx").groupby(["peer", "origin", "seq"]).size()
+    neighbours = frames[frames["event"] == "rx"].groupby("peer")["node"].nunique()
+    starts = frames[frames["event"] == "tx"].sort_values("time", kind="stable")
+    times, nodes = starts["time"].to_numpy(), starts["node"].to_numpy()
+    columns = ["own_frames", "own_receivers", "rebroadcasts", "receivers", "neighbours",
+               "together", "together_receivers", "together_neighbours"]  # fmt: skip
+    counts = {key: dict.fromkeys(columns, 0) for key in keys}
+    for row in sent.itertuples(index=False):
+        key = (row.origin, row.seq)
+        if key not in counts:
+            continue
+        mine = counts[key]
+        heard = int(receivers.get((row.node, row.origin, row.seq), 0))
+        if row.node == row.origin:
+            mine["own_frames"] += 1
+            mine["own_receivers"] += heard
+            continue
+        around = int(neighbours.get(row.node, 0))
+        mine["rebroadcasts"] += 1
+        mine["receivers"] += heard
+        mine["neighbours"] += around
+        low = np.searchsorted(times, row.time - SIMULTANEOUS, side="left")
+        high = np.searchsorted(times, row.time + SIMULTANEOUS, side="right")
+        if (nodes[low:high] != row.node).any():
+            mine["together"] += 1
+            mine["together_receivers"] += heard
+            mine["together_neighbours"] += around
+    return pd.DataFrame([counts[key] for key in keys], columns=columns, dtype=np.int64)
+
+
+def _run_quantities() -> list[tuple[str, tuple[str, ...], str | None]]:
+    """(quantity, numerator columns, denominator column or None for a count)."""
+    quantities: list[tuple[str, tuple[str, ...], str | None]] = [(RUN_RREQS, ("rreqs",), None)]
+    quantities.append((PER_RREQ + RUN_COPIES, ("copies",), "rreqs"))
+    quantities.append((PER_RREQ + ROUTE_HELD, ("route_held",), "rreqs"))
+    quantities += [(PER_RREQ + fate, (fate,), "rreqs") for fate in FIRST_COPY_FATES]
+    quantities.append((PER_RREQ + REBROADCAST_OR_TTL, (COPY_REBROADCAST, COPY_TTL), "rreqs"))
+    quantities += [(SHARE + fate, (fate,), "copies") for fate in FIRST_COPY_FATES]
+    quantities.append((HEARD, ("receptions",), "frames"))
+    quantities.append((HEARD_OWN, ("own_receivers",), "own_frames"))
+    quantities.append((HEARD_REBROADCAST, ("receivers",), "rebroadcasts"))
+    quantities.append((NEIGHBOURS, ("receivers",), "neighbours"))
+    quantities.append((STARTS_TOGETHER, ("together",), "rebroadcasts"))
+    quantities.append((NEIGHBOURS_TOGETHER, ("together_receivers",), "together_neighbours"))
+    quantities.append((NEIGHBOURS_APART, ("apart_receivers",), "apart_neighbours"))
+    return quantities
+
+
+def _sums(counts: pd.DataFrame) -> pd.Series:
+    sums = counts.drop(columns=["origin", "seq"]).sum()
+    sums["apart_receivers"] = sums["receivers"] - sums["together_receivers"]
+    sums["apart_neighbours"] = sums["neighbours"] - sums["together_neighbours"]
+    return sums
+
+
+def _values(sums: pd.Series) -> np.ndarray:
+    """Each :func:`_run_quantities` of summed counts (NaN where the denominator is 0)."""
+    values = []
+    for _, numerators, denominator in _run_quantities():
+        top = float(sum(sums[c] for c in numerators))
+        if denominator is None:
+            values.append(top)
+        else:
+            values.append(top / sums[denominator] if sums[denominator] else np.nan)
+    return np.array(values)
+
+
+def first_copy_run_table(
+    counts: Mapping[int, Mapping[str, pd.DataFrame]],
+    resamples: int = RESAMPLES,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """From :func:`first_copy_counts` per run (``{run: {"ns2": ..., "port": ...}}``), one
+    row per run and quantity (:func:`_run_quantities`: the RREQs, then per RREQ the first
+    copies received, at route holders, of each fate and :data:`REBROADCAST_OR_TTL`, each
+    fate's share of the first copies, and :data:`HEARD`) and the same over all runs
+    (``run`` "pooled": the runs' counts summed, so per RREQ of all runs), with
+    ``ns2``, ``port``, ``ns2_minus_port``, ``n_runs`` and, pooled, 95 % intervals
+    (``*_low``, ``*_high``): percentiles of ``resamples`` resamples of the runs (the run
+    numbers drawn with replacement, the same for both simulators; none for the count of
+    RREQs). The rebroadcast row's difference is :data:`GAP_REBROADCASTS`,
+    :data:`REBROADCAST_OR_TTL`'s that gap less :data:`PART_TTL`, the first copies' is
+    :data:`PART_REACH`."""
+    names = [name for name, _, _ in _run_quantities()]
+    runs = sorted(counts)
+    sums = {sim: np.array([_sums(counts[run][sim]).to_numpy() for run in runs])
+            for sim in ("ns2", "port")}  # fmt: skip
+    index = _sums(counts[runs[0]]["ns2"]).index
+    rows = []
+
+    def values(sim: str, picks: np.ndarray) -> np.ndarray:
+        return _values(pd.Series(sums[sim][picks].sum(axis=0), index=index))
+
+    for i, run in enumerate(runs):
+        ns2, port = values("ns2", np.array([i])), values("port", np.array([i]))
+        for k, name in enumerate(names):
+            rows.append({"run": str(run), "quantity": name, "ns2": ns2[k], "port": port[k],
+                         "ns2_minus_port": ns2[k] - port[k], "n_runs": 1})  # fmt: skip
+    everything = np.arange(len(runs))
+    ns2, port = values("ns2", everything), values("port", everything)
+    rng = np.random.default_rng(seed)
+    draws = {"ns2": [], "port": []}
+    for _ in range(resamples):
+        picks = rng.integers(0, len(runs), len(runs))
+        for sim in draws:
+            draws[sim].append(values(sim, picks))
+    both = {sim: np.array(v).reshape(resamples, len(names)) for sim, v in draws.items()}
+    both["ns2_minus_port"] = both["ns2"] - both["port"]
+    for k, (name, _, denominator) in enumerate(_run_quantities()):
+        row = {"run": "pooled", "quantity": name, "ns2": ns2[k], "port": port[k],
+               "ns2_minus_port": ns2[k] - port[k], "n_runs": len(runs)}  # fmt: skip
+        for column, sample in both.items():
+            drawn = sample[:, k]
+            low, high = np.nan, np.nan
+            if denominator and not np.isnan(drawn).all():
+                low, high = np.nanpercentile(drawn, [2.5, 97.5])
+            row[f"{column}_low"], row[f"{column}_high"] = low, high
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    columns = ["run", "quantity", "ns2", "ns2_low", "ns2_high", "port", "port_low", "port_high",
+               "ns2_minus_port", "ns2_minus_port_low", "ns2_minus_port_high", "n_runs"]  # fmt: skip
+    value_columns = [c for c in columns if c not in ("run", "quantity", "n_runs")]
+    # + 0.0: no -0.0 from rounding a small negative difference
+    table[value_columns] = table.reindex(columns=value_columns).astype(float).round(3) + 0.0
+    return table[columns]
+
+
+def first_copy_runs(
+    runs: Sequence[int] = range(1, 6),
+    protocol: str = "udp",
+    interval: float = 20.0,
+    seed: int = 1,
+    quick: bool = False,
+) -> pd.DataFrame:
+    """:func:`first_copy_run_table` of ``runs`` of one point, each run traced in NS-2
+    (``ns2_gap_routes.ns2_traced``) and in ns-3 as the port (``ns3_traced``, the field
+    and start times of the same run number in both; not cached), with the point's labels
+    first."""
+    params = ns2_gap.point_params(protocol, interval, quick)
+    counts = {}
+    for run in runs:
+        ns2 = ns2_gap_routes.ns2_traced(params, seed, run)["frames"]
+        port = ns2_gap_routes.ns3_traced(params, seed, run, NS3_VARIANTS[PORT])["frames"]
+        counts[int(run)] = {"ns2": first_copy_counts(ns2), "port": first_copy_counts(port)}
+    table = first_copy_run_table(counts)
+    labels = ns2_gap.point_labels(protocol, interval, seed, 0)
+    labels.pop("run")
+    return table.assign(**labels)[[*labels, *table.columns]]
+
+
+FIRST_COPY_RUNS = "ns2_gap_first_copy_runs"
+
+
+def write_first_copy_runs(
+    runs: Sequence[int] = range(1, 6),
+    protocol: str = "udp",
+    interval: float = 20.0,
+    seed: int = 1,
+    quick: bool = False,
+) -> Path:
+    """Write :func:`first_copy_runs` as ``ns2_gap_first_copy_runs.csv`` (atomically)."""
+    folder = files.check_writable_folder(paths.results_dir(STUDY.name, quick))
+    table = first_copy_runs(runs, protocol, interval, seed, quick)
+    return files.write_csv(table, folder / f"{FIRST_COPY_RUNS}.csv")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    return ns2_gap.traced_point_main(write, __doc__.splitlines()[0], argv)
+    """The traced point's command line (``ns2_gap.traced_point_main``), or with
+    ``--first-copy-runs N`` :func:`write_first_copy_runs` of runs 1 to N (``--interval``,
+    default 20 s, ``--protocol``, ``--quick``)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not any(a.startswith("--first-copy-runs") for a in args):
+        return ns2_gap.traced_point_main(write, __doc__.splitlines()[0], args)
+    parser = argparse.ArgumentParser(description=write_first_copy_runs.__doc__)
+    parser.add_argument("--first-copy-runs", type=int, required=True, metavar="N")
+    parser.add_argument("--protocol", default="udp", choices=("udp", "tcp", "sctp"))
+    parser.add_argument("--interval", type=float, default=20.0)
+    parser.add_argument("--quick", action="store_true")
+    parsed = parser.parse_args(args)
+    print(write_first_copy_runs(range(1, parsed.first_copy_runs + 1), parsed.protocol,
+                                parsed.interval, quick=parsed.quick))  # fmt: skip
+    return 0
 
 
 if __name__ == "__main__":
