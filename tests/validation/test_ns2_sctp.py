@@ -547,6 +547,7 @@ def test_with_ns2s_rules_random_10pct_s1_agrees_and_s2_parts_after_a_fast_rtx():
     result = ns2_baseline.ns2_rules_run(ns2, two)
     assert result["ns2_rules_differing"] == "cwnd"
     assert abs(result["ns2_rules_completion_diff"]) <= ns2_baseline.TOLERANCE
+    assert result["ns2_rules_cwnd_diff_shifted"] > ns2_baseline.TOLERANCE
     assert (result["ns2_rules_ns2_cwnd"], result["ns2_rules_ns3_cwnd"]) == (8796, 5872)
 
 

@@ -665,7 +665,8 @@ def _applies_cum_ack_growth(row: Mapping[str, Any]) -> bool:
 
 #: The columns of :func:`ns2_rules_run`.
 _NS2_RULES_COLUMNS = ("ns2_rules_differing", "ns2_rules_agrees", "ns2_rules_completion_diff",
-                      "ns2_rules_cwnd_diff", "ns2_rules_parted_s", "ns2_rules_ns2_cwnd",
+                      "ns2_rules_cwnd_diff", "ns2_rules_completion_diff_shifted",
+                      "ns2_rules_cwnd_diff_shifted", "ns2_rules_parted_s", "ns2_rules_ns2_cwnd",
                       "ns2_rules_ns3_cwnd")  # fmt: skip
 
 
@@ -675,15 +676,15 @@ def ns2_rules_run(ns2: stacks.Trace, sc: stacks.Scenario) -> dict[str, Any]:
     ``CwndGrowthOnCumAckOnly``) against NS-2's trace with its idle decays undone
     (:func:`without_idle_decay`): ``ns2_rules_differing`` (what :func:`still_differing`
     leaves: the HEARTBEAT shift accounts for the completion time and cwnd as usual),
-    ``ns2_rules_agrees``, the completion and cwnd differences with NS-2 moved back by its
-    HEARTBEAT round trip, and where the cwnd trajectories part (:func:`cwnd_parting`)
-    when something still differs."""
+    ``ns2_rules_agrees``, the completion and cwnd differences (``..._shifted``: NS-2
+    moved back by its HEARTBEAT round trip), and where the cwnd trajectories part
+    (:func:`cwnd_parting`) when something still differs."""
     model, frames = model_run(sc, NS2_RULES)
     pair = compare_pair(without_idle_decay(ns2), model, frames)
     still = still_differing(pair)
-    row = {"ns2_rules_differing": ",".join(still), "ns2_rules_agrees": not still,
-           "ns2_rules_completion_diff": pair["completion_diff_shifted"],
-           "ns2_rules_cwnd_diff": pair["cwnd_diff_shifted"]}  # fmt: skip
+    row = {"ns2_rules_differing": ",".join(still), "ns2_rules_agrees": not still}
+    for key in ("completion_diff", "cwnd_diff", "completion_diff_shifted", "cwnd_diff_shifted"):
+        row[f"ns2_rules_{key}"] = pair[key]
     parted = cwnd_parting(without_idle_decay(ns2), model) if still else {}
     row["ns2_rules_parted_s"] = parted.get("parted_s", np.nan)
     row["ns2_rules_ns2_cwnd"] = parted.get("ns2_cwnd", np.nan)
