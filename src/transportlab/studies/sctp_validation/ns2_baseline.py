@@ -545,7 +545,10 @@ DIFFERENCES = {
         "NS-2.35 adjusts the cwnd only on a SACK that advances the cumulative TSN ack "
         "(RFC 4960 7.2.1); RFC 9260 dropped that condition and the model also grows on "
         "bytes newly acknowledged by gap blocks, so during a loss episode its cwnd "
-        "grows where NS-2's does not."
+        "grows where NS-2's does not. The model's CwndGrowthOnCumAckOnly attribute applies "
+        "RFC 4960's rule (default false until every SCTP study is re-run with it); the "
+        "difference is named where the model with all of NS-2's rules (ns2_rules_run) "
+        "agrees with NS-2 on every metric."
     ),
 }
 #: The named differences of NS-2's cwnd rules (:func:`_cwnd_rules`), a cwnd difference only.
