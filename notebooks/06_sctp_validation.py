@@ -700,10 +700,11 @@ print("with UtilizationAtCwnd too (NS-2's idle decay undone):",
 # %%
 # NBVAL_CHECK_OUTPUT
 print(notebook_numbers("sctp_validation", "first_sack"))
+FIRST_SACK_TEXT = ["differing_default", "differing", "explained_by", "still_differing",
+                   "first_refused_by", "ns2_rules_differing"]  # fmt: skip
 FIRST_SACK = committed_table("sctp_validation", "ns2_first_sack")
-FIRST_SACK = FIRST_SACK.astype({"ns2_rules_differing": object}).fillna(
-    {"differing_default": "", "differing": "", "explained_by": "", "still_differing": "",
-     "first_refused_by": "", "ns2_rules_differing": ""}
+FIRST_SACK = FIRST_SACK.astype(dict.fromkeys(FIRST_SACK_TEXT, object)).fillna(
+    dict.fromkeys(FIRST_SACK_TEXT, "")
 )
 print(FIRST_SACK[["scenario", "differing_default", "differing", "explained_by",
                   "still_differing", "completion_diff", "completion_diff_shifted",
