@@ -23,7 +23,11 @@ its idle decay with data outstanding (:func:`idle_decays`, undone on NS-2's trac
 :func:`without_idle_decay`), and the model's cwnd increases NS-2's ``AdjustCwnd`` would
 refuse (:func:`refused_growth`, undone on the model's trace by :func:`with_ns2_growth`;
 the model's ``UtilizationAtCwnd`` attribute, RFC 9260 7.2.2's flight-size test, is the
-controlled change of one of them, :func:`utilization_at_cwnd_diff`).
+controlled change of one of them, :func:`utilization_at_cwnd_diff`). ``cum_ack_growth``
+is decided by a model run: :func:`ns2_rules_run` runs the model with every attribute that
+applies one of NS-2's rules (:data:`NS2_RULES`, ``CwndGrowthOnCumAckOnly`` among them)
+and names it only where every metric then agrees; where something still differs,
+:func:`cwnd_parting` says where the two cwnd trajectories part next.
 
 :func:`first_sack_experiment` runs the scenarios that the ``first_data_sack`` difference
 explains again with the model's ``ImmediateFirstSack`` attribute on (RFC 9260 5.1: SACK
