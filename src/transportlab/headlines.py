@@ -736,7 +736,9 @@ _NS2_SCTP_CAUSES = {
     "utilization_test": "its growing the cwnd only when the bytes outstanding reach it "
     "(RFC 9260 7.2.2's test, which the model's default relaxes by one PMDCS; its "
     "`UtilizationAtCwnd` attribute applies it)",
-    "cum_ack_growth": "its growing the cwnd only on a SACK that advances the cumulative TSN ack",
+    "cum_ack_growth": "its growing the cwnd only on a SACK that advances the cumulative TSN ack "
+    "(RFC 4960's rule, which RFC 9260 dropped; the model's `CwndGrowthOnCumAckOnly` attribute "
+    "applies it)",
     "first_data_sack": "the model's delayed SACK of the first DATA chunk, where RFC 9260 5.1 "
     "says the receiver MUST SACK at once: the model does with its `ImmediateFirstSack` "
     "attribute, default false until every SCTP study is re-run with it",
@@ -753,9 +755,37 @@ def _ns2_sctp_model(folder: Path) -> str:
     return (
         f"In full mode {agree} of {len(v)} scenarios agree on every metric; {explained} of the "
         f"other {other} are accounted for by {_listed(causes)}; {other - explained} "
-        f"{'is' if other - explained == 1 else 'are'} not yet explained. "
-        f"{_ns2_first_sack(folder)}"
+        f"{'is' if other - explained == 1 else 'are'} not yet explained"
+        f"{_ns2_rules_left(v)}. {_ns2_first_sack(folder)}"
     ).rstrip()
+
+
+def _ns2_rules_left(v: pd.DataFrame) -> str:
+    """What the run with all of NS-2's rules (``ns2_rules_*``) leaves of the unexplained
+    scenarios it was tried on ("" when none or before those columns exist)."""
+    if "ns2_rules_differing" not in v:
+        return ""
+    left = v[v["differing"].notna() & v["explained_by"].isna() & v["ns2_rules_agrees"].notna()]
+    if not len(left):
+        return ""
+    names = {"completion_s": "completion time", "fast": "fast retransmissions",
+             "t3": "T3 retransmissions", "timeouts": "T3 expiries",
+             "queue_drops": "queue drops", "cwnd": "cwnd trajectory"}  # fmt: skip
+    parts = []
+    for r in left.itertuples():
+        still = [names[m] for m in str(r.ns2_rules_differing).split(",") if m in names]
+        part = f"`{r.scenario}` still differs in {_listed(still)}" if still else (
+            f"`{r.scenario}` agrees")  # fmt: skip
+        if "cwnd" in str(r.ns2_rules_differing).split(","):
+            part += (f" ({100 * r.ns2_rules_cwnd_diff:.1f} %, "
+                     f"{100 * r.ns2_rules_cwnd_diff_shifted:.1f} % with NS-2 moved back by its "
+                     f"HEARTBEAT round trip; the trajectories part at {r.ns2_rules_parted_s:.3f} "
+                     f"s, NS-2's cwnd {r.ns2_rules_ns2_cwnd:.0f} B and the model's "
+                     f"{r.ns2_rules_ns3_cwnd:.0f} B)")  # fmt: skip
+        parts.append(part)
+    return (": with the model's attributes for all of NS-2's rules (`ImmediateFirstSack`, "
+            "`UtilizationAtCwnd`, `CwndGrowthOnCumAckOnly`; NS-2's idle decays undone) "
+            f"{_listed(parts)}")  # fmt: skip
 
 
 def _listed(items: list[str]) -> str:
@@ -778,8 +808,8 @@ def _ns2_first_sack(folder: Path) -> str:
     fewer = [f"{names[m]} in {c}" for m, c in counts.items() if c < n]
     left = f[~f["agrees"].astype(bool)]
     text = (
-        f"With it on, the {n} scenarios that the first DATA's delayed SACK explains "
-        f"(`ns2_first_sack.csv`) agree with NS-2 on {_listed(every)} in all {n}"
+        f"With `ImmediateFirstSack` on, the {n} scenarios that the first DATA's delayed SACK "
+        f"explains (`ns2_first_sack.csv`) agree with NS-2 on {_listed(every)} in all {n}"
         + (f" and on {_listed(fewer)}" if fewer else "")
         + f"; {n - len(left)} of {n} agree on every metric once NS-2 is moved back by its "
         "HEARTBEAT round trip and its cwnd rules are accounted for"

@@ -511,6 +511,46 @@ def test_loss_tails_cwnd_parts_by_the_utilization_test_and_the_idle_decay():
     assert moved < 1e-3
 
 
+def test_cwnd_parting_is_the_first_change_that_differs():
+    """Both grow 7328 -> 8796 -> ...: NS-2 grows once more at 0.17 s before its cut to
+    5872, the model cuts at once; they part at the third change (7328 -> 8796 against
+    7328 -> 5872), at the earlier of the two times."""
+    ns2 = _cwnd_trace(_series((0.0, "cwnd", 4380), (0.06, "cwnd", 5848), (0.13, "cwnd", 7328),
+                              (0.17, "cwnd", 8796), (0.18, "cwnd", 5872)))  # fmt: skip
+    ns3 = _cwnd_trace(_series((0.0, "cwnd", 4380), (0.06, "cwnd", 5848), (0.13, "cwnd", 7328),
+                              (0.175, "cwnd", 5872)))  # fmt: skip
+    assert ns2_baseline.cwnd_parting(ns2, ns3) == {"parted_s": 0.17, "ns2_cwnd": 8796.0,
+                                                   "ns3_cwnd": 5872.0}  # fmt: skip
+    # one trajectory a prefix of the other: they do not part
+    assert ns2_baseline.cwnd_parting(ns3, ns3) == {}
+
+
+def test_ns2_rules_are_the_three_attributes():
+    names = ("ImmediateFirstSack", "UtilizationAtCwnd", "CwndGrowthOnCumAckOnly")
+    assert ns2_baseline.NS2_RULES == {f"ns3::SctpSocket::{n}": "true" for n in names}
+
+
+@needs_ns2
+@needs_tshark
+def test_with_ns2s_rules_random_10pct_s1_agrees_and_s2_parts_after_a_fast_rtx():
+    """The model with all of NS-2's rules (``NS2_RULES``) against NS-2 with its idle
+    decays undone: ``random_10pct_s1`` agrees on every metric; ``random_10pct_s2``
+    agrees but for its cwnd, which parts after the first fast retransmit (cwnd = ssthresh
+    = 7328): NS-2 grows once more, to 8796, before its next cut to 5872; the model cuts to
+    5872 without growing."""
+    one = stacks.scenario_by_name("random_10pct_s1")
+    ns2, _ = ns2_scenario.run_scenario(one)
+    result = ns2_baseline.ns2_rules_run(ns2, one)
+    assert result["ns2_rules_agrees"] is True and result["ns2_rules_differing"] == ""
+    two = stacks.scenario_by_name("random_10pct_s2")
+    ns2, _ = ns2_scenario.run_scenario(two)
+    result = ns2_baseline.ns2_rules_run(ns2, two)
+    assert result["ns2_rules_differing"] == "cwnd"
+    assert abs(result["ns2_rules_completion_diff"]) <= ns2_baseline.TOLERANCE
+    assert result["ns2_rules_cwnd_diff_shifted"] > ns2_baseline.TOLERANCE
+    assert (result["ns2_rules_ns2_cwnd"], result["ns2_rules_ns3_cwnd"]) == (8796, 5872)
+
+
 def test_the_pairing_accounts_only_for_what_it_makes_agree():
     # rto_min_200ms: t3 differs by default; with ImmediateFirstSack t3 agrees and the cwnd
     # that differs then is NS-2's cwnd rules'

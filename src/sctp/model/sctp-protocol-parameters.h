@@ -90,6 +90,7 @@ struct SctpAssociationConfig
     uint32_t sackFrequency{2};         //!< packets with DATA before an immediate SACK
     bool immediateFirstSack{false};    //!< SACK the first DATA at once (RFC 9260 5.1)
     bool utilizationAtCwnd{false};     //!< cwnd fully utilized only at flight >= cwnd (7.2.2)
+    bool cwndGrowthOnCumAckOnly{false}; //!< cwnd grows only on a cum-ack advance (RFC 4960)
     uint32_t fastRtxTrigger{3};        //!< miss indications before fast retransmit
     uint32_t initialCwnd{0};           //!< 0: the congestion control's (RFC 9260 7.2.1)
     uint32_t initialSsthresh{0};       //!< 0: the congestion control's (the peer's a_rwnd)

@@ -1087,7 +1087,14 @@ SctpSender::HandleSackAcked(uint32_t cum,
         bool fullyUtilized = a.GetConfig().utilizationAtCwnd
                                  ? m_flightBefore[i] >= p.GetCwnd()
                                  : m_flightBefore[i] + p.GetPmdcs() > p.GetCwnd();
-        congestion.BytesAcked(p, m_ackedPerPath[i], fullyUtilized, inFastRecovery);
+        // CwndGrowthOnCumAckOnly: RFC 4960 7.2.1 and 7.2.2 grow the cwnd, and add to
+        // partial_bytes_acked, only on a SACK that advances the cumulative TSN ack point;
+        // NS-2.35's ProcessSackChunk calls AdjustCwnd only then (and adds gap-acked bytes
+        // to partial_bytes_acked only on such a SACK). RFC 9260 dropped the condition.
+        if (cumAdvanced || !a.GetConfig().cwndGrowthOnCumAckOnly)
+        {
+            congestion.BytesAcked(p, m_ackedPerPath[i], fullyUtilized, inFastRecovery);
+        }
         if (!m_deliveredPerPath[i])
         {
             continue; // only chunks sent elsewhere or retransmitted (AckChunk)

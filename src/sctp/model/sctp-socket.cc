@@ -185,6 +185,18 @@ SctpSocket::GetTypeId()
                           MakeNestedAttributeAccessor<BooleanValue>(&SctpSocket::m_config,
                                                        &SctpAssociationConfig::utilizationAtCwnd),
                           MakeBooleanChecker())
+            .AddAttribute("CwndGrowthOnCumAckOnly",
+                          "Grow a destination's cwnd (slow start and congestion avoidance) "
+                          "and its partial_bytes_acked only on a SACK that advances the "
+                          "cumulative TSN ack point, as RFC 4960 7.2.1/7.2.2 and NS-2.35's "
+                          "AdjustCwnd do. Default false: RFC 9260 dropped that condition, "
+                          "so bytes newly acknowledged by gap blocks count too, which keeps "
+                          "the committed results.",
+                          BooleanValue(false),
+                          MakeNestedAttributeAccessor<BooleanValue>(
+                              &SctpSocket::m_config,
+                              &SctpAssociationConfig::cwndGrowthOnCumAckOnly),
+                          MakeBooleanChecker())
             .AddAttribute("FastRtxTrigger",
                           "Miss indications that trigger a fast retransmit (RFC 9260: 3; "
                           "NS-2.34: 4).",

@@ -341,6 +341,95 @@ class SctpUtilizationAtCwndTestCase : public TestCase
     bool m_atCwnd;
 };
 
+/** cwnd values traced before the first change of ssthresh (the first fast retransmit). */
+class CwndBeforeFastRtx : public SimpleRefCount<CwndBeforeFastRtx>
+{
+  public:
+    void Cwnd(uint32_t, uint32_t now)
+    {
+        if (!reduced)
+        {
+            values.push_back(now);
+        }
+    }
+
+    void Ssthresh(uint32_t before, uint32_t now)
+    {
+        reduced = reduced || (before > 0 && now < before); // not its first value
+    }
+
+    std::vector<uint32_t> values;
+    bool reduced{false};
+};
+
+/**
+ * CwndGrowthOnCumAckOnly (RFC 4960 7.2.1, NS-2.35's AdjustCwnd): the first DATA chunk is
+ * lost, so every SACK until its fast retransmit leaves the cumulative TSN ack where it was
+ * and only adds a gap block. From a cwnd of 4380 bytes (three chunks of 1468 bytes, a
+ * flight of 4404), two such SACKs grow the cwnd by one PMDCS each, to 5848 and 7316, by
+ * default (RFC 9260 7.2.1 counts bytes newly acknowledged by gap blocks); with the
+ * attribute the cwnd stays at 4380. The fast retransmit then sets it to
+ * max(cwnd / 2, 4 x 1468) = 5872 in both.
+ */
+class SctpCwndGrowthOnCumAckOnlyTestCase : public TestCase
+{
+  public:
+    explicit SctpCwndGrowthOnCumAckOnlyTestCase(bool cumAckOnly)
+        : TestCase(cumAckOnly ? "gap-block-only SACKs leave the cwnd at 4380 "
+                                "(CwndGrowthOnCumAckOnly true)"
+                              : "gap-block-only SACKs grow the cwnd to 5848, 7316 "
+                                "(CwndGrowthOnCumAckOnly false)"),
+          m_cumAckOnly(cumAckOnly)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TwoNodes net(1, DataRate("10Mbps"), MilliSeconds(20));
+        Ptr<Dropper> dropper = CreateObject<Dropper>();
+        dropper->dataOffsets = {0};
+        net.devices[0].Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(dropper));
+        Ptr<Sink> sink = Create<Sink>();
+        sink->Listen(net.Socket(1), 9);
+        Ptr<SctpSocket> client = net.Socket(0);
+        client->SetAttribute("InitialCwnd", UintegerValue(4380));
+        client->SetAttribute("CwndGrowthOnCumAckOnly", BooleanValue(m_cumAckOnly));
+        Ptr<CwndBeforeFastRtx> log = Create<CwndBeforeFastRtx>();
+        client->TraceConnectWithoutContext("CongestionWindow",
+                                           MakeCallback(&CwndBeforeFastRtx::Cwnd, log));
+        client->TraceConnectWithoutContext("SlowStartThreshold",
+                                           MakeCallback(&CwndBeforeFastRtx::Ssthresh, log));
+        Ptr<Source> source = Create<Source>();
+        Simulator::Schedule(Seconds(1),
+                            &Source::Start,
+                            source,
+                            client,
+                            InetSocketAddress(net.Address(1), 9),
+                            20,
+                            1452);
+        Simulator::Stop(Seconds(30));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(sink->sizes.size(), 20u, "every message");
+        NS_TEST_ASSERT_MSG_EQ(dropper->dropped, 1u, "the first DATA lost");
+        NS_TEST_ASSERT_MSG_EQ(log->reduced, true, "a fast retransmit");
+        // The fast retransmit's cwnd is traced before its ssthresh: the last value.
+        std::vector<uint32_t> expected{4380, 5848, 7316, 5872};
+        if (m_cumAckOnly)
+        {
+            expected = {4380, 5872};
+        }
+        NS_TEST_ASSERT_MSG_EQ(log->values.size(), expected.size(), "cwnd changes");
+        for (std::size_t k = 0; k < expected.size(); ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ(log->values[k], expected[k], "cwnd value " << k);
+        }
+        Simulator::Destroy();
+    }
+
+    bool m_cumAckOnly;
+};
+
 /** SctpProtocolParameters' and SctpAssociationConfig's defaults are the attributes'. */
 class SctpParameterDefaultsTestCase : public TestCase
 {
@@ -409,6 +498,9 @@ class SctpParameterDefaultsTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(c.utilizationAtCwnd,
                               (Default<BooleanValue, bool>("UtilizationAtCwnd")),
                               "UtilizationAtCwnd");
+        NS_TEST_EXPECT_MSG_EQ(c.cwndGrowthOnCumAckOnly,
+                              (Default<BooleanValue, bool>("CwndGrowthOnCumAckOnly")),
+                              "CwndGrowthOnCumAckOnly");
         NS_TEST_EXPECT_MSG_EQ(c.changePrimaryThresh,
                               (Default<IntegerValue, int32_t>("ChangePrimaryThresh")),
                               "ChangePrimaryThresh");
@@ -486,6 +578,8 @@ class SctpCongestionOpsTestSuite : public TestSuite
         AddTestCase(new SctpCongestionOpsByAttributeTestCase(), TestCase::Duration::QUICK);
         AddTestCase(new SctpUtilizationAtCwndTestCase(false), TestCase::Duration::QUICK);
         AddTestCase(new SctpUtilizationAtCwndTestCase(true), TestCase::Duration::QUICK);
+        AddTestCase(new SctpCwndGrowthOnCumAckOnlyTestCase(false), TestCase::Duration::QUICK);
+        AddTestCase(new SctpCwndGrowthOnCumAckOnlyTestCase(true), TestCase::Duration::QUICK);
     }
 };
 

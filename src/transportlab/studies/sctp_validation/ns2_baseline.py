@@ -23,7 +23,11 @@ its idle decay with data outstanding (:func:`idle_decays`, undone on NS-2's trac
 :func:`without_idle_decay`), and the model's cwnd increases NS-2's ``AdjustCwnd`` would
 refuse (:func:`refused_growth`, undone on the model's trace by :func:`with_ns2_growth`;
 the model's ``UtilizationAtCwnd`` attribute, RFC 9260 7.2.2's flight-size test, is the
-controlled change of one of them, :func:`utilization_at_cwnd_diff`).
+controlled change of one of them, :func:`utilization_at_cwnd_diff`). ``cum_ack_growth``
+is decided by a model run: :func:`ns2_rules_run` runs the model with every attribute that
+applies one of NS-2's rules (:data:`NS2_RULES`, ``CwndGrowthOnCumAckOnly`` among them)
+and names it only where every metric then agrees; where something still differs,
+:func:`cwnd_parting` says where the two cwnd trajectories part next.
 
 :func:`first_sack_experiment` runs the scenarios that the ``first_data_sack`` difference
 explains again with the model's ``ImmediateFirstSack`` attribute on (RFC 9260 5.1: SACK
@@ -74,6 +78,8 @@ __all__ = [
     "refused_growth",
     "still_differing",
     "utilization_at_cwnd_diff",
+    "ns2_rules_run",
+    "cwnd_parting",
     "with_ns2_growth",
     "without_idle_decay",
     "first_sack_experiment",
@@ -102,6 +108,11 @@ IMMEDIATE_FIRST_SACK = {"ns3::SctpSocket::ImmediateFirstSack": "true"}
 #: utilized only when the flight size before the SACK was at least the cwnd (NS-2.35's
 #: test in slow start and congestion avoidance).
 UTILIZATION_AT_CWND = {"ns3::SctpSocket::UtilizationAtCwnd": "true"}
+#: The model's RFC 4960 7.2.1/7.2.2 growth rule, off by default: the cwnd grows only on a
+#: SACK that advances the cumulative TSN ack (NS-2.35's AdjustCwnd; ``cum_ack_growth``).
+CWND_GROWTH_ON_CUM_ACK_ONLY = {"ns3::SctpSocket::CwndGrowthOnCumAckOnly": "true"}
+#: Every model attribute that applies one of NS-2.35's rules (:func:`ns2_rules_run`).
+NS2_RULES = {**IMMEDIATE_FIRST_SACK, **UTILIZATION_AT_CWND, **CWND_GROWTH_ON_CUM_ACK_ONLY}
 TOLERANCE = stacks.COMPLETION_TOLERANCE
 #: The study's metrics, compared per scenario: (name, kind) with kind ``relative``
 #: (|ns3 - ns2| <= tol |ns2|), ``count`` (|ns3 - ns2| <= tol max(ns2, ns3)) or ``cwnd``
@@ -538,7 +549,10 @@ DIFFERENCES = {
         "NS-2.35 adjusts the cwnd only on a SACK that advances the cumulative TSN ack "
         "(RFC 4960 7.2.1); RFC 9260 dropped that condition and the model also grows on "
         "bytes newly acknowledged by gap blocks, so during a loss episode its cwnd "
-        "grows where NS-2's does not."
+        "grows where NS-2's does not. The model's CwndGrowthOnCumAckOnly attribute applies "
+        "RFC 4960's rule (default false until every SCTP study is re-run with it); the "
+        "difference is named where the model with all of NS-2's rules (ns2_rules_run) "
+        "agrees with NS-2 on every metric."
     ),
 }
 #: The named differences of NS-2's cwnd rules (:func:`_cwnd_rules`), a cwnd difference only.
@@ -580,6 +594,15 @@ def explain_remaining(table: pd.DataFrame, ns2: Mapping[str, pd.DataFrame]) -> p
       ``UtilizationAtCwnd`` attribute (``cwnd_diff_utilization_at_cwnd``,
       :func:`utilization_at_cwnd_diff`).
 
+    * ``cum_ack_growth`` by a model run: every scenario here whose model grows where NS-2
+      would refuse for ``cum_ack_growth`` runs once more with all of the model's
+      attributes that apply NS-2's rules (:data:`NS2_RULES`, against NS-2 with its idle
+      decays undone: :func:`ns2_rules_run`, columns ``ns2_rules_*``); ``cum_ack_growth``
+      is named only if every metric then agrees (the HEARTBEAT shift aside), whatever
+      undoing the refused increases on the trace showed; otherwise
+      ``ns2_rules_parted_s`` and the two cwnds there say where the two cwnd trajectories
+      part next (:func:`cwnd_parting`).
+
     A scenario none of them explains gets where the two cwnd trajectories part
     (:func:`parting`), with ``ImmediateFirstSack`` on so that the first SACK's pairing
     does not part them first: the model's first increase that NS-2 would refuse
@@ -592,6 +615,9 @@ def explain_remaining(table: pd.DataFrame, ns2: Mapping[str, pd.DataFrame]) -> p
         table[column] = np.nan
     for column in ("every_packet_differing", "first_sack_differing", "first_refused_by"):
         table[column] = ""
+    for column in _NS2_RULES_COLUMNS:
+        table[column] = "" if column == "ns2_rules_differing" else np.nan
+    table["ns2_rules_agrees"] = table["ns2_rules_agrees"].astype(object)
     for i in unexplained(table).index:
         name = table.at[i, "scenario"]
         sc = stacks.scenario_by_name(name)
@@ -625,11 +651,67 @@ def explain_remaining(table: pd.DataFrame, ns2: Mapping[str, pd.DataFrame]) -> p
         differing = pair["differing"].split(",")
         if _pairing_accounts(differing, row) or _pairing_accounts(differing, first):
             found.append("first_data_sack")
+        if _applies_cum_ack_growth(pair):
+            rules = ns2_rules_run(ns2_trace, sc)
+            for key, value in rules.items():
+                table.at[i, key] = value
+            # the controlled change decides: named only when the run with NS-2's rules agrees
+            found = [n for n in found if n != "cum_ack_growth"]
+            if rules["ns2_rules_agrees"]:
+                found.append("cum_ack_growth")
         if not found:
             for key, value in parting(ns2_trace, *immediate).items():
                 table.at[i, key] = value
         table.at[i, "explained_by"] = ",".join(found)
     return table
+
+
+def _applies_cum_ack_growth(row: Mapping[str, Any]) -> bool:
+    return "cum_ack_growth" in str(row.get("refused_growth") or "").split(",")
+
+
+#: The columns of :func:`ns2_rules_run`.
+_NS2_RULES_COLUMNS = ("ns2_rules_differing", "ns2_rules_agrees", "ns2_rules_completion_diff",
+                      "ns2_rules_cwnd_diff", "ns2_rules_completion_diff_shifted",
+                      "ns2_rules_cwnd_diff_shifted", "ns2_rules_parted_s", "ns2_rules_ns2_cwnd",
+                      "ns2_rules_ns3_cwnd")  # fmt: skip
+
+
+def ns2_rules_run(ns2: stacks.Trace, sc: stacks.Scenario) -> dict[str, Any]:
+    """The model once more with every attribute that applies one of NS-2.35's rules
+    (:data:`NS2_RULES`: ``ImmediateFirstSack``, ``UtilizationAtCwnd``,
+    ``CwndGrowthOnCumAckOnly``) against NS-2's trace with its idle decays undone
+    (:func:`without_idle_decay`): ``ns2_rules_differing`` (what :func:`still_differing`
+    leaves: the HEARTBEAT shift accounts for the completion time and cwnd as usual),
+    ``ns2_rules_agrees``, the completion and cwnd differences (``..._shifted``: NS-2
+    moved back by its HEARTBEAT round trip), and where the cwnd trajectories part
+    (:func:`cwnd_parting`) when something still differs."""
+    model, frames = model_run(sc, NS2_RULES)
+    pair = compare_pair(without_idle_decay(ns2), model, frames)
+    still = still_differing(pair)
+    row = {"ns2_rules_differing": ",".join(still), "ns2_rules_agrees": not still}
+    for key in ("completion_diff", "cwnd_diff", "completion_diff_shifted", "cwnd_diff_shifted"):
+        row[f"ns2_rules_{key}"] = pair[key]
+    parted = cwnd_parting(without_idle_decay(ns2), model) if still else {}
+    row["ns2_rules_parted_s"] = parted.get("parted_s", np.nan)
+    row["ns2_rules_ns2_cwnd"] = parted.get("ns2_cwnd", np.nan)
+    row["ns2_rules_ns3_cwnd"] = parted.get("ns3_cwnd", np.nan)
+    return row
+
+
+def cwnd_parting(ns2: stacks.Trace, ns3: stacks.Trace) -> dict[str, float]:
+    """The first cwnd change (:func:`cwnd_changes`, NS-2 moved back by its HEARTBEAT
+    round trip) where the two trajectories take different values: ``parted_s`` (the
+    earlier of the two changes' times), ``ns2_cwnd`` and ``ns3_cwnd`` (the value each
+    changes to there); empty when one trajectory is a prefix of the other."""
+    moved = shifted(ns2, start_shift(ns2, ns3))
+    a, b = cwnd_changes(moved), cwnd_changes(ns3)
+    for k in range(min(len(a), len(b))):
+        if a.at[k, "cwnd"] != b.at[k, "cwnd"] or a.at[k, "before"] != b.at[k, "before"]:
+            when = float(min(a.at[k, "time"], b.at[k, "time"]))
+            return {"parted_s": when, "ns2_cwnd": float(a.at[k, "cwnd"]),
+                    "ns3_cwnd": float(b.at[k, "cwnd"])}  # fmt: skip
+    return {}
 
 
 def parting(ns2: stacks.Trace, ns3: stacks.Trace, frames: pd.DataFrame) -> dict[str, Any]:
@@ -871,7 +953,9 @@ def first_sack_experiment(baseline: pd.DataFrame) -> pd.DataFrame:
     the first SACK at the sender in both simulators (``ns2_first_sack_s``,
     ``ns3_first_sack_s``); where ``utilization_test`` is named, the cwnd difference with the model's
     ``UtilizationAtCwnd`` on as well (``cwnd_diff_utilization_at_cwnd``); where something
-    still differs, where the cwnd trajectories part (:func:`parting`)."""
+    still differs and ``cum_ack_growth`` applies, the run with all of NS-2's rules
+    (:func:`ns2_rules_run`, which names ``cum_ack_growth`` if every metric then agrees);
+    where something still differs, where the cwnd trajectories part (:func:`parting`)."""
     indexed = baseline.set_index("scenario")
     rows = []
     for name in first_sack_scenarios(baseline):
@@ -895,6 +979,14 @@ def first_sack_experiment(baseline: pd.DataFrame) -> pd.DataFrame:
             if "utilization_test" in pair["explained_by"].split(",")
             else np.nan
         )
+        rules = {key: np.nan for key in _NS2_RULES_COLUMNS} | {"ns2_rules_differing": ""}
+        if still and _applies_cum_ack_growth(pair):
+            rules = ns2_rules_run(ns2_trace, sc)
+            if rules["ns2_rules_agrees"]:
+                row["explained_by"] = ",".join(filter(None, [pair["explained_by"],
+                                                             "cum_ack_growth"]))  # fmt: skip
+                still = []
+        row |= rules
         row["still_differing"] = ",".join(still)
         row["agrees"] = not still
         row |= parting(ns2_trace, ns3_trace, frames) if still else parting_nan()
