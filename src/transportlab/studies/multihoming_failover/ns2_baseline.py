@@ -18,6 +18,15 @@ writes ``data/results[/quick]/multihoming_failover/ns2_baseline.csv`` (per publi
 row) and ``ns2_lossy_stalls.csv`` (the study's ``lossy_stalls`` table for both
 simulators) and the figures ``ns2_baseline`` and ``ns2_retransmissions`` (one run of
 each simulator: when DATA was sent, retransmitted, lost and delivered).
+
+``--goodput-rules`` writes only ``ns2_goodput_rules.csv`` (:func:`goodput_rules`): the
+``lossy_many`` runs in ns-3 once more with the model attributes that apply NS-2.35's
+rules (:mod:`~transportlab.studies.multihoming_failover.rules_scenario`: all of them,
+then each alone, and none as the check that the run step is the study's), their goodput
+and stalls against NS-2's runs (the Mann-Whitney test of :func:`distribution_table`).
+The SCTP parameters themselves already agree: the study's timers are written into the
+Tcl, the receive buffer and initial ssthresh are set to ns-3's, and the rest (SACK delay
+and frequency, Max.Burst, initial cwnd, MTU and chunk size) are the same by default.
 """
 
 from __future__ import annotations
@@ -25,12 +34,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from transportlab.engine import files, paths, plotting, stats
+from transportlab.engine import files, paths, plotting, provenance, stats
 from transportlab.engine.plotting import save_figure
 from transportlab.engine.results import Results, committed_comparison, committed_table
 from transportlab.engine.study import Reproduction
@@ -42,19 +52,29 @@ from transportlab.ns2.baseline import (
     published_value,
 )
 from transportlab.ns2.study import ns2_study
-from transportlab.studies.multihoming_failover import STUDY, analysis, ns2_scenario, reproduction
+from transportlab.studies.multihoming_failover import (
+    STUDY,
+    analysis,
+    ns2_scenario,
+    reproduction,
+    rules_scenario,
+)
 from transportlab.studies.multihoming_failover.comparison import comparison
 from transportlab.studies.multihoming_failover.parameters import PF_OFF
 
 __all__ = [
     "STUDY_NS2",
     "baseline_figure",
+    "goodput_rules",
     "lossy_points",
     "ns2_results",
     "ns3_comparison",
     "retransmission_figure",
+    "rules_study",
+    "rules_table",
     "stalls_table",
     "write",
+    "write_goodput_rules",
 ]
 
 NAME = "ns2_baseline"
@@ -303,6 +323,70 @@ def distribution_figure(summaries: Mapping[str, pd.DataFrame]):
     return fig, runs
 
 
+# ----------------------------------------------------------------------------- NS-2's rules
+
+#: Goodput of ``lossy_many``: ns-3 with the model attributes that apply NS-2.35's rules
+#: (rules_scenario.RULE_SETS: "all" of them, then each alone) against NS-2's runs.
+GOODPUT_RULES = "ns2_goodput_rules"
+RULE_SETS = ("none", "all", "immediate_first_sack", "utilization_at_cwnd", "cum_ack_growth")
+RULES_METRICS = ("goodput_mbps", "first_loss_stall_s", "max_stall_s")
+
+
+def _rules_points(rule_sets: Sequence[str]):
+    def points(params: Mapping[str, Any], quick: bool = False) -> list[dict[str, Any]]:
+        return [{**p, "ns2_rules": r} for r in rule_sets for p in lossy_points(params, quick)]
+
+    return points
+
+
+def rules_study(rule_sets: Sequence[str] = RULE_SETS, runs: int = MANY_RUNS):
+    """The ns-3 study whose ``lossy_many`` runs each rule set of ``rule_sets``."""
+    many = dataclasses.replace(
+        LOSSY_MANY,
+        description="lossy_many in ns-3 with the model attributes for NS-2.35's rules",
+        points=_rules_points(rule_sets),
+        quick_points=functools.partial(_rules_points(rule_sets), quick=True),
+        runs=runs,
+    )
+    return dataclasses.replace(
+        STUDY,
+        parameters=rules_scenario.PARAMETERS,
+        run=rules_scenario.run,
+        reproduction=Reproduction(experiments=(many,), comparison=comparison),
+    )
+
+
+def rules_table(ns2: pd.DataFrame, ns3: pd.DataFrame) -> pd.DataFrame:
+    """Per rule set (``ns3``'s column ``ns2_rules``), configuration and metric of
+    RULES_METRICS: the runs (``n_runs`` ns-3's, ``ns2_runs`` NS-2's), means and medians
+    and the Mann-Whitney U test of :func:`distribution_table` (``p_same``)."""
+    rows = []
+    for rules, mine in ns3.groupby("ns2_rules", sort=False):
+        table = distribution_table({"NS-2.35": ns2, "ns-3": mine})
+        table = table[table["metric"].isin(RULES_METRICS)]
+        for (config, metric), both in table.groupby(["config", "metric"], sort=False):
+            theirs = both[both["simulator"] == "NS-2.35"].iloc[0]
+            ours = both[both["simulator"] == "ns-3"].iloc[0]
+            rows.append({
+                "ns2_rules": rules, "config": config, "metric": metric,
+                "n_runs": int(ours["n_runs"]), "ns2_runs": int(theirs["n_runs"]),
+                "ns2_mean": theirs["mean"], "ns3_mean": ours["mean"],
+                "ns2_median": theirs["median"], "ns3_median": ours["median"],
+                "p_same": ours.get("p_same", np.nan),
+            })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def goodput_rules(
+    rule_sets: Sequence[str] = RULE_SETS, runs: int = MANY_RUNS, scheduler=None, progress=True
+) -> pd.DataFrame:
+    """``lossy_many``'s goodput (and stalls) in ns-3 with NS-2.35's rules against NS-2's
+    300 runs per configuration (:func:`rules_table`); ``runs`` ns-3 runs per rule set."""
+    ns2 = ns2_results(scheduler=scheduler, progress=progress)["lossy_many"]["summary"]
+    ns3 = Results(rules_study(rule_sets, runs), scheduler=scheduler, progress=progress)
+    return rules_table(ns2, ns3["lossy_many"]["summary"])
+
+
 # ----------------------------------------------------------------------------- writing
 
 
@@ -346,10 +430,31 @@ def write(quick: bool = False, runs: int | None = None, scheduler=None, progress
     return written
 
 
+def write_goodput_rules(runs: int = MANY_RUNS, scheduler=None, progress=True) -> Path:
+    """:func:`goodput_rules` written as ``ns2_goodput_rules.csv`` (full mode: NS-2's
+    ``lossy_many`` runs exist only there), its provenance recorded; return its path."""
+    folder = files.check_writable_folder(paths.results_dir(STUDY.name, False))
+    table = goodput_rules(runs=runs, scheduler=scheduler, progress=progress)
+    path = files.write_csv(table, folder / f"{GOODPUT_RULES}.csv")
+    module = "transportlab.studies.multihoming_failover.ns2_baseline"  # not __main__ when run
+    options = ["--goodput-rules", *([] if runs == MANY_RUNS else ["--runs", str(runs)])]
+    provenance.record_output(path, " ".join(["python", "-m", module, *options]))
+    return path
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = baseline_parser(__doc__, quick="quick mode (8-s runs, 4 runs)",
                              runs=f"replications (default: {reproduction.LOSSY.runs})")  # fmt: skip
+    parser.add_argument(
+        "--goodput-rules",
+        action="store_true",
+        help=f"only {GOODPUT_RULES}.csv: lossy_many in ns-3 with NS-2.35's rules "
+        f"(--runs: ns-3 runs per rule set, default {MANY_RUNS})",
+    )
     args = parser.parse_args(argv)
+    if args.goodput_rules:
+        runs = args.runs or MANY_RUNS
+        return print_written([write_goodput_rules(runs=runs, scheduler=args.scheduler)])
     return print_written(write(quick=args.quick, runs=args.runs, scheduler=args.scheduler))
 
 
