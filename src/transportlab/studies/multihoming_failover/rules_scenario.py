@@ -41,7 +41,7 @@ PARAMETERS = ParameterSpace(
     ),
     Param(
         "ns2_rules",
-        "all",
+        "none",
         str,
         "model attributes applying NS-2.35's rules: none, all, or one of them",
         choices=tuple(RULE_SETS),
