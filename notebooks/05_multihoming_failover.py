@@ -663,7 +663,7 @@ for _, row in distribution[distribution["metric"] == "first_loss_stall_s"].iterr
 # %%
 # NBVAL_CHECK_OUTPUT
 rules = committed_table("multihoming_failover", "ns2_goodput_rules")
-print(rules.round(3).to_string(index=False))
+print(rules.round(3).to_string(index=False, formatters={"p_same": "{:.2g}".format}))
 
 # %% [markdown]
 # **What NS-2's rules do to the goodput gap.** (The numbers are in the table above.)
