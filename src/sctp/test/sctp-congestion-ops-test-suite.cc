@@ -127,13 +127,7 @@ Transfer(const std::string& congestionOps)
     Ptr<CwndLog> cwnd = Create<CwndLog>();
     client->TraceConnectWithoutContext("CongestionWindow", MakeCallback(&CwndLog::Record, cwnd));
     Ptr<Source> source = Create<Source>();
-    Simulator::Schedule(Seconds(1),
-                        &Source::Start,
-                        source,
-                        client,
-                        InetSocketAddress(net.Address(1), 9),
-                        500,
-                        1452);
+    source->StartAt(Seconds(1), client, InetSocketAddress(net.Address(1), 9), 500, 1452);
     Simulator::Stop(Seconds(60));
     Simulator::Run();
     TransferResult r;
@@ -321,13 +315,7 @@ class SctpUtilizationAtCwndTestCase : public TestCase
         client->TraceConnectWithoutContext("CongestionWindow",
                                            MakeCallback(&CwndLog::Record, cwnd));
         Ptr<Source> source = Create<Source>();
-        Simulator::Schedule(Seconds(1),
-                            &Source::Start,
-                            source,
-                            client,
-                            InetSocketAddress(net.Address(1), 9),
-                            100,
-                            1452);
+        source->StartAt(Seconds(1), client, InetSocketAddress(net.Address(1), 9), 100, 1452);
         Simulator::Stop(Seconds(30));
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(sink->sizes.size(), 100u, "every message");
@@ -401,13 +389,7 @@ class SctpCwndGrowthOnCumAckOnlyTestCase : public TestCase
         client->TraceConnectWithoutContext("SlowStartThreshold",
                                            MakeCallback(&CwndBeforeFastRtx::Ssthresh, log));
         Ptr<Source> source = Create<Source>();
-        Simulator::Schedule(Seconds(1),
-                            &Source::Start,
-                            source,
-                            client,
-                            InetSocketAddress(net.Address(1), 9),
-                            20,
-                            1452);
+        source->StartAt(Seconds(1), client, InetSocketAddress(net.Address(1), 9), 20, 1452);
         Simulator::Stop(Seconds(30));
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(sink->sizes.size(), 20u, "every message");

@@ -87,13 +87,7 @@ class SctpHandshakeTestCase : public TestCase
         Ptr<SctpSocket> client = net.Socket(0);
         Ptr<StateLog> clientStates = Create<StateLog>();
         client->TraceConnectWithoutContext("State", MakeCallback(&StateLog::Record, clientStates));
-        Simulator::Schedule(Seconds(1),
-                            &Source::Start,
-                            source,
-                            client,
-                            InetSocketAddress(net.Address(1), 9),
-                            10,
-                            1000);
+        source->StartAt(Seconds(1), client, InetSocketAddress(net.Address(1), 9), 10, 1000);
         Simulator::Stop(Seconds(10));
         Simulator::Run();
 
@@ -157,13 +151,7 @@ class SctpTagsTestCase : public TestCase
         Ptr<Source> source = Create<Source>();
         Ptr<SctpSocket> client = net.Socket(0);
         client->SetAttribute("OutboundStreams", UintegerValue(7));
-        Simulator::Schedule(Seconds(1),
-                            &Source::Start,
-                            source,
-                            client,
-                            InetSocketAddress(net.Address(1), 9),
-                            1,
-                            100);
+        source->StartAt(Seconds(1), client, InetSocketAddress(net.Address(1), 9), 1, 100);
         Simulator::Stop(Seconds(3));
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(sink->accepted.size(), 1u, "accepted");
@@ -208,13 +196,7 @@ class SctpFirstSackTestCase : public TestCase
         server->SetAttribute("SackDelay", TimeValue(MilliSeconds(200)));
         sink->Listen(server, 9);
         Ptr<Source> source = Create<Source>();
-        Simulator::Schedule(Seconds(1),
-                            &Source::Start,
-                            source,
-                            net.Socket(0),
-                            InetSocketAddress(net.Address(1), 9),
-                            1,
-                            1000);
+        source->StartAt(Seconds(1), net.Socket(0), InetSocketAddress(net.Address(1), 9), 1, 1000);
         Simulator::Stop(Seconds(3));
         Simulator::Run();
 

@@ -104,13 +104,7 @@ Transfer(std::vector<uint32_t> lostOffsets, uint32_t messages, double stop)
     run.trace->socket = PeekPointer(run.client);
     run.client->TraceConnectWithoutContext("State", MakeCallback(&Trace::State, run.trace));
     Ptr<Source> source = Create<Source>();
-    Simulator::Schedule(Seconds(1),
-                        &Source::Start,
-                        source,
-                        run.client,
-                        InetSocketAddress(net.Address(1), 9),
-                        messages,
-                        1452);
+    source->StartAt(Seconds(1), run.client, InetSocketAddress(net.Address(1), 9), messages, 1452);
     Simulator::Stop(Seconds(stop));
     Simulator::Run();
     return run;

@@ -72,13 +72,7 @@ Failover(uint32_t pfmr, double stop)
     out.events = Create<PathEvents>();
     client->TraceConnectWithoutContext("PathEvent", MakeCallback(&PathEvents::Record, out.events));
     Ptr<Source> source = Create<Source>();
-    Simulator::Schedule(Seconds(1),
-                        &Source::Start,
-                        source,
-                        client,
-                        InetSocketAddress(net.Address(1, 0), 9),
-                        kMessages,
-                        1452);
+    source->StartAt(Seconds(1), client, InetSocketAddress(net.Address(1, 0), 9), kMessages, 1452);
     Simulator::Stop(Seconds(stop));
     Simulator::Run();
     out.done = out.sink->times.empty() ? Seconds(-1) : out.sink->times.back();

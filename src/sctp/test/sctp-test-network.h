@@ -197,6 +197,22 @@ class Source : public SimpleRefCount<Source>
         socket->Connect(peer);
     }
 
+    /** Start(...) at simulation time \p at (sockets send only once the simulator runs). */
+    void StartAt(Time at,
+                 Ptr<SctpSocket> s,
+                 ns3::Address peer,
+                 uint32_t messageCount,
+                 uint32_t messageSize)
+    {
+        Simulator::Schedule(at,
+                            &Source::Start,
+                            Ptr<Source>(this),
+                            s,
+                            peer,
+                            messageCount,
+                            messageSize);
+    }
+
     void Connected(Ptr<ns3::Socket>)
     {
         connectedAt = Simulator::Now();
