@@ -3,7 +3,7 @@
 A run step of its own (not ``scenario.run``), so that the study's cached ns-3 runs keep
 their code fingerprint: parameter ``ns2_rules`` names the set of model attributes set
 after the study's timers (``none``: the study's run unchanged; ``all``: every attribute
-of :data:`~transportlab.studies.sctp_validation.ns2_baseline.NS2_RULES`; or one of them).
+of :data:`~transportlab.ns3.sctp_ns2_rules.NS2_RULES`; or one of them).
 Used by :func:`~transportlab.studies.multihoming_failover.ns2_baseline.goodput_rules`.
 """
 
@@ -16,23 +16,21 @@ from typing import Any
 import pandas as pd
 
 from transportlab.engine.params import Param, ParameterSpace
+from transportlab.ns3 import sctp_ns2_rules
 from transportlab.ns3.simulation import simulation
 from transportlab.studies.multihoming_failover import scenario
 from transportlab.studies.multihoming_failover.parameters import PARAMETERS as NS3_PARAMETERS
 
 __all__ = ["PARAMETERS", "RULE_SETS", "run"]
 
-_S = "ns3::SctpSocket::"
-#: The model attributes per value of parameter ``ns2_rules`` (the names of
-#: sctp_validation.ns2_baseline's IMMEDIATE_FIRST_SACK, UTILIZATION_AT_CWND,
-#: CWND_GROWTH_ON_CUM_ACK_ONLY and NS2_RULES).
+#: The model attributes per value of parameter ``ns2_rules``.
 RULE_SETS: dict[str, dict[str, str]] = {
     "none": {},
-    "immediate_first_sack": {_S + "ImmediateFirstSack": "true"},
-    "utilization_at_cwnd": {_S + "UtilizationAtCwnd": "true"},
-    "cum_ack_growth": {_S + "CwndGrowthOnCumAckOnly": "true"},
+    "immediate_first_sack": sctp_ns2_rules.IMMEDIATE_FIRST_SACK,
+    "utilization_at_cwnd": sctp_ns2_rules.UTILIZATION_AT_CWND,
+    "cum_ack_growth": sctp_ns2_rules.CWND_GROWTH_ON_CUM_ACK_ONLY,
+    "all": sctp_ns2_rules.NS2_RULES,
 }
-RULE_SETS["all"] = {k: v for name, rules in RULE_SETS.items() for k, v in rules.items()}
 
 PARAMETERS = ParameterSpace(
     *(

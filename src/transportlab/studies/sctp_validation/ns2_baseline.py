@@ -60,6 +60,11 @@ from transportlab.engine.results import Results
 from transportlab.engine.study import Experiment, Reproduction
 from transportlab.ns2 import runner
 from transportlab.ns2.study import ns2_study
+from transportlab.ns3.sctp_ns2_rules import (
+    IMMEDIATE_FIRST_SACK,
+    NS2_RULES,
+    UTILIZATION_AT_CWND,
+)
 from transportlab.studies.sctp_validation import STUDY, ns2_scenario, scenario, stacks
 from transportlab.studies.sctp_validation.differences import cwnd_difference
 
@@ -102,17 +107,6 @@ NAME = "ns2_baseline"
 #: the table of :func:`first_sack_experiment` (read by scripts/derive_provenance.py)
 FIRST_SACK = "ns2_first_sack"
 OUTPUTS = (FIRST_SACK,)
-#: The model's RFC 9260 5.1 behaviour, off by default: SACK the first DATA chunk at once.
-IMMEDIATE_FIRST_SACK = {"ns3::SctpSocket::ImmediateFirstSack": "true"}
-#: The model's RFC 9260 7.2.2 utilization test, off by default: the cwnd counts as fully
-#: utilized only when the flight size before the SACK was at least the cwnd (NS-2.35's
-#: test in slow start and congestion avoidance).
-UTILIZATION_AT_CWND = {"ns3::SctpSocket::UtilizationAtCwnd": "true"}
-#: The model's RFC 4960 7.2.1/7.2.2 growth rule, off by default: the cwnd grows only on a
-#: SACK that advances the cumulative TSN ack (NS-2.35's AdjustCwnd; ``cum_ack_growth``).
-CWND_GROWTH_ON_CUM_ACK_ONLY = {"ns3::SctpSocket::CwndGrowthOnCumAckOnly": "true"}
-#: Every model attribute that applies one of NS-2.35's rules (:func:`ns2_rules_run`).
-NS2_RULES = {**IMMEDIATE_FIRST_SACK, **UTILIZATION_AT_CWND, **CWND_GROWTH_ON_CUM_ACK_ONLY}
 TOLERANCE = stacks.COMPLETION_TOLERANCE
 #: The study's metrics, compared per scenario: (name, kind) with kind ``relative``
 #: (|ns3 - ns2| <= tol |ns2|), ``count`` (|ns3 - ns2| <= tol max(ns2, ns3)) or ``cwnd``
